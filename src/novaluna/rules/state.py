@@ -1,0 +1,540 @@
+"""The game: ``Game`` holds the static facts, ``State`` the position and the rules.
+
+>>> game = Game(players=2)
+>>> state = game.new_state(seed=1)
+>>> state.current_seat in (0, 1), len(state.legal_actions())
+(True, 3)
+>>> state.apply(state.legal_actions()[0])
+[]
+>>> state.clone().turn
+1
+
+A state is fully determined by its seed (or pile and start stack) and the
+actions applied to it. The draw pile's order is the only secret; ``view()``
+gives everything else, and bots work on views (see ``view.py``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .actions import (
+    END_PHASE,
+    REFILL,
+    Action,
+    EndPhase,
+    IllegalActionError,
+    Place,
+    Refill,
+)
+from .display import ORIGIN, Display, cell_key, cell_xy, in_bounds
+from .tiles import TILE_COST, TILE_IDS
+from .view import View
+
+WHEEL_SPACES = 12
+TRACK_SPACES = 24
+SOLO_PHASE1_DISCS = 8
+DISCS = 21
+
+#: For each meeple space, the other 11 spaces in clockwise order.
+_CLOCKWISE_AFTER = tuple(
+    tuple((m + k) % WHEEL_SPACES for k in range(1, WHEEL_SPACES)) for m in range(WHEEL_SPACES)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """Static facts of a game: number of players and the first-game option.
+
+    ``players=1`` is the solo game.
+
+    >>> Game(players=4, first_game=True).supply
+    15
+    >>> Game(players=1).mode
+    'solo'
+    """
+
+    players: int = 2
+    first_game: bool = False
+
+    def __post_init__(self) -> None:
+        if self.players not in (1, 2, 3, 4):
+            raise ValueError(f"Nova Luna is for 1 to 4 players, not {self.players}")
+        if self.players == 1 and self.first_game:
+            raise ValueError("the first-game option is for 2 to 4 players, not the solo game")
+
+    @property
+    def mode(self) -> str:
+        return "solo" if self.players == 1 else "standard"
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def supply(self) -> int:
+        """Discs each player can place (the marker disc is not part of it)."""
+        if self.solo:
+            return DISCS
+        if self.first_game:
+            return {2: 20, 3: 17, 4: 15}[self.players]
+        return DISCS - 1
+
+    def new_state(
+        self,
+        seed: int | None = None,
+        *,
+        pile: list[int] | tuple[int, ...] | None = None,
+        start_stack: list[int] | tuple[int, ...] | None = None,
+    ) -> State:
+        """Set up a game: shuffle with ``seed`` or use the given pile and start stack.
+
+        ``pile`` lists all 68 tile ids in draw order; ``start_stack`` lists the
+        seats bottom to top (the top one moves first).
+        """
+        rng = random.Random(seed)
+        if pile is None:
+            pile = list(TILE_IDS)
+            rng.shuffle(pile)
+        pile = tuple(pile)
+        if sorted(pile) != list(TILE_IDS):
+            raise ValueError("the pile must hold each tile id 1..68 exactly once")
+        if self.solo:
+            if start_stack not in (None, [], (), [0], (0,)):
+                raise ValueError("the solo game has no start stack")
+            start_stack = (0,)
+        elif start_stack is None:
+            start_stack = list(range(self.players))
+            rng.shuffle(start_stack)
+        start_stack = tuple(start_stack)
+        if sorted(start_stack) != list(range(self.players)):
+            raise ValueError(f"the start stack must list seats 0..{self.players - 1} once each")
+        return State._setup(self, pile, start_stack)
+
+
+@dataclass(frozen=True, slots=True)
+class StandardResult:
+    """Outcome of a 2–4 player game. ``ranking`` lists seats, best first."""
+
+    ranking: tuple[int, ...]
+    discs_left: tuple[int, ...]
+    tiles_taken: tuple[int, ...]
+    winner_by_last_disc: bool
+
+    @property
+    def winner(self) -> int:
+        return self.ranking[0]
+
+
+@dataclass(frozen=True, slots=True)
+class SoloResult:
+    """Outcome of a solo game (lower is better)."""
+
+    phase1: int
+    phase2: int
+    discs_placed: int
+    tiles_taken: int
+
+    @property
+    def total(self) -> int:
+        return self.phase1 + self.phase2
+
+
+Result = StandardResult | SoloResult
+
+
+class State:
+    """A position: wheel, pile, displays, moon track, whose turn, and the rules.
+
+    Use ``legal_actions()``, ``apply(action)``, ``is_over`` and ``result()``.
+    Attributes are for reading; change a state only through ``apply``.
+    """
+
+    __slots__ = (
+        "game",
+        "wheel",
+        "meeple",
+        "on_wheel",
+        "_pile",
+        "drawn",
+        "displays",
+        "supply",
+        "time",
+        "stamp",
+        "_next_stamp",
+        "current_seat",
+        "refilled",
+        "phase",
+        "phase1_score",
+        "phase1_discs",
+        "turn",
+        "is_over",
+        "_last_disc",
+        "start_stack",
+        "_solo",
+    )
+
+    game: Game
+    wheel: list[int]  # tile id per space, 0 = empty
+    meeple: int
+    on_wheel: int
+    drawn: int  # how many tiles have left the pile
+    displays: list[Display]
+    supply: list[int]  # discs left per seat
+    time: list[int]  # total time per seat (moon track position = time % 24)
+    stamp: list[int]  # higher = higher in a stack of markers
+    current_seat: int
+    refilled: bool  # a refill happened at the start of the current turn
+    phase: int  # solo phase (1 or 2); always 1 in standard games
+    turn: int  # number of completed turns
+    is_over: bool
+    start_stack: tuple[int, ...]
+
+    @classmethod
+    def _setup(cls, game: Game, pile: tuple[int, ...], start_stack: tuple[int, ...]) -> State:
+        s = cls.__new__(cls)
+        s.game = game
+        s._solo = game.solo
+        s._pile = pile
+        s.wheel = [0] + list(pile[:11])
+        s.meeple = 0
+        s.on_wheel = 11
+        s.drawn = 11
+        n = game.players
+        s.displays = [Display() for _ in range(n)]
+        s.supply = [game.supply] * n
+        s.time = [0] * n
+        s.stamp = [0] * n
+        for height, seat in enumerate(start_stack):
+            s.stamp[seat] = height
+        s._next_stamp = n
+        s.start_stack = start_stack
+        s.refilled = False
+        s.phase = 1
+        s.phase1_score = 0
+        s.phase1_discs = 0
+        s.turn = 0
+        s.is_over = False
+        s._last_disc = False
+        s.current_seat = 0
+        s._start_turn()
+        return s
+
+    def clone(self) -> State:
+        """An independent copy (cheap: the pile is shared, it never changes)."""
+        s = State.__new__(State)
+        s.game = self.game
+        s._solo = self._solo
+        s.wheel = self.wheel.copy()
+        s.meeple = self.meeple
+        s.on_wheel = self.on_wheel
+        s._pile = self._pile
+        s.drawn = self.drawn
+        s.displays = [d.clone() for d in self.displays]
+        s.supply = self.supply.copy()
+        s.time = self.time.copy()
+        s.stamp = self.stamp.copy()
+        s._next_stamp = self._next_stamp
+        s.current_seat = self.current_seat
+        s.refilled = self.refilled
+        s.phase = self.phase
+        s.phase1_score = self.phase1_score
+        s.phase1_discs = self.phase1_discs
+        s.turn = self.turn
+        s.is_over = self.is_over
+        s._last_disc = self._last_disc
+        s.start_stack = self.start_stack
+        return s
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def pile_count(self) -> int:
+        """Tiles left in the draw pile."""
+        return len(self._pile) - self.drawn
+
+    def unseen_tiles(self) -> tuple[int, ...]:
+        """Tile ids still in the pile, sorted: what everyone may know of it."""
+        return tuple(sorted(self._pile[self.drawn :]))
+
+    def pile_order(self) -> tuple[int, ...]:
+        """The secret: all 68 tile ids in draw order. Only for records and tests."""
+        return self._pile
+
+    def takeable_spaces(self) -> list[int]:
+        """The first three occupied spaces clockwise from the meeple."""
+        wheel = self.wheel
+        spaces = []
+        for space in _CLOCKWISE_AFTER[self.meeple]:
+            if wheel[space]:
+                spaces.append(space)
+                if len(spaces) == 3:
+                    break
+        return spaces
+
+    def legal_cells(self, seat: int | None = None) -> list[tuple[int, int]]:
+        """Cells where ``seat`` (default: the current seat) may lay a tile, sorted."""
+        d = self.displays[self.current_seat if seat is None else seat]
+        return sorted(cell_xy(c) for c in d.frontier)
+
+    def can_refill(self) -> bool:
+        """Whether ``REFILL`` is legal now (an optional refill at 1–2 tiles)."""
+        return (
+            not self.is_over
+            and not self.game.solo
+            and not self.refilled
+            and 1 <= self.on_wheel <= 2
+            and self.drawn < len(self._pile)
+        )
+
+    def can_end_phase(self) -> bool:
+        """Whether ``END_PHASE`` is legal now (solo, phase 1, 8 discs placed)."""
+        return (
+            not self.is_over
+            and self.game.solo
+            and self.phase == 1
+            and self.discs_placed(0) >= SOLO_PHASE1_DISCS
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """All legal actions in a canonical order (refill/end first, then places)."""
+        if self.is_over:
+            return []
+        actions: list[Action] = []
+        if self.can_refill():
+            actions.append(REFILL)
+        if self.can_end_phase():
+            actions.append(END_PHASE)
+        cells = self.legal_cells()
+        for space in self.takeable_spaces():
+            actions.extend(Place(space, x, y) for x, y in cells)
+        return actions
+
+    def discs_placed(self, seat: int) -> int:
+        return self.displays[seat].covered
+
+    def turn_order(self) -> list[int]:
+        """Seats in the order they would move if nobody moved again (rearmost first)."""
+        return sorted(range(self.game.players), key=lambda s: (self.time[s], -self.stamp[s]))
+
+    def view(self) -> View:
+        """Everything but the pile order; what bots and clients get."""
+        return View(self)
+
+    def preview(self, action: Place) -> list[tuple[int, int, int]]:
+        """Tasks ``(x, y, task index)`` that ``action`` would fulfil, without applying it."""
+        self._check_place(action)
+        tile = self.wheel[action.space]
+        cell = cell_key(action.x, action.y)
+        found = self.displays[self.current_seat].fulfilled_by(tile, cell)
+        return [(*cell_xy(c), i) for c, i in found]
+
+    # -- applying -------------------------------------------------------------
+
+    def apply(self, action: Action) -> list[tuple[int, int, int]]:
+        """Apply a legal action; return the tasks ``(x, y, task index)`` it covered.
+
+        Raises ``IllegalActionError`` (and changes nothing) if it is not legal.
+        """
+        if isinstance(action, Place):
+            self._check_place(action)
+            return self._place(action.space, cell_key(action.x, action.y))
+        if isinstance(action, Refill):
+            if not self.can_refill():
+                raise IllegalActionError(self._why_no_refill())
+            self._refill()
+            self.refilled = True
+            return []
+        if isinstance(action, EndPhase):
+            if not self.can_end_phase():
+                raise IllegalActionError(self._why_no_end())
+            self._end_phase1()
+            return []
+        raise IllegalActionError(f"{action!r} is not a Nova Luna action")
+
+    def _check_place(self, action: Place) -> None:
+        if self.is_over:
+            raise IllegalActionError("the game is over")
+        if not isinstance(action, Place):
+            raise IllegalActionError(f"{action} is not a take-and-place action")
+        spaces = self.takeable_spaces()
+        if action.space not in spaces:
+            if not 0 <= action.space < WHEEL_SPACES:
+                raise IllegalActionError(f"{action}: there is no wheel space {action.space}")
+            if not self.wheel[action.space]:
+                why = f"space {action.space} is empty"
+            else:
+                why = f"space {action.space} is not one of the next three tiles"
+            allowed = ", ".join(map(str, spaces))
+            raise IllegalActionError(f"{action}: {why}; you may take from space {allowed}")
+        display = self.displays[self.current_seat]
+        if not in_bounds(action.x, action.y) or cell_key(action.x, action.y) not in display._fpos:
+            if not display.tiles:
+                raise IllegalActionError(f"{action}: the first tile goes on cell 0,0")
+            if in_bounds(action.x, action.y) and cell_key(action.x, action.y) in display.tiles:
+                raise IllegalActionError(f"{action}: cell {action.x},{action.y} is taken")
+            raise IllegalActionError(
+                f"{action}: cell {action.x},{action.y} does not touch your tiles edge to edge"
+            )
+
+    def _why_no_refill(self) -> str:
+        if self.is_over:
+            return "the game is over"
+        if self.game.solo:
+            return "there is no refill during a solo phase"
+        if self.refilled:
+            return "the wheel was already refilled this turn"
+        if self.drawn >= len(self._pile):
+            return "the draw pile is empty"
+        return f"a refill is only allowed with 1 or 2 tiles on the wheel, not {self.on_wheel}"
+
+    def _why_no_end(self) -> str:
+        if self.is_over:
+            return "the game is over"
+        if not self.game.solo:
+            return "only the solo game has phases"
+        if self.phase != 1:
+            return "phase 1 has already ended"
+        return f"phase 1 can end once 8 discs are placed; {self.discs_placed(0)} are"
+
+    def _place(self, space: int, cell: int) -> list[tuple[int, int, int]]:
+        """Take from ``space``, lay on ``cell``, cover, move on. No checks."""
+        seat = self.current_seat
+        tile = self.wheel[space]
+        self.wheel[space] = 0
+        self.on_wheel -= 1
+        self.meeple = space
+        display = self.displays[seat]
+        found = display.lay(tile, cell)
+        if not self._solo:
+            self.time[seat] += TILE_COST[tile]
+            self.stamp[seat] = self._next_stamp
+            self._next_stamp += 1
+        covered = []
+        if found:
+            if len(found) > 1:
+                found.sort()
+            left = self.supply[seat]
+            for c, i in found[:left]:
+                display.cover(c, i)
+                covered.append((*cell_xy(c), i))
+            self.supply[seat] = left - len(covered)
+        self.turn += 1
+        if self.supply[seat] == 0:
+            self._last_disc = True
+            self._finish()
+        else:
+            self._start_turn()
+        return covered
+
+    def _refill(self) -> None:
+        """Fill every empty space but the meeple's, clockwise from the meeple."""
+        wheel, pile = self.wheel, self._pile
+        for space in _CLOCKWISE_AFTER[self.meeple]:
+            if not wheel[space]:
+                if self.drawn >= len(pile):
+                    break
+                wheel[space] = pile[self.drawn]
+                self.drawn += 1
+                self.on_wheel += 1
+
+    def _start_turn(self) -> None:
+        self.refilled = False
+        if self._solo:
+            if self.on_wheel == 0:
+                if self.phase == 1:
+                    self._end_phase1()
+                else:
+                    self._finish()
+            return
+        time, stamp = self.time, self.stamp
+        seat = 0
+        for s in range(1, len(time)):
+            if time[s] < time[seat] or (time[s] == time[seat] and stamp[s] > stamp[seat]):
+                seat = s
+        self.current_seat = seat
+        if self.on_wheel == 0:
+            if self.drawn >= len(self._pile):
+                self._finish()
+            else:
+                self._refill()
+                self.refilled = True
+
+    def _end_phase1(self) -> None:
+        display = self.displays[0]
+        self.phase1_discs = display.covered
+        missing = max(0, SOLO_PHASE1_DISCS - display.covered)
+        self.phase1_score = self._display_cost(0) + 10 * missing
+        self.phase = 2
+        self._refill()
+        self.refilled = True
+
+    def _display_cost(self, seat: int) -> int:
+        return sum(TILE_COST[t] for t in self.displays[seat].tiles.values())
+
+    def _finish(self) -> None:
+        self.is_over = True
+        if self.game.solo and self.phase == 1:  # all 21 discs placed in phase 1
+            self.phase1_discs = self.displays[0].covered
+            self.phase1_score = self._display_cost(0)
+
+    def random_playout(self, rng: random.Random) -> None:
+        """Play to the end, each action drawn uniformly from the legal ones.
+
+        Same distribution as ``apply(rng.choice(legal_actions()))`` in a loop,
+        without building the action list (this is what bots' rollouts and the
+        benchmark run).
+        """
+        rand = rng.random
+        displays = self.displays
+        pile_size = len(self._pile)
+        while not self.is_over:
+            spaces = self.takeable_spaces()
+            frontier = displays[self.current_seat].frontier
+            width = len(frontier)
+            if self._solo:
+                extra = self.phase == 1 and displays[0].covered >= SOLO_PHASE1_DISCS
+            else:
+                extra = not self.refilled and self.on_wheel <= 2 and self.drawn < pile_size
+            pick = int(rand() * (extra + len(spaces) * width)) - extra
+            if pick < 0:
+                if self._solo:
+                    self._end_phase1()
+                else:
+                    self._refill()
+                    self.refilled = True
+                continue
+            self._place(spaces[pick // width], frontier[pick % width])
+
+    # -- outcome ---------------------------------------------------------------
+
+    def result(self) -> Result:
+        """The outcome; raises ``ValueError`` while the game is still going."""
+        if not self.is_over:
+            raise ValueError("the game is not over yet")
+        n = self.game.players
+        tiles_taken = tuple(len(d.tiles) for d in self.displays)
+        if self.game.solo:
+            placed = self.displays[0].covered
+            phase2 = self._display_cost(0) + 10 * (DISCS - placed)
+            return SoloResult(self.phase1_score, phase2, placed, tiles_taken[0])
+        order = self.turn_order()
+        ranking = sorted(range(n), key=lambda s: (self.supply[s], order.index(s)))
+        return StandardResult(tuple(ranking), tuple(self.supply), tiles_taken, self._last_disc)
+
+    def scores_so_far(self) -> int:
+        """Solo: the cost of the display so far (for showing a running score)."""
+        return self._display_cost(0)
+
+    def __repr__(self) -> str:
+        mode = "solo" if self.game.solo else f"{self.game.players}p"
+        return (
+            f"<State {mode} turn={self.turn} seat={self.current_seat} "
+            f"wheel={self.on_wheel} pile={self.pile_count} over={self.is_over}>"
+        )
+
+
+def first_cell() -> tuple[int, int]:
+    """Where every display's first tile goes."""
+    return cell_xy(ORIGIN)
