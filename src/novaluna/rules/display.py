@@ -118,7 +118,11 @@ class Display:
                     frontier.append(n)
             elif colour_of[t] == color and group[n] not in joined:
                 joined.append(group[n])
-        keep = self._merge(cell, joined)
+        if joined:
+            keep = self._merge(cell, joined)
+        else:
+            keep = group[cell] = cell
+            members[cell] = (cell,)
         # The cell leaves the frontier: the last frontier cell takes its slot.
         pos = fpos.pop(cell)
         last = frontier.pop()
@@ -147,10 +151,6 @@ class Display:
     def _merge(self, cell: int, joined: list[int]) -> int:
         """Put ``cell`` into one group with the ``joined`` groups; return its id."""
         group, members = self.group, self.members
-        if not joined:
-            group[cell] = cell
-            members[cell] = (cell,)
-            return cell
         keep = joined[0]  # keep the largest group's id; relabel the others
         for g in joined:
             if len(members[g]) > len(members[keep]):
@@ -178,7 +178,9 @@ class Display:
                 if g not in seen:
                     seen.append(g)
                     counts[TILE_COLOR[t]] += len(members[g])
-        counts[TILE_COLOR[tiles[cell]]] -= 1 if counts[TILE_COLOR[tiles[cell]]] else 0
+        own = TILE_COLOR[tiles[cell]]
+        if counts[own]:
+            counts[own] -= 1  # the tile's own group holds the tile itself
         return counts
 
     def _check_watchers(
@@ -193,12 +195,12 @@ class Display:
 
         Only tiles touching the grown group (which holds the new tile) can gain.
         """
+        tiles = self.tiles
         touched: list[int] = []
         for m in grown:
             for n in (m + 1, m - 1, m + 256, m - 256):
                 if n in watch and n != cell and n not in touched:
                     touched.append(n)
-        tiles = self.tiles
         for u in touched:
             total = self.count(u, color)
             mask = watch[u]
@@ -239,6 +241,16 @@ class Display:
 
     def is_covered(self, cell: int, index: int) -> bool:
         return not self.open.get(cell, 0) >> index & 1
+
+    def missing(self, cell: int, index: int) -> int:
+        """How many more tiles task ``index`` at ``cell`` needs (0 = fulfilled)."""
+        return sum(
+            max(0, need - self.count(cell, c)) for c, need in TILE_TASKS[self.tiles[cell]][index]
+        )
+
+    def open_tasks(self) -> list[tuple[int, int]]:
+        """All uncovered tasks as ``(cell, task index)``."""
+        return [(cell, i) for cell, mask in self.open.items() for i in range(3) if mask >> i & 1]
 
     def is_fulfilled(self, cell: int, index: int) -> bool:
         """Recompute one task from scratch (for tests and rendering)."""

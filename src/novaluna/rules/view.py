@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from .display import cell_xy
+from .display import Display, cell_xy
 from .tiles import TILE_TASKS
 
 if TYPE_CHECKING:
@@ -95,6 +95,10 @@ class View:
             flags = tuple(not open_mask >> i & 1 for i in range(len(TILE_TASKS[tile])))
             out[cell_xy(key)] = (tile, flags)
         return out
+
+    def display_copy(self, seat: int) -> Display:
+        """A private copy of one seat's display, for bots to try placements on."""
+        return self._state.displays[seat].clone()
 
     def determinize(self, rng: random.Random) -> State:
         """A full state with the unseen tiles in a random order drawn from ``rng``."""

@@ -1,0 +1,68 @@
+"""``novaluna bench``: random-playout throughput of the engine, one process."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from .rules import Game
+
+
+def playouts_per_second(game: Game, seconds: float, seed: int = 0) -> float:
+    """Full random games per second: setup plus ``random_playout``."""
+    rng = random.Random(seed)
+    games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(20):
+            game.new_state(games).random_playout(rng)
+            games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return games / (now - start)
+
+
+def legal_action_microseconds(game: Game, seconds: float, seed: int = 0) -> float:
+    """Mean time of one ``legal_actions()`` call over mid-game positions."""
+    rng = random.Random(seed)
+    states = []
+    for i in range(50):
+        state = game.new_state(i)
+        for _ in range(rng.randrange(10, 40)):
+            if state.is_over:
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        if not state.is_over:
+            states.append(state)
+    calls = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for state in states:
+            state.legal_actions()
+        calls += len(states)
+    return (time.perf_counter() - start) / calls * 1e6
+
+
+def _median(measure: Callable[[], float], runs: int) -> tuple[float, list[float]]:
+    values = [measure() for _ in range(runs)]
+    return statistics.median(values), values
+
+
+def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
+    print(f"novaluna bench: median of {runs} runs of {seconds:g} s each, one process")
+    for label, game in (
+        ("solo", Game(players=1)),
+        ("2 players", Game(players=2)),
+        ("3 players", Game(players=3)),
+        ("4 players", Game(players=4)),
+    ):
+        median, values = _median(lambda g=game: playouts_per_second(g, seconds), runs)
+        spread = ", ".join(f"{v:.0f}" for v in values)
+        print(f"  random playouts, {label:9}: {median:7.0f} games/s   (runs: {spread})")
+    median, values = _median(lambda: legal_action_microseconds(Game(2), seconds), runs)
+    print(f"  legal_actions(), 2 players mid-game: {median:.1f} µs per call")
+    return 0

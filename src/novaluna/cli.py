@@ -1,0 +1,122 @@
+"""The ``novaluna`` command: play, replay, selfplay and benchmark.
+
+Every subcommand reports bad input as a one-line message and a non-zero exit
+status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+
+
+def _players(text: str) -> int:
+    value = _positive(text)
+    if value > 4:
+        raise argparse.ArgumentTypeError("Nova Luna is for 1 to 4 players")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="novaluna",
+        description="Nova Luna in the terminal: play, replay records, let bots play, benchmark.",
+    )
+    parser.add_argument("--version", action="version", version=f"novaluna {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play against bots or friends (hot-seat) in the terminal")
+    play.add_argument("--players", type=_players, default=2, help="seats at the table, 2-4")
+    play.add_argument(
+        "--bots",
+        default="greedy",
+        help="bots for the seats not played by humans, comma-separated, e.g. greedy,random "
+        "(the last one repeats)",
+    )
+    play.add_argument(
+        "--humans", type=_players, default=1, help="human seats (hot-seat), default 1"
+    )
+    play.add_argument("--seed", type=_seed, help="shuffle seed (random if omitted)")
+    play.add_argument(
+        "--first-game", action="store_true", help="fewer discs with 3-4 players (17/15)"
+    )
+    play.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
+
+    solo = sub.add_parser("solo", help="the solo game")
+    solo.add_argument("--seed", type=_seed, help="shuffle seed (random if omitted)")
+    solo.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
+
+    rep = sub.add_parser("replay", help="check a record against the rules and print its outcome")
+    rep.add_argument("file", help="a .json record or a .jsonl file of records")
+
+    self_play = sub.add_parser("selfplay", help="let bots play each other and write records")
+    self_play.add_argument("--games", type=_positive, default=10)
+    self_play.add_argument("--players", type=_players, default=2, help="1 = solo")
+    self_play.add_argument(
+        "--bots", default="random,greedy", help="bots by seat, comma-separated (the last repeats)"
+    )
+    self_play.add_argument("--seed", type=_seed, default=0, help="first game's seed")
+    self_play.add_argument("--first-game", action="store_true")
+    self_play.add_argument("--out", metavar="FILE.jsonl", help="write one record per line")
+
+    bench = sub.add_parser("bench", help="measure random-playout speed")
+    bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    bench.add_argument("--runs", type=_positive, default=5, help="repeats (the median is shown)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command in ("play", "solo"):
+        from .terminal.app import play_from_args
+
+        return play_from_args(args)
+    if args.command == "replay":
+        from .selfplay import replay_file
+
+        return replay_file(args.file)
+    if args.command == "selfplay":
+        from .selfplay import selfplay_from_args
+
+        return selfplay_from_args(args)
+    if args.command == "bench":
+        from .bench import run_bench
+
+        return run_bench(seconds=args.seconds, runs=args.runs)
+    raise AssertionError(args.command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
