@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ class Recorder:
         self.state = state
         self.players = list(players)
         self.seed = seed
-        self.created = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
         self.turns: list[dict[str, Any]] = []
         self._open_turn: dict[str, Any] | None = None  # a refill/phase end before the take
 
@@ -185,9 +185,7 @@ def _initial_state(game: Game, record: dict[str, Any], seed: int | None) -> Stat
     stack = record.get("start_stack") if not game.solo else None
     if not isinstance(pile, list) or not all(type(t) is int for t in pile):
         raise RecordError("'pile' must list the 68 tile ids in draw order")
-    if not game.solo and not (
-        isinstance(stack, list) and all(type(s) is int for s in stack)
-    ):
+    if not game.solo and not (isinstance(stack, list) and all(type(s) is int for s in stack)):
         raise RecordError("'start_stack' must list the seats from bottom to top")
     try:
         state = game.new_state(pile=pile, start_stack=stack)
@@ -256,7 +254,9 @@ def _expect(turn: dict[str, Any], key: str, actual: Any, what: str) -> None:
 def _check_end(rec: Recorder, record: dict[str, Any]) -> None:
     state = rec.state
     if "over" in record and record["over"] != state.is_over:
-        raise RecordError(f"'over' is {record['over']} but the game is {'' if state.is_over else 'not '}over")
+        raise RecordError(
+            f"'over' is {record['over']} but the game is {'' if state.is_over else 'not '}over"
+        )
     if "result" in record:
         if not state.is_over:
             raise RecordError("the record has a result but the game is not over")

@@ -53,5 +53,5 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 
 def _load_builtin() -> None:
-    if not _REGISTRY:
-        from . import greedy, random_bot  # noqa: F401  (they register themselves)
+    # Importing a bot module registers it; imports are cached, so this is cheap.
+    from . import greedy, random_bot  # noqa: F401

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 
 class InvalidActionError(ValueError):
@@ -65,7 +64,7 @@ class EndPhase:
         return "end"
 
 
-Action = Union[Place, Refill, EndPhase]
+Action = Place | Refill | EndPhase
 
 REFILL = Refill()
 END_PHASE = EndPhase()

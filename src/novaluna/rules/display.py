@@ -91,10 +91,7 @@ class Display:
         return total
 
     def _fulfilled(self, cell: int, task: tuple[tuple[int, int], ...]) -> bool:
-        for color, need in task:
-            if self.count(cell, color) < need:
-                return False
-        return True
+        return all(self.count(cell, color) >= need for color, need in task)
 
     # -- placing --------------------------------------------------------------
 
@@ -213,10 +210,7 @@ class Display:
 
     def _others_met(self, u: int, task: tuple[tuple[int, int], ...], color: int) -> bool:
         """Whether the task's needs in colours other than ``color`` are met at ``u``."""
-        for c, need in task:
-            if c != color and self.count(u, c) < need:
-                return False
-        return True
+        return all(not (c != color and self.count(u, c) < need) for c, need in task)
 
     def fulfilled_by(self, tile: int, cell: int) -> list[tuple[int, int]]:
         """Tasks that laying ``tile`` on ``cell`` would fulfil, sorted; no change here."""

@@ -1,7 +1,9 @@
 """The 68 Nova Luna tiles, loaded once from the package's ``tiles.json``.
 
->>> TILES[2].color, TILES[2].cost, TILES[2].tasks
-('red', 2, ({'red': 4},))
+>>> TILES[2].color, TILES[2].cost, dict(TILES[2].tasks[0])
+('red', 2, {'red': 4})
+>>> TILES[2].task_text(0)
+'4 red'
 >>> len(TILES) - 1  # index 0 is unused so that ``TILES[id]`` works
 68
 
@@ -12,10 +14,10 @@ The engine works on flat tuples indexed by tile id (``TILE_COLOR``,
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
-from typing import Mapping
 
 COLORS: tuple[str, ...] = ("red", "blue", "cyan", "yellow")
 COLOR_INDEX: Mapping[str, int] = MappingProxyType({c: i for i, c in enumerate(COLORS)})
