@@ -14,7 +14,7 @@ group the new tile joins.
 
 from __future__ import annotations
 
-from .tiles import TILE_COLOR, TILE_NEEDS, TILE_TASKS, TILE_WATCH
+from .tiles import TILE_COLOR, TILE_TASKS, TILE_WATCH
 
 _SHIFT = 8
 _OFFSET = 128
@@ -133,13 +133,7 @@ class Display:
             self.open[cell] = (1 << len(tasks)) - 1
             for c, mask in TILE_WATCH[tile]:
                 self.watch[c][cell] = mask
-            counts = self._counts_around(cell)
-            for i, task in enumerate(tasks):
-                for c, need in task:
-                    if counts[c] < need:
-                        break
-                else:
-                    found.append((cell, i))
+            self._collect_fulfilled(cell, self.open[cell], found)
         watch = self.watch[color]
         if len(watch) > (cell in watch):
             self._check_watchers(cell, members[keep], watch, color, found)
@@ -192,25 +186,24 @@ class Display:
 
         Only tiles touching the grown group (which holds the new tile) can gain.
         """
-        tiles = self.tiles
         touched: list[int] = []
         for m in grown:
             for n in (m + 1, m - 1, m + 256, m - 256):
                 if n in watch and n != cell and n not in touched:
                     touched.append(n)
         for u in touched:
-            total = self.count(u, color)
-            mask = watch[u]
-            tile_u = tiles[u]
-            for i, needs in enumerate(TILE_NEEDS[tile_u]):
-                if mask >> i & 1 and total >= needs[color]:
-                    task = TILE_TASKS[tile_u][i]
-                    if len(task) == 1 or self._others_met(u, task, color):
-                        found.append((u, i))
+            self._collect_fulfilled(u, watch[u], found)
 
-    def _others_met(self, u: int, task: tuple[tuple[int, int], ...], color: int) -> bool:
-        """Whether the task's needs in colours other than ``color`` are met at ``u``."""
-        return all(not (c != color and self.count(u, c) < need) for c, need in task)
+    def _collect_fulfilled(self, cell: int, mask: int, found: list[tuple[int, int]]) -> None:
+        """Add the tasks in ``mask`` of the tile at ``cell`` that are fulfilled."""
+        counts = self._counts_around(cell)
+        for i, task in enumerate(TILE_TASKS[self.tiles[cell]]):
+            if mask >> i & 1:
+                for c, need in task:
+                    if counts[c] < need:
+                        break
+                else:
+                    found.append((cell, i))
 
     def fulfilled_by(self, tile: int, cell: int) -> list[tuple[int, int]]:
         """Tasks that laying ``tile`` on ``cell`` would fulfil, sorted; no change here."""

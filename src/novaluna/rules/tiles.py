@@ -62,13 +62,6 @@ TILE_TASKS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = ((),) + tuple(
     for i in TILE_IDS
 )
 
-#: Per tile, per task: the count needed of each colour (a 4-tuple).
-TILE_NEEDS: tuple[tuple[tuple[int, int, int, int], ...], ...] = tuple(
-    tuple(tuple(dict(task).get(c, 0) for c in range(4)) for task in tasks)  # type: ignore[misc]
-    for tasks in TILE_TASKS
-)
-
-
 def _watch_masks(tasks: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[tuple[int, int], ...]:
     masks: dict[int, int] = {}
     for i, task in enumerate(tasks):
