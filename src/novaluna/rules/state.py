@@ -318,9 +318,12 @@ class State:
         """Seats in the order they would move if nobody moved again (rearmost first)."""
         return sorted(range(self.game.players), key=lambda s: (self.time[s], -self.stamp[s]))
 
-    def view(self) -> View:
-        """Everything but the pile order; what bots and clients get."""
-        return View(self)
+    def view(self, seat: int | None = None) -> View:
+        """What ``seat`` may know (``None``: a spectator): everything but the pile order.
+
+        In Nova Luna every player sees the same, so the seat is only recorded.
+        """
+        return View(self, seat)
 
     def preview(self, action: Place) -> list[tuple[int, int, int]]:
         """Tasks ``(x, y, task index)`` that ``action`` would fulfil, without applying it."""

@@ -30,13 +30,16 @@ if TYPE_CHECKING:
 class View:
     """A read-only public picture of a state (no pile order)."""
 
-    __slots__ = ("_state",)
+    __slots__ = ("_state", "viewer")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, viewer: int | None = None) -> None:
+        if viewer is not None and not 0 <= viewer < state.game.players:
+            raise ValueError(f"there is no seat {viewer}")
         hidden = state.clone()
         drawn = hidden.drawn
         hidden._pile = hidden._pile[:drawn] + tuple(sorted(hidden._pile[drawn:]))
         self._state = hidden
+        self.viewer = viewer  # the seat this view is for; None = a spectator
 
     # Everything public is read straight from the hidden copy.
     game: Game = property(lambda self: self._state.game)  # type: ignore[assignment]
@@ -128,6 +131,7 @@ class View:
                 }
             )
         return {
+            "viewer": self.viewer,
             "players": s.game.players,
             "first_game": s.game.first_game,
             "turn": s.turn,
