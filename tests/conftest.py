@@ -8,12 +8,12 @@ so tests can compare the engine against it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
-from novaluna.rules import TILES, Action, Game, Place, State, parse_action
+from novaluna.rules import TILES, Action, Place, State, parse_action
 from novaluna.rules.display import Display, cell_key, cell_xy
 
 ALL_IDS = tuple(range(1, 69))
@@ -49,12 +49,6 @@ def plain(color: str) -> int:
     """The task-less 1-cost tile of ``color`` (ids 1, 18, 35, 52)."""
     (tid,) = [t.id for t in TILES[1:] if t.color == color and not t.tasks]
     return tid
-
-
-def tiles_of(color: str, *, exclude: Iterable[int] = ()) -> list[int]:
-    """All tile ids of ``color`` (ascending), without ``exclude``."""
-    skip = set(exclude)
-    return [t.id for t in TILES[1:] if t.color == color and t.id not in skip]
 
 
 # -- displays ---------------------------------------------------------------------
@@ -142,7 +136,9 @@ def reference_fulfilled(layout: Mapping[Cell, int]) -> set[tuple[int, int, int]]
 # -- piles and scripted games -----------------------------------------------------------
 
 
-def make_pile(wheel: Mapping[int, int] | Sequence[int] = (), draws: Sequence[int] = ()) -> list[int]:
+def make_pile(
+    wheel: Mapping[int, int] | Sequence[int] = (), draws: Sequence[int] = ()
+) -> list[int]:
     """A 68-id pile putting chosen tiles on chosen wheel spaces.
 
     ``wheel`` is either ``{space: tile}`` for spaces 1..11 or a sequence laid on
@@ -183,19 +179,6 @@ def take_next(state: State, x: int, y: int) -> list[tuple[int, int, int]]:
 def snapshot(state: State) -> tuple:
     """Everything observable about a state, for before/after comparisons."""
     return (state.view().to_json(), state.pile_order(), state.is_over)
-
-
-def random_game(players: int, seed: int, *, first_game: bool = False) -> State:
-    return Game(players=players, first_game=first_game).new_state(seed=seed)
-
-
-def play_randomly(state: State, rng: random.Random, max_turns: int = 10_000) -> State:
-    """Apply uniformly random legal actions until the game is over."""
-    for _ in range(max_turns):
-        if state.is_over:
-            return state
-        state.apply(rng.choice(state.legal_actions()))
-    raise AssertionError("game did not end")
 
 
 def greedy_action(state: State, rng: random.Random) -> Action:

@@ -8,48 +8,47 @@ from importlib import resources
 
 import pytest
 
+from conftest import SHARED_TILES_JSON
 from novaluna.rules import COLORS, TILES
 from novaluna.rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
-
-from conftest import SHARED_TILES_JSON
 
 REAL = [t for t in TILES[1:]]
 COST_SPREAD = {1: 1, 2: 2, 3: 4, 4: 4, 5: 3, 6: 2, 7: 1}
 
 
 def test_68_tiles_with_ids_1_to_68():
-    """"68 tiles ... ids 1–68"; TILES[id] is the tile with that id."""
+    """RULES.md: "68 tiles ... ids 1–68"; TILES[id] is the tile with that id."""
     assert len(REAL) == 68
     assert [t.id for t in REAL] == list(range(1, 69))
     assert list(TILE_IDS) == list(range(1, 69))
 
 
 def test_four_colours_with_17_tiles_each():
-    """"17 in each colour: red, blue, cyan ..., yellow"."""
+    """RULES.md: "17 in each colour: red, blue, cyan ..., yellow"."""
     assert set(COLORS) == {"red", "blue", "cyan", "yellow"}
     assert Counter(t.color for t in REAL) == {c: 17 for c in COLORS}
 
 
 @pytest.mark.parametrize("color", ["red", "blue", "cyan", "yellow"])
 def test_cost_spread_per_colour(color):
-    """"per colour one 1, two 2s, four 3s, four 4s, three 5s, two 6s, one 7"."""
+    """RULES.md: "per colour one 1, two 2s, four 3s, four 4s, three 5s, two 6s, one 7"."""
     costs = Counter(t.cost for t in REAL if t.color == color)
     assert costs == COST_SPREAD
 
 
 def test_total_cost_is_268():
-    """"total cost of all tiles: 268"."""
+    """RULES.md: "total cost of all tiles: 268"."""
     assert sum(t.cost for t in REAL) == 268
 
 
 def test_128_tasks_and_0_to_3_per_tile():
-    """"0–3 tasks" per tile, "128 tasks in all"."""
+    """RULES.md: "0–3 tasks" per tile, "128 tasks in all"."""
     assert all(0 <= len(t.tasks) <= 3 for t in REAL)
     assert sum(len(t.tasks) for t in REAL) == 128
 
 
 def test_tasks_are_multisets_of_1_to_4_colours():
-    """"a task is a multiset of 1–4 colours" written as {colour: count}."""
+    """RULES.md: "a task is a multiset of 1–4 colours" written as {colour: count}."""
     for tile in REAL:
         for task in tile.tasks:
             assert task, tile
@@ -60,9 +59,7 @@ def test_tasks_are_multisets_of_1_to_4_colours():
 
 def test_only_the_1_cost_tiles_have_no_tasks():
     """The four 1-cost tiles are the task-less ones (used as neutral tiles in tests)."""
-    assert sorted(t.id for t in REAL if not t.tasks) == sorted(
-        t.id for t in REAL if t.cost == 1
-    )
+    assert sorted(t.id for t in REAL if not t.tasks) == sorted(t.id for t in REAL if t.cost == 1)
 
 
 def test_tasks_are_read_only():
