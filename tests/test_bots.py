@@ -8,10 +8,11 @@ import pytest
 
 from novaluna.bots import BotSpecError, bot_names, make_bot
 from novaluna.bots.greedy import GreedyBot
+from novaluna.bots.mcts import MctsBot, Settings
 from novaluna.rules import END_PHASE, REFILL, Game, Place
 
 
-@pytest.mark.parametrize("name", ["random", "greedy"])
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts:12"])
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_bots_play_legal_games(name, players):
     state = Game(players).new_state(seed=players)
@@ -32,11 +33,11 @@ def _reorder_unseen(state, seed):
     return other
 
 
-@pytest.mark.parametrize("name", ["random", "greedy"])
-def test_choice_does_not_depend_on_pile_order(name):
+@pytest.mark.parametrize(("name", "moves"), [("random", 25), ("greedy", 25), ("mcts:20", 12)])
+def test_choice_does_not_depend_on_pile_order(name, moves):
     rng = random.Random(0)
     state = Game(3).new_state(seed=9)
-    for _ in range(25):
+    for _ in range(moves):
         shuffled = _reorder_unseen(state, rng.random())
         assert make_bot(name, seed=5).choose(state.view()) == make_bot(name, seed=5).choose(
             shuffled.view()
@@ -87,6 +88,50 @@ def test_unknown_bot_and_bad_option():
         make_bot("zz")
     with pytest.raises(BotSpecError, match="takes no option"):
         make_bot("greedy:hard")
+    with pytest.raises(BotSpecError, match="mcts takes a level"):
+        make_bot("mcts:superhard")
+    with pytest.raises(BotSpecError, match="mcts takes a level"):
+        make_bot("mcts:0")
+
+
+def test_mcts_levels_and_budget():
+    """The iteration budget is exact without a time cap; a time cap stops early."""
+    state = Game(2).new_state(seed=2)
+    for _ in range(6):
+        state.apply(GreedyBot(seed=0).choose(state.view()))
+    assert make_bot("mcts:40", seed=1).search(state.view()).visits == 40
+    capped = MctsBot(Settings(iterations=10_000, max_seconds=0.0), seed=1)
+    assert capped.search(state.view()).visits < 10_000
+    assert make_bot("mcts").settings.max_seconds <= 1.0  # the default answers within 1 s
+    easy, hard = make_bot("mcts:easy"), make_bot("mcts:hard")
+    assert (
+        easy.settings.iterations < make_bot("mcts").settings.iterations < hard.settings.iterations
+    )
+
+
+def test_mcts_same_seed_same_choice():
+    state = Game(4).new_state(seed=3)
+    for _ in range(9):
+        state.apply(GreedyBot(seed=0).choose(state.view()))
+    choices = {make_bot("mcts:60", seed=7).choose(state.view()) for _ in range(2)}
+    assert len(choices) == 1 and choices <= set(state.legal_actions())
+
+
+def test_mcts_takes_a_winning_last_disc():
+    """With one disc left and a covering move on offer, it covers and wins."""
+    for seed in range(200):
+        state = Game(2).new_state(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(8):
+            state.apply(rng.choice(state.legal_actions()))
+        covering = [a for a in state.legal_actions() if isinstance(a, Place) and state.preview(a)]
+        if covering:
+            state.supply[state.current_seat] = 1
+            seat = state.current_seat
+            state.apply(make_bot("mcts:80", seed=1).choose(state.view()))
+            assert state.is_over and state.result().winner == seat
+            return
+    pytest.fail("no covering move came up")
 
 
 def test_same_seed_same_choices():

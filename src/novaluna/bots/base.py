@@ -54,4 +54,4 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def _load_builtin() -> None:
     # Importing a bot module registers it; imports are cached, so this is cheap.
-    from . import greedy, random_bot  # noqa: F401
+    from . import greedy, mcts, random_bot  # noqa: F401

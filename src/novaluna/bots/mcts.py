@@ -1,0 +1,249 @@
+"""The ``mcts`` bot: Monte Carlo tree search for 2–4 players.
+
+Information-set MCTS with determinisation: every iteration draws an order for
+the unseen tiles from the ``View`` (the bot never sees the real order) and
+walks one shared tree keyed by actions. Each seat maximises its own reward
+(max^n style). Only the most promising placements of each position are in
+the tree (ranked by an immediate-gain prior); below the tree a short
+cover-seeking rollout is played and the position is scored by discs placed,
+time used and tasks close to fulfilment.
+
+Strength is set by the iteration budget (``mcts:easy``, ``mcts:normal``,
+``mcts:hard`` or ``mcts:400``); a time cap keeps every move under a second at
+the default. With a fixed seed and no time cap hit, the choice is
+deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from ..rules import END_PHASE, REFILL, Action, Place, State, View
+from ..rules.display import Display, cell_key, cell_xy
+from ..rules.tiles import TILE_COST, TILE_TASKS
+from .base import BotSpecError, register
+
+LEVELS = {"easy": 150, "normal": 600, "hard": 2000}
+DEFAULT_SECONDS = {"easy": 0.3, "normal": 0.9, "hard": 3.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    iterations: int = LEVELS["normal"]
+    max_seconds: float | None = DEFAULT_SECONDS["normal"]
+    candidates: int = 8  # placements kept per tree node
+    rollout_plies: int = 6  # plies played below the tree before scoring
+    rollout_samples: int = 5  # placements a rollout ply chooses from
+    exploration: float = 0.7
+    time_weight: float = 0.3  # discs a unit of moon-track time is worth
+    near_weight: float = 0.35  # value of an open task one tile short
+    sharpness: float = 0.8  # logistic slope turning score gaps into rewards
+
+
+class Node:
+    """A tree node: the seat to move, its candidate actions and visited children."""
+
+    __slots__ = ("seat", "candidates", "children", "visits", "value")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.candidates: list[Action] | None = None
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.value = 0.0  # summed reward of the seat that chose the action leading here
+
+
+class MctsBot:
+    name = "mcts"
+
+    def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
+        self.settings = settings or Settings()
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is nothing to choose")
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(view)
+        return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))[0]
+
+    def search(self, view: View) -> Node:
+        """Run the search from ``view`` and return the root (for inspection)."""
+        s = self.settings
+        deadline = None if s.max_seconds is None else time.perf_counter() + s.max_seconds
+        root = Node(view.current_seat)
+        for i in range(s.iterations):
+            self._iterate(root, view.determinize(self.rng))
+            if deadline is not None and i % 8 == 7 and time.perf_counter() > deadline:
+                break
+        return root
+
+    # -- one iteration -----------------------------------------------------------
+
+    def _iterate(self, root: Node, state: State) -> None:
+        node = root
+        path = [root]
+        while not state.is_over:
+            if node.candidates is None:
+                node.candidates = self._candidates(state)
+            legal = [a for a in node.candidates if _is_legal(state, a)]
+            if not legal:
+                legal = self._candidates(state)  # a refill changed what is on offer
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = untried[0]
+                state.apply(action)
+                child = node.children[action] = Node(state.current_seat)
+                path.append(child)
+                break
+            action = self._select(node, legal)
+            state.apply(action)
+            node = node.children[action]
+            path.append(node)
+        rewards = self._rollout(state)
+        root.visits += 1
+        for parent, child in zip(path, path[1:], strict=False):
+            child.visits += 1
+            child.value += rewards[parent.seat]
+
+    def _select(self, node: Node, legal: list[Action]) -> Action:
+        log_n = math.log(node.visits + 1)
+        c = self.settings.exploration
+        best, best_score = legal[0], -1.0
+        for action in legal:
+            child = node.children[action]
+            score = child.value / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    # -- knowledge -----------------------------------------------------------------
+
+    def _candidates(self, state: State) -> list[Action]:
+        """Refill/end (when legal) and the best placements by immediate gain."""
+        actions: list[Action] = []
+        if state.can_end_phase():
+            actions.append(END_PHASE)
+        if state.can_refill():
+            actions.append(REFILL)
+        scored = _scored_places(state, None)
+        scored.sort(key=lambda item: -item[0])
+        actions.extend(place for _, place in scored[: self.settings.candidates])
+        return actions
+
+    def _rollout(self, state: State) -> list[float]:
+        """Play a few cover-seeking plies, then score every seat in [0, 1]."""
+        s = self.settings
+        rng = self.rng
+        for _ in range(s.rollout_plies):
+            if state.is_over:
+                break
+            if state.can_end_phase():
+                state.apply(END_PHASE)
+                continue
+            scored = _scored_places(state, (rng, s.rollout_samples))
+            best = max(scored, key=lambda item: item[0])[1]
+            if state.can_refill() and max(sc for sc, _ in scored) < 0:
+                state.apply(REFILL)
+                continue
+            state.apply(best)
+        return self._rewards(state)
+
+    def _rewards(self, state: State) -> list[float]:
+        players = state.game.players
+        if state.is_over:
+            if state.game.solo:
+                return [1.0 - min(state.result().total, 300) / 300]
+            winner = state.result().ranking[0]
+            return [1.0 if seat == winner else 0.0 for seat in range(players)]
+        s = self.settings
+        scores = [
+            state.displays[seat].covered
+            - s.time_weight * state.time[seat]
+            + s.near_weight * _near_tasks(state.displays[seat])
+            for seat in range(players)
+        ]
+        if players == 1:
+            return [scores[0]]
+        rewards = []
+        for seat in range(players):
+            best_other = max(scores[o] for o in range(players) if o != seat)
+            gap = scores[seat] - best_other
+            rewards.append(1.0 / (1.0 + math.exp(-s.sharpness * gap)))
+        return rewards
+
+
+def _is_legal(state: State, action: Action) -> bool:
+    if isinstance(action, Place):
+        return (
+            action.space in state.takeable_spaces()
+            and cell_key(action.x, action.y) in state.displays[state.current_seat]._fpos
+        )
+    if action is REFILL:
+        return state.can_refill()
+    return state.can_end_phase()
+
+
+def _scored_places(
+    state: State, sample: tuple[random.Random, int] | None
+) -> list[tuple[float, Place]]:
+    """``(gain, place)`` for placements: all of them, or a random ``sample``.
+
+    Gain = 10 per task covered now − the tile's cost + 0.5 per same-colour or
+    task-tile neighbour (a cheap sign of future cover).
+    """
+    display = state.displays[state.current_seat]
+    wheel = state.wheel
+    spaces = state.takeable_spaces()
+    cells = display.frontier
+    pairs = [(space, cell) for space in spaces for cell in cells]
+    if sample is not None:
+        rng, k = sample
+        if len(pairs) > k:
+            pairs = rng.sample(pairs, k)
+    out = []
+    for space, cell in pairs:
+        tile = wheel[space]
+        covers = len(_lay_copy(display, tile, cell))
+        gain = 10.0 * covers - TILE_COST[tile] + 0.5 * _neighbours_with_tasks(display, cell)
+        x, y = cell_xy(cell)
+        out.append((gain, Place(space, x, y)))
+    return out
+
+
+def _lay_copy(display: Display, tile: int, cell: int) -> list[tuple[int, int]]:
+    return display.clone().lay(tile, cell)
+
+
+def _neighbours_with_tasks(display: Display, cell: int) -> int:
+    open_ = display.open
+    return (cell + 1 in open_) + (cell - 1 in open_) + (cell + 256 in open_) + (cell - 256 in open_)
+
+
+def _near_tasks(display: Display) -> int:
+    """Open tasks missing exactly one tile."""
+    near = 0
+    for cell, mask in display.open.items():
+        for i in range(len(TILE_TASKS[display.tiles[cell]])):
+            if mask >> i & 1 and display.missing(cell, i) == 1:
+                near += 1
+    return near
+
+
+def _factory(option: str | None, seed: int | None) -> MctsBot:
+    level = option or "normal"
+    if level in LEVELS:
+        return MctsBot(Settings(LEVELS[level], DEFAULT_SECONDS[level]), seed)
+    if level.isdigit() and int(level) > 0:
+        return MctsBot(Settings(int(level), None), seed)
+    raise BotSpecError(
+        f"mcts takes a level ({', '.join(LEVELS)}) or an iteration count, not {option!r}"
+    )
+
+
+register("mcts", _factory)
