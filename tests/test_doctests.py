@@ -14,6 +14,8 @@ MODULES = [
     "novaluna.bots",
     "novaluna.bots.base",
     "novaluna.records",
+    "novaluna.tournament",
+    "novaluna.solobench",
 ]
 
 

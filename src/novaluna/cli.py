@@ -79,6 +79,40 @@ def build_parser() -> argparse.ArgumentParser:
     self_play.add_argument("--first-game", action="store_true")
     self_play.add_argument("--out", metavar="FILE.jsonl", help="write one record per line")
 
+    tour = sub.add_parser(
+        "tournament",
+        help="bots against each other, seats rotated on the same deals, with Elo",
+        description="Every table of P bots from --bots that seats as many different bots as "
+        "fit: with P or more bots every combination of P of them (3 bots, 2 players: "
+        "a-b, a-c, b-c); with fewer, every mix that seats each bot at least once (2 bots, "
+        "3 players: a+a+b and a+b+b). Each table plays every deal (seed) once per cyclic "
+        "seat rotation, so each bot sits in each seat on the same deal; total games = "
+        "tables x deals x players. Elo: Bradley-Terry fit to every pair of seats in every "
+        "game (finishing order), mean 1500.",
+    )
+    tour.add_argument("--bots", required=True, help="two or more bots, e.g. greedy,mcts")
+    tour.add_argument("--players", type=_players, default=2, help="seats at each table, 2-4")
+    tour.add_argument(
+        "--games",
+        type=_positive,
+        default=100,
+        help="deals (seeds) per table; each is played once per seat rotation, so a table "
+        "plays GAMES x PLAYERS games",
+    )
+    tour.add_argument("--seed", type=_seed, default=0, help="first deal's seed")
+    tour.add_argument("--first-game", action="store_true", help="first-game discs (20/17/15)")
+    tour.add_argument("--out", metavar="FILE.jsonl", help="write every game's record")
+    tour.add_argument("--plot", metavar="FILE.png", help="win rates and discs-left plot")
+    tour.add_argument("--jobs", type=_positive, default=1, help="parallel processes")
+
+    solo_bench = sub.add_parser("solo-bench", help="one bot's solo scores over many seeds")
+    solo_bench.add_argument("--bot", default="greedy", help="the bot, e.g. greedy or solo")
+    solo_bench.add_argument("--games", type=_positive, default=100, help="games (seeds)")
+    solo_bench.add_argument("--seed", type=_seed, default=0, help="first game's seed")
+    solo_bench.add_argument("--out", metavar="FILE.jsonl", help="write every game's record")
+    solo_bench.add_argument("--plot", metavar="FILE.png", help="histogram of total scores")
+    solo_bench.add_argument("--jobs", type=_positive, default=1, help="parallel processes")
+
     bench = sub.add_parser("bench", help="measure random-playout speed")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--runs", type=_positive, default=5, help="repeats (the median is shown)")
@@ -111,6 +145,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .selfplay import selfplay_from_args
 
         return selfplay_from_args(args)
+    if args.command == "tournament":
+        from .tournament import tournament_from_args
+
+        return tournament_from_args(args)
+    if args.command == "solo-bench":
+        from .solobench import solo_bench_from_args
+
+        return solo_bench_from_args(args)
     if args.command == "bench":
         from .bench import run_bench
 

@@ -42,7 +42,7 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     >>> make_bot("nobody")
     Traceback (most recent call last):
     ...
-    novaluna.bots.base.BotSpecError: unknown bot 'nobody'; choose from greedy, random
+    novaluna.bots.base.BotSpecError: unknown bot 'nobody'; choose from greedy, mcts, random, solo
     """
     _load_builtin()
     name, _, option = spec.strip().partition(":")
@@ -54,4 +54,4 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
 
 def _load_builtin() -> None:
     # Importing a bot module registers it; imports are cached, so this is cheap.
-    from . import greedy, mcts, random_bot  # noqa: F401
+    from . import greedy, mcts, random_bot, solo  # noqa: F401

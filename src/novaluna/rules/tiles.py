@@ -62,6 +62,7 @@ TILE_TASKS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = ((),) + tuple(
     for i in TILE_IDS
 )
 
+
 def _watch_masks(tasks: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[tuple[int, int], ...]:
     masks: dict[int, int] = {}
     for i, task in enumerate(tasks):

@@ -1,0 +1,159 @@
+"""The ``solo`` planner: beam search over the solo game's perfect-information phases.
+
+Within a solo phase nothing is hidden (there is no refill), so the planner
+searches whole sequences of takes and placements with a beam and plays the
+first move of the best one, re-planning every move. The only unknown — the
+refill between the phases — is not searched: a plan that ends phase 1 is
+scored with an estimate of what the missing discs will cost in phase 2.
+
+Scores are the game's own (lower is better):
+
+* phase 2: cost of the tiles still to take + 10 per disc of the 21 missing;
+* phase 1: phase-1 tiles count twice (they score in both phases), missing
+  discs of the first 8 cost 10, and every disc still to place later is
+  estimated at ``disc_rate`` points, less a bonus for tasks one or two tiles
+  short.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..rules import END_PHASE, Action, Place, State, View
+from ..rules.display import Display, cell_xy
+from ..rules.state import DISCS, SOLO_PHASE1_DISCS
+from ..rules.tiles import TILE_TASKS
+from .base import BotSpecError, register
+
+LEVELS = {"fast": (24, 4), "normal": (90, 5), "strong": (200, 6)}
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    beam: int = LEVELS["normal"][0]  # sequences kept per step
+    per_take: int = LEVELS["normal"][1]  # cells kept per takeable tile
+    disc_rate: float = 4.0  # estimated phase-2 points per disc still to place
+    near1: float = 1.0  # bonus for an open task one tile short
+    near2: float = 0.3  # bonus for an open task two tiles short
+
+
+@dataclass(slots=True)
+class Plan:
+    state: State
+    first: Action | None
+    value: float
+    done: bool  # the phase ended on this line
+
+
+class SoloPlanner:
+    name = "solo"
+
+    def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
+        self.settings = settings or Settings()
+        self.rng = random.Random(seed)
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal_actions()
+        if not legal:
+            raise ValueError("the game is over: there is nothing to choose")
+        if not view.game.solo:
+            raise ValueError("the solo planner plays only the solo game; use mcts")
+        if len(legal) == 1:
+            return legal[0]
+        # The pile order is irrelevant: the search stops at the end of the phase.
+        best = self.plan(view.determinize(self.rng))
+        return best.first if best.first is not None else legal[0]
+
+    def plan(self, state: State) -> Plan:
+        """Beam search from ``state`` to the end of its phase; the best line."""
+        phase = state.phase
+        beam = [Plan(state, None, self._value(state, phase), False)]
+        finished: list[Plan] = []
+        while beam:
+            children: list[Plan] = []
+            for plan in beam:
+                for child in self._expand(plan, phase):
+                    (finished if child.done else children).append(child)
+            children.sort(key=lambda p: p.value)
+            beam = children[: self.settings.beam]
+            if finished and beam and min(f.value for f in finished) <= beam[0].value:
+                break  # nothing left in the beam can beat a finished line
+        return min(finished, key=lambda p: p.value)
+
+    def _expand(self, plan: Plan, phase: int) -> list[Plan]:
+        state = plan.state
+        out = []
+        if state.can_end_phase():
+            out.append(Plan(state, plan.first or END_PHASE, self._value(state, phase, True), True))
+        for place in self._moves(state):
+            child = state.clone()
+            child.apply(place)
+            done = child.is_over or child.phase != phase
+            value = self._value(child, phase, done)
+            out.append(Plan(child, plan.first or place, value, done))
+        return out
+
+    def _moves(self, state: State) -> list[Place]:
+        """Per takeable tile, the cells that cover most now, then fit best."""
+        display = state.displays[0]
+        moves = []
+        for space in state.takeable_spaces():
+            tile = state.wheel[space]
+            scored = []
+            for cell in display.frontier:
+                covers = len(display.clone().lay(tile, cell))
+                scored.append((-covers, -_task_neighbours(display, cell), cell))
+            scored.sort()
+            for _, _, cell in scored[: self.settings.per_take]:
+                moves.append(Place(space, *cell_xy(cell)))
+        return moves
+
+    def _value(self, state: State, phase: int, done: bool = False) -> float:
+        """Estimated final score of the line (lower is better).
+
+        A line that ends phase 1 is scored like any other phase-1 line: the
+        refill between the phases does not change the display.
+        """
+        s = self.settings
+        display = state.displays[0]
+        placed = display.covered
+        cost = state.scores_so_far()
+        if phase == 2 and done:
+            return cost + 10 * (DISCS - placed)
+        if phase == 2:
+            return cost + s.disc_rate * (DISCS - placed) - self._near_bonus(display)
+        if state.is_over:  # all 21 discs placed in phase 1
+            return 2 * cost
+        missing1 = max(0, SOLO_PHASE1_DISCS - placed)
+        later = DISCS - placed
+        return 2 * cost + 10 * missing1 + s.disc_rate * later - self._near_bonus(display)
+
+    def _near_bonus(self, display: Display) -> float:
+        s = self.settings
+        bonus = 0.0
+        for cell, mask in display.open.items():
+            for i in range(len(TILE_TASKS[display.tiles[cell]])):
+                if mask >> i & 1:
+                    missing = display.missing(cell, i)
+                    if missing == 1:
+                        bonus += s.near1
+                    elif missing == 2:
+                        bonus += s.near2
+        return bonus
+
+
+def _task_neighbours(display: Display, cell: int) -> int:
+    open_ = display.open
+    return (cell + 1 in open_) + (cell - 1 in open_) + (cell + 256 in open_) + (cell - 256 in open_)
+
+
+def _factory(option: str | None, seed: int | None) -> SoloPlanner:
+    level = option or "normal"
+    if level not in LEVELS:
+        raise BotSpecError(f"solo takes a level ({', '.join(LEVELS)}), not {option!r}")
+    beam, per_take = LEVELS[level]
+    return SoloPlanner(Settings(beam=beam, per_take=per_take), seed)
+
+
+register("solo", _factory)
