@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from novaluna.bots import BotSpecError, bot_names, make_bot
+from novaluna.bots import BotSpecError, bot_names, hint_bot, make_bot
 from novaluna.bots.greedy import GreedyBot
 from novaluna.bots.mcts import MctsBot, Settings
 from novaluna.rules import END_PHASE, REFILL, Game, Place
@@ -173,3 +173,13 @@ def test_solo_planner_refuses_standard_games_and_bad_levels():
         make_bot("solo").choose(Game(2).new_state(seed=1).view())
     with pytest.raises(BotSpecError, match="solo takes a level"):
         make_bot("solo:huge")
+
+
+@pytest.mark.parametrize(("players", "mode"), [(1, "solo"), (3, "standard")])
+def test_hint_bots_explain_their_choice(players, mode):
+    state = Game(players).new_state(seed=4)
+    for _ in range(5):
+        state.apply(GreedyBot(seed=0).choose(state.view()))
+    action, reason = hint_bot(mode).explain(state.view())
+    assert action in state.legal_actions()
+    assert "cost" in reason or "refill" in reason or "phase" in reason

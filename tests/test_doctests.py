@@ -13,6 +13,7 @@ MODULES = [
     "novaluna.rules",
     "novaluna.bots",
     "novaluna.bots.base",
+    "novaluna.bots.explain",
     "novaluna.records",
     "novaluna.tournament",
     "novaluna.solobench",

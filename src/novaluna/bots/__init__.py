@@ -13,6 +13,24 @@ writing a class with ``name`` and ``choose(view)`` and registering it in
 
 from __future__ import annotations
 
-from .base import Bot, BotSpecError, bot_names, make_bot, register
+from .base import Bot, BotSpecError, ExplainingBot, bot_names, make_bot, register
 
-__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "register"]
+#: The strongest bot at a short budget, per mode: what hints use.
+HINT_BOTS = {"standard": "mcts:easy", "solo": "solo:fast"}
+
+
+def hint_bot(mode: str, seed: int | None = 0) -> ExplainingBot:
+    """The bot that gives hints for a game ``mode`` (``"standard"`` or ``"solo"``)."""
+    return make_bot(HINT_BOTS[mode], seed=seed)  # type: ignore[return-value]
+
+
+__all__ = [
+    "HINT_BOTS",
+    "Bot",
+    "BotSpecError",
+    "ExplainingBot",
+    "bot_names",
+    "hint_bot",
+    "make_bot",
+    "register",
+]

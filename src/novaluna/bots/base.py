@@ -16,6 +16,12 @@ class Bot(Protocol):
     def choose(self, view: View) -> Action: ...
 
 
+class ExplainingBot(Bot, Protocol):
+    """A bot that can also say why: ``explain`` returns the action and a reason line."""
+
+    def explain(self, view: View) -> tuple[Action, str]: ...
+
+
 class BotSpecError(ValueError):
     """An unknown bot name or a bad bot option."""
 

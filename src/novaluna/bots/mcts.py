@@ -25,6 +25,7 @@ from ..rules import END_PHASE, REFILL, Action, Place, State, View
 from ..rules.display import Display, cell_key, cell_xy
 from ..rules.tiles import TILE_COST, TILE_TASKS
 from .base import BotSpecError, register
+from .explain import describe
 
 LEVELS = {"easy": 150, "normal": 600, "hard": 2000}
 DEFAULT_SECONDS = {"easy": 0.3, "normal": 0.9, "hard": 3.0}
@@ -71,6 +72,19 @@ class MctsBot:
             return legal[0]
         root = self.search(view)
         return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))[0]
+
+    def explain(self, view: View) -> tuple[Action, str]:
+        """The action ``choose`` would take, with a one-line reason."""
+        legal = view.legal_actions()
+        if len(legal) == 1:
+            return legal[0], describe(view, legal[0]) + "; the only legal move"
+        root = self.search(view)
+        action, node = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
+        share = node.value / node.visits
+        return action, (
+            f"{describe(view, action)}; looks best in {root.visits} simulated futures "
+            f"(expected result {share:.0%})"
+        )
 
     def search(self, view: View) -> Node:
         """Run the search from ``view`` and return the root (for inspection)."""

@@ -25,6 +25,7 @@ from ..rules.display import Display, cell_xy
 from ..rules.state import DISCS, SOLO_PHASE1_DISCS
 from ..rules.tiles import TILE_TASKS
 from .base import BotSpecError, register
+from .explain import describe
 
 LEVELS = {"fast": (24, 4), "normal": (90, 5), "strong": (200, 6)}
 
@@ -59,11 +60,17 @@ class SoloPlanner:
             raise ValueError("the game is over: there is nothing to choose")
         if not view.game.solo:
             raise ValueError("the solo planner plays only the solo game; use mcts")
+        return self.explain(view)[0]
+
+    def explain(self, view: View) -> tuple[Action, str]:
+        """The action ``choose`` would take, with a one-line reason."""
+        legal = view.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], describe(view, legal[0]) + "; the only legal move"
         # The pile order is irrelevant: the search stops at the end of the phase.
         best = self.plan(view.determinize(self.rng))
-        return best.first if best.first is not None else legal[0]
+        action = best.first if best.first is not None else legal[0]
+        return action, f"{describe(view, action)}; the best plan scores about {best.value:.0f}"
 
     def plan(self, state: State) -> Plan:
         """Beam search from ``state`` to the end of its phase; the best line."""
