@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from ..rules import END_PHASE, Action, Place, State, View
 from ..rules.display import Display, cell_xy
 from ..rules.state import DISCS, SOLO_PHASE1_DISCS
-from ..rules.tiles import TILE_TASKS
+from ..rules.tiles import TILE_COLOR, TILE_TASKS
 from .base import BotSpecError, register
 from .explain import describe
 
@@ -110,7 +110,7 @@ class SoloPlanner:
             scored = []
             for cell in display.frontier:
                 covers = len(display.clone().lay(tile, cell))
-                scored.append((-covers, -_task_neighbours(display, cell), cell))
+                scored.append((-covers, -_fit(display, tile, cell), cell))
             scored.sort()
             for _, _, cell in scored[: self.settings.per_take]:
                 moves.append(Place(space, *cell_xy(cell)))
@@ -150,9 +150,20 @@ class SoloPlanner:
         return bonus
 
 
-def _task_neighbours(display: Display, cell: int) -> int:
-    open_ = display.open
-    return (cell + 1 in open_) + (cell - 1 in open_) + (cell + 256 in open_) + (cell - 256 in open_)
+def _fit(display: Display, tile: int, cell: int) -> int:
+    """How well ``tile`` fits ``cell`` beyond covering now: neighbours whose open
+    tasks want its colour, plus the part of its own tasks its neighbours meet."""
+    watching = display.watch[TILE_COLOR[tile]]
+    fit = (
+        (cell + 1 in watching)
+        + (cell - 1 in watching)
+        + (cell + 256 in watching)
+        + (cell - 256 in watching)
+    )
+    counts = display.counts_at(cell)
+    for task in TILE_TASKS[tile]:
+        fit += sum(min(counts[c], need) for c, need in task)
+    return fit
 
 
 def _factory(option: str | None, seed: int | None) -> SoloPlanner:

@@ -157,8 +157,9 @@ class Display:
         members[keep] = cells
         return keep
 
-    def _counts_around(self, cell: int) -> list[int]:
-        """Per colour, the tiles that count for a task on the tile at ``cell``."""
+    def counts_at(self, cell: int) -> list[int]:
+        """Per colour, the tiles that would count for a task of a tile laid on the
+        empty ``cell`` (the sizes of the same-colour groups touching it)."""
         tiles, group, members = self.tiles, self.group, self.members
         counts = [0, 0, 0, 0]
         seen: list[int] = []
@@ -169,7 +170,12 @@ class Display:
                 if g not in seen:
                     seen.append(g)
                     counts[TILE_COLOR[t]] += len(members[g])
-        own = TILE_COLOR[tiles[cell]]
+        return counts
+
+    def _counts_around(self, cell: int) -> list[int]:
+        """Per colour, the tiles that count for a task on the tile at ``cell``."""
+        counts = self.counts_at(cell)
+        own = TILE_COLOR[self.tiles[cell]]
         if counts[own]:
             counts[own] -= 1  # the tile's own group holds the tile itself
         return counts
