@@ -183,3 +183,19 @@ def test_hint_bots_explain_their_choice(players, mode):
     action, reason = hint_bot(mode).explain(state.view())
     assert action in state.legal_actions()
     assert "cost" in reason or "refill" in reason or "phase" in reason
+
+
+def test_solo_planner_samples_the_phase_end():
+    """When ending phase 1 is allowed, the planner compares it with one more tile
+    over sampled refills and says so."""
+    for seed in range(40):
+        state = Game(1).new_state(seed=seed)
+        bot = make_bot("solo:fast", seed=seed)
+        while state.phase == 1 and not state.is_over:
+            action, reason = bot.explain(state.view())
+            if END_PHASE in state.legal_actions() and len(state.legal_actions()) > 1:
+                assert "sampled refills" in reason
+                assert action in state.legal_actions()
+                return
+            state.apply(action)
+    pytest.fail("no phase-end decision came up")

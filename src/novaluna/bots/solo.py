@@ -37,6 +37,9 @@ class Settings:
     disc_rate: float = 4.0  # estimated phase-2 points per disc still to place
     near1: float = 1.0  # bonus for an open task one tile short
     near2: float = 0.3  # bonus for an open task two tiles short
+    phase_end_samples: int = 8  # refills sampled to decide when to end phase 1
+    phase2_beam: int = 6  # the quick phase-2 planner used on those samples
+    phase2_per_take: int = 3
 
 
 @dataclass(slots=True)
@@ -68,12 +71,53 @@ class SoloPlanner:
         if len(legal) == 1:
             return legal[0], describe(view, legal[0]) + "; the only legal move"
         # The pile order is irrelevant: the search stops at the end of the phase.
-        best = self.plan(view.determinize(self.rng))
+        lines = self.plan_lines(view.determinize(self.rng))
+        best = lines[0]
         action = best.first if best.first is not None else legal[0]
+        if END_PHASE in legal:
+            going_on = next((p.first for p in lines if isinstance(p.first, Place)), None)
+            if going_on is not None:
+                end, go = self._sample_phase_end(view, going_on)
+                action = END_PHASE if end <= go else going_on
+                return action, (
+                    f"{describe(view, action)}; over {self.settings.phase_end_samples} sampled "
+                    f"refills ending now scores about {end:.0f}, one more tile {go:.0f}"
+                )
         return action, f"{describe(view, action)}; the best plan scores about {best.value:.0f}"
+
+    def _sample_phase_end(self, view: View, going_on: Place) -> tuple[float, float]:
+        """Mean final score of ending phase 1 now vs after ``going_on``, by sampling refills.
+
+        Both options see the same sampled pile orders (common random numbers).
+        """
+        s = self.settings
+        quick = SoloPlanner(Settings(beam=s.phase2_beam, per_take=s.phase2_per_take))
+        end_total = go_total = 0.0
+        for _ in range(s.phase_end_samples):
+            sample = view.determinize(self.rng)
+            end = sample.clone()
+            end.apply(END_PHASE)
+            end_total += quick.final_estimate(end)
+            go = sample
+            go.apply(going_on)
+            if go.can_end_phase():
+                go.apply(END_PHASE)
+            go_total += quick.final_estimate(go)
+        n = s.phase_end_samples
+        return end_total / n, go_total / n
+
+    def final_estimate(self, state: State) -> float:
+        """The final score of a game in phase 2 (or over), playing phase 2 by plan."""
+        if state.is_over:
+            return state.result().total
+        return state.phase1_score + self.plan(state).value
 
     def plan(self, state: State) -> Plan:
         """Beam search from ``state`` to the end of its phase; the best line."""
+        return self.plan_lines(state)[0]
+
+    def plan_lines(self, state: State) -> list[Plan]:
+        """Beam search from ``state`` to the end of its phase; finished lines, best first."""
         phase = state.phase
         beam = [Plan(state, None, self._value(state, phase), False)]
         finished: list[Plan] = []
@@ -86,7 +130,7 @@ class SoloPlanner:
             beam = children[: self.settings.beam]
             if finished and beam and min(f.value for f in finished) <= beam[0].value:
                 break  # nothing left in the beam can beat a finished line
-        return min(finished, key=lambda p: p.value)
+        return sorted(finished, key=lambda p: p.value)
 
     def _expand(self, plan: Plan, phase: int) -> list[Plan]:
         state = plan.state
