@@ -71,11 +71,14 @@ class SoloPlanner:
         if len(legal) == 1:
             return legal[0], describe(view, legal[0]) + "; the only legal move"
         # The pile order is irrelevant: the search stops at the end of the phase.
-        lines = self.plan_lines(view.determinize(self.rng))
+        sample = view.determinize(self.rng)
+        lines = self.plan_lines(sample)
         best = lines[0]
         action = best.first if best.first is not None else legal[0]
         if END_PHASE in legal:
+            # The beam may stop before any line that goes on has finished.
             going_on = next((p.first for p in lines if isinstance(p.first, Place)), None)
+            going_on = going_on or next(iter(self._moves(sample)), None)
             if going_on is not None:
                 end, go = self._sample_phase_end(view, going_on)
                 action = END_PHASE if end <= go else going_on
