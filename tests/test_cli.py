@@ -105,6 +105,6 @@ def test_bench_prints_figures():
         text=True,
         check=True,
     )
-    for label in ("solo", "2 players", "4 players", "legal_actions()"):
+    for label in ("solo", "2 players", "4 players", "legal_actions()", "mcts search"):
         assert label in run.stdout
     assert "games/s" in run.stdout

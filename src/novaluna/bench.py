@@ -47,6 +47,21 @@ def legal_action_microseconds(game: Game, seconds: float, seed: int = 0) -> floa
     return (time.perf_counter() - start) / calls * 1e6
 
 
+def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> float:
+    """Search iterations per second of the ``mcts`` bot from mid-game positions."""
+    from .bots.greedy import GreedyBot
+    from .bots.mcts import MctsBot, Settings
+
+    state = game.new_state(seed)
+    greedy = GreedyBot(seed)
+    for _ in range(4 * game.players):
+        state.apply(greedy.choose(state.view()))
+    bot = MctsBot(Settings(iterations=10**9, max_seconds=seconds), seed)
+    start = time.perf_counter()
+    root = bot.search(state.view())
+    return root.visits / (time.perf_counter() - start)
+
+
 def _median(measure: Callable[[], float], runs: int) -> tuple[float, list[float]]:
     values = [measure() for _ in range(runs)]
     return statistics.median(values), values
@@ -65,4 +80,13 @@ def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
         print(f"  random playouts, {label:9}: {median:7.0f} games/s   (runs: {spread})")
     median, values = _median(lambda: legal_action_microseconds(Game(2), seconds), runs)
     print(f"  legal_actions(), 2 players mid-game: {median:.1f} µs per call")
+    for players in (2, 4):
+        median, values = _median(
+            lambda p=players: mcts_iterations_per_second(Game(p), seconds), runs
+        )
+        spread = ", ".join(f"{v:.0f}" for v in values)
+        print(
+            f"  mcts search, {players} players mid-game: {median:.0f} iterations/s"
+            f"   (runs: {spread})"
+        )
     return 0
