@@ -172,14 +172,6 @@ class Display:
                     counts[TILE_COLOR[t]] += len(members[g])
         return counts
 
-    def _counts_around(self, cell: int) -> list[int]:
-        """Per colour, the tiles that count for a task on the tile at ``cell``."""
-        counts = self.counts_at(cell)
-        own = TILE_COLOR[self.tiles[cell]]
-        if counts[own]:
-            counts[own] -= 1  # the tile's own group holds the tile itself
-        return counts
-
     def _check_watchers(
         self,
         cell: int,
@@ -202,8 +194,12 @@ class Display:
 
     def _collect_fulfilled(self, cell: int, mask: int, found: list[tuple[int, int]]) -> None:
         """Add the tasks in ``mask`` of the tile at ``cell`` that are fulfilled."""
-        counts = self._counts_around(cell)
-        for i, task in enumerate(TILE_TASKS[self.tiles[cell]]):
+        tiles = self.tiles
+        counts = self.counts_at(cell)
+        own = TILE_COLOR[tiles[cell]]
+        if counts[own]:
+            counts[own] -= 1  # the tile's own group holds the tile itself
+        for i, task in enumerate(TILE_TASKS[tiles[cell]]):
             if mask >> i & 1:
                 for c, need in task:
                     if counts[c] < need:
