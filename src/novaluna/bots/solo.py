@@ -27,7 +27,7 @@ from ..rules.tiles import TILE_COLOR, TILE_TASKS
 from .base import BotSpecError, register
 from .explain import describe
 
-LEVELS = {"fast": (24, 4), "normal": (90, 5), "strong": (200, 6)}
+LEVELS = {"fast": (16, 4), "normal": (48, 5), "strong": (150, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +37,8 @@ class Settings:
     disc_rate: float = 4.0  # estimated phase-2 points per disc still to place
     near1: float = 1.0  # bonus for an open task one tile short
     near2: float = 0.3  # bonus for an open task two tiles short
-    phase_end_samples: int = 8  # refills sampled to decide when to end phase 1
+    phase_end_samples: int = 4  # refills sampled per phase-1 line
+    lines_sampled: int = 4  # best phase-1 lines re-ranked by sampled refills
     phase2_beam: int = 6  # the quick phase-2 planner used on those samples
     phase2_per_take: int = 3
 
@@ -71,43 +72,34 @@ class SoloPlanner:
         if len(legal) == 1:
             return legal[0], describe(view, legal[0]) + "; the only legal move"
         # The pile order is irrelevant: the search stops at the end of the phase.
-        sample = view.determinize(self.rng)
-        lines = self.plan_lines(sample)
+        lines = self.plan_lines(view.determinize(self.rng))
+        if view.phase == 1:
+            return self._choose_by_sampled_refills(view, lines)
         best = lines[0]
         action = best.first if best.first is not None else legal[0]
-        if END_PHASE in legal:
-            # The beam may stop before any line that goes on has finished.
-            going_on = next((p.first for p in lines if isinstance(p.first, Place)), None)
-            going_on = going_on or next(iter(self._moves(sample)), None)
-            if going_on is not None:
-                end, go = self._sample_phase_end(view, going_on)
-                action = END_PHASE if end <= go else going_on
-                return action, (
-                    f"{describe(view, action)}; over {self.settings.phase_end_samples} sampled "
-                    f"refills ending now scores about {end:.0f}, one more tile {go:.0f}"
-                )
         return action, f"{describe(view, action)}; the best plan scores about {best.value:.0f}"
 
-    def _sample_phase_end(self, view: View, going_on: Place) -> tuple[float, float]:
-        """Mean final score of ending phase 1 now vs after ``going_on``, by sampling refills.
+    def _choose_by_sampled_refills(self, view: View, lines: list[Plan]) -> tuple[Action, str]:
+        """Phase 1: re-rank the best lines by their mean final score over sampled refills.
 
-        Both options see the same sampled pile orders (common random numbers).
+        Each line ends phase 1; the refill between the phases is drawn from the
+        unseen tiles, and phase 2 is played by a quick plan. All lines see the
+        same samples (common random numbers).
         """
         s = self.settings
         quick = SoloPlanner(Settings(beam=s.phase2_beam, per_take=s.phase2_per_take))
-        end_total = go_total = 0.0
-        for _ in range(s.phase_end_samples):
-            sample = view.determinize(self.rng)
-            end = sample.clone()
-            end.apply(END_PHASE)
-            end_total += quick.final_estimate(end)
-            go = sample
-            go.apply(going_on)
-            if go.can_end_phase():
-                go.apply(END_PHASE)
-            go_total += quick.final_estimate(go)
-        n = s.phase_end_samples
-        return end_total / n, go_total / n
+        seeds = [self.rng.random() for _ in range(s.phase_end_samples)]
+        best_line, best_mean = lines[0], float("inf")
+        for line in lines[: s.lines_sampled]:
+            mean = sum(quick.final_estimate(_after_phase1(line.state, sd)) for sd in seeds)
+            mean /= len(seeds)
+            if mean < best_mean:
+                best_line, best_mean = line, mean
+        action = best_line.first or view.legal_actions()[0]
+        return action, (
+            f"{describe(view, action)}; its plan scores about {best_mean:.0f} "
+            f"over {len(seeds)} sampled refills"
+        )
 
     def final_estimate(self, state: State) -> float:
         """The final score of a game in phase 2 (or over), playing phase 2 by plan."""
@@ -211,6 +203,15 @@ def _fit(display: Display, tile: int, cell: int) -> int:
     for task in TILE_TASKS[tile]:
         fit += sum(min(counts[c], need) for c, need in task)
     return fit
+
+
+def _after_phase1(state: State, seed: float) -> State:
+    """``state`` (the end of a phase-1 line) moved into phase 2 with a sampled refill."""
+    if state.is_over or state.phase == 2:
+        return state.clone()  # the wheel emptied: its refill is already a sample
+    sample = state.view().determinize(random.Random(seed))
+    sample.apply(END_PHASE)
+    return sample
 
 
 def _factory(option: str | None, seed: int | None) -> SoloPlanner:
