@@ -20,7 +20,7 @@ _SHIFT = 8
 _OFFSET = 128
 STRIDE = 1 << _SHIFT
 ORIGIN = (_OFFSET << _SHIFT) + _OFFSET
-STEPS = (1, -1, STRIDE, -STRIDE)  # hot loops spell these out as ±1, ±256
+# A cell's neighbours are key ± 1 (y) and key ± STRIDE (x); hot loops spell out 256.
 
 
 def cell_key(x: int, y: int) -> int:

@@ -28,7 +28,7 @@ from .actions import (
     Place,
     Refill,
 )
-from .display import ORIGIN, Display, cell_key, cell_xy, in_bounds
+from .display import Display, cell_key, cell_xy, in_bounds
 from .tiles import TILE_COST, TILE_IDS
 from .view import View
 
@@ -537,7 +537,3 @@ class State:
             f"wheel={self.on_wheel} pile={self.pile_count} over={self.is_over}>"
         )
 
-
-def first_cell() -> tuple[int, int]:
-    """Where every display's first tile goes."""
-    return cell_xy(ORIGIN)
