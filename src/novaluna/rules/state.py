@@ -536,4 +536,3 @@ class State:
             f"<State {mode} turn={self.turn} seat={self.current_seat} "
             f"wheel={self.on_wheel} pile={self.pile_count} over={self.is_over}>"
         )
-
