@@ -213,6 +213,7 @@ class Session:
                 ("help", "bold"),
                 " at any prompt for the rules and commands. Record: ",
                 (str(self.path.resolve()), "bold"),
+                "\n",
             )
         )
 
