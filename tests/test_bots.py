@@ -199,3 +199,12 @@ def test_solo_planner_samples_the_phase_end():
                 return
             state.apply(action)
     pytest.fail("no phase-end decision came up")
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "mcts:5", "solo:fast"])
+def test_bots_refuse_a_finished_game_clearly(name):
+    players = 1 if name.startswith("solo") else 2
+    state = Game(players).new_state(seed=1)
+    state.random_playout(random.Random(1))
+    with pytest.raises(ValueError, match="the game is over"):
+        make_bot(name).choose(state.view())

@@ -231,15 +231,22 @@ def test_every_legal_action_applies_cleanly(game, stop):
         assert state.pile_order() == order
 
 
+def _advance(state, rng, moves):
+    """Play up to ``moves`` random legal actions (fewer if the game ends)."""
+    for _ in range(moves):
+        if state.is_over:
+            return
+        state.apply(rng.choice(state.legal_actions()))
+
+
 @SETTINGS
 @given(games(), st.integers(0, 60))
 def test_clones_are_independent(game, stop):
     """Applying to a clone never changes the original, and vice versa."""
     state, _, rng = game
-    for _ in range(stop):
-        if state.is_over:
-            return
-        state.apply(rng.choice(state.legal_actions()))
+    _advance(state, rng, stop)
+    if state.is_over:
+        return
     original = state.view().to_json()
     clone = state.clone()
     assert clone.view().to_json() == original
@@ -298,10 +305,7 @@ def test_view_never_exposes_pile_order(game, stop, shuffle):
 def test_random_playout_reaches_a_valid_result(game, stop):
     """``random_playout`` plays to an over state whose result is valid."""
     state, _, rng = game
-    for _ in range(stop):
-        if state.is_over:
-            break
-        state.apply(rng.choice(state.legal_actions()))
+    _advance(state, rng, stop)
     state.random_playout(rng)
     assert state.is_over
     check_invariants(state)

@@ -22,6 +22,14 @@ class ExplainingBot(Bot, Protocol):
     def explain(self, view: View) -> tuple[Action, str]: ...
 
 
+def legal_or_raise(view: View) -> list[Action]:
+    """The legal actions of ``view``; a clear ``ValueError`` once the game is over."""
+    legal = view.legal_actions()
+    if not legal:
+        raise ValueError("the game is over: there is nothing to choose")
+    return legal
+
+
 class BotSpecError(ValueError):
     """An unknown bot name or a bad bot option."""
 

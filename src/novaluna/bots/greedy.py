@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..rules import END_PHASE, REFILL, Action, Place, View
 from ..rules.display import Display, cell_key
 from ..rules.tiles import TILE_COST, TILE_TASKS
-from .base import BotSpecError, register
+from .base import BotSpecError, legal_or_raise, register
 
 COVER_WEIGHT = 10.0
 CLOSER_WEIGHT = 2.0
@@ -92,7 +92,7 @@ class GreedyBot:
         return [s for s in scored if s.score == top]
 
     def choose(self, view: View) -> Action:
-        legal = view.legal_actions()
+        legal = legal_or_raise(view)
         if END_PHASE in legal:
             return END_PHASE
         best = self.best(view)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from ..rules import END_PHASE, REFILL, Action, Place, State, View
 from ..rules.display import Display, cell_key, cell_xy
 from ..rules.tiles import TILE_COST, TILE_TASKS
-from .base import BotSpecError, register
+from .base import BotSpecError, legal_or_raise, register
 from .explain import describe
 
 LEVELS = {"easy": 150, "normal": 600, "hard": 2000}
@@ -65,9 +65,7 @@ class MctsBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is nothing to choose")
+        legal = legal_or_raise(view)
         if len(legal) == 1:
             return legal[0]
         root = self.search(view)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..rules import Action, View
-from .base import BotSpecError, register
+from .base import BotSpecError, legal_or_raise, register
 
 
 class RandomBot:
@@ -15,7 +15,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        return self.rng.choice(view.legal_actions())
+        return self.rng.choice(legal_or_raise(view))
 
 
 def _factory(option: str | None, seed: int | None) -> RandomBot:

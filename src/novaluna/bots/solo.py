@@ -24,7 +24,7 @@ from ..rules import END_PHASE, Action, Place, State, View
 from ..rules.display import Display, cell_xy
 from ..rules.state import DISCS, SOLO_PHASE1_DISCS
 from ..rules.tiles import TILE_COLOR, TILE_TASKS
-from .base import BotSpecError, register
+from .base import BotSpecError, legal_or_raise, register
 from .explain import describe
 
 LEVELS = {"fast": (16, 4), "normal": (48, 5), "strong": (150, 6)}
@@ -59,9 +59,7 @@ class SoloPlanner:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        legal = view.legal_actions()
-        if not legal:
-            raise ValueError("the game is over: there is nothing to choose")
+        legal_or_raise(view)
         if not view.game.solo:
             raise ValueError("the solo planner plays only the solo game; use mcts")
         return self.explain(view)[0]
