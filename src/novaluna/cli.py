@@ -113,6 +113,11 @@ def build_parser() -> argparse.ArgumentParser:
     solo_bench.add_argument("--plot", metavar="FILE.png", help="histogram of total scores")
     solo_bench.add_argument("--jobs", type=_positive, default=1, help="parallel processes")
 
+    serve = sub.add_parser("serve", help="start the web server: play in the browser")
+    from .server.main import add_arguments
+
+    add_arguments(serve)
+
     bench = sub.add_parser("bench", help="measure random-playout speed")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--runs", type=_positive, default=5, help="repeats (the median is shown)")
@@ -153,6 +158,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .solobench import solo_bench_from_args
 
         return solo_bench_from_args(args)
+    if args.command == "serve":
+        from .server.main import serve
+
+        return serve(args)
     if args.command == "bench":
         from .bench import run_bench
 

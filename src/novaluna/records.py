@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -138,8 +138,12 @@ def result_json(state: State) -> dict[str, Any]:
 # -- replay ---------------------------------------------------------------------
 
 
-def replay(record: Any) -> Recorder:
-    """Rebuild a game from a record, checking every turn; raise ``RecordError``."""
+def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Recorder:
+    """Rebuild a game from a record, checking every turn; raise ``RecordError``.
+
+    ``on_turn(recorder)`` is called once set up and after each replayed turn
+    (e.g. to show the game step by step).
+    """
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     game, players, seed = _header(record)
@@ -148,11 +152,15 @@ def replay(record: Any) -> Recorder:
     turns = record.get("turns")
     if not isinstance(turns, list):
         raise RecordError("'turns' must be a list")
+    if on_turn is not None:
+        on_turn(rec)
     for number, turn in enumerate(turns, 1):
         try:
             _replay_turn(rec, turn, last=number == len(turns))
         except (RecordError, IllegalActionError) as err:
             raise RecordError(f"turn {number}: {err}") from None
+        if on_turn is not None:
+            on_turn(rec)
     _check_end(rec, record)
     return rec
 

@@ -1,0 +1,53 @@
+"""``novaluna serve``: start the web server (uvicorn) on a SQLite database."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+
+APP_NAME = "novaluna"
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/novaluna/games.sqlite3`` (``~/.local/share`` when unset)."""
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / APP_NAME / "games.sqlite3"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--db", type=Path, help=f"SQLite file (default: {default_db_path()})")
+    parser.add_argument(
+        "--bot-pause",
+        type=float,
+        default=0.5,
+        help="seconds a bot waits before moving, so people can follow (default 0.5)",
+    )
+    parser.add_argument("--bot-workers", type=int, help="bot processes (default: one per core)")
+
+
+def serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from .app import create_app
+
+    db = args.db or default_db_path()
+    try:
+        app = create_app(str(db), bot_pause=max(0.0, args.bot_pause), bot_workers=args.bot_workers)
+    except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
+        raise SystemExit(f"novaluna serve: cannot open the game database {db}: {err}") from None
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"Nova Luna is at http://{shown}:{args.port}/  (games stored in {db}; Ctrl-C stops)")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        ws_max_size=256 * 1024,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+    )
+    return 0

@@ -1,0 +1,416 @@
+"""Live games: one ``Room`` per game in memory, kept in step with the store.
+
+The ``Hub`` is the single authority. Acting is synchronous between the checks
+and the durable write (no ``await`` in between), so on one event loop two
+submissions for the same turn can never both be applied: the second one sees
+a different ``ply`` and is refused. Bots think in worker processes, so the
+event loop stays free while they do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from .botpool import BotPool
+from .gametype import JSON, ActionRejected, GameType, Match, OptionsError, get_type
+from .store import GameRow, Seat, Store, StoreError
+
+log = logging.getLogger("novaluna.server")
+
+MAX_NAME = 30
+
+
+class ApiError(Exception):
+    """A request the server refuses: an HTTP status and a message for the user."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket connection watching a room; ``seats`` are those it may play."""
+
+    seats: frozenset[int]
+    outbox: asyncio.Queue[JSON] = field(default_factory=asyncio.Queue)
+
+
+@dataclass(eq=False)
+class Room:
+    row: GameRow
+    type: GameType
+    match: Match
+    seats: list[Seat]
+    log: list[JSON]
+    reveals: list[bool]  # per ply: whether that action revealed hidden information
+    action_seats: list[int]  # per ply: who acted
+    subscribers: set[Subscriber] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    bot_ply: int = -1
+    thinking: int | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.log)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number]
+
+    @property
+    def humans(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+
+def derived_seed(seed: int, ply: int, purpose: str) -> int:
+    """A seed for a bot's move, fixed by the game's seed and the move number."""
+    return random.Random(f"{seed}:{ply}:{purpose}").getrandbits(63)
+
+
+class Hub:
+    """All rooms of one server process."""
+
+    def __init__(self, store: Store, pool: BotPool, bot_pause: float = 0.5) -> None:
+        self.store = store
+        self.pool = pool
+        self.bot_pause = bot_pause
+        self.rooms: dict[str, Room] = {}
+
+    # -- loading ------------------------------------------------------------------
+
+    def room(self, game_id: str) -> Room:
+        """The live room of a game, rebuilt from the store if needed; 404 if unknown."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            room = self._load(game_id)
+            self.rooms[game_id] = room
+        return room
+
+    def _load(self, game_id: str) -> Room:
+        row = self.store.game(game_id) if _plausible_id(game_id) else None
+        if row is None:
+            raise ApiError(404, "there is no game with that link")
+        game_type = get_type(row.type)
+        seats = self.store.seats(game_id)
+        match = game_type.new_match(len(seats), row.options, row.seed)
+        room = Room(row, game_type, match, seats, [], [], [])
+        for action in self.store.actions(game_id):
+            try:
+                applied = match.apply(action.seat, action.action)
+            except ActionRejected as err:  # only if the rules changed under a stored game
+                raise ApiError(500, f"stored game {game_id} no longer replays: {err}") from None
+            room.log.append({**applied.log, "ply": action.ply, "at": action.at})
+            room.reveals.append(applied.reveals)
+            room.action_seats.append(action.seat)
+        return room
+
+    async def resume(self) -> None:
+        """After a restart: load unfinished games and let their bots move on."""
+        for game_id in self.store.unfinished_games():
+            try:
+                self.schedule_bot(self.room(game_id))
+            except ApiError as err:
+                log.error("%s", err.message)
+
+    # -- creating -----------------------------------------------------------------
+
+    def create(self, body: Any) -> JSON:
+        if not isinstance(body, dict):
+            raise ApiError(400, "send a JSON object describing the game")
+        try:
+            game_type = get_type(body.get("type", "nova-luna"))
+        except OptionsError as err:
+            raise ApiError(400, str(err)) from None
+        raw_seats = body.get("seats")
+        if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
+            raise ApiError(400, '\'seats\' must be a list of seats like {"kind": "human"}')
+        if not game_type.min_seats <= len(raw_seats) <= game_type.max_seats:
+            raise ApiError(
+                400,
+                f"{game_type.title} is for {game_type.min_seats} to {game_type.max_seats} "
+                f"seats, not {len(raw_seats)}",
+            )
+        options = body.get("options", {})
+        if not isinstance(options, dict):
+            raise ApiError(400, "'options' must be a JSON object")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbits(62)
+        elif type(seed) is not int or not 0 <= seed < 2**63:
+            raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
+        seats = [_seat(number, raw) for number, raw in enumerate(raw_seats)]
+        try:
+            options = game_type.check_setup(raw_seats, options)
+        except OptionsError as err:
+            raise ApiError(400, str(err)) from None
+        game_id = secrets.token_urlsafe(9)
+        try:
+            self.store.create_game(game_id, game_type.name, options, seed, seats)
+        except StoreError as err:
+            raise ApiError(503, str(err)) from None
+        room = self.room(game_id)
+        self.schedule_bot(room)
+        return {
+            "id": game_id,
+            "url": f"/g/{game_id}",
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    **(
+                        {"token": s.token, "link": f"/g/{game_id}#seat={s.token}"}
+                        if s.token
+                        else {}
+                    ),
+                }
+                for s in seats
+            ],
+        }
+
+    # -- seats ----------------------------------------------------------------------
+
+    def seats_for(self, room: Room, tokens: list[str]) -> frozenset[int]:
+        """The seats these tokens play; 403 if any token is not one of this game's."""
+        seats = set()
+        for token in tokens:
+            seat = self.store.seat_for_token(room.id, token) if isinstance(token, str) else None
+            if seat is None:
+                raise ApiError(403, "that seat link is not valid for this game")
+            seats.add(seat)
+        return frozenset(seats)
+
+    def acting_seat(self, room: Room, seats: frozenset[int]) -> int:
+        """The seat among ``seats`` that may act now, or a 401/409 saying why not."""
+        if not seats:
+            raise ApiError(401, "to play, open your seat link (spectators cannot act)")
+        to_move = room.match.to_move()
+        if to_move is None:
+            raise ApiError(409, "the game is over")
+        if to_move not in seats:
+            raise ApiError(409, f"it is not your turn: waiting for {room.seat(to_move).name}")
+        return to_move
+
+    # -- acting -----------------------------------------------------------------------
+
+    def act(self, room: Room, seats: frozenset[int], action: Any, ply: Any) -> None:
+        """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone."""
+        if not isinstance(action, str):
+            raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
+        self._check_ply(room, ply)
+        seat = self.acting_seat(room, seats)
+        self._apply(room, seat, action)
+
+    def _apply(self, room: Room, seat: int, action: str) -> None:
+        try:
+            applied = room.match.apply(seat, action)
+        except ActionRejected as err:
+            raise ApiError(422, str(err)) from None
+        ply = room.ply
+        try:
+            at = self.store.append_action(
+                room.id, ply, seat, action, reveals=applied.reveals, over=room.match.is_over()
+            )
+        except StoreError as err:
+            self.rooms.pop(room.id, None)  # the match ran ahead of the store: rebuild it
+            self._move_subscribers(room)
+            raise ApiError(503, str(err)) from None
+        room.log.append({**applied.log, "ply": ply, "at": at})
+        room.reveals.append(applied.reveals)
+        room.action_seats.append(seat)
+        self.broadcast(room)
+        self.schedule_bot(room)
+
+    def _check_ply(self, room: Room, ply: Any) -> None:
+        if type(ply) is not int:
+            raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+        if ply != room.ply:
+            raise ApiError(409, f"the game has moved on (move {room.ply}, not {ply}); look again")
+
+    def undo_blocker(self, room: Room, seat: int | None) -> str | None:
+        """Why ``seat`` may not undo now, or ``None`` if it may."""
+        if seat is None:
+            return "only a player can undo"
+        if room.humans != [seat]:
+            return "undo is only for games without other human players"
+        mine = [i for i, s in enumerate(room.action_seats) if s == seat]
+        if not mine:
+            return "you have not moved yet"
+        if any(room.reveals[mine[-1] :]):
+            return "a refill has revealed new tiles since your last move, so it cannot be undone"
+        return None
+
+    def undo(self, room: Room, seats: frozenset[int], ply: Any) -> Room:
+        """Take back the player's last move and every bot move after it."""
+        self._check_ply(room, ply)
+        seat = next(iter(seats)) if len(seats) == 1 else None
+        blocker = self.undo_blocker(room, seat)
+        if blocker:
+            raise ApiError(409, blocker)
+        last = max(i for i, s in enumerate(room.action_seats) if s == seat)
+        try:
+            self.store.truncate(room.id, last)
+        except StoreError as err:
+            raise ApiError(503, str(err)) from None
+        self.rooms.pop(room.id, None)
+        new_room = self.room(room.id)
+        self._move_subscribers(room, new_room)
+        self.broadcast(new_room)
+        return new_room
+
+    def _move_subscribers(self, old: Room, new: Room | None = None) -> None:
+        if old.bot_task is not None:
+            old.bot_task.cancel()
+        new = new or self.room(old.id)
+        new.subscribers |= old.subscribers
+        old.subscribers.clear()
+
+    async def hint(self, room: Room, seats: frozenset[int], ply: Any) -> JSON:
+        self._check_ply(room, ply)
+        seat = self.acting_seat(room, seats)
+        job = room.match.hint_job(seat, derived_seed(room.row.seed, room.ply, "hint"))
+        try:
+            result = await self.pool.run(job)
+        except Exception:  # a crashed worker: the game itself is unaffected
+            log.exception("hint failed in game %s", room.id)
+            raise ApiError(503, "the hint could not be worked out just now; try again") from None
+        return {**result, "ply": ply}
+
+    # -- bots ---------------------------------------------------------------------------
+
+    def schedule_bot(self, room: Room) -> None:
+        seat = room.match.to_move()
+        if seat is None or room.seat(seat).kind != "bot":
+            return
+        if room.bot_task is not None and not room.bot_task.done() and room.bot_ply == room.ply:
+            return
+        room.bot_ply = room.ply
+        room.bot_task = asyncio.get_running_loop().create_task(self._bot_move(room, room.ply))
+
+    async def _bot_move(self, room: Room, ply: int) -> None:
+        await asyncio.sleep(self.bot_pause)
+        if self.rooms.get(room.id) is not room or room.ply != ply:
+            return
+        seat = room.match.to_move()
+        if seat is None:
+            return
+        bot = room.seat(seat).bot or "random"
+        job = room.match.bot_job(seat, bot, derived_seed(room.row.seed, ply, "bot"))
+        room.thinking = seat
+        self.broadcast(room)
+        try:
+            action = await self.pool.run(job)
+        except Exception:  # a crashed worker must not stall the game: try again shortly
+            log.exception("bot %s failed in game %s; retrying", bot, room.id)
+            room.thinking = None
+            room.bot_task = None
+            await asyncio.sleep(1.0)
+            self.schedule_bot(room)
+            return
+        room.thinking = None
+        room.bot_task = None
+        if self.rooms.get(room.id) is not room or room.ply != ply:
+            return
+        try:
+            self._apply(room, seat, action)
+        except ApiError as err:
+            log.error("bot %s in game %s: %s", bot, room.id, err.message)
+
+    # -- what clients see -------------------------------------------------------------
+
+    def state(self, room: Room, seats: frozenset[int]) -> JSON:
+        """The message a client playing ``seats`` (none: a spectator) gets."""
+        to_move = room.match.to_move()
+        acting = to_move if to_move in seats else None
+        viewer = acting if acting is not None else (min(seats) if seats else None)
+        online = set().union(*(s.seats for s in room.subscribers)) if room.subscribers else set()
+        undo_seat = next(iter(seats)) if len(seats) == 1 else None
+        return {
+            "type": "state",
+            "game": {
+                "id": room.id,
+                "type": room.type.name,
+                "title": room.type.title,
+                "created": room.row.created,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "online": s.seat in online,
+                    }
+                    for s in room.seats
+                ],
+            },
+            "ply": room.ply,
+            "to_move": to_move,
+            "over": room.match.is_over(),
+            "you": sorted(seats),
+            "acting": acting,
+            "thinking": room.thinking,
+            "view": room.match.view(viewer),
+            "choices": room.match.choices(acting) if acting is not None else [],
+            "log": room.log,
+            "result": room.match.result(),
+            "undo": self.undo_blocker(room, undo_seat) is None,
+            "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
+        }
+
+    def broadcast(self, room: Room) -> None:
+        for sub in list(room.subscribers):
+            _push_state(sub, self.state(room, sub.seats))
+
+
+def _push_state(sub: Subscriber, message: JSON) -> None:
+    """Queue a state; an older state still waiting is superseded (only the newest matters)."""
+    queue = sub.outbox
+    kept = [m for m in _drain(queue) if m.get("type") != "state"]
+    for m in kept:
+        queue.put_nowait(m)
+    queue.put_nowait(message)
+
+
+def _drain(queue: asyncio.Queue[JSON]) -> list[JSON]:
+    items = []
+    while not queue.empty():
+        items.append(queue.get_nowait())
+    return items
+
+
+def _created(game_id: str, seat: Seat) -> JSON:
+    """A seat as the game's creator learns it: human seats with their secret link."""
+    out: JSON = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "bot": seat.bot}
+    if seat.token:
+        out.update(token=seat.token, link=f"/g/{game_id}#seat={seat.token}")
+    return out
+
+
+def _plausible_id(game_id: str) -> bool:
+    return 0 < len(game_id) <= 40 and all(c.isalnum() or c in "-_" for c in game_id)
+
+
+def _seat(number: int, raw: JSON) -> Seat:
+    kind = raw.get("kind")
+    if kind not in ("human", "bot"):
+        raise ApiError(400, f'seat {number + 1}: \'kind\' must be "human" or "bot"')
+    name = raw.get("name")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        name = f"Player {number + 1}" if kind == "human" else str(raw.get("bot", "bot"))
+    if not isinstance(name, str):
+        raise ApiError(400, f"seat {number + 1}: 'name' must be text")
+    name = " ".join(name.split())[:MAX_NAME]
+    if kind == "bot":
+        return Seat(number, name, "bot", str(raw.get("bot")))
+    return Seat(number, name, "human", None, secrets.token_urlsafe(24))

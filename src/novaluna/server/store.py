@@ -1,0 +1,213 @@
+"""Durable storage of games in SQLite: setup, seats and the actions applied, in order.
+
+A game is stored as what is needed to rebuild it exactly: its type, options,
+seed and seats, and the list of accepted actions. Every write commits before
+the server acknowledges anything (WAL journal, ``synchronous=FULL``), so a
+crash or ``kill -9`` loses nothing that was acknowledged. Seat tokens are kept
+only as SHA-256 hashes.
+
+>>> store = Store(":memory:")
+>>> store.create_game("g1", "nova-luna", {}, 7, [Seat(0, "Ann", "human", None, "tok")])
+>>> at = store.append_action("g1", 0, 0, "2@0,0", reveals=False)
+>>> [a.action for a in store.actions("g1")]
+['2@0,0']
+>>> store.seat_for_token("g1", "tok")
+0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    type TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('human', 'bot')),
+    bot TEXT,
+    token_hash TEXT UNIQUE,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    reveals INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The database refused a write; nothing of it was kept."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None  # bot spec for bot seats
+    token: str | None = None  # only when creating; stored hashed
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    type: str
+    options: dict[str, Any]
+    seed: int
+    created: str
+    updated: str
+    over: bool
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    ply: int
+    seat: int
+    action: str
+    reveals: bool
+    at: str
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Store:
+    """All games in one SQLite file (``":memory:"`` for a throwaway store)."""
+
+    def __init__(self, path: str | Path) -> None:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            yield self._db
+            self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise StoreError(f"the game database refused the write: {err}") from err
+
+    # -- writes -----------------------------------------------------------------
+
+    def create_game(
+        self, game_id: str, type_name: str, options: dict[str, Any], seed: int, seats: list[Seat]
+    ) -> None:
+        now = _now()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO games (id, type, options, seed, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, type_name, json.dumps(options), seed, now, now),
+            )
+            db.executemany(
+                "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, s.seat, s.name, s.kind, s.bot, s.token and hash_token(s.token))
+                    for s in seats
+                ],
+            )
+
+    def append_action(
+        self, game_id: str, ply: int, seat: int, action: str, *, reveals: bool, over: bool = False
+    ) -> str:
+        """Store action number ``ply`` (0-based); return its time. Fails if the ply is taken."""
+        now = _now()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO actions (game_id, ply, seat, action, reveals, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, seat, action, int(reveals), now),
+            )
+            db.execute(
+                "UPDATE games SET updated = ?, over = ? WHERE id = ?", (now, int(over), game_id)
+            )
+        return now
+
+    def truncate(self, game_id: str, ply: int) -> None:
+        """Drop the actions from ``ply`` on (an undo); the game is not over any more."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
+            db.execute("UPDATE games SET updated = ?, over = 0 WHERE id = ?", (_now(), game_id))
+
+    # -- reads ------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow | None:
+        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        return GameRow(
+            row["id"],
+            row["type"],
+            json.loads(row["options"]),
+            row["seed"],
+            row["created"],
+            row["updated"],
+            bool(row["over"]),
+        )
+
+    def seats(self, game_id: str) -> list[Seat]:
+        rows = self._db.execute(
+            "SELECT seat, name, kind, bot FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [Seat(r["seat"], r["name"], r["kind"], r["bot"]) for r in rows]
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        rows = self._db.execute(
+            "SELECT ply, seat, action, reveals, at FROM actions WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        )
+        return [
+            ActionRow(r["ply"], r["seat"], r["action"], bool(r["reveals"]), r["at"]) for r in rows
+        ]
+
+    def seat_for_token(self, game_id: str, token: str) -> int | None:
+        row = self._db.execute(
+            "SELECT seat FROM seats WHERE game_id = ? AND token_hash = ?",
+            (game_id, hash_token(token)),
+        ).fetchone()
+        return None if row is None else row["seat"]
+
+    def unfinished_games(self) -> list[str]:
+        rows = self._db.execute("SELECT id FROM games WHERE over = 0 ORDER BY created")
+        return [r["id"] for r in rows]

@@ -1,0 +1,152 @@
+"""A real ``novaluna serve`` process for tests, and small clients for its API."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``novaluna serve`` on a free port and the given database, in a subprocess."""
+
+    def __init__(self, db: Path, *, bot_pause: float = 0.0, workers: int = 1) -> None:
+        self.db = db
+        self.port = free_port()
+        self.bot_pause = bot_pause
+        self.workers = workers
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = db.with_suffix(".log")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        command = [
+            sys.executable,
+            "-m",
+            "novaluna.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            str(self.db),
+            "--bot-pause",
+            str(self.bot_pause),
+            "--bot-workers",
+            str(self.workers),
+        ]
+        with self.log.open("ab") as out:
+            # A session of its own, so that kill() can take the bot workers down too.
+            self.proc = subprocess.Popen(
+                command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited:\n{self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/api/types", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
+
+    def kill9(self) -> None:
+        """Kill the server and its workers at once, as a crash would."""
+        assert self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+class Api:
+    """A thin HTTP client for one server."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.seen: list[str] = []  # every response body, for secrecy checks
+
+    def request(
+        self, method: str, path: str, token: str | None = None, **kw: Any
+    ) -> httpx.Response:
+        headers = kw.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        response = self.http.request(method, path, headers=headers, **kw)
+        self.seen.append(response.text)
+        return response
+
+    def create(self, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        response = self.request("POST", "/api/games", json={"seats": seats, **extra})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def state(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        response = self.request("GET", f"/api/games/{game_id}", token)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def act(self, game_id: str, token: str, action: str, ply: int) -> httpx.Response:
+        return self.request(
+            "POST", f"/api/games/{game_id}/actions", token, json={"action": action, "ply": ply}
+        )
+
+    def wait(self, game_id: str, token: str | None, until: Any, timeout: float = 60) -> dict:
+        """Poll the state until ``until(state)`` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.state(game_id, token)
+            if until(state):
+                return state
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting; last state: ply {state['ply']}")
+            time.sleep(0.05)
+
+
+def open_socket(server: ServerProcess, game_id: str, tokens: list[str]) -> ClientConnection:
+    # Entered like a context manager (callers close it), as websockets asks.
+    ws = connect(f"{server.ws_url}/api/games/{game_id}/ws", open_timeout=10).__enter__()
+    ws.send(json.dumps({"type": "hello", "tokens": tokens}))
+    return ws
+
+
+def receive(ws: ClientConnection, until: Any, timeout: float = 30) -> dict[str, Any]:
+    """Read messages until one satisfies ``until``; return it."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError("no matching WebSocket message arrived")
+        message = json.loads(ws.recv(timeout=left))
+        if until(message):
+            return message
