@@ -231,6 +231,19 @@ def test_every_legal_action_applies_cleanly(game, stop):
         assert state.pile_order() == order
 
 
+@settings(max_examples=80, deadline=None)
+@given(games(), st.integers(0, 80), st.lists(st.integers(1, 68), min_size=1, max_size=6))
+def test_fulfilled_by_matches_laying_on_a_copy(game, stop, tiles):
+    """The copy-free preview gives exactly what laying the tile on a copy fulfils,
+    for any tile on any open cell of any display."""
+    state, _, rng = game
+    _advance(state, rng, stop)
+    for display in state.displays:
+        for cell in display.frontier:
+            for tile in tiles:
+                assert display.fulfilled_by(tile, cell) == sorted(display.clone().lay(tile, cell))
+
+
 def _advance(state, rng, moves):
     """Play up to ``moves`` random legal actions (fewer if the game ends)."""
     for _ in range(moves):

@@ -14,6 +14,8 @@ group the new tile joins.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .tiles import TILE_COLOR, TILE_TASKS, TILE_WATCH
 
 _SHIFT = 8
@@ -208,8 +210,62 @@ class Display:
                     found.append((cell, i))
 
     def fulfilled_by(self, tile: int, cell: int) -> list[tuple[int, int]]:
-        """Tasks that laying ``tile`` on ``cell`` would fulfil, sorted; no change here."""
-        return sorted(self.clone().lay(tile, cell))
+        """Tasks that laying ``tile`` on the empty ``cell`` would fulfil, sorted.
+
+        The same as ``sorted(self.clone().lay(tile, cell))`` without copying the
+        display (previews of every legal placement are sent to players each move).
+        """
+        tiles, group, members = self.tiles, self.group, self.members
+        color = TILE_COLOR[tile]
+        joined: list[int] = []  # same-colour groups the tile would connect
+        for n in (cell + 1, cell - 1, cell + 256, cell - 256):
+            t = tiles.get(n)
+            if t and TILE_COLOR[t] == color and group[n] not in joined:
+                joined.append(group[n])
+        size = 1 + sum(len(members[g]) for g in joined)  # the grown group
+        found: list[tuple[int, int]] = []
+        tasks = TILE_TASKS[tile]
+        if tasks:
+            counts = self.counts_at(cell)  # the tile's own group, less the tile itself
+            for i, task in enumerate(tasks):
+                if all(counts[c] >= need for c, need in task):
+                    found.append((cell, i))
+        watch = self.watch[color]
+        if watch:
+            touched: list[int] = []
+            for m in (cell, *(m for g in joined for m in members[g])):
+                for n in (m + 1, m - 1, m + 256, m - 256):
+                    if n in watch and n not in touched:
+                        touched.append(n)
+            for u in touched:
+                self._collect_if_grown(u, watch[u], cell, color, joined, size, found)
+        return sorted(found)
+
+    def _collect_if_grown(
+        self, u: int, mask: int, cell: int, color: int, grown: Sequence[int], size: int,
+        found: list[tuple[int, int]],
+    ) -> None:  # fmt: skip
+        """``_collect_fulfilled`` for the tile at ``u`` as if a ``color`` tile lay on
+        ``cell``, merging the ``grown`` groups with it into one group of ``size`` tiles."""
+        tiles, group, members = self.tiles, self.group, self.members
+        counts = [0, 0, 0, 0]
+        seen: list[int] = []
+        for n in (u + 1, u - 1, u + 256, u - 256):
+            if n == cell or (n in group and group[n] in grown):
+                g, c, n_size = -1, color, size  # the grown group
+            elif n in tiles:
+                g, c, n_size = group[n], TILE_COLOR[tiles[n]], len(members[group[n]])
+            else:
+                continue
+            if g not in seen:
+                seen.append(g)
+                counts[c] += n_size
+        own = TILE_COLOR[tiles[u]]
+        if counts[own]:
+            counts[own] -= 1  # the tile's own group holds the tile itself
+        for i, task in enumerate(TILE_TASKS[tiles[u]]):
+            if mask >> i & 1 and all(counts[c] >= need for c, need in task):
+                found.append((u, i))
 
     def cover(self, cell: int, index: int) -> None:
         """Put a disc on task ``index`` of the tile at ``cell``."""

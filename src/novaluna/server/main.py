@@ -47,6 +47,7 @@ def serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         ws_max_size=256 * 1024,
+        ws_per_message_deflate=False,  # CPU matters more than bytes for ~10 KB states
         log_level="warning",
         timeout_graceful_shutdown=2,
     )

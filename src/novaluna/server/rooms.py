@@ -13,6 +13,7 @@ import asyncio
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,17 @@ class Room:
     bot_task: asyncio.Task[None] | None = None
     bot_ply: int = -1
     thinking: int | None = None
+    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and choices
+    _cache_ply: int = -1
+
+    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per move: views and choices only change when a move is made."""
+        if self._cache_ply != self.ply:
+            self._cache.clear()
+            self._cache_ply = self.ply
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
 
     @property
     def id(self) -> str:
@@ -360,8 +372,10 @@ class Hub:
             "you": sorted(seats),
             "acting": acting,
             "thinking": room.thinking,
-            "view": room.match.view(viewer),
-            "choices": room.match.choices(acting) if acting is not None else [],
+            "view": room.cached(("view", viewer), lambda: room.match.view(viewer)),
+            "choices": room.cached(("choices", acting), lambda: room.match.choices(acting))
+            if acting is not None
+            else [],
             "log": room.log,
             "result": room.match.result(),
             "undo": self.undo_blocker(room, undo_seat) is None,

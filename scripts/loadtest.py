@@ -1,0 +1,163 @@
+"""Load test: N concurrent games driven over WebSocket by bot clients.
+
+Starts ``novaluna serve`` on a fresh database (or uses ``--url``), keeps
+``--games`` two-player games running at once — each seat a client on its own
+WebSocket that picks a random legal move after a think time — and prints
+actions per second and the latency of each action: from sending ``act`` to
+receiving its ``ack``, which the server sends only after the move is stored
+durably. A finished game is replaced by a new one.
+
+    .venv/bin/python scripts/loadtest.py --games 200 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.games_finished = 0
+        self.recording = False
+
+
+async def seat_client(
+    url: str, game_id: str, token: str, stats: Stats, rng: random.Random, think: float
+) -> None:
+    """Play one seat until the game is over."""
+    ws_url = url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws"
+    async with websockets.connect(ws_url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
+        sent_at: float | None = None  # our action waiting for its ack
+        acted_ply = -1
+        latest: dict | None = None
+        async for raw in ws:
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "state":
+                latest = message
+                if message["over"]:
+                    return
+            elif kind == "ack" and sent_at is not None:
+                if stats.recording:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            elif kind == "error":
+                stats.errors += 1
+                sent_at = None
+            my_turn = latest is not None and latest["acting"] is not None
+            if sent_at is None and my_turn and latest["ply"] != acted_ply:
+                await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
+                choice = rng.choice(latest["choices"])["action"]
+                acted_ply = latest["ply"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": choice, "ply": acted_ply}))
+
+
+async def game_loop(
+    client: httpx.AsyncClient, url: str, stats: Stats, seed: int, think: float, stop: float
+) -> None:
+    """Run one game after another until ``stop``."""
+    rng = random.Random(seed)
+    while time.perf_counter() < stop:
+        body = {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": rng.getrandbits(40)}
+        created = (await client.post(f"{url}/api/games", json=body)).json()
+        tokens = [s["token"] for s in created["seats"]]
+        await asyncio.gather(
+            *(seat_client(url, created["id"], t, stats, rng, think) for t in tokens)
+        )
+        stats.games_finished += 1
+
+
+async def run(url: str, games: int, seconds: float, think: float, warmup: float) -> Stats:
+    stats = Stats()
+    start = time.perf_counter()
+    stop = start + warmup + seconds
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        loops = [
+            asyncio.create_task(game_loop(client, url, stats, seed, think, stop))
+            for seed in range(games)
+        ]
+        await asyncio.sleep(warmup)  # let every game get going before measuring
+        stats.recording = True
+        await asyncio.sleep(seconds)
+        stats.recording = False
+        for task in loops:
+            task.cancel()
+        await asyncio.gather(*loops, return_exceptions=True)
+    return stats
+
+
+def start_server(workers: int) -> tuple[subprocess.Popen[bytes], str, Path]:
+    db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
+    port = 8765
+    command = [sys.executable, "-m", "novaluna.cli", "serve", "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(command + ["--bot-workers", str(workers)], stdout=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            httpx.get(f"{url}/api/types", timeout=1)
+            return proc, url, db
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=200, help="concurrent games (default 200)")
+    parser.add_argument("--seconds", type=float, default=60, help="measured time (default 60)")
+    parser.add_argument("--warmup", type=float, default=5, help="unmeasured start (default 5)")
+    parser.add_argument(
+        "--think", type=float, default=1.0, help="mean think time per move, s (default 1.0)"
+    )
+    parser.add_argument("--url", help="an already running server (default: start one)")
+    args = parser.parse_args()
+    proc = None
+    url = args.url
+    if url is None:
+        proc, url, db = start_server(workers=1)
+        print(f"server: {url}, database {db}")
+    try:
+        stats = asyncio.run(run(url, args.games, args.seconds, args.think, args.warmup))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait()
+    report(stats, args)
+    return 0
+
+
+def report(stats: Stats, args: argparse.Namespace) -> None:
+    lat = sorted(stats.latencies)
+    if not lat:
+        print("no actions were measured")
+        return
+    ms = [x * 1000 for x in lat]
+    p = statistics.quantiles(ms, n=100)
+    print(
+        f"{args.games} concurrent games, think {args.think} s, {args.seconds:.0f} s measured: "
+        f"{len(lat)} actions = {len(lat) / args.seconds:.0f} actions/s; "
+        f"latency p50 {p[49]:.1f} ms, p90 {p[89]:.1f} ms, p99 {p[98]:.1f} ms, max {ms[-1]:.1f} ms; "
+        f"{stats.games_finished} games finished, {stats.errors} errors"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
