@@ -1,5 +1,6 @@
-# Two entry points (see README): `make play` and `make test`.
-# Both create .venv and install the package into it when needed.
+# Two entry points (see README): `make serve` (the web app) and `make test`.
+# Both create .venv and install the package into it when needed; `make test`
+# also installs Debian's chromium for the browser tests when it is missing.
 
 PYTHON ?= python3
 VENV := .venv
@@ -7,13 +8,20 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SOURCES := pyproject.toml $(shell find src -type f -not -name '*.pyc' 2>/dev/null)
 
-.PHONY: play solo test lint bench
+PORT ?= 8000
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: serve play solo test lint bench load browser
 
 $(STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet '.[test]'
 	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/novaluna serve --port $(PORT)
 
 play: $(STAMP)
 	$(BIN)/novaluna play
@@ -22,11 +30,19 @@ solo: $(STAMP)
 	$(BIN)/novaluna solo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests scripts
+	$(BIN)/ruff format --check src tests scripts
 
-test: lint
+# Playwright drives Debian's Chromium (browser downloads from elsewhere fail here).
+browser:
+	test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; }
+
+test: lint browser
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/novaluna bench
+
+load: $(STAMP)
+	$(BIN)/python scripts/loadtest.py
