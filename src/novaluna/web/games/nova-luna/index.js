@@ -1,0 +1,534 @@
+// Nova Luna for the shell: the board (moon wheel, displays, players), its controls,
+// move descriptions and the end-of-game result.
+import { h, ordinal, plural, s } from "../../shell/util.js";
+import { DisplayView } from "./display.js";
+import { COLORS, drawTile, setTiles, tileInfo, tileText } from "./tiles.js";
+import { drawWheel } from "./wheel.js";
+
+// Player discs: chosen to stay apart from the four tile colours.
+const SEAT_COLORS = [
+  { name: "pearl", fill: "#f4efe2", ink: "#1b1f3a" },
+  { name: "violet", fill: "#a77ce6", ink: "#fff" },
+  { name: "lime", fill: "#9ad24f", ink: "#1b1f3a" },
+  { name: "rose", fill: "#ff7fae", ink: "#1b1f3a" },
+];
+
+function seatColor(seat) {
+  return SEAT_COLORS[seat % SEAT_COLORS.length];
+}
+
+function parseAction(action) {
+  const m = /^(\d+)@(-?\d+),(-?\d+)$/.exec(action || "");
+  return m ? { space: Number(m[1]), cell: [Number(m[2]), Number(m[3])], key: `${m[2]},${m[3]}` } : null;
+}
+
+function lastPlace(log) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i].kind === "place" || log[i].tile) return log[i];
+  }
+  return null;
+}
+
+const nova = {
+  name: "nova-luna",
+  tagline: "Take tiles from the moon wheel, lay them next to each other and fulfil their tasks. Place all your discs first — but every tile costs time on the moon track.",
+
+  setup(type) {
+    setTiles(type.tiles || []);
+  },
+
+  seatColor,
+
+  modeFor(seats) {
+    return seats === 1 ? "solo" : "standard";
+  },
+
+  modeNote(seats) {
+    if (seats === 1) return "One seat: the solo game. Place your 21 discs while spending as little time (tile cost) as possible — under 100 points is good.";
+    return `${seats} players: the first to place all their discs wins.`;
+  },
+
+  optionsFromState(state) {
+    return state.view.players > 1 ? { first_game: !!state.view.first_game } : {};
+  },
+
+  heroArt() {
+    const svg = s("svg", { class: "hero-art", viewBox: "0 0 340 220", "aria-hidden": "true" });
+    const ids = [7, 26, 44, 60, 33];
+    const cells = [[0, 0], [1, 0], [1, 1], [2, 1], [0, 1]];
+    const g = s("g", { transform: "translate(92 22) rotate(-8) scale(0.74)" });
+    ids.forEach((id, i) => {
+      if (!tileInfo(id)) return;
+      g.append(s("g", { transform: `translate(${cells[i][0] * 106} ${cells[i][1] * 106})` }, drawTile(id, {})));
+    });
+    svg.append(
+      s("mask", { id: "hero-crescent" }, s("rect", { x: 0, y: 0, width: 100, height: 100, fill: "#fff" }), s("circle", { cx: 54, cy: 30, r: 26, fill: "#000" })),
+      s("circle", { cx: 40, cy: 42, r: 30, class: "hero-moon", mask: "url(#hero-crescent)" }), g);
+    return svg;
+  },
+
+  turnPrompt(state) {
+    const v = state.view;
+    const parts = ["Take one of the marked tiles from the moon wheel and lay it next to your tiles"];
+    if (v.can_refill) parts.push("or refill the wheel first");
+    if (v.can_end_phase) parts.push("or end phase 1");
+    return parts.join(", ") + ".";
+  },
+
+  describeAction(state, action) {
+    if (action === "refill") return "refill the wheel";
+    if (action === "end") return "end phase 1";
+    const p = parseAction(action);
+    if (!p) return action;
+    const tile = state.view.wheel[p.space];
+    const choice = (state.choices || []).find((c) => c.action === action);
+    const n = choice ? choice.covers.length : 0;
+    return `take the ${tileText(tile)} and lay it at ${p.key}${n ? `, covering ${plural(n, "task")}` : ""}`;
+  },
+
+  logText(entry) {
+    if (entry.kind === "refill") return "refilled the wheel";
+    if (entry.kind === "end") return `ended phase 1; the wheel was refilled${entry.drawn ? ` (${entry.drawn} tiles)` : ""}`;
+    const t = tileInfo(entry.tile);
+    const n = (entry.covered || []).length;
+    const chip = t ? h("span", { class: `tile-chip tc-${t.color}`, title: `${t.color} ${t.cost}` }, String(t.cost)) : null;
+    const parts = [
+      (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took ",
+      chip, t ? ` ${t.color}` : "",
+      n ? h("span", { class: "covered-note" }, ` · covered ${plural(n, "task")}`) : "",
+    ];
+    if (entry.drawn) parts.push(h("span", { class: "muted" }, ` · the wheel ran empty and was refilled (${entry.drawn} tiles)`));
+    if ((entry.text || "").endsWith("the game is over")) parts.push(h("span", { class: "muted" }, " · game over"));
+    return h("span", {}, ...parts);
+  },
+
+  resultHeadline(state, name) {
+    const r = state.result || state.view.result;
+    if (!r) return "Game over";
+    if ("total" in r) return `Solo score: ${r.total}`;
+    const winner = name(r.ranking[0]);
+    return r.ended_by === "last disc" ? `${winner} wins!` : `${winner} wins on discs left`;
+  },
+
+  resultView(state, name) {
+    const r = state.result || state.view.result;
+    if (!r) return h("p", {}, "The game is over.");
+    if ("total" in r) {
+      const good = r.total < 100;
+      return h("div", { class: "result solo-result", "data-testid": "result" },
+        h("div", { class: "score-parts" },
+          scoreBox("Phase 1", r.phase1, "phase1"),
+          h("span", { class: "op" }, "+"),
+          scoreBox("Phase 2", r.phase2, "phase2"),
+          h("span", { class: "op" }, "="),
+          scoreBox("Total", r.total, "total", true)),
+        h("p", { class: `verdict ${good ? "good" : ""}`, "data-testid": "verdict" }, good
+          ? "Under 100 — the rulebook calls that a good score. Well played!"
+          : "The rulebook calls a score under 100 good. Lower is better — try again?"),
+        h("p", { class: "muted" }, `${plural(r.discs_placed, "disc")} placed with ${plural(r.tiles_taken, "tile")}. Each score is the cost of your tiles plus 10 for every disc not placed.`));
+    }
+    const rows = r.ranking.map((seat, i) => {
+      const c = seatColor(seat);
+      return h("tr", { "data-testid": `rank-${i + 1}` },
+        h("td", { class: "rank" }, i === 0 ? "🏆" : ordinal(i + 1)),
+        h("td", {}, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }), " ", h("strong", {}, name(seat))),
+        h("td", { class: "num" }, String(r.discs_left[seat])),
+        h("td", { class: "num" }, String(r.tiles_taken[seat])));
+    });
+    return h("div", { class: "result", "data-testid": "result" },
+      h("p", { class: "muted center" }, r.ended_by === "last disc"
+        ? `${name(r.ranking[0])} placed their last disc.`
+        : "The tiles ran out: fewest discs left wins (ties: who would have moved sooner)."),
+      h("table", { class: "ranking" },
+        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Player"), h("th", { class: "num" }, "Discs left"), h("th", { class: "num" }, "Tiles"))),
+        h("tbody", {}, rows)));
+  },
+
+  createBoard(slots, ctx) {
+    return new Board(slots, ctx);
+  },
+};
+
+function scoreBox(label, value, testid, main) {
+  return h("div", { class: `score-box${main ? " main" : ""}`, "data-testid": `score-${testid}` }, h("span", { class: "score-value" }, String(value)), h("span", { class: "score-label" }, label));
+}
+
+class Board {
+  constructor(slots, ctx) {
+    this.slots = slots;
+    this.ctx = ctx;
+    this.state = null;
+    this.selected = null; // space of the chosen tile
+    this.chosen = null; // a tapped cell waiting for confirmation
+    this.hovered = null;
+    this.hint = null;
+    this.focus = null; // seat whose display is shown
+    this.pinned = false; // the user picked the tab
+    this.busy = false;
+    this.wheelBox = h("div", { class: "wheel-box" });
+    slots.side.append(this.wheelBox);
+    // main: tabs, the display, the selection bar
+    this.tabs = h("div", { class: "tabs", role: "tablist" });
+    this.selectBar = h("div", { class: "select-bar", "data-testid": "select-bar", hidden: true });
+    this.displayCard = h("section", { class: "card display-card" }, this.tabs);
+    slots.main.append(this.displayCard);
+    this.display = new DisplayView(this.displayCard, {
+      onEnter: (key) => { this.hovered = key; this.preview(); },
+      onLeave: (key) => { if (this.hovered === key) this.hovered = null; this.preview(); },
+      onTap: (key, type) => this.tapCell(key, type),
+    });
+    this.displayCard.append(this.selectBar);
+    this.playersCard = h("section", { class: "card players-card", "data-testid": "players" });
+    slots.players.append(this.playersCard);
+    this.soloBox = h("div", { class: "solo-box", "data-testid": "solo-scores", hidden: true });
+    this.noticeBox = h("div", { class: "nl-notices" });
+    slots.notices.prepend(this.noticeBox, this.soloBox);
+    this.refillBtn = h("button", { class: "btn", "data-testid": "refill", hidden: true, onclick: () => this.send("refill") }, "Refill the wheel");
+    this.endBtn = h("button", { class: "btn", "data-testid": "end-phase", hidden: true, onclick: () => this.send("end") }, "End phase 1");
+    this.cancelBtn = h("button", { class: "btn ghost", "data-testid": "cancel-select", hidden: true, onclick: () => this.cancel() }, "Cancel");
+    slots.controls.append(this.refillBtn, this.endBtn);
+  }
+
+  destroy() {
+    this.display.destroy();
+  }
+
+  seatName(seat) {
+    return this.ctx.seatName(seat);
+  }
+
+  update(state) {
+    const prev = this.state;
+    this.state = state;
+    if (!prev || prev.ply !== state.ply || prev.acting !== state.acting) {
+      this.selected = null;
+      this.chosen = null;
+      this.hovered = null;
+      this.busy = false;
+    }
+    if (this.selected !== null && !state.choices.some((c) => c.space === this.selected)) this.selected = null;
+    // whose display to show: the acting seat, else yours, else the seat to move
+    const n = state.view.seats.length;
+    if (this.focus === null || this.focus >= n) this.pinned = false;
+    if (!this.pinned) {
+      if (state.acting !== null) this.focus = state.acting;
+      else if (state.you.length === 1) this.focus = state.you[0];
+      else if (state.to_move !== null && state.to_move !== undefined) this.focus = state.to_move;
+      else if (this.focus === null) this.focus = state.you[0] ?? (state.result?.ranking?.[0] ?? 0);
+    }
+    if (state.acting !== null && (prev?.acting !== state.acting || prev?.ply !== state.ply)) {
+      this.focus = state.acting;
+      this.pinned = false;
+    }
+    this.render();
+  }
+
+  cancel() {
+    this.selected = null;
+    this.chosen = null;
+    this.render();
+  }
+
+  showHint(hint) {
+    this.hint = hint;
+    const p = hint ? parseAction(hint.action) : null;
+    if (p && this.state.acting !== null) {
+      this.focus = this.state.acting;
+      this.pinned = false;
+    }
+    this.render();
+  }
+
+  async send(action) {
+    if (this.busy) return;
+    this.busy = true;
+    this.render();
+    const ok = await this.ctx.act(action);
+    if (!ok) {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  selectSpace(space) {
+    const state = this.state;
+    if (!state || state.acting === null || this.busy) return;
+    this.selected = this.selected === space ? null : space;
+    this.chosen = null;
+    this.focus = state.acting;
+    this.pinned = false;
+    this.render();
+    if (this.selected !== null && window.matchMedia("(max-width: 900px)").matches) {
+      const r = this.displayCard.getBoundingClientRect();
+      if (r.top > window.innerHeight * 0.5 || r.bottom < 0) this.displayCard.scrollIntoView({ behavior: "smooth", block: "start" });
+    }
+  }
+
+  choiceFor(key) {
+    return this.state.choices.find((c) => c.space === this.selected && c.cell && `${c.cell[0]},${c.cell[1]}` === key);
+  }
+
+  tapCell(key, pointerType) {
+    const choice = this.choiceFor(key);
+    if (!choice || this.busy) return;
+    if (pointerType === "mouse" || this.chosen === key) {
+      this.send(choice.action);
+      return;
+    }
+    this.chosen = key;
+    this.hovered = null;
+    this.render();
+  }
+
+  preview() {
+    const key = this.hovered ?? this.chosen;
+    const choice = key && this.selected !== null ? this.choiceFor(key) : null;
+    if (!choice) {
+      this.display.setPreview(null);
+      this.renderSelectBar(null);
+      return;
+    }
+    this.display.setPreview(key, this.state.view.wheel[this.selected], choice.covers);
+    this.renderSelectBar(choice);
+  }
+
+  render() {
+    const state = this.state;
+    if (!state) return;
+    const view = state.view;
+    const acting = state.acting !== null && !this.ctx.readOnly;
+    const last = lastPlace(state.log);
+    const lastEntry = state.log[state.log.length - 1];
+    const hintP = this.hint ? parseAction(this.hint.action) : null;
+    // the wheel
+    this.wheelBox.replaceChildren(drawWheel({
+      view,
+      seatColor,
+      seatName: (i) => this.seatName(i),
+      selectable: acting && !this.busy,
+      selected: this.selected,
+      hinted: hintP ? hintP.space : null,
+      lastSpace: lastEntry && lastEntry.kind === "place" ? lastEntry.space : null,
+      onSpace: (space) => this.selectSpace(space),
+    }));
+    this.el?.classList.toggle("busy", this.busy);
+    // controls
+    const has = (a) => state.choices.some((c) => c.action === a);
+    this.refillBtn.hidden = !(acting && view.can_refill && has("refill"));
+    this.endBtn.hidden = !(acting && view.can_end_phase && has("end"));
+    this.refillBtn.disabled = this.endBtn.disabled = this.busy;
+    this.refillBtn.classList.toggle("hinted", this.hint?.action === "refill");
+    this.endBtn.classList.toggle("hinted", this.hint?.action === "end");
+    this.renderNotices(state, lastEntry);
+    this.renderSolo(state);
+    this.renderTabs(state);
+    this.renderDisplay(state, last, hintP);
+    this.renderPlayers(state);
+    this.preview();
+  }
+
+  renderNotices(state, lastEntry) {
+    const view = state.view;
+    const notes = [];
+    if (!view.over && view.refilled && !(lastEntry && (lastEntry.kind === "refill" || lastEntry.kind === "end"))) {
+      const drawn = lastEntry && lastEntry.drawn ? ` with ${plural(lastEntry.drawn, "new tile")}` : "";
+      notes.push(h("div", { class: "notice notice-refill", "data-testid": "refill-notice" },
+        h("strong", {}, "The wheel was refilled. "), `It ran empty, so it was filled again from the pile${drawn}.`));
+    } else if (!view.over && view.refilled && lastEntry && lastEntry.kind === "refill") {
+      notes.push(h("div", { class: "notice" }, `${this.seatName(lastEntry.seat)} refilled the wheel.`));
+    }
+    if (state.acting !== null && view.can_refill && !this.ctx.readOnly) {
+      const left = view.wheel.filter(Boolean).length;
+      notes.push(h("div", { class: "notice notice-choice" }, `Only ${plural(left, "tile")} left on the wheel: you may refill it before you take one.`));
+    }
+    if (state.acting !== null && view.can_end_phase && !this.ctx.readOnly) {
+      notes.push(h("div", { class: "notice notice-choice" }, "8 discs placed: you may end phase 1 now (the wheel is refilled) or keep taking tiles."));
+    }
+    if (view.pile_count === 0 && !view.over && view.mode !== "solo") {
+      notes.push(h("div", { class: "notice" }, "The pile is empty: the game ends when the wheel runs out."));
+    }
+    this.noticeBox.replaceChildren(...notes);
+  }
+
+  renderSolo(state) {
+    const view = state.view;
+    if (view.mode !== "solo" || !view.solo) {
+      this.soloBox.hidden = true;
+      return;
+    }
+    this.soloBox.hidden = false;
+    const seat = view.seats[0];
+    const cost = view.solo.score_so_far;
+    const placed = seat.discs_placed;
+    let rows;
+    if (view.phase === 1 && !view.over) {
+      const now = cost + 10 * Math.max(0, 8 - placed);
+      rows = [
+        ["Phase", "1 of 2"],
+        ["Discs placed", `${placed} / 8`],
+        ["Tiles' cost", cost],
+        ["Phase 1 score now", now, "solo-now"],
+      ];
+    } else {
+      const p1 = view.solo.phase1_score;
+      const p2 = cost + 10 * (21 - placed);
+      rows = [
+        ["Phase", view.over ? "finished" : "2 of 2"],
+        ["Phase 1 score", p1 ?? "–", "solo-phase1"],
+        ["Discs placed", `${placed} / 21`],
+        ["Phase 2 score now", p2],
+        ["Total now", p1 !== null && p1 !== undefined ? p1 + p2 : "–", "solo-now"],
+      ];
+    }
+    this.soloBox.replaceChildren(h("h3", {}, "Solo score", h("small", { class: "muted" }, " · lower is better, under 100 is good")),
+      h("dl", { class: "solo-grid" }, ...rows.flatMap(([k, v, id]) => [h("dt", {}, k), h("dd", id ? { "data-testid": id } : {}, String(v))])));
+  }
+
+  renderTabs(state) {
+    const n = state.view.seats.length;
+    if (n === 1) {
+      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", {}, `${this.seatName(0)}'s display`)));
+      return;
+    }
+    this.tabs.replaceChildren(...state.view.seats.map((seat, i) => {
+      const c = seatColor(i);
+      const mine = state.you.includes(i);
+      return h("button", {
+        class: `tab${i === this.focus ? " on" : ""}${i === state.to_move ? " to-move" : ""}`,
+        role: "tab", "aria-selected": i === this.focus ? "true" : "false", "data-testid": `tab-${i}`,
+        style: { "--disc": c.fill, "--ink": c.ink },
+        onclick: () => { this.focus = i; this.pinned = true; this.render(); },
+      }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
+      h("span", { class: "tab-name" }, this.seatName(i)), mine ? h("span", { class: "you" }, "you") : null,
+      h("span", { class: "tab-discs", title: "discs left" }, String(seat.discs_left)));
+    }));
+  }
+
+  renderDisplay(state, last, hintP) {
+    const view = state.view;
+    const seat = this.focus ?? 0;
+    const data = view.seats[seat];
+    const acting = state.acting === seat && !this.ctx.readOnly;
+    const cells = acting && this.selected !== null
+      ? state.choices.filter((c) => c.space === this.selected && c.cell).map((c) => ({ key: `${c.cell[0]},${c.cell[1]}`, cell: c.cell }))
+      : [];
+    let hinted = null;
+    if (hintP && acting && (this.selected === null || this.selected === hintP.space)) hinted = hintP.key;
+    const lastHere = last && last.seat === seat && state.log[state.log.length - 1] === last;
+    const fresh = new Map();
+    if (last && last.seat === seat) {
+      for (const [x, y, i] of last.covered || []) {
+        const k = `${x},${y}`;
+        if (!fresh.has(k)) fresh.set(k, new Set());
+        fresh.get(k).add(i);
+      }
+    }
+    let emptyText = "";
+    if (!data.tiles.length) {
+      emptyText = acting ? "Choose a marked tile on the moon wheel: your first tile can go anywhere." : `${this.seatName(seat)} has no tiles yet.`;
+    }
+    this.display.render({
+      identity: `${seat}`,
+      tiles: data.tiles,
+      owner: seatColor(seat).fill,
+      cells,
+      last: lastHere || (last && last.seat === seat) ? `${last.cell[0]},${last.cell[1]}` : null,
+      fresh,
+      hinted: hinted,
+      chosen: this.chosen,
+      emptyText,
+    });
+    this.display.svg.dataset.seat = seat;
+    this.displayCard.classList.toggle("placing", cells.length > 0);
+  }
+
+  renderSelectBar(choice) {
+    const state = this.state;
+    const bar = this.selectBar;
+    if (!this.selParts) {
+      this.selParts = {
+        chip: h("span", { class: "tile-chip" }),
+        text: h("span", { class: "sel-text", "data-testid": "preview-text" }),
+        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", hidden: true, onclick: () => {
+          const c = this.chosen && this.choiceFor(this.chosen);
+          if (c) this.send(c.action);
+        } }, "Place here"),
+        cancel: h("button", { class: "btn ghost small", "data-testid": "cancel-select", onclick: () => this.cancel() }, "Cancel"),
+      };
+      const p = this.selParts;
+      bar.append(h("div", { class: "sel-left" }, p.chip, p.text), h("div", { class: "sel-right" }, p.confirm, p.cancel));
+    }
+    if (!state || this.selected === null || state.acting === null) {
+      bar.hidden = true;
+      return;
+    }
+    bar.hidden = false;
+    const p = this.selParts;
+    const t = tileInfo(state.view.wheel[this.selected]);
+    p.chip.className = `tile-chip tc-${t ? t.color : "none"}`;
+    p.chip.textContent = t ? String(t.cost) : "?";
+    if (choice) {
+      const n = choice.covers.length;
+      p.text.textContent = n ? `Placed here it covers ${plural(n, "task")} (glowing)` : "Placed here it covers no task";
+    } else {
+      p.text.textContent = `${t ? `${t.color} ${t.cost}` : "Tile"}: point at a highlighted cell to preview, click to place it`;
+    }
+    p.confirm.hidden = !(this.chosen && choice && this.chosen === this.hovered) && !(this.chosen && choice && this.hovered === null);
+  }
+
+  renderPlayers(state) {
+    const view = state.view;
+    const card = this.playersCard;
+    const order = view.turn_order || [];
+    const rows = view.seats.map((seat, i) => {
+      const c = seatColor(i);
+      const info = state.game.seats[i] || { kind: "human" };
+      const badges = [];
+      if (state.you.includes(i)) badges.push(h("span", { class: "badge you" }, "you"));
+      if (info.kind === "bot") badges.push(h("span", { class: "badge" }, "bot"));
+      else if (!this.ctx.readOnly) badges.push(h("span", { class: `presence ${info.online ? "on" : ""}`, title: info.online ? "connected" : "not connected" }));
+      if (state.thinking === i) badges.push(h("span", { class: "badge thinking", "data-testid": `thinking-${i}` }, "thinking…"));
+      const pos = order.indexOf(i);
+      const solo = view.mode === "solo";
+      const supply = view.supply || 20;
+      const frac = Math.min(1, seat.discs_placed / (solo ? 21 : supply));
+      return h("button", {
+        class: `player${i === state.to_move ? " to-move" : ""}${i === this.focus ? " focused" : ""}`,
+        "data-testid": `player-${i}`, style: { "--disc": c.fill, "--ink": c.ink },
+        title: `Show ${this.seatName(i)}'s display`,
+        onclick: () => { this.focus = i; this.pinned = true; this.render(); },
+      },
+      h("span", { class: "disc", style: { "--disc": c.fill, "--ink": c.ink } }),
+      h("span", { class: "player-main" },
+        h("span", { class: "player-name" }, h("strong", {}, this.seatName(i)), ...badges),
+        h("span", { class: "player-stats" },
+          h("span", { "data-testid": `discs-left-${i}` }, h("b", {}, String(seat.discs_left)), " discs left"),
+          h("span", {}, h("b", {}, String(seat.tiles.length)), " tiles"),
+          !solo && !view.over && pos >= 0 ? h("span", { class: "order" }, pos === 0 ? "moves next" : `${ordinal(pos + 1)} in turn`) : null),
+        h("span", { class: "bar" }, h("i", { style: { width: `${(frac * 100).toFixed(1)}%` } }))),
+      miniDisplay(seat.tiles));
+    });
+    card.replaceChildren(h("h2", {}, view.mode === "solo" ? "Player" : "Players"), ...rows);
+  }
+}
+
+function miniDisplay(tiles) {
+  const svg = s("svg", { class: "mini", viewBox: "0 0 60 44", "aria-hidden": "true" });
+  if (!tiles.length) return svg;
+  const xs = tiles.map((t) => t.cell[0]);
+  const ys = tiles.map((t) => t.cell[1]);
+  const x0 = Math.min(...xs);
+  const y0 = Math.min(...ys);
+  const w = Math.max(...xs) - x0 + 1;
+  const hh = Math.max(...ys) - y0 + 1;
+  const size = Math.min(58 / w, 42 / hh, 12);
+  const ox = (60 - w * size) / 2;
+  const oy = (44 - hh * size) / 2;
+  for (const t of tiles) {
+    const info = tileInfo(t.tile);
+    svg.append(s("rect", { x: ox + (t.cell[0] - x0) * size + 0.5, y: oy + (t.cell[1] - y0) * size + 0.5, width: size - 1, height: size - 1, rx: size * 0.15, fill: info ? COLORS[info.color].fill : "#888" }));
+  }
+  return svg;
+}
+
+export default nova;

@@ -1,0 +1,110 @@
+// Drawing Nova Luna tiles as SVG: colour, cost (top left), tasks as groups of dots,
+// covered tasks under the owner's disc colour, previewed tasks glowing.
+import { s } from "../../shell/util.js";
+
+export const TILE = 100; // a tile is drawn in a 100×100 box
+export const COLORS = {
+  red: { fill: "#d0563f", dark: "#8e2f22", name: "red" },
+  blue: { fill: "#3c6cc9", dark: "#203f80", name: "blue" },
+  cyan: { fill: "#2fb0a5", dark: "#17675f", name: "cyan" },
+  yellow: { fill: "#e9b93f", dark: "#94701a", name: "yellow" },
+};
+export const COLOR_ORDER = ["red", "blue", "cyan", "yellow"];
+
+let TILES = new Map();
+
+export function setTiles(list) {
+  TILES = new Map(list.map((t) => [t.id, t]));
+}
+
+export function tileInfo(id) {
+  return TILES.get(id);
+}
+
+export function taskText(task) {
+  return COLOR_ORDER.filter((c) => task[c]).map((c) => `${task[c]} ${c}`).join(" + ");
+}
+
+export function tileText(id) {
+  const t = TILES.get(id);
+  return t ? `${t.color} ${t.cost}` : `tile ${id}`;
+}
+
+const ROWS = { 1: [58], 2: [44, 74], 3: [38, 62, 86] };
+
+/**
+ * A tile as an SVG group in a 100×100 box at the origin.
+ * opts: covered (flags), owner (player colour), cell ([x, y], names the tasks), preview
+ * (set of task indexes to glow), mini (no task detail).
+ */
+export function drawTile(id, opts = {}) {
+  const t = TILES.get(id);
+  const g = s("g", { class: "tile", "data-tile": id });
+  if (!t) return g;
+  const col = COLORS[t.color];
+  g.append(
+    s("rect", { class: "tile-shadow", x: 2, y: 4, width: TILE, height: TILE, rx: 11 }),
+    s("rect", { class: "tile-body", x: 0, y: 0, width: TILE, height: TILE, rx: 11, fill: col.fill }),
+    s("rect", { class: "tile-sheen", x: 0, y: 0, width: TILE, height: TILE, rx: 11, fill: "url(#nl-sheen)" }),
+    s("rect", { class: "tile-edge", x: 1.5, y: 1.5, width: TILE - 3, height: TILE - 3, rx: 10, stroke: col.dark }),
+  );
+  g.append(s("title", {}, `${t.color} tile, cost ${t.cost}${t.tasks.length ? ` — tasks: ${t.tasks.map(taskText).join("; ")}` : " — no tasks"}`));
+  // cost: a little moon-clock in the corner
+  g.append(
+    s("circle", { class: "cost-bg", cx: 17, cy: 17, r: 12.5 }),
+    s("text", { class: "cost", x: 17, y: 17.5, "text-anchor": "middle", "dominant-baseline": "central" }, String(t.cost)),
+  );
+  if (opts.mini) return g;
+  const rows = ROWS[t.tasks.length] || [];
+  t.tasks.forEach((task, i) => {
+    const colours = COLOR_ORDER.flatMap((c) => Array(task[c] || 0).fill(c));
+    const width = colours.length * 15 + 11;
+    const cx = t.tasks.length === 1 ? 50 : 58;
+    const x0 = cx - width / 2;
+    const y = rows[i];
+    const covered = opts.covered && opts.covered[i];
+    const tg = s("g", { class: `task${covered ? " covered" : ""}${opts.preview && opts.preview.has(i) ? " preview" : ""}${opts.fresh && opts.fresh.has(i) ? " fresh" : ""}` });
+    if (opts.cell) {
+      tg.setAttribute("data-task", `${opts.cell[0]},${opts.cell[1]},${i}`);
+      tg.setAttribute("data-testid", `task-${opts.cell[0]},${opts.cell[1]},${i}`);
+    }
+    if (covered) tg.setAttribute("data-covered", "1");
+    tg.append(s("title", {}, `Task: ${taskText(task)}${covered ? " — fulfilled" : ""}`));
+    tg.append(s("rect", { class: "plate", x: x0, y: y - 11, width, height: 22, rx: 11 }));
+    colours.forEach((c, k) => {
+      tg.append(s("circle", { class: "dot", cx: x0 + 13 + k * 15, cy: y, r: 5.6, fill: COLORS[c].fill }));
+    });
+    if (covered) {
+      // the owner's disc, laid on the task
+      const r = 11.5;
+      tg.append(
+        s("circle", { class: "disc-shadow", cx: x0 + width - 4, cy: y + 2, r }),
+        s("circle", { class: "disc-piece", cx: x0 + width - 4, cy: y, r, fill: opts.owner || "#fff" }),
+        s("circle", { class: "disc-shine", cx: x0 + width - 7, cy: y - 3, r: 4 }));
+    }
+    // where a previewed placement would put a disc
+    tg.append(s("circle", { class: "disc-ghost", cx: x0 + width - 4, cy: y, r: 11.5 }));
+    g.append(tg);
+  });
+  return g;
+}
+
+/** Shared SVG defs (sheen gradient, glow filter); add once per SVG. */
+export function defs() {
+  return s("defs", {},
+    s("linearGradient", { id: "nl-sheen", x1: 0, y1: 0, x2: 0.4, y2: 1 },
+      s("stop", { offset: "0", "stop-color": "#fff", "stop-opacity": "0.28" }),
+      s("stop", { offset: "0.55", "stop-color": "#fff", "stop-opacity": "0" }),
+      s("stop", { offset: "1", "stop-color": "#000", "stop-opacity": "0.18" })),
+    s("radialGradient", { id: "nl-moon", cx: 0.4, cy: 0.35, r: 0.7 },
+      s("stop", { offset: "0", "stop-color": "#fff6d8" }),
+      s("stop", { offset: "0.6", "stop-color": "#f2d58c" }),
+      s("stop", { offset: "1", "stop-color": "#c99a45" })),
+    s("radialGradient", { id: "nl-night", cx: 0.5, cy: 0.5, r: 0.5 },
+      s("stop", { offset: "0", "stop-color": "#1f2a5c" }),
+      s("stop", { offset: "0.75", "stop-color": "#141b40" }),
+      s("stop", { offset: "1", "stop-color": "#0d1230" })),
+    s("filter", { id: "nl-glow", x: "-50%", y: "-50%", width: "200%", height: "200%" },
+      s("feGaussianBlur", { stdDeviation: "4", result: "b" }),
+      s("feMerge", {}, s("feMergeNode", { in: "b" }), s("feMergeNode", { in: "SourceGraphic" }))));
+}

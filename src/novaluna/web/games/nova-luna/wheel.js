@@ -1,0 +1,126 @@
+// The moon wheel: 12 selection spaces with their tiles and the meeple, the three takeable
+// tiles marked, and the 24-space moon track with the players' markers in stacking order.
+import { s } from "../../shell/util.js";
+import { defs, drawTile, tileText } from "./tiles.js";
+
+const R_SPACE = 150;
+const TILE_SCALE = 0.6;
+const R_TRACK = 94;
+
+function polar(r, index, count) {
+  const a = (index / count) * 2 * Math.PI;
+  return [r * Math.sin(a), -r * Math.cos(a)];
+}
+
+/**
+ * opts: view, seatColor(seat), selectable (bool), selected (space|null), hinted (space|null),
+ * lastSpace, onSpace(space).
+ */
+export function drawWheel(opts) {
+  const { view } = opts;
+  const svg = s("svg", { class: "wheel", viewBox: "-205 -205 410 410", "data-testid": "wheel", role: "group", "aria-label": "Moon wheel" });
+  svg.append(defs());
+  // the board
+  svg.append(
+    s("circle", { class: "wheel-rim", r: 200 }),
+    s("circle", { class: "wheel-ring", r: 186 }),
+    s("circle", { class: "wheel-inner", r: 118 }),
+    s("circle", { class: "track-band", r: R_TRACK, }),
+  );
+  // the moon track
+  const solo = view.mode === "solo";
+  const track = s("g", { class: `track${solo ? " track-solo" : ""}` });
+  for (let k = 0; k < 24; k++) {
+    const [x, y] = polar(R_TRACK, k, 24);
+    track.append(s("circle", { class: k === 0 ? "track-space track-zero" : "track-space", cx: x, cy: y, r: 8 }));
+  }
+  svg.append(track);
+  // the centre: the moon and the pile
+  const centre = s("g", { class: "centre" });
+  centre.append(
+    s("mask", { id: "nl-crescent", maskUnits: "userSpaceOnUse", x: -90, y: -90, width: 180, height: 180 }, s("rect", { x: -90, y: -90, width: 180, height: 180, fill: "#fff" }), s("circle", { cx: 17, cy: -16, r: 36, fill: "#000" })),
+    s("circle", { class: "moon-dark", cx: 0, cy: -6, r: 40 }),
+    s("circle", { class: "moon", cx: 0, cy: -6, r: 40, fill: "url(#nl-moon)", mask: "url(#nl-crescent)" }),
+  );
+  const pileLabel = view.pile_count === 1 ? "tile in the pile" : "tiles in the pile";
+  centre.append(
+    s("text", { class: "pile-count", x: 0, y: 44, "text-anchor": "middle", "data-testid": "pile-count" }, String(view.pile_count)),
+    s("text", { class: "pile-label", x: 0, y: 58, "text-anchor": "middle" }, pileLabel));
+  if (solo) {
+    centre.append(s("text", { class: "phase-label", x: 0, y: -56, "text-anchor": "middle" }, view.over ? "finished" : `Phase ${view.phase}`));
+  }
+  svg.append(centre);
+  // markers: by position, bottom of each stack first
+  if (!solo) {
+    const byPos = new Map();
+    view.seats.forEach((seat, i) => {
+      const pos = ((seat.time % 24) + 24) % 24;
+      if (!byPos.has(pos)) byPos.set(pos, []);
+      byPos.get(pos).push(i);
+    });
+    const next = view.over ? null : view.turn_order[0];
+    for (const [pos, seats] of byPos) {
+      seats.sort((a, b) => view.seats[a].stack_height - view.seats[b].stack_height);
+      seats.forEach((seat, level) => {
+        const [x, y] = polar(R_TRACK - level * 5.5, pos, 24);
+        const c = opts.seatColor(seat);
+        const g = s("g", { class: `marker${seat === next ? " marker-next" : ""}`, "data-testid": `marker-${seat}`, transform: `translate(${x} ${y - level * 2.5})` },
+          s("title", {}, `${opts.seatName(seat)}: moon track ${pos} (time ${view.seats[seat].time})${level === seats.length - 1 && seats.length > 1 ? ", on top of the stack" : ""}`),
+          s("ellipse", { class: "marker-side", cx: 0, cy: 2.6, rx: 9, ry: 6.5, fill: c.fill }),
+          s("ellipse", { class: "marker-top", cx: 0, cy: 0, rx: 9, ry: 6.5, fill: c.fill }));
+        svg.append(g);
+      });
+    }
+  }
+  // the selection track
+  const takeable = view.takeable || [];
+  for (let space = 0; space < 12; space++) {
+    const [x, y] = polar(R_SPACE, space, 12);
+    const tile = view.wheel[space];
+    const order = takeable.indexOf(space);
+    const classes = ["space"];
+    if (space === 0) classes.push("space-gold");
+    if (order >= 0) classes.push("takeable");
+    if (opts.selectable && order >= 0) classes.push("selectable");
+    if (opts.selected === space) classes.push("selected");
+    if (opts.hinted === space) classes.push("hinted");
+    if (opts.lastSpace === space) classes.push("last-taken");
+    const g = s("g", { class: classes.join(" "), transform: `translate(${x.toFixed(2)} ${y.toFixed(2)})`, "data-testid": `space-${space}`, "data-space": space });
+    if (order >= 0) g.setAttribute("data-takeable", String(order + 1));
+    g.append(s("circle", { class: "space-slot", r: 33 }));
+    if (tile) {
+      const t = drawTile(tile, {});
+      const inner = s("g", { class: "space-tile", transform: `scale(${TILE_SCALE}) translate(-50 -50)` }, t);
+      g.append(s("rect", { class: "take-ring", x: -35, y: -35, width: 70, height: 70, rx: 11 }), inner);
+      g.setAttribute("aria-label", `${tileText(tile)} on space ${space}${order >= 0 ? `, takeable (${order + 1})` : ""}`);
+      if (opts.selectable && order >= 0) {
+        g.setAttribute("role", "button");
+        g.setAttribute("tabindex", "0");
+        g.addEventListener("click", () => opts.onSpace(space));
+        g.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            opts.onSpace(space);
+          }
+        });
+      }
+    }
+    if (order >= 0) {
+      const [bx, by] = polar(196 - R_SPACE, space, 12);
+      g.append(s("g", { class: "take-badge", transform: `translate(${bx.toFixed(1)} ${by.toFixed(1)})` },
+        s("circle", { r: 9 }), s("text", { "text-anchor": "middle", "dominant-baseline": "central", y: 0.5 }, String(order + 1))));
+    }
+    if (space === view.meeple) g.append(meeple());
+    svg.append(g);
+  }
+  return svg;
+}
+
+function meeple() {
+  return s("g", { class: "meeple", "data-testid": "meeple" },
+    s("title", {}, "The moon figure: the next three tiles clockwise from it may be taken"),
+    s("ellipse", { class: "meeple-shadow", cx: 0, cy: 20, rx: 15, ry: 5 }),
+    s("path", { class: "meeple-body", d: "M -13 19 Q -12 2 -6 -2 L 6 -2 Q 12 2 13 19 Z" }),
+    s("circle", { class: "meeple-head", cx: 0, cy: -12, r: 11 }),
+    s("circle", { class: "meeple-cut", cx: 5, cy: -16, r: 8.5 }));
+}

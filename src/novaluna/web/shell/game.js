@@ -1,0 +1,326 @@
+// The game page: connection, turn banner, hint/undo, log, end screen. The board itself
+// (and everything specific to one game) comes from the game module.
+import { api, capitalise, gameTypes } from "./api.js";
+import { Connection } from "./connection.js";
+import { gameModule } from "./games.js";
+import { storeCreated } from "./lobby.js";
+import { fragmentTokens, gameLink, getGame, rememberGame } from "./store.js";
+import { toast } from "./toast.js";
+import { clear, h } from "./util.js";
+
+export async function showGame(root, gameId, navigate) {
+  const tokens = fragmentTokens();
+  const types = await gameTypes();
+  const loading = h("section", { class: "card narrow center loading" }, h("div", { class: "spinner" }), h("p", {}, "Connecting to the game…"));
+  root.append(loading);
+  let screen = null;
+  let fatal = false;
+  const connStatus = document.getElementById("conn");
+
+  const conn = new Connection(gameId, tokens, {
+    onState: async (state) => {
+      if (!screen) {
+        const type = types.find((t) => t.name === state.game.type) || types[0];
+        const mod = await gameModule(type.name, type);
+        if (screen) return screen.update(state);
+        loading.remove();
+        screen = new GameScreen(root, mod, { conn, type, navigate, tokens });
+        if (tokens.length) {
+          rememberGame(gameId, { type: type.name, title: type.title, created: state.game.created, seats: mergeSeats(gameId, state), tokens, played: tokens });
+        }
+      }
+      screen.update(state);
+    },
+    onStatus: (status) => {
+      connStatus.hidden = status === "online";
+      connStatus.className = `conn conn-${status}`;
+      connStatus.textContent = { connecting: "connecting…", reconnecting: "reconnecting…", offline: "offline — reconnecting…", closed: "disconnected" }[status] || "";
+      if (screen) screen.setOnline(status === "online");
+    },
+    onFatal: (message, status) => {
+      fatal = true;
+      loading.remove();
+      if (screen) screen.destroy();
+      clear(root);
+      const spectate = status === 403 || status === 401;
+      root.append(h("section", { class: "card narrow center", "data-testid": "fatal" },
+        h("h1", {}, status === 404 ? "No such game" : "Cannot open this seat"),
+        h("p", { class: "lead" }, capitalise(message)),
+        h("div", { class: "row center" },
+          spectate ? h("a", { class: "btn", href: `/g/${gameId}`, "data-testid": "spectate-instead" }, "Watch as a spectator") : null,
+          h("a", { class: "btn primary", href: "/" }, "Go to the lobby"))));
+      toast(message, "error");
+    },
+  });
+  return {
+    destroy() {
+      conn.close();
+      if (screen && !fatal) screen.destroy();
+    },
+  };
+}
+
+function mergeSeats(gameId, state) {
+  const known = getGame(gameId);
+  if (known && known.seats) return known.seats;
+  return state.game.seats.map((s) => ({ seat: s.seat, name: s.name, kind: s.kind, bot: s.bot }));
+}
+
+/** One game on screen, fed with state messages (live) or replay frames (read only). */
+export class GameScreen {
+  constructor(root, mod, { conn = null, type = null, navigate = null, tokens = [], replay = false } = {}) {
+    this.mod = mod;
+    this.conn = conn;
+    this.type = type;
+    this.navigate = navigate;
+    this.tokens = tokens;
+    this.replay = replay;
+    this.state = null;
+    this.hint = null;
+    this.endShownFor = null;
+    this.el = h("div", { class: `game ${replay ? "is-replay" : ""}`, "data-testid": "game" });
+    root.append(this.el);
+    this.banner = h("section", { class: "banner", "data-testid": "turn-banner", "aria-live": "polite" });
+    this.controls = h("div", { class: "controls", "data-testid": "controls" });
+    this.gameControls = h("div", { class: "controls-game" });
+    this.shellControls = h("div", { class: "controls-shell" });
+    this.controls.append(this.gameControls, this.shellControls);
+    this.notices = h("div", { class: "notices" });
+    this.side = h("div", { class: "side-board" });
+    this.main = h("div", { class: "main-board" });
+    this.players = h("div", { class: "players-slot" });
+    this.logList = h("ol", { class: "log-list", "data-testid": "log" });
+    this.logCard = h("section", { class: "card log-card" }, h("h2", {}, "Game log"), this.logList);
+    this.el.append(
+      this.banner,
+      h("div", { class: "col col-left" }, h("section", { class: "card wheel-card" }, this.side, this.notices, this.controls)),
+      h("div", { class: "col col-main" }, this.main),
+      h("div", { class: "col col-right" }, this.players, this.logCard));
+    this.board = mod.createBoard({ side: this.side, main: this.main, players: this.players, controls: this.gameControls, notices: this.notices }, {
+      readOnly: replay,
+      act: (action) => this.act(action),
+      seatName: (seat) => this.seatName(seat),
+    });
+    this.hintBtn = h("button", { class: "btn", "data-testid": "hint", onclick: () => this.askHint() }, "Hint");
+    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, "Undo");
+    this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, "Show result");
+    this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
+    this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
+    this.notices.append(this.hintBox);
+    this.onKey = (e) => {
+      if (e.key === "Escape") {
+        this.board.cancel?.();
+        this.overlay?.remove();
+      }
+    };
+    document.addEventListener("keydown", this.onKey);
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    this.board.destroy?.();
+    this.overlay?.remove();
+    this.el.remove();
+  }
+
+  seatName(seat) {
+    const s = this.state?.game.seats[seat];
+    return s ? s.name : `Seat ${seat + 1}`;
+  }
+
+  setOnline(online) {
+    this.el.classList.toggle("offline", !online);
+  }
+
+  update(state) {
+    const previous = this.state;
+    this.state = state;
+    if (this.hint && (!previous || previous.ply !== state.ply || state.acting === null)) this.clearHint();
+    document.title = `${state.over ? "Game over" : state.acting !== null ? "Your turn" : "Nova Luna"} · ${state.game.title}`;
+    this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
+    this.el.classList.toggle("acting", state.acting !== null);
+    this.el.dataset.ply = state.ply;
+    this.renderBanner(state);
+    this.board.update(state);
+    this.renderLog(state);
+    const live = !this.replay;
+    this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
+    this.undoBtn.hidden = !(live && state.undo && !state.over);
+    this.resultBtn.hidden = !(live && state.over);
+    if (live && state.over && this.endShownFor !== state.game.id) {
+      this.endShownFor = state.game.id;
+      this.showEnd(false);
+    }
+  }
+
+  renderBanner(state) {
+    const mod = this.mod;
+    clear(this.banner);
+    this.banner.className = "banner";
+    let title;
+    let sub = "";
+    let seat = null;
+    if (state.over) {
+      title = mod.resultHeadline(state, (i) => this.seatName(i));
+      this.banner.classList.add("banner-over");
+    } else if (state.acting !== null) {
+      seat = state.acting;
+      const hotSeat = state.you.length > 1;
+      title = hotSeat ? `${this.seatName(seat)}, your turn` : "Your turn";
+      sub = mod.turnPrompt(state);
+      this.banner.classList.add("banner-act");
+      if (hotSeat) this.banner.classList.add("banner-hotseat");
+    } else if (state.to_move !== null) {
+      seat = state.to_move;
+      const name = this.seatName(seat);
+      const info = state.game.seats[seat];
+      if (this.replay) {
+        title = `${name} to move`;
+      } else if (state.thinking === seat) {
+        title = `${name} is thinking`;
+        this.banner.classList.add("banner-thinking");
+      } else if (info.kind === "bot") {
+        title = `${name} is about to move`;
+        this.banner.classList.add("banner-thinking");
+      } else {
+        title = `Waiting for ${name}`;
+        sub = info.online ? "" : `${name} is not connected right now`;
+      }
+    }
+    if (seat !== null) {
+      const color = mod.seatColor(seat, state.game.seats.length);
+      this.banner.style.setProperty("--seat", color.fill);
+      this.banner.append(h("span", { class: "disc big", style: { "--disc": color.fill, "--ink": color.ink } }));
+    }
+    this.banner.append(h("div", { class: "banner-text" },
+      h("strong", { "data-testid": "banner-title" }, title),
+      sub ? h("span", { class: "banner-sub" }, sub) : null));
+    if (this.banner.classList.contains("banner-thinking")) this.banner.append(h("span", { class: "dots", "data-testid": "thinking" }, h("i"), h("i"), h("i")));
+    if (!this.replay && state.you.length === 0) {
+      this.banner.append(h("span", { class: "chip", "data-testid": "spectator-chip" }, "Spectating · read only"));
+    } else if (!this.replay && state.you.length > 1) {
+      this.banner.append(h("span", { class: "chip" }, `Hot-seat: ${state.you.map((i) => this.seatName(i)).join(" & ")}`));
+    }
+  }
+
+  renderLog(state) {
+    const list = this.logList;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
+    clear(list);
+    if (!state.log.length) {
+      list.append(h("li", { class: "muted empty" }, "No moves yet."));
+    }
+    state.log.forEach((entry, i) => {
+      const color = this.mod.seatColor(entry.seat, state.game.seats.length);
+      list.append(h("li", { class: i === state.log.length - 1 ? "last" : "", "data-testid": "log-entry" },
+        h("span", { class: "log-num" }, String(i + 1)),
+        h("span", { class: "disc small", style: { "--disc": color.fill, "--ink": color.ink } }),
+        h("span", { class: "log-text" }, h("strong", {}, this.seatName(entry.seat)), " ", this.mod.logText ? this.mod.logText(entry) : entry.text)));
+    });
+    if (atBottom || this.replay || !this.logSeen) list.scrollTop = list.scrollHeight;
+    this.logSeen = true;
+  }
+
+  async act(action) {
+    if (!this.conn || !this.state) return false;
+    try {
+      await this.conn.request("act", { action, ply: this.state.ply });
+      return true;
+    } catch (err) {
+      toast(err.message, "error");
+      return false;
+    }
+  }
+
+  async undo() {
+    this.undoBtn.disabled = true;
+    try {
+      await this.conn.request("undo", { ply: this.state.ply });
+      toast("Your last move was taken back", "ok");
+    } catch (err) {
+      toast(err.message, "error");
+    } finally {
+      this.undoBtn.disabled = false;
+    }
+  }
+
+  async askHint() {
+    const ply = this.state.ply;
+    this.hintBtn.disabled = true;
+    this.hintBtn.textContent = "Thinking…";
+    try {
+      const hint = await this.conn.request("hint", { ply });
+      if (this.state.ply !== ply) return;
+      this.hint = hint;
+      this.board.showHint?.(hint);
+      clear(this.hintBox);
+      this.hintBox.hidden = false;
+      this.hintBox.append(
+        h("div", { class: "hint-head" }, h("strong", {}, "Suggestion: "), this.mod.describeAction(this.state, hint.action)),
+        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason" }, capitalise(hint.reason)) : null,
+        h("div", { class: "row" },
+          h("button", { class: "btn small primary", "data-testid": "play-hint", onclick: () => this.act(hint.action) }, "Play it"),
+          h("button", { class: "btn small ghost", onclick: () => this.clearHint() }, "Dismiss")));
+    } catch (err) {
+      toast(err.message, "error");
+    } finally {
+      this.hintBtn.disabled = false;
+      this.hintBtn.textContent = "Hint";
+    }
+  }
+
+  clearHint() {
+    this.hint = null;
+    this.hintBox.hidden = true;
+    this.board.showHint?.(null);
+  }
+
+  showEnd(force) {
+    const state = this.state;
+    if (!state || !state.over) return;
+    this.overlay?.remove();
+    const close = () => this.overlay.remove();
+    const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, "Play again");
+    const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
+      h("h1", { id: "end-title" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
+      this.mod.resultView(state, (i) => this.seatName(i)),
+      h("div", { class: "row center wrap" },
+        state.record ? h("a", { class: "btn", href: state.record, download: `nova-luna-${state.game.id}.json`, "data-testid": "download-record" }, "Download record") : null,
+        h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, "Watch the replay"),
+        again,
+        h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, "Look at the board")));
+    this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
+    document.body.append(this.overlay);
+    if (force) dialog.querySelector("button")?.focus();
+  }
+
+  async playAgain(button) {
+    const state = this.state;
+    const known = getGame(state.game.id);
+    const setup = known && known.setup ? known.setup : {
+      type: state.game.type,
+      seats: state.game.seats.map((s) => (s.kind === "bot" ? { kind: "bot", bot: s.bot, name: s.name } : { kind: "human", name: s.name })),
+      options: this.mod.optionsFromState ? this.mod.optionsFromState(state) : {},
+    };
+    const body = { ...setup };
+    delete body.seed; // same setup, new tiles
+    button.disabled = true;
+    try {
+      const answer = await api("/api/games", { method: "POST", body });
+      const stored = storeCreated(this.type, answer, body);
+      const mine = answer.seats.filter((s) => s.token && state.you.includes(s.seat)).map((s) => s.token);
+      const others = answer.seats.filter((s) => s.token && !state.you.includes(s.seat));
+      rememberGame(answer.id, { played: mine });
+      this.overlay?.remove();
+      if (others.length) {
+        toast("New game created — send the other players their new seat links", "ok");
+        this.navigate(`/#created=${encodeURIComponent(stored.id)}`);
+      } else {
+        this.navigate(gameLink(answer.id, mine));
+      }
+    } catch (err) {
+      toast(err.message, "error");
+      button.disabled = false;
+    }
+  }
+}

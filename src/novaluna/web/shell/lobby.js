@@ -1,0 +1,293 @@
+// The lobby: create a game (seats, bots, options, seed), share its seat links, list your games.
+import { api, gameTypes } from "./api.js";
+import { gameModule } from "./games.js";
+import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
+import { toast } from "./toast.js";
+import { clear, copyText, h } from "./util.js";
+
+const NAME_KEY = "boardgames.name";
+
+export async function showLobby(root, navigate) {
+  const types = await gameTypes();
+  const type = types[0];
+  const mod = await gameModule(type.name, type);
+  const createdId = new URLSearchParams(location.hash.slice(1)).get("created");
+  const created = createdId ? getGame(createdId) : null;
+
+  const page = h("div", { class: "lobby" });
+  root.append(page);
+  const hero = h("section", { class: "hero" },
+    h("div", { class: "hero-text" },
+      h("h1", {}, type.title),
+      h("p", { class: "lead" }, mod.tagline || ""),
+    ),
+    mod.heroArt ? mod.heroArt() : null);
+  page.append(hero);
+
+  const grid = h("div", { class: "lobby-grid" });
+  page.append(grid);
+  const left = h("div", { class: "lobby-main" });
+  const right = h("div", { class: "lobby-side" });
+  grid.append(left, right);
+
+  if (created) left.append(sharePanel(created, navigate));
+  else left.append(createForm(type, mod, navigate));
+  right.append(yourGames(navigate), h("section", { class: "card" },
+    h("h2", {}, "Replays"),
+    h("p", { class: "muted" }, "Step through a finished game move by move — upload a record file or open one of your finished games."),
+    h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, "Open the replay viewer")));
+  return {};
+}
+
+// -- creating -------------------------------------------------------------------------
+
+function createForm(type, mod, navigate) {
+  const [minSeats, maxSeats] = type.seats;
+  const myName = localStorage.getItem(NAME_KEY) || "";
+  const modes = Object.keys(type.bots);
+  const defaultBot = (mode) => {
+    const list = type.bots[mode] || type.bots[modes[0]];
+    return list[Math.min(1, list.length - 1)].spec;
+  };
+  let seats = [
+    { kind: "human", name: myName },
+    { kind: "bot", bot: defaultBot(mod.modeFor(2)) },
+  ].slice(0, Math.max(minSeats, Math.min(2, maxSeats)));
+  const options = Object.fromEntries(type.options.map((o) => [o.name, o.default]));
+
+  const form = h("form", { class: "card create", "data-testid": "create-form", novalidate: true });
+  const seatList = h("div", { class: "seat-list" });
+  const modeNote = h("p", { class: "mode-note" });
+  const optionBox = h("div", { class: "options" });
+  const seedInput = h("input", { type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: "random", id: "seed", "data-testid": "seed" });
+  const submit = h("button", { class: "btn primary big", type: "submit", "data-testid": "create-game" }, "Create game");
+
+  function render() {
+    const mode = mod.modeFor(seats.length);
+    clear(seatList);
+    seats.forEach((seat, i) => {
+      const color = mod.seatColor(i, seats.length);
+      const kindToggle = h("div", { class: "seg", role: "group", "aria-label": `Seat ${i + 1} is played by` },
+        ...["human", "bot"].map((kind) => h("button", {
+          type: "button",
+          class: seat.kind === kind ? "on" : "",
+          "aria-pressed": seat.kind === kind ? "true" : "false",
+          "data-testid": `seat-${i}-kind-${kind}`,
+          onclick: () => {
+            seat.kind = kind;
+            if (kind === "bot" && !seat.bot) seat.bot = defaultBot(mode);
+            render();
+          },
+        }, kind === "human" ? "Human" : "Bot")));
+      let detail;
+      if (seat.kind === "human") {
+        detail = h("input", {
+          type: "text", maxlength: "40", placeholder: `Player ${i + 1}`, value: seat.name || "",
+          "aria-label": `Seat ${i + 1} name`, "data-testid": `seat-${i}-name`,
+          oninput: (e) => { seat.name = e.target.value; },
+        });
+      } else {
+        const bots = type.bots[mode] || [];
+        if (!bots.some((b) => b.spec === seat.bot)) seat.bot = defaultBot(mode);
+        detail = h("select", {
+          "aria-label": `Seat ${i + 1} bot`, "data-testid": `seat-${i}-bot`,
+          onchange: (e) => { seat.bot = e.target.value; },
+        }, ...bots.map((b) => h("option", { value: b.spec, selected: b.spec === seat.bot }, b.label)));
+      }
+      seatList.append(h("div", { class: "seat-row", "data-testid": `seat-row-${i}` },
+        h("span", { class: "disc", style: { "--disc": color.fill, "--ink": color.ink }, title: color.name }),
+        h("span", { class: "seat-label" }, `Seat ${i + 1}`),
+        kindToggle,
+        detail,
+        h("button", {
+          type: "button", class: "icon-btn", title: "Remove this seat", "aria-label": `Remove seat ${i + 1}`,
+          disabled: seats.length <= minSeats, "data-testid": `seat-${i}-remove`,
+          onclick: () => { seats.splice(i, 1); render(); },
+        }, "×")));
+    });
+    addButton.disabled = seats.length >= maxSeats;
+    modeNote.textContent = mod.modeNote ? mod.modeNote(seats.length) : "";
+    clear(optionBox);
+    for (const opt of type.options) {
+      if (opt.type !== "bool") continue;
+      const disabled = opt.min_seats && seats.length < opt.min_seats;
+      optionBox.append(h("label", { class: `check ${disabled ? "disabled" : ""}` },
+        h("input", {
+          type: "checkbox", checked: !!options[opt.name] && !disabled, disabled,
+          "data-testid": `option-${opt.name}`,
+          onchange: (e) => { options[opt.name] = e.target.checked; },
+        }),
+        h("span", {}, opt.label, disabled ? h("small", { class: "muted" }, ` — needs ${opt.min_seats}+ seats`) : null)));
+    }
+  }
+
+  const addButton = h("button", {
+    type: "button", class: "btn ghost", "data-testid": "add-seat",
+    onclick: () => {
+      seats.push({ kind: "bot", bot: defaultBot(mod.modeFor(seats.length + 1)) });
+      render();
+    },
+  }, "+ Add a seat");
+
+  form.append(
+    h("h2", {}, "New game"),
+    seatList,
+    h("div", { class: "row" }, addButton),
+    modeNote,
+    optionBox,
+    h("details", { class: "advanced" },
+      h("summary", {}, "Advanced"),
+      h("label", { class: "field", for: "seed" }, h("span", {}, "Seed (same seed, same tiles)"), seedInput)),
+    h("div", { class: "row end" }, submit));
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const mode = mod.modeFor(seats.length);
+    const body = {
+      type: type.name,
+      seats: seats.map((seat, i) => seat.kind === "human"
+        ? { kind: "human", name: (seat.name || "").trim() || `Player ${i + 1}` }
+        : { kind: "bot", bot: seat.bot, name: botLabel(type, mode, seat.bot) }),
+      options: Object.fromEntries(type.options
+        .filter((o) => !(o.min_seats && seats.length < o.min_seats))
+        .map((o) => [o.name, options[o.name]])),
+    };
+    const seedText = seedInput.value.trim();
+    if (seedText) {
+      if (!/^\d+$/.test(seedText)) {
+        toast("The seed must be a whole number (or leave it empty for a random game).", "error");
+        return;
+      }
+      body.seed = Number(seedText);
+    }
+    const firstHuman = seats.find((s) => s.kind === "human");
+    if (firstHuman && firstHuman.name) localStorage.setItem(NAME_KEY, firstHuman.name.trim());
+    submit.disabled = true;
+    submit.textContent = "Creating…";
+    try {
+      const answer = await api("/api/games", { method: "POST", body });
+      const stored = storeCreated(type, answer, body);
+      navigate(`/#created=${encodeURIComponent(answer.id)}`, { replace: false });
+      return stored;
+    } catch (err) {
+      toast(err.message, "error");
+    } finally {
+      submit.disabled = false;
+      submit.textContent = "Create game";
+    }
+  });
+  render();
+  return form;
+}
+
+function botLabel(type, mode, spec) {
+  const bot = (type.bots[mode] || []).find((b) => b.spec === spec);
+  return bot ? bot.label.replace(/\s*\(.*\)$/, "") : spec;
+}
+
+/** Remember a just-created game (its setup, seats and tokens) in this browser. */
+export function storeCreated(type, answer, setup) {
+  const humans = answer.seats.filter((s) => s.token);
+  return rememberGame(answer.id, {
+    type: type.name,
+    title: type.title,
+    created: new Date().toISOString(),
+    seats: answer.seats,
+    setup,
+    tokens: humans.map((s) => s.token),
+    played: humans.length ? [humans[0].token] : [],
+    creator: true,
+  });
+}
+
+// -- sharing a created game ---------------------------------------------------------
+
+function sharePanel(game, navigate) {
+  const origin = location.origin;
+  const humans = game.seats.filter((s) => s.token);
+  const played = new Set(game.played || []);
+  const panel = h("section", { class: "card share", "data-testid": "share-panel" },
+    h("h2", {}, "Your game is ready"),
+    h("p", { class: "muted" }, humans.length > 1
+      ? "Send each player their own seat link — it is their secret key to the seat. Tick the seats you play on this device (hot-seat)."
+      : humans.length === 1 ? "Your seat is ticked below. Share the spectator link with anyone who wants to watch." : "Only bots play: open the game to watch them."));
+  const table = h("div", { class: "share-seats" });
+  panel.append(table);
+  for (const seat of game.seats) {
+    const link = seat.token ? origin + gameLink(game.id, [seat.token]) : null;
+    const row = h("div", { class: "share-row", "data-testid": `share-seat-${seat.seat}` },
+      h("span", { class: "share-name" }, h("strong", {}, seat.name), h("small", { class: "muted" }, seat.kind === "bot" ? " · bot" : "")));
+    if (link) {
+      const box = h("input", { type: "checkbox", checked: played.has(seat.token), "data-testid": `play-here-${seat.seat}`,
+        onchange: (e) => {
+          if (e.target.checked) played.add(seat.token);
+          else played.delete(seat.token);
+          setPlayed(game.id, [...played]);
+        } });
+      row.append(
+        h("label", { class: "check small" }, box, h("span", {}, "play here")),
+        linkBox(link, `seat-link-${seat.seat}`));
+    } else {
+      row.append(h("span", { class: "muted" }, "plays automatically"));
+    }
+    table.append(row);
+  }
+  panel.append(h("div", { class: "share-row spectate" },
+    h("span", { class: "share-name" }, h("strong", {}, "Spectators"), h("small", { class: "muted" }, " · read only")),
+    linkBox(origin + gameLink(game.id, []), "spectator-link")));
+  panel.append(h("div", { class: "row end" },
+    h("a", { class: "btn ghost", href: "/", "data-testid": "new-game" }, "Set up another"),
+    h("button", { class: "btn primary big", "data-testid": "enter-game", onclick: () => {
+      const order = (game.tokens || []).filter((t) => played.has(t));
+      setPlayed(game.id, order);
+      navigate(gameLink(game.id, order));
+    } }, "Enter the game")));
+  return panel;
+}
+
+function linkBox(url, testid) {
+  const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, onfocus: (e) => e.target.select() });
+  return h("span", { class: "link-box" }, input,
+    h("button", { type: "button", class: "btn small", onclick: async () => {
+      toast(await copyText(url) ? "Link copied" : "Select the link and copy it", "ok", 1800);
+    } }, "Copy"));
+}
+
+// -- your games -----------------------------------------------------------------------
+
+function yourGames(navigate) {
+  const card = h("section", { class: "card", "data-testid": "your-games" }, h("h2", {}, "Your games"));
+  const games = allGames();
+  if (!games.length) {
+    card.append(h("p", { class: "muted" }, "Games you create or join on this device appear here."));
+    return card;
+  }
+  const list = h("ul", { class: "game-list" });
+  card.append(list);
+  for (const game of games.slice(0, 30)) {
+    const mine = (game.seats || []).filter((s) => (game.played || []).includes(s.token)).map((s) => s.name);
+    const status = h("span", { class: "status-chip" }, "…");
+    const when = game.created ? new Date(game.created).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "";
+    const item = h("li", { class: "game-item", "data-testid": `game-item-${game.id}` },
+      h("a", { class: "game-open", href: gameLink(game.id, game.played || []) },
+        h("strong", {}, (game.seats || []).map((s) => s.name).join(" · ") || game.id),
+        h("small", { class: "muted" }, [when, mine.length ? `you: ${mine.join(", ")}` : "spectator"].filter(Boolean).join(" — "))),
+      status,
+      (game.tokens || []).length > 0 && game.creator ? h("a", { class: "btn small ghost", href: `/#created=${game.id}`, title: "Seat links" }, "Links") : null,
+      h("button", { class: "icon-btn", title: "Forget this game", "aria-label": "Forget this game", onclick: () => {
+        forgetGame(game.id);
+        item.remove();
+      } }, "×"));
+    list.append(item);
+    api(`/api/games/${encodeURIComponent(game.id)}`).then((state) => {
+      status.textContent = state.over ? "finished" : state.to_move !== null ? `${state.game.seats[state.to_move].name} to move` : "in play";
+      status.classList.toggle("over", !!state.over);
+      if (state.over) {
+        item.append(h("a", { class: "btn small ghost", href: `/replay/${game.id}` }, "Replay"));
+      }
+    }).catch((err) => {
+      status.textContent = err.status === 404 ? "gone" : "?";
+    });
+  }
+  return card;
+}

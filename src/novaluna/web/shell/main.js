@@ -1,0 +1,68 @@
+// The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id}.
+import { showLobby } from "./lobby.js";
+import { showGame } from "./game.js";
+import { showReplay } from "./replay.js";
+import { clear, h } from "./util.js";
+
+let current = null; // {destroy()} of the screen on show
+
+export function navigate(url, { replace = false } = {}) {
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  route();
+}
+
+async function route() {
+  if (current && current.destroy) current.destroy();
+  current = null;
+  const app = clear(document.getElementById("app"));
+  document.getElementById("conn").hidden = true;
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let match;
+  document.body.dataset.page = "";
+  try {
+    if (path === "/") {
+      document.body.dataset.page = "lobby";
+      current = await showLobby(app, navigate);
+    } else if ((match = path.match(/^\/g\/([A-Za-z0-9_-]+)$/))) {
+      document.body.dataset.page = "game";
+      current = await showGame(app, decodeURIComponent(match[1]), navigate);
+    } else if (path === "/replay") {
+      document.body.dataset.page = "replay";
+      current = await showReplay(app, null, navigate);
+    } else if ((match = path.match(/^\/replay\/([A-Za-z0-9_-]+)$/))) {
+      document.body.dataset.page = "replay";
+      current = await showReplay(app, decodeURIComponent(match[1]), navigate);
+    } else {
+      app.append(h("section", { class: "card narrow center" },
+        h("h1", {}, "Lost among the stars"),
+        h("p", {}, "There is nothing at this address."),
+        h("a", { class: "btn primary", href: "/" }, "Go to the lobby")));
+    }
+  } catch (err) {
+    app.append(h("section", { class: "card narrow center", "data-testid": "page-error" },
+      h("h1", {}, "Something went wrong"),
+      h("p", {}, err.message || String(err)),
+      h("a", { class: "btn primary", href: "/" }, "Back to the lobby")));
+  }
+}
+
+// Same-origin links to page routes stay in the app.
+document.addEventListener("click", (event) => {
+  const a = event.target.closest("a");
+  if (!a || a.target || a.hasAttribute("download") || event.defaultPrevented) return;
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
+  event.preventDefault();
+  if (url.pathname === location.pathname && url.search === location.search && url.hash !== location.hash && url.pathname.startsWith("/g/")) {
+    // Another seat fragment for the same game: a new connection with the new tokens.
+    history.pushState(null, "", url.href);
+    route();
+    return;
+  }
+  navigate(url.pathname + url.search + url.hash);
+});
+
+window.addEventListener("popstate", route);
+route();

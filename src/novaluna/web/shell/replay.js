@@ -1,0 +1,153 @@
+// The replay viewer: frames of a finished game (uploaded record or stored game),
+// stepped with buttons, a slider and the arrow keys, drawn by the game's own board.
+import { api, gameTypes } from "./api.js";
+import { gameModule } from "./games.js";
+import { GameScreen } from "./game.js";
+import { toast } from "./toast.js";
+import { clear, h } from "./util.js";
+
+export async function showReplay(root, gameId, navigate) {
+  const page = h("div", { class: "replay-page" });
+  root.append(page);
+  let viewer = null;
+
+  async function open(data, label) {
+    viewer?.destroy();
+    clear(page);
+    const types = await gameTypes();
+    const type = types.find((t) => t.name === data.game) || types[0];
+    const mod = await gameModule(type.name, type);
+    viewer = new ReplayViewer(page, mod, data, label, gameId ? null : () => { viewer.destroy(); viewer = null; clear(page); page.append(uploadCard(open)); });
+  }
+
+  if (gameId) {
+    const loading = h("section", { class: "card narrow center loading" }, h("div", { class: "spinner" }), h("p", {}, "Loading the replay…"));
+    page.append(loading);
+    try {
+      const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
+      await open(data, `Game ${gameId}`);
+    } catch (err) {
+      clear(page);
+      page.append(h("section", { class: "card narrow center", "data-testid": "replay-error" },
+        h("h1", {}, "No replay here"),
+        h("p", { class: "lead" }, err.message),
+        h("div", { class: "row center" },
+          h("a", { class: "btn", href: `/g/${gameId}` }, "Open the game"),
+          h("a", { class: "btn primary", href: "/replay" }, "Upload a record"))));
+    }
+  } else {
+    page.append(uploadCard(open));
+  }
+  return { destroy: () => viewer?.destroy() };
+}
+
+function uploadCard(open) {
+  const input = h("input", { type: "file", accept: ".json,application/json", id: "record-file", "data-testid": "record-file", class: "visually-hidden" });
+  const status = h("p", { class: "muted", "data-testid": "upload-status" }, "");
+  const drop = h("label", { class: "drop", for: "record-file" },
+    h("span", { class: "drop-moon", "aria-hidden": "true" }),
+    h("strong", {}, "Choose a record file"),
+    h("span", { class: "muted" }, "or drop it here (.json — “Download record” at the end of a game)"));
+  const card = h("section", { class: "card narrow upload", "data-testid": "upload" },
+    h("h1", {}, "Replay a game"), drop, input, status);
+
+  async function load(file) {
+    if (!file) return;
+    status.textContent = `Reading ${file.name}…`;
+    let text;
+    try {
+      text = await file.text();
+      JSON.parse(text);
+    } catch {
+      status.textContent = "";
+      toast(`${file.name} is not a JSON record file.`, "error");
+      return;
+    }
+    try {
+      const data = await api("/api/replay", { method: "POST", body: text });
+      await open(data, file.name);
+    } catch (err) {
+      status.textContent = "";
+      toast(err.message, "error");
+    }
+  }
+  input.addEventListener("change", () => load(input.files[0]));
+  for (const name of ["dragenter", "dragover"]) {
+    drop.addEventListener(name, (e) => { e.preventDefault(); drop.classList.add("over"); });
+  }
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    load(e.dataTransfer.files[0]);
+  });
+  return card;
+}
+
+class ReplayViewer {
+  constructor(root, mod, data, label, onClose) {
+    this.mod = mod;
+    this.frames = data.frames;
+    this.players = data.players || [];
+    this.index = 0;
+    const n = this.frames.length - 1;
+    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": "Turn",
+      oninput: (e) => this.go(Number(e.target.value)) });
+    this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
+    const btn = (label, testid, title, f) => h("button", { class: "btn small", "data-testid": testid, title, "aria-label": title, onclick: f }, label);
+    this.bar = h("section", { class: "card replay-bar", "data-testid": "replay-bar" },
+      h("div", { class: "replay-title" }, h("strong", {}, "Replay"), h("span", { class: "muted" }, ` · ${label}`),
+        onClose ? h("button", { class: "btn small ghost", onclick: onClose }, "Another file") : null),
+      h("div", { class: "replay-controls" },
+        btn("⏮", "replay-first", "First (Home)", () => this.go(0)),
+        btn("◀", "replay-prev", "Previous (←)", () => this.go(this.index - 1)),
+        this.slider,
+        btn("▶", "replay-next", "Next (→)", () => this.go(this.index + 1)),
+        btn("⏭", "replay-last", "Last (End)", () => this.go(n)),
+        this.counter));
+    root.append(this.bar);
+    this.screen = new GameScreen(root, mod, { replay: true });
+    this.onKey = (e) => {
+      if (e.target.closest && e.target.closest("input[type=text], textarea")) return;
+      const moves = { ArrowRight: this.index + 1, ArrowLeft: this.index - 1, Home: 0, End: n, PageDown: this.index + 10, PageUp: this.index - 10 };
+      if (e.key in moves) {
+        e.preventDefault();
+        this.go(moves[e.key]);
+      }
+    };
+    document.addEventListener("keydown", this.onKey);
+    this.go(0);
+  }
+
+  go(i) {
+    const n = this.frames.length - 1;
+    this.index = Math.max(0, Math.min(n, i));
+    this.slider.value = String(this.index);
+    this.counter.textContent = this.index === 0 ? `Start · ${n} turns` : `Turn ${this.index} of ${n}`;
+    const frame = this.frames[this.index];
+    const view = frame.view;
+    const seats = view.seats.map((_, seat) => ({ seat, name: this.players[seat] || `Seat ${seat + 1}`, kind: "human", bot: null, online: true }));
+    this.screen.update({
+      type: "state",
+      game: { id: null, type: this.mod.name, title: "Replay", seats },
+      ply: this.index,
+      to_move: view.over ? null : view.current_seat,
+      over: view.over,
+      you: [],
+      acting: null,
+      thinking: null,
+      view,
+      choices: [],
+      log: frame.log,
+      result: view.result || null,
+      undo: false,
+      record: null,
+    });
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+    this.screen.destroy();
+    this.bar.remove();
+  }
+}

@@ -1,0 +1,184 @@
+"""Helpers for the browser tests: a real server in a subprocess, Chromium, and the moves
+a test makes by clicking (never by calling the API behind the page's back)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+REPO = Path(__file__).resolve().parent.parent
+SCREENSHOTS = REPO / "test-output" / "screenshots"
+TIMEOUT_MS = 15_000
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_server(db: Path) -> Iterator[str]:
+    """``novaluna serve`` on a free port; yields its base URL."""
+    port = free_port()
+    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-m", "novaluna.cli", "serve", "--port", str(port)]
+    cmd += ["--db", str(db), "--bot-pause", "0"]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {db.with_suffix('.log').read_text()}")
+            try:
+                with urllib.request.urlopen(base + "/api/types", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not answer /api/types within 30 s")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def require_chromium() -> None:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests need Debian's chromium "
+            "(apt-get install chromium)",
+            pytrace=False,
+        )
+
+
+def api(base: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """Call the server's JSON API (for setting up games and checking what the page shows)."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method="POST" if data else "GET")
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def create_game(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return api(base, "/api/games", {"type": "nova-luna", "seats": seats, **extra})
+
+
+def wait_until_over(base: str, game_id: str, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        state = api(base, f"/api/games/{game_id}")
+        if state["over"]:
+            return state
+        if time.monotonic() > deadline:
+            raise AssertionError(f"game {game_id} did not finish in {timeout} s")
+        time.sleep(0.2)
+
+
+def shot(page: Any, name: str, full_page: bool = False) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+# -- reading the page ------------------------------------------------------------------
+
+WAIT_FOR_TURN = """() => {
+  const game = document.querySelector('[data-testid=game]');
+  if (!game) return false;
+  return game.classList.contains('acting') || !!document.querySelector('[data-testid=end-screen]');
+}"""
+
+
+def ply(page: Any) -> int:
+    return int(page.get_attribute("[data-testid=game]", "data-ply"))
+
+
+def wait_for_ply_after(page: Any, before: int) -> None:
+    page.wait_for_function(
+        "(p) => Number(document.querySelector('[data-testid=game]').dataset.ply) > p",
+        arg=before,
+        timeout=TIMEOUT_MS,
+    )
+
+
+def wait_for_my_turn_or_end(page: Any) -> bool:
+    """True when it is this page's turn, False when the end screen shows."""
+    page.wait_for_function(WAIT_FOR_TURN, timeout=30_000)
+    return page.locator("[data-testid=end-screen]").count() == 0
+
+
+def previewed_tasks(page: Any) -> set[tuple[int, int, int]]:
+    """The tasks the display marks as 'would be covered' right now."""
+    marks = page.eval_on_selector_all(
+        "[data-testid=display] .task.preview", "els => els.map(e => e.dataset.task)"
+    )
+    return {tuple(int(v) for v in m.split(",")) for m in marks}  # type: ignore[misc]
+
+
+def take_first_tile(page: Any) -> int:
+    """Click the first takeable tile on the wheel; return its space."""
+    space = page.locator("[data-testid=wheel] .space[data-takeable='1']")
+    number = int(space.get_attribute("data-space"))
+    space.click()
+    page.locator("[data-testid^='cell-']").first.wait_for(timeout=TIMEOUT_MS)
+    return number
+
+
+def play_one_turn(page: Any) -> None:
+    """Take the first takeable tile and lay it on the first legal cell, by clicking."""
+    before = ply(page)
+    if page.locator("[data-testid=end-phase]").is_visible():
+        page.click("[data-testid=end-phase]")
+    else:
+        take_first_tile(page)
+        page.locator("[data-testid^='cell-']").first.click()
+    wait_for_ply_after(page, before)
+
+
+def play_to_end(page: Any, max_turns: int = 80) -> int:
+    turns = 0
+    while wait_for_my_turn_or_end(page):
+        play_one_turn(page)
+        turns += 1
+        assert turns <= max_turns, "the game did not end"
+    return turns
+
+
+def no_horizontal_overflow(page: Any) -> bool:
+    return page.evaluate(
+        "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+    )

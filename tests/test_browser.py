@@ -1,0 +1,410 @@
+"""The web page in a real browser (Chromium through Playwright) against a real server.
+
+Every move here is made by clicking tiles and cells, as a player would; the JSON API is
+only used to set games up quickly and to check that the page shows what the server says.
+Screenshots of the main screens go to test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    TIMEOUT_MS,
+    api,
+    create_game,
+    no_horizontal_overflow,
+    play_one_turn,
+    ply,
+    previewed_tasks,
+    require_chromium,
+    running_server,
+    shot,
+    wait_for_my_turn_or_end,
+    wait_for_ply_after,
+    wait_until_over,
+)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "games.db"
+    with running_server(db) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_chromium()
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def token_of(page: Any) -> str:
+    match = re.search(r"#seat=([^,&]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def game_id_of(page: Any) -> str:
+    match = re.search(r"/g/([A-Za-z0-9_-]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def check_preview(page: Any, base: str) -> bool:
+    """Select a tile, hover its cells: the glowing tasks are the action's ``covers``.
+
+    True once a cell whose placement covers at least one task was checked."""
+    state = api(base, f"/api/games/{game_id_of(page)}", token=token_of(page))
+    covering = [c for c in state["choices"] if c.get("covers")]
+    if not covering:
+        return False
+    target = covering[0]
+    page.click(f"[data-testid=space-{target['space']}]")
+    for choice in [c for c in state["choices"] if c.get("space") == target["space"]][:6] + [target]:
+        x, y = choice["cell"]
+        page.hover(f"[data-testid='cell-{x},{y}']")
+        expected = {tuple(c) for c in choice["covers"]}
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('[data-testid=display] .task.preview').length === n",
+            arg=len(expected),
+        )
+        assert previewed_tasks(page) == expected, choice
+    assert "covers" in page.inner_text("[data-testid=preview-text]")
+    shot(page, "03-tile-selected-preview")
+    page.click("[data-testid=cancel-select]")
+    return True
+
+
+# -- 1: a whole game against a bot, made in the lobby ------------------------------------
+
+
+def test_lobby_game_against_a_bot_to_the_end(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.fill("[data-testid=seat-0-name]", "Ann")
+    page.select_option("[data-testid=seat-1-bot]", "greedy")
+    shot(page, "01-lobby")
+    page.click("[data-testid=create-game]")
+    page.locator("[data-testid=share-panel]").wait_for()
+    link = page.input_value("[data-testid=seat-link-0]")
+    assert "#seat=" in link
+    assert "#seat=" not in page.input_value("[data-testid=spectator-link]")
+    shot(page, "01b-game-created")
+    page.click("[data-testid=enter-game]")
+    page.wait_for_url(re.compile(r"/g/[^#]+#seat="))
+    game_id = game_id_of(page)
+
+    checked_preview = False
+    turns = 0
+    while wait_for_my_turn_or_end(page):
+        if not checked_preview:
+            checked_preview = check_preview(page, server)
+        if turns == 4:
+            shot(page, "02-game-desktop")
+        play_one_turn(page)
+        turns += 1
+        assert turns < 60
+    assert checked_preview, "no turn offered a placement that covers a task"
+
+    # the end screen
+    end = page.locator("[data-testid=end-screen]")
+    assert end.is_visible()
+    result = api(server, f"/api/games/{game_id}")["result"]
+    ranking = page.locator("[data-testid=result] tbody tr")
+    assert ranking.count() == 2
+    winner = ["Ann", "Greedy"][result["ranking"][0]]
+    assert winner in ranking.nth(0).inner_text()
+    assert str(result["discs_left"][result["ranking"][0]]) in ranking.nth(0).inner_text()
+    shot(page, "05-end-screen")
+    with page.expect_download() as info:
+        page.click("[data-testid=download-record]")
+    record = json.loads(Path(info.value.path()).read_text())
+    assert record["game"] == "nova-luna" and record["players"] == ["Ann", "Greedy"]
+    log = api(server, f"/api/games/{game_id}")["log"]
+    assert len(record["turns"]) == sum(e["kind"] == "place" for e in log)  # refill + take: 1 turn
+
+    # play again: same seats, a new game, this browser still plays Ann
+    page.click("[data-testid=play-again]")
+    page.wait_for_url(lambda url: game_id not in url and "#seat=" in url)
+    page.locator("[data-testid=turn-banner]").wait_for()
+    new_state = api(server, f"/api/games/{game_id_of(page)}", token=token_of(page))
+    assert [s["name"] for s in new_state["game"]["seats"]] == ["Ann", "Greedy"]
+    assert new_state["you"] == [0]
+
+    # the lobby lists both games
+    page.goto(server + "/")
+    games = page.locator("[data-testid=your-games] .game-item")
+    games.nth(1).wait_for()
+    assert games.count() >= 2
+    assert "finished" in page.inner_text(f"[data-testid=game-item-{game_id}]")
+
+
+# -- 2: two humans in two browsers ---------------------------------------------------------
+
+
+def test_two_humans_see_each_others_moves_live(browser: Any, server: str) -> None:
+    game = create_game(
+        server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], seed=11
+    )
+    pages = []
+    contexts = []
+    for seat in game["seats"]:
+        context = browser.new_context(viewport=DESKTOP)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        p = context.new_page()
+        p.goto(server + seat["link"])
+        p.locator("[data-testid=turn-banner]").wait_for()
+        pages.append(p)
+    try:
+        for _ in range(3):
+            state = api(server, f"/api/games/{game['id']}")
+            mover, waiter = pages[state["to_move"]], pages[1 - state["to_move"]]
+            assert "Your turn" in mover.inner_text("[data-testid=banner-title]")
+            name = ["Ann", "Bob"][state["to_move"]]
+            assert f"Waiting for {name}" in waiter.inner_text("[data-testid=banner-title]")
+            before = ply(waiter)
+            entries = waiter.locator("[data-testid=log-entry]").count()
+            play_one_turn(mover)
+            wait_for_ply_after(waiter, before)  # no reload
+            assert waiter.locator("[data-testid=log-entry]").count() == entries + 1
+            assert name in waiter.locator("[data-testid=log-entry]").last.inner_text()
+        # both are shown online to each other
+        assert pages[0].locator("[data-testid=player-1] .presence.on").count() == 1
+    finally:
+        for context in contexts:
+            context.close()
+
+
+# -- 3: solo ----------------------------------------------------------------------------
+
+
+def test_solo_game_to_the_end(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.fill("[data-testid=seat-0-name]", "Sol")
+    page.click("[data-testid=seat-1-remove]")
+    assert page.locator("[data-testid=option-first_game]").is_disabled()
+    page.click("[data-testid=create-game]")
+    page.click("[data-testid=enter-game]")
+    page.wait_for_url(re.compile(r"#seat="))
+    page.locator("[data-testid=solo-scores]").wait_for()
+    ended_phase = False
+    turns = 0
+    while wait_for_my_turn_or_end(page):
+        if page.locator("[data-testid=end-phase]").is_visible():
+            shot(page, "06a-solo-end-phase-offered")
+            ended_phase = True
+        play_one_turn(page)
+        turns += 1
+        assert turns < 40
+    state = api(server, f"/api/games/{game_id_of(page)}")
+    result = state["result"]
+    assert page.inner_text("[data-testid=score-total]").startswith(str(result["total"]))
+    assert page.inner_text("[data-testid=score-phase1]").startswith(str(result["phase1"]))
+    assert page.inner_text("[data-testid=score-phase2]").startswith(str(result["phase2"]))
+    assert "100" in page.inner_text("[data-testid=verdict]")
+    if ended_phase:
+        assert any(e["kind"] == "end" for e in state["log"])
+    shot(page, "06-solo-end")
+
+
+# -- 4: the replay page ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def finished_game(server: str) -> dict[str, Any]:
+    game = create_game(
+        server, [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}], seed=3
+    )
+    state = wait_until_over(server, game["id"])
+    return {"id": game["id"], "turns": len(state["log"])}
+
+
+def test_replay_steps_through_a_stored_game(page: Any, server: str, finished_game: dict) -> None:
+    page.goto(server + f"/replay/{finished_game['id']}")
+    counter = page.locator("[data-testid=replay-counter]")
+    counter.wait_for()
+    assert "Start" in counter.inner_text()
+    assert page.locator("[data-testid=log-entry]").count() == 0
+    page.click("[data-testid=replay-next]")
+    assert counter.inner_text().startswith("Turn 1 of")
+    assert page.locator("[data-testid=log-entry]").count() == 1
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert counter.inner_text().startswith("Turn 3 of")
+    page.keyboard.press("ArrowLeft")
+    assert counter.inner_text().startswith("Turn 2 of")
+    page.fill("[data-testid=replay-slider]", "10")
+    assert counter.inner_text().startswith("Turn 10 of")
+    page.click("[data-testid=replay-last]")
+    last = page.locator("[data-testid=log-entry]").count()
+    assert last >= finished_game["turns"] - 1 and last > 10
+    assert "wins" in page.inner_text("[data-testid=banner-title]")
+    shot(page, "07-replay")
+    page.click("[data-testid=replay-first]")
+    assert page.locator("[data-testid=log-entry]").count() == 0
+
+
+def test_replay_of_an_uploaded_record(
+    page: Any, server: str, finished_game: dict, tmp_path: Path
+) -> None:
+    record = api(server, f"/api/games/{finished_game['id']}/record")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page.goto(server + "/replay")
+    page.set_input_files("[data-testid=record-file]", str(path))
+    page.locator("[data-testid=replay-counter]").wait_for()
+    page.keyboard.press("End")
+    assert page.locator("[data-testid=log-entry]").count() == len(record["turns"])
+    # a broken record: a polite message, not JSON
+    record["turns"][3]["tile"] = 999
+    path.write_text(json.dumps(record))
+    page.goto(server + "/replay")
+    page.set_input_files("[data-testid=record-file]", str(path))
+    toast = page.locator("[data-testid=toast]")
+    toast.wait_for()
+    assert "invalid record" in toast.inner_text().lower()
+    assert "{" not in toast.inner_text()
+
+
+# -- 5: a phone ----------------------------------------------------------------------------
+
+
+def test_phone_layout_and_tapping(browser: Any, server: str) -> None:
+    game = create_game(server, [{"kind": "human", "name": "Pia"}, {"kind": "bot", "bot": "greedy"}])
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        page.goto(server + "/")
+        page.locator("[data-testid=create-form]").wait_for()
+        assert no_horizontal_overflow(page)
+        shot(page, "04a-phone-lobby", full_page=True)
+        page.goto(server + game["seats"][0]["link"])
+        for _ in range(3):
+            assert wait_for_my_turn_or_end(page)
+            assert no_horizontal_overflow(page)
+            before = ply(page)
+            space = page.locator("[data-testid=wheel] .space[data-takeable='1']")
+            space.tap()
+            cell = page.locator("[data-testid^='cell-']").first
+            cell.wait_for()
+            cell.tap()  # a tap previews ...
+            confirm = page.locator("[data-testid=confirm-place]")
+            confirm.wait_for()
+            assert ply(page) == before
+            if _ == 2:
+                shot(page, "04-phone-game")
+            confirm.tap()  # ... and the confirm button places
+            wait_for_ply_after(page, before)
+        assert no_horizontal_overflow(page)
+        shot(page, "04b-phone-game-full", full_page=True)
+    finally:
+        context.close()
+
+
+# -- 6: spectators -------------------------------------------------------------------------
+
+
+def test_spectator_is_read_only(page: Any, server: str) -> None:
+    game = create_game(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    page.goto(server + game["url"])
+    page.locator("[data-testid=spectator-chip]").wait_for()
+    assert "Waiting for" in page.inner_text("[data-testid=banner-title]")
+    assert page.locator("[data-testid=wheel] .space.selectable").count() == 0
+    page.locator("[data-testid=wheel] .space[data-takeable='1']").click()
+    assert page.locator("[data-testid^='cell-']").count() == 0
+    assert not page.locator("[data-testid=hint]").is_visible()
+    assert not page.locator("[data-testid=undo]").is_visible()
+    assert not page.locator("[data-testid=refill]").is_visible()
+    # the players' moves still arrive
+    state = api(server, f"/api/games/{game['id']}")
+    assert state["choices"] == []
+    mover = game["seats"][state["to_move"]]
+    seat_state = api(server, f"/api/games/{game['id']}", token=mover["token"])
+    api(
+        server,
+        f"/api/games/{game['id']}/actions",
+        {"action": seat_state["choices"][0]["action"], "ply": 0},
+        token=mover["token"],
+    )
+    wait_for_ply_after(page, 0)
+    assert page.locator("[data-testid=log-entry]").count() == 1
+
+
+# -- 7: errors -----------------------------------------------------------------------------
+
+
+def test_server_errors_are_shown_politely(page: Any, server: str) -> None:
+    game = create_game(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}])
+    page.goto(server + f"/g/{game['id']}#seat=not-a-real-token")
+    fatal = page.locator("[data-testid=fatal]")
+    fatal.wait_for()
+    assert "not valid" in fatal.inner_text()
+    toast = page.locator("[data-testid=toast]").first
+    assert "not valid" in toast.inner_text() and "{" not in toast.inner_text()
+    page.click("[data-testid=spectate-instead]")
+    page.locator("[data-testid=spectator-chip]").wait_for()
+
+    page.goto(server + "/g/no-such-game")
+    page.locator("[data-testid=fatal]").wait_for()
+    assert "No such game" in page.inner_text("[data-testid=fatal]")
+
+    # the server refuses a setup: its message, politely
+    page.goto(server + "/")
+    page.click("[data-testid=seat-1-remove]")
+    page.click("summary")
+    page.fill("[data-testid=seed]", "99999999999999999999")
+    page.click("[data-testid=create-game]")
+    toast = page.locator("[data-testid=toast]").first
+    toast.wait_for()
+    assert "seed" in toast.inner_text() and "{" not in toast.inner_text()
+    assert page.locator("[data-testid=create-form]").is_visible()
+
+
+def test_hint_suggests_and_plays_a_move(page: Any, server: str) -> None:
+    game = create_game(server, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}])
+    page.goto(server + game["seats"][0]["link"])
+    assert wait_for_my_turn_or_end(page)
+    before = ply(page)
+    page.click("[data-testid=hint]")
+    box = page.locator("[data-testid=hint-box]")
+    box.wait_for()
+    assert box.inner_text().startswith("Suggestion")
+    assert page.locator("[data-testid=wheel] .space.hinted").count() == 1
+    assert page.locator("[data-testid=display] .cell.hinted").count() == 1
+    page.click("[data-testid=play-hint]")
+    wait_for_ply_after(page, before)
+    assert page.locator("[data-testid=log-entry]").count() >= 1
