@@ -111,7 +111,9 @@ def wait_until_over(base: str, game_id: str, timeout: float = 60) -> dict[str, A
 
 def shot(page: Any, name: str, full_page: bool = False) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+    page.screenshot(
+        path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page, animations="disabled"
+    )
 
 
 # -- reading the page ------------------------------------------------------------------

@@ -206,6 +206,32 @@ def test_two_humans_see_each_others_moves_live(browser: Any, server: str) -> Non
             context.close()
 
 
+def test_hot_seat_two_humans_in_one_browser(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.fill("[data-testid=seat-0-name]", "Ann")
+    page.click("[data-testid=seat-1-kind-human]")
+    page.fill("[data-testid=seat-1-name]", "Bob")
+    page.click("[data-testid=create-game]")
+    page.check("[data-testid=play-here-1]")
+    page.click("[data-testid=enter-game]")
+    page.wait_for_url(re.compile(r"#seat=[^,]+,[^,]+$"))
+    game_id = game_id_of(page)
+    for turn in range(4):
+        assert wait_for_my_turn_or_end(page)
+        state = api(server, f"/api/games/{game_id}")
+        name = ["Ann", "Bob"][state["to_move"]]
+        assert page.inner_text("[data-testid=banner-title]") == f"{name}, your turn"
+        tab = page.locator(f"[data-testid=tab-{state['to_move']}]")
+        assert tab.get_attribute("aria-selected") == "true"
+        if turn == 3:
+            shot(page, "08-hot-seat")
+        play_one_turn(page)
+    # the lobby remembers that this browser plays both seats
+    page.goto(server + "/")
+    item = page.locator(f"[data-testid=game-item-{game_id}]")
+    assert "you: Ann, Bob" in item.inner_text()
+
+
 # -- 3: solo ----------------------------------------------------------------------------
 
 
@@ -408,3 +434,11 @@ def test_hint_suggests_and_plays_a_move(page: Any, server: str) -> None:
     page.click("[data-testid=play-hint]")
     wait_for_ply_after(page, before)
     assert page.locator("[data-testid=log-entry]").count() >= 1
+    # undo takes the move (and the bot's answer) back
+    assert wait_for_my_turn_or_end(page)
+    page.locator("[data-testid=undo]").click()
+    page.wait_for_function(
+        "(p) => Number(document.querySelector('[data-testid=game]').dataset.ply) === p",
+        arg=before,
+    )
+    assert page.locator("[data-testid=log-entry]").count() == before

@@ -141,6 +141,9 @@ export class GameScreen {
     this.el.classList.toggle("acting", state.acting !== null);
     this.el.dataset.ply = state.ply;
     this.renderBanner(state);
+    if (state.acting !== null && previous && (previous.acting !== state.acting) && state.you.length > 1) {
+      this.banner.classList.add("flash");
+    }
     this.board.update(state);
     this.renderLog(state);
     const live = !this.replay;

@@ -283,7 +283,7 @@ function yourGames(navigate) {
       status.textContent = state.over ? "finished" : state.to_move !== null ? `${state.game.seats[state.to_move].name} to move` : "in play";
       status.classList.toggle("over", !!state.over);
       if (state.over) {
-        item.append(h("a", { class: "btn small ghost", href: `/replay/${game.id}` }, "Replay"));
+        status.after(h("a", { class: "btn small ghost", href: `/replay/${game.id}` }, "Replay"));
       }
     }).catch((err) => {
       status.textContent = err.status === 404 ? "gone" : "?";

@@ -4,7 +4,7 @@ import { api, gameTypes } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
 import { toast } from "./toast.js";
-import { clear, h } from "./util.js";
+import { clear, h, s } from "./util.js";
 
 export async function showReplay(root, gameId, navigate) {
   const page = h("div", { class: "replay-page" });
@@ -84,6 +84,11 @@ function uploadCard(open) {
   return card;
 }
 
+function icon(path) {
+  return s("svg", { viewBox: "0 0 24 24", width: 16, height: 16, "aria-hidden": "true" },
+    s("path", { d: path, fill: "currentColor", stroke: "currentColor", "stroke-width": 2, "stroke-linejoin": "round" }));
+}
+
 class ReplayViewer {
   constructor(root, mod, data, label, onClose) {
     this.mod = mod;
@@ -94,16 +99,16 @@ class ReplayViewer {
     this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": "Turn",
       oninput: (e) => this.go(Number(e.target.value)) });
     this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
-    const btn = (label, testid, title, f) => h("button", { class: "btn small", "data-testid": testid, title, "aria-label": title, onclick: f }, label);
+    const btn = (icon, testid, title, f) => h("button", { class: "btn small icon", "data-testid": testid, title, "aria-label": title, onclick: f }, icon);
     this.bar = h("section", { class: "card replay-bar", "data-testid": "replay-bar" },
       h("div", { class: "replay-title" }, h("strong", {}, "Replay"), h("span", { class: "muted" }, ` · ${label}`),
         onClose ? h("button", { class: "btn small ghost", onclick: onClose }, "Another file") : null),
       h("div", { class: "replay-controls" },
-        btn("⏮", "replay-first", "First (Home)", () => this.go(0)),
-        btn("◀", "replay-prev", "Previous (←)", () => this.go(this.index - 1)),
+        btn(icon("M6 5v14M19 5l-10 7 10 7z"), "replay-first", "First (Home)", () => this.go(0)),
+        btn(icon("M16 5l-10 7 10 7z"), "replay-prev", "Previous (←)", () => this.go(this.index - 1)),
         this.slider,
-        btn("▶", "replay-next", "Next (→)", () => this.go(this.index + 1)),
-        btn("⏭", "replay-last", "Last (End)", () => this.go(n)),
+        btn(icon("M8 5l10 7-10 7z"), "replay-next", "Next (→)", () => this.go(this.index + 1)),
+        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", "Last (End)", () => this.go(n)),
         this.counter));
     root.append(this.bar);
     this.screen = new GameScreen(root, mod, { replay: true });

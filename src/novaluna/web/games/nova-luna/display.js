@@ -67,6 +67,15 @@ export class DisplayView {
       g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") this.handlers.onEnter(c.key); });
       g.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") this.handlers.onLeave(c.key); });
       g.addEventListener("click", (e) => this.handlers.onTap(c.key, this.lastPointerType || "mouse", e));
+      g.setAttribute("tabindex", "0");
+      g.addEventListener("focus", () => this.handlers.onEnter(c.key));
+      g.addEventListener("blur", () => this.handlers.onLeave(c.key));
+      g.addEventListener("keydown", (e) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.handlers.onTap(c.key, "keyboard", e);
+        }
+      });
       cellLayer.append(g);
     }
     if (model.hinted && !(model.cells || []).some((c) => c.key === model.hinted)) {
@@ -119,13 +128,14 @@ export class DisplayView {
     const b = this.bounds || { x0: 0, y0: 0, x1: 0, y1: 0 };
     const w = this.svg.clientWidth || 600;
     const hgt = this.svg.clientHeight || 400;
-    const pad = 24;
+    const pad = 20;
+    const tools = 50; // the zoom buttons, bottom right
     const ww = (b.x1 - b.x0) * PITCH + TILE;
     const wh = (b.y1 - b.y0) * PITCH + TILE;
-    const scale = Math.max(0.12, Math.min(1.25, (w - 2 * pad) / ww, (hgt - 2 * pad) / wh));
+    const scale = Math.max(0.12, Math.min(1.25, (w - 2 * pad) / ww, (hgt - 2 * pad - tools) / wh));
     this.scale = scale;
     this.tx = w / 2 - (b.x0 * PITCH + ww / 2) * scale;
-    this.ty = hgt / 2 - (b.y0 * PITCH + wh / 2) * scale;
+    this.ty = (hgt - tools) / 2 - (b.y0 * PITCH + wh / 2) * scale;
     this.world.classList.toggle("animate", !!animate);
     this.apply();
   }
@@ -161,7 +171,7 @@ export class DisplayView {
       return [e.clientX - r.left, e.clientY - r.top];
     };
     svg.addEventListener("pointerdown", (e) => {
-      this.lastPointerType = e.pointerType;
+      this.lastPointerType = e.pointerType || "mouse";
       if (e.button !== 0 && e.pointerType === "mouse") return;
       pointers.set(e.pointerId, local(e));
       if (pointers.size === 1) {

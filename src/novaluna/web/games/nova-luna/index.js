@@ -130,7 +130,7 @@ const nova = {
     const rows = r.ranking.map((seat, i) => {
       const c = seatColor(seat);
       return h("tr", { "data-testid": `rank-${i + 1}` },
-        h("td", { class: "rank" }, i === 0 ? "🏆" : ordinal(i + 1)),
+        h("td", { class: "rank" }, i === 0 ? h("span", { class: "star" }, "★") : ordinal(i + 1)),
         h("td", {}, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }), " ", h("strong", {}, name(seat))),
         h("td", { class: "num" }, String(r.discs_left[seat])),
         h("td", { class: "num" }, String(r.tiles_taken[seat])));
@@ -332,8 +332,10 @@ class Board {
     const notes = [];
     if (!view.over && view.refilled && !(lastEntry && (lastEntry.kind === "refill" || lastEntry.kind === "end"))) {
       const drawn = lastEntry && lastEntry.drawn ? ` with ${plural(lastEntry.drawn, "new tile")}` : "";
+      const soloPhase2 = view.mode === "solo" && view.phase === 2;
       notes.push(h("div", { class: "notice notice-refill", "data-testid": "refill-notice" },
-        h("strong", {}, "The wheel was refilled. "), `It ran empty, so it was filled again from the pile${drawn}.`));
+        h("strong", {}, soloPhase2 ? "Phase 2 begins. " : "The wheel was refilled. "),
+        soloPhase2 ? `The wheel ran empty, so phase 1 ended and the wheel was refilled${drawn}.` : `It ran empty, so it was filled again from the pile${drawn}.`));
     } else if (!view.over && view.refilled && lastEntry && lastEntry.kind === "refill") {
       notes.push(h("div", { class: "notice" }, `${this.seatName(lastEntry.seat)} refilled the wheel.`));
     }
