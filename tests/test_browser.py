@@ -235,11 +235,30 @@ def test_hot_seat_two_humans_in_one_browser(page: Any, server: str) -> None:
 # -- 3: solo ----------------------------------------------------------------------------
 
 
+def play_best_turn(page: Any, base: str) -> str:
+    """Click the placement that covers the most tasks (or 'End phase 1' when offered)."""
+    before = ply(page)
+    state = api(base, f"/api/games/{game_id_of(page)}", token=token_of(page))
+    if any(c["action"] == "end" for c in state["choices"]):
+        page.click("[data-testid=end-phase]")
+        wait_for_ply_after(page, before)
+        return "end"
+    best = max((c for c in state["choices"] if "covers" in c), key=lambda c: len(c["covers"]))
+    page.click(f"[data-testid=space-{best['space']}]")
+    x, y = best["cell"]
+    page.click(f"[data-testid='cell-{x},{y}']")
+    wait_for_ply_after(page, before)
+    return best["action"]
+
+
 def test_solo_game_to_the_end(page: Any, server: str) -> None:
     page.goto(server + "/")
     page.fill("[data-testid=seat-0-name]", "Sol")
     page.click("[data-testid=seat-1-remove]")
     assert page.locator("[data-testid=option-first_game]").is_disabled()
+    assert "solo" in page.inner_text("[data-testid=create-form]")
+    page.click("summary")
+    page.fill("[data-testid=seed]", "17")  # a deal where 8 discs come before the wheel is empty
     page.click("[data-testid=create-game]")
     page.click("[data-testid=enter-game]")
     page.wait_for_url(re.compile(r"#seat="))
@@ -248,19 +267,21 @@ def test_solo_game_to_the_end(page: Any, server: str) -> None:
     turns = 0
     while wait_for_my_turn_or_end(page):
         if page.locator("[data-testid=end-phase]").is_visible():
+            assert "8 discs placed" in page.inner_text("[data-testid=game]")
             shot(page, "06a-solo-end-phase-offered")
+        if play_best_turn(page, server) == "end":
             ended_phase = True
-        play_one_turn(page)
+            page.locator("[data-testid=solo-phase1]").wait_for()
         turns += 1
         assert turns < 40
+    assert ended_phase, "the 'End phase 1' button was never offered"
     state = api(server, f"/api/games/{game_id_of(page)}")
     result = state["result"]
     assert page.inner_text("[data-testid=score-total]").startswith(str(result["total"]))
     assert page.inner_text("[data-testid=score-phase1]").startswith(str(result["phase1"]))
     assert page.inner_text("[data-testid=score-phase2]").startswith(str(result["phase2"]))
     assert "100" in page.inner_text("[data-testid=verdict]")
-    if ended_phase:
-        assert any(e["kind"] == "end" for e in state["log"])
+    assert any(e["kind"] == "end" for e in state["log"])
     shot(page, "06-solo-end")
 
 

@@ -93,7 +93,7 @@ export class GameScreen {
     this.logCard = h("section", { class: "card log-card" }, h("h2", {}, "Game log"), this.logList);
     this.el.append(
       this.banner,
-      h("div", { class: "col col-left" }, h("section", { class: "card wheel-card" }, this.side, this.notices, this.controls)),
+      h("div", { class: "col col-left" }, h("section", { class: "card wheel-card" }, this.side, this.controls, this.notices)),
       h("div", { class: "col col-main" }, this.main),
       h("div", { class: "col col-right" }, this.players, this.logCard));
     this.board = mod.createBoard({ side: this.side, main: this.main, players: this.players, controls: this.gameControls, notices: this.notices }, {
