@@ -32,6 +32,9 @@ export async function showLobby(root, navigate) {
 
   if (created) left.append(sharePanel(created, navigate));
   else left.append(createForm(type, mod, navigate));
+  if (mod.howToPlay) {
+    right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, "How to play")), mod.howToPlay())));
+  }
   right.append(yourGames(navigate), h("section", { class: "card" },
     h("h2", {}, "Replays"),
     h("p", { class: "muted" }, "Step through a finished game move by move — upload a record file or open one of your finished games."),

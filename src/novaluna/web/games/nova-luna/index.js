@@ -67,6 +67,16 @@ const nova = {
     return svg;
   },
 
+  howToPlay() {
+    const li = (...c) => h("li", {}, ...c);
+    return h("ol", { class: "how-list" },
+      li(h("strong", {}, "Take"), " one of the three tiles clockwise from the moon figure (they glow and are numbered)."),
+      li(h("strong", {}, "Lay it"), " next to one of your tiles. Point at a highlighted cell to preview it, click to place (on a touch screen: tap, then ", h("em", {}, "Place here"), ")."),
+      li(h("strong", {}, "Tasks"), " are the dot groups: a task is fulfilled when enough tiles of those colours touch the tile, directly or through a chain of the same colour. Fulfilled tasks get one of your discs automatically."),
+      li(h("strong", {}, "Time"), ": each tile costs its number in moves on the moon track. Whoever is furthest back plays next — maybe several times in a row."),
+      li("The first to place all their discs wins. ", h("strong", {}, "Solo"), ": place all 21 discs as cheaply as possible; under 100 points is good."));
+  },
+
   turnPrompt(state) {
     const v = state.view;
     const parts = ["Take one of the marked tiles from the moon wheel and lay it next to your tiles"];

@@ -4,7 +4,7 @@ import { s } from "../../shell/util.js";
 import { defs, drawTile, tileText } from "./tiles.js";
 
 const R_SPACE = 150;
-const TILE_SCALE = 0.6;
+const TILE_SCALE = 0.64;
 const R_TRACK = 94;
 
 function polar(r, index, count) {
@@ -91,7 +91,7 @@ export function drawWheel(opts) {
     if (tile) {
       const t = drawTile(tile, {});
       const inner = s("g", { class: "space-tile", transform: `scale(${TILE_SCALE}) translate(-50 -50)` }, t);
-      g.append(s("rect", { class: "take-ring", x: -35, y: -35, width: 70, height: 70, rx: 11 }), inner);
+      g.append(s("rect", { class: "take-ring", x: -37, y: -37, width: 74, height: 74, rx: 11 }), inner);
       g.setAttribute("aria-label", `${tileText(tile)} on space ${space}${order >= 0 ? `, takeable (${order + 1})` : ""}`);
       if (opts.selectable && order >= 0) {
         g.setAttribute("role", "button");
