@@ -40,9 +40,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path) -> Iterator[str]:
-    """``novaluna serve`` on a free port; yields its base URL."""
-    port = free_port()
+def running_server(db: Path, port: int | None = None) -> Iterator[str]:
+    """``novaluna serve`` on ``port`` (default: a free one); yields its base URL."""
+    port = port or free_port()
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "novaluna.cli", "serve", "--port", str(port)]

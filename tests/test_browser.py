@@ -21,6 +21,7 @@ from browser_support import (
     TIMEOUT_MS,
     api,
     create_game,
+    free_port,
     no_horizontal_overflow,
     play_one_turn,
     ply,
@@ -409,6 +410,27 @@ def test_spectator_is_read_only(page: Any, server: str) -> None:
     )
     wait_for_ply_after(page, 0)
     assert page.locator("[data-testid=log-entry]").count() == 1
+
+
+def test_the_page_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "restart.db"
+    port = free_port()
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        with running_server(db, port) as base:
+            seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+            game = create_game(base, seats)
+            page.goto(base + game["seats"][0]["link"])
+            assert wait_for_my_turn_or_end(page)
+        page.locator("#conn:not([hidden])").wait_for()  # the server is gone: "reconnecting"
+        with running_server(db, port):
+            page.locator("#conn").wait_for(state="hidden", timeout=30_000)
+            assert wait_for_my_turn_or_end(page)
+            play_one_turn(page)
+    finally:
+        context.close()
 
 
 # -- 7: errors -----------------------------------------------------------------------------
