@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -481,3 +482,28 @@ def test_games_survive_kill_9_and_continue(tmp_path: Path) -> None:
     finally:
         api.http.close()
         server.stop()
+
+
+# -- starting the server -----------------------------------------------------------------------
+
+
+def test_serve_refuses_a_bad_port_a_busy_port_and_a_broken_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from novaluna.cli import main
+    from server_support import free_port
+
+    with pytest.raises(SystemExit) as bad_port:
+        main(["serve", "--port", "99999", "--db", str(tmp_path / "a.db")])
+    assert bad_port.value.code == 2
+    assert "65535" in capsys.readouterr().err
+    port = free_port()
+    with socket.create_server(("127.0.0.1", port)), pytest.raises(SystemExit) as busy:
+        main(["serve", "--port", str(port), "--db", str(tmp_path / "a.db")])
+    assert "in use" in str(busy.value.code)
+    broken = tmp_path / "broken.db"
+    broken.write_text("not a database at all " * 100)
+    with pytest.raises(SystemExit) as bad_db:
+        main(["serve", "--port", str(free_port()), "--db", str(broken)])
+    assert "cannot open the game database" in str(bad_db.value.code)
+    assert broken.read_text().startswith("not a database")  # left as it was

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
+import socket
 from pathlib import Path
 
 APP_NAME = "novaluna"
@@ -16,9 +18,28 @@ def default_db_path() -> Path:
     return Path(base) / APP_NAME / "games.sqlite3"
 
 
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
+    return int(text)
+
+
+def _check_free(host: str, port: int) -> None:
+    """Fail early, with a clear message, if the address cannot be listened on."""
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as err:
+        reason = "it is in use" if err.errno == errno.EADDRINUSE else err.strerror
+        raise SystemExit(
+            f"novaluna serve: cannot listen on {host}:{port}: {reason}; "
+            "choose another with --port (or --host)"
+        ) from None
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on")
     parser.add_argument("--db", type=Path, help=f"SQLite file (default: {default_db_path()})")
     parser.add_argument(
         "--bot-pause",
@@ -34,6 +55,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from .app import create_app
 
+    _check_free(args.host, args.port)
     db = args.db or default_db_path()
     try:
         app = create_app(str(db), bot_pause=max(0.0, args.bot_pause), bot_workers=args.bot_workers)
