@@ -27,13 +27,14 @@ from ..rules.tiles import TILE_COLOR, TILE_TASKS
 from .base import BotSpecError, legal_or_raise, register
 from .explain import describe
 
-LEVELS = {"fast": (16, 4), "normal": (48, 5), "strong": (150, 6)}
+LEVELS = {"fast": (16, 4, 48), "normal": (48, 5, 120), "strong": (150, 6, 400)}
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     beam: int = LEVELS["normal"][0]  # sequences kept per step
     per_take: int = LEVELS["normal"][1]  # cells kept per takeable tile
+    first_beam: int = LEVELS["normal"][2]  # the first phase-2 move searches this wide
     disc_rate: float = 4.0  # estimated phase-2 points per disc still to place
     near1: float = 1.0  # bonus for an open task one tile short
     near2: float = 0.3  # bonus for an open task two tiles short
@@ -49,6 +50,7 @@ class Plan:
     first: Action | None
     value: float
     done: bool  # the phase ended on this line
+    path: tuple[Action, ...] = ()  # the line's moves
 
 
 class SoloPlanner:
@@ -57,6 +59,12 @@ class SoloPlanner:
     def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
         self.rng = random.Random(seed)
+        # Phase-1 end states already sampled, for the unseen tiles they were sampled with.
+        self._unseen: tuple[int, ...] | None = None
+        self._seeds: list[float] = []
+        self._means: dict[tuple, float] = {}
+        # Phase 2: the state the kept line continues from, its remaining moves, its score.
+        self._kept: tuple[tuple, tuple[Action, ...], float] | None = None
 
     def choose(self, view: View) -> Action:
         legal_or_raise(view)
@@ -69,35 +77,82 @@ class SoloPlanner:
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0], describe(view, legal[0]) + "; the only legal move"
-        # The pile order is irrelevant: the search stops at the end of the phase.
-        lines = self.plan_lines(view.determinize(self.rng))
         if view.phase == 1:
+            # The pile order is irrelevant: the search stops at the end of the phase.
+            lines = self.plan_lines(view.determinize(self.rng))
             return self._choose_by_sampled_refills(view, lines)
-        best = lines[0]
-        action = best.first if best.first is not None else legal[0]
-        return action, f"{describe(view, action)}; the best plan scores about {best.value:.0f}"
+        return self._follow_best_line(view)
+
+    def _follow_best_line(self, view: View) -> tuple[Action, str]:
+        """Phase 2: play the best line, searched widely once and kept.
+
+        Phase 2 hides nothing, so a line found at one move is still playable at
+        the next and its score is exact: each move searches again (narrower after
+        the first) and keeps whichever line scores lower.
+        """
+        s = self.settings
+        state = view.determinize(self.rng)
+        key = _end_key(state)
+        kept = self._kept if self._kept is not None and self._kept[0] == key else None
+        beam = s.beam if kept is not None else max(s.beam, s.first_beam)
+        best = self.plan_lines(state, beam=beam)[0]
+        path, value = best.path, best.value
+        if kept is not None and kept[2] <= value:
+            path, value = kept[1], kept[2]
+        action = path[0] if path else view.legal_actions()[0]
+        after = state.clone()
+        after.apply(action)
+        self._kept = (_end_key(after), path[1:], value)
+        return action, f"{describe(view, action)}; the best plan scores about {value:.0f}"
 
     def _choose_by_sampled_refills(self, view: View, lines: list[Plan]) -> tuple[Action, str]:
         """Phase 1: re-rank the best lines by their mean final score over sampled refills.
 
         Each line ends phase 1; the refill between the phases is drawn from the
         unseen tiles, and phase 2 is played by a quick plan. All lines see the
-        same samples (common random numbers).
+        same samples (common random numbers), and as the unseen tiles do not
+        change during phase 1, the samples and each end state's mean are kept
+        for the later moves: a line evaluated once costs nothing again.
         """
-        s = self.settings
-        quick = SoloPlanner(Settings(beam=s.phase2_beam, per_take=s.phase2_per_take))
-        seeds = [self.rng.random() for _ in range(s.phase_end_samples)]
+        refills = self._refills_for(view.unseen_tiles)
         best_line, best_mean = lines[0], float("inf")
-        for line in lines[: s.lines_sampled]:
-            mean = sum(quick.final_estimate(_after_phase1(line.state, sd)) for sd in seeds)
-            mean /= len(seeds)
+        for key, line in self._candidates(lines).items():
+            mean = self._sampled_mean(line.state, key, refills)
             if mean < best_mean:
                 best_line, best_mean = line, mean
         action = best_line.first or view.legal_actions()[0]
         return action, (
             f"{describe(view, action)}; its plan scores about {best_mean:.0f} "
-            f"over {len(seeds)} sampled refills"
+            f"over {len(refills)} sampled refills"
         )
+
+    def _candidates(self, lines: list[Plan]) -> dict[tuple, Plan]:
+        """The best few lines with different end states (several lines often end
+        alike: the same tiles laid in another order)."""
+        picked: dict[tuple, Plan] = {}
+        for line in lines:
+            picked.setdefault(_end_key(line.state), line)
+            if len(picked) == self.settings.lines_sampled:
+                break
+        return picked
+
+    def _refills_for(self, unseen: tuple[int, ...]) -> list[float]:
+        """The refill seeds for this phase 1 (new ones if the unseen tiles changed)."""
+        if self._unseen != unseen:
+            self._unseen = unseen
+            self._means = {}
+            self._seeds = [self.rng.random() for _ in range(self.settings.phase_end_samples)]
+        return self._seeds
+
+    def _sampled_mean(self, state: State, key: tuple, refills: list[float]) -> float:
+        """Mean final score of a phase-1 end state over the sampled refills (cached)."""
+        mean = self._means.get(key)
+        if mean is None:
+            s = self.settings
+            quick = SoloPlanner(Settings(beam=s.phase2_beam, per_take=s.phase2_per_take))
+            total = sum(quick.final_estimate(_after_phase1(state, sd)) for sd in refills)
+            mean = self._means[key] = total / len(refills)
+        return mean
 
     def final_estimate(self, state: State) -> float:
         """The final score of a game in phase 2 (or over), playing phase 2 by plan."""
@@ -109,33 +164,38 @@ class SoloPlanner:
         """Beam search from ``state`` to the end of its phase; the best line."""
         return self.plan_lines(state)[0]
 
-    def plan_lines(self, state: State) -> list[Plan]:
-        """Beam search from ``state`` to the end of its phase; finished lines, best first."""
+    def plan_lines(self, state: State, beam: int | None = None) -> list[Plan]:
+        """Beam search from ``state`` to the end of its phase (``beam`` lines wide,
+        default the settings' beam); finished lines, best first."""
         phase = state.phase
+        width = beam or self.settings.beam
         beam = [Plan(state, None, self._value(state, phase), False)]
         finished: list[Plan] = []
         while beam:
             children: list[Plan] = []
-            for plan in beam:
-                for child in self._expand(plan, phase):
-                    (finished if child.done else children).append(child)
+            for child in self._step(beam, phase):
+                (finished if child.done else children).append(child)
             children.sort(key=lambda p: p.value)
-            beam = children[: self.settings.beam]
+            beam = children[:width]
             if finished and beam and min(f.value for f in finished) <= beam[0].value:
                 break  # nothing left in the beam can beat a finished line
         return sorted(finished, key=lambda p: p.value)
 
-    def _expand(self, plan: Plan, phase: int) -> list[Plan]:
-        state = plan.state
+    def _step(self, beam: list[Plan], phase: int) -> list[Plan]:
+        """The lines of ``beam`` one tile longer, and those ending the phase here."""
         out = []
-        if state.can_end_phase():
-            out.append(Plan(state, plan.first or END_PHASE, self._value(state, phase, True), True))
-        for place in self._moves(state):
-            child = state.clone()
-            child.apply(place)
-            done = child.is_over or child.phase != phase
-            value = self._value(child, phase, done)
-            out.append(Plan(child, plan.first or place, value, done))
+        for plan in beam:
+            state = plan.state
+            if state.can_end_phase():
+                end = self._value(state, phase, True)
+                path = (*plan.path, END_PHASE)
+                out.append(Plan(state, plan.first or END_PHASE, end, True, path))
+            for place in self._moves(state):
+                child = state.clone()
+                child.apply(place)
+                done = child.is_over or child.phase != phase
+                value = self._value(child, phase, done)
+                out.append(Plan(child, plan.first or place, value, done, (*plan.path, place)))
         return out
 
     def _moves(self, state: State) -> list[Place]:
@@ -176,25 +236,27 @@ class SoloPlanner:
         return 2 * cost + 10 * missing1 + s.disc_rate * later - self._near_bonus(display)
 
     def _near_bonus(self, display: Display) -> float:
-        s = self.settings
-        bonus = 0.0
-        tiles = display.tiles
-        for cell, mask in display.open.items():
-            tile = tiles[cell]
-            counts = display.counts_at(cell)
-            if counts[TILE_COLOR[tile]]:
-                counts[TILE_COLOR[tile]] -= 1  # the tile's own group holds the tile itself
-            for i, task in enumerate(TILE_TASKS[tile]):
-                if mask >> i & 1:
-                    missing = 0
-                    for c, need in task:
-                        if counts[c] < need:
-                            missing += need - counts[c]
-                    if missing == 1:
-                        bonus += s.near1
-                    elif missing == 2:
-                        bonus += s.near2
-        return bonus
+        gaps = _gaps(display)
+        return self.settings.near1 * gaps[1] + self.settings.near2 * gaps[2]
+
+
+def _gaps(display: Display) -> list[int]:
+    """Open tasks by how many tiles they lack: index 1, 2, 3, and 4 for 4 or more."""
+    gaps = [0, 0, 0, 0, 0]
+    tiles = display.tiles
+    for cell, mask in display.open.items():
+        tile = tiles[cell]
+        counts = display.counts_at(cell)
+        if counts[TILE_COLOR[tile]]:
+            counts[TILE_COLOR[tile]] -= 1  # the tile's own group holds the tile itself
+        for i, task in enumerate(TILE_TASKS[tile]):
+            if mask >> i & 1:
+                missing = 0
+                for c, need in task:
+                    if counts[c] < need:
+                        missing += need - counts[c]
+                gaps[min(missing, 4)] += 1
+    return gaps
 
 
 def _around(display: Display, cell: int) -> tuple[list[int], list[int]]:
@@ -289,6 +351,17 @@ def _fit(display: Display, tile: int, cell: int, counts: list[int]) -> int:
     return fit
 
 
+def _end_key(state: State) -> tuple:
+    """What decides a phase-1 end state's future: display, wheel, meeple, phase."""
+    return (
+        tuple(sorted(state.displays[0].tiles.items())),
+        tuple(state.wheel),
+        state.meeple,
+        state.phase,
+        state.is_over,
+    )
+
+
 def _after_phase1(state: State, seed: float) -> State:
     """``state`` (the end of a phase-1 line) moved into phase 2 with a sampled refill."""
     if state.is_over or state.phase == 2:
@@ -302,8 +375,8 @@ def _factory(option: str | None, seed: int | None) -> SoloPlanner:
     level = option or "normal"
     if level not in LEVELS:
         raise BotSpecError(f"solo takes a level ({', '.join(LEVELS)}), not {option!r}")
-    beam, per_take = LEVELS[level]
-    return SoloPlanner(Settings(beam=beam, per_take=per_take), seed)
+    beam, per_take, first_beam = LEVELS[level]
+    return SoloPlanner(Settings(beam=beam, per_take=per_take, first_beam=first_beam), seed)
 
 
 register("solo", _factory)
