@@ -27,14 +27,20 @@ from ..rules.tiles import TILE_COLOR, TILE_TASKS
 from .base import BotSpecError, legal_or_raise, register
 from .explain import describe
 
-LEVELS = {"fast": (16, 4, 48), "normal": (48, 5, 120), "strong": (150, 6, 400)}
+#: Settings per level (the defaults are ``normal``). ``fast`` is the hint bot and
+#: must answer well under a second, so it also samples fewer, quicker refills.
+LEVELS: dict[str, dict[str, int]] = {
+    "fast": {"beam": 16, "per_take": 4, "first_beam": 48, "lines_sampled": 3, "phase2_beam": 4},
+    "normal": {},
+    "strong": {"beam": 150, "per_take": 6, "first_beam": 400, "phase_end_samples": 8},
+}
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    beam: int = LEVELS["normal"][0]  # sequences kept per step
-    per_take: int = LEVELS["normal"][1]  # cells kept per takeable tile
-    first_beam: int = LEVELS["normal"][2]  # the first phase-2 move searches this wide
+    beam: int = 48  # sequences kept per step
+    per_take: int = 5  # cells kept per takeable tile
+    first_beam: int = 120  # the first phase-2 move searches this wide
     disc_rate: float = 4.0  # estimated phase-2 points per disc still to place
     near1: float = 1.0  # bonus for an open task one tile short
     near2: float = 0.3  # bonus for an open task two tiles short
@@ -375,8 +381,7 @@ def _factory(option: str | None, seed: int | None) -> SoloPlanner:
     level = option or "normal"
     if level not in LEVELS:
         raise BotSpecError(f"solo takes a level ({', '.join(LEVELS)}), not {option!r}")
-    beam, per_take, first_beam = LEVELS[level]
-    return SoloPlanner(Settings(beam=beam, per_take=per_take, first_beam=first_beam), seed)
+    return SoloPlanner(Settings(**LEVELS[level]), seed)
 
 
 register("solo", _factory)
