@@ -299,6 +299,7 @@ def test_socket_bad_input_gets_error_messages(api: Api, server: ServerProcess) -
         (json.dumps({"type": "act", "action": "1@0,0", "ply": 3}), 409),
         (json.dumps({"type": "undo", "ply": 0}), 409),
         ("x" * 70_000, 413),
+        (b"\xff\xfe binary", 400),
     ]:
         ws.send(message)
         error = receive(ws, lambda m: m["type"] == "error")

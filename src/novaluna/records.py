@@ -63,6 +63,13 @@ class Recorder:
     def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
         return cls(game.new_state(seed), players, seed=seed)
 
+    def clone(self) -> Recorder:
+        """An independent copy (turn entries are never changed once written)."""
+        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new.turns = list(self.turns)
+        new._open_turn = self._open_turn
+        return new
+
     def apply(self, action: Action) -> list[tuple[int, int, int]]:
         """Apply ``action`` to the state and record it (nothing changes if illegal)."""
         state = self.state

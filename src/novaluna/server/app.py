@@ -62,6 +62,7 @@ def create_app(
         await hub.resume()
         yield
         pool.close()
+        hub.close()
         store.close()
 
     routes = [
@@ -173,7 +174,7 @@ async def _types(request: Request) -> Response:
 
 async def _create(request: Request) -> Response:
     body = await _json_body(request)
-    return JSONResponse(_hub(request).create(body), status_code=201)
+    return JSONResponse(await _hub(request).create(body), status_code=201)
 
 
 async def _get_state(request: Request) -> Response:
@@ -185,15 +186,15 @@ async def _act(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    hub.act(room, seats, body.get("action"), body.get("ply"))
-    return JSONResponse(_without_type(hub.state(hub.room(room.id), seats)))
+    room = await hub.act(room.id, seats, body.get("action"), body.get("ply"))
+    return JSONResponse(_without_type(hub.state(room, seats)))
 
 
 async def _undo(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = hub.undo(room, seats, body.get("ply"))
+    room = await hub.undo(room.id, seats, body.get("ply"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
@@ -263,11 +264,8 @@ async def _socket(ws: WebSocket) -> None:
     hub.broadcast(hub.room(room.id))  # everyone sees who is online; the newcomer its state
     writer = asyncio.create_task(_writer(ws, sub))
     try:
-        while True:
-            text = await ws.receive_text()
-            _handle(ws, hub, room.id, sub, text)
-    except WebSocketDisconnect:
-        pass
+        while (text := await _next_text(ws)) is not None:
+            await _handle(hub, room.id, sub, text)
     finally:
         writer.cancel()
         for live in {room, hub.rooms.get(room.id)}:
@@ -277,9 +275,24 @@ async def _socket(ws: WebSocket) -> None:
             hub.broadcast(hub.rooms[room.id])
 
 
+async def _next_text(ws: WebSocket) -> str | None:
+    """The next message as text; ``None`` once the client has gone."""
+    try:
+        message = await ws.receive()
+    except RuntimeError:  # the socket was closed meanwhile (e.g. a failed send)
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return message["text"]
+    return (message.get("bytes") or b"").decode("utf-8", "replace")
+
+
 async def _hello(ws: WebSocket) -> list[str]:
     """The tokens of the client's hello (none: a spectator)."""
-    text = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+    text = await asyncio.wait_for(_next_text(ws), HELLO_TIMEOUT)
+    if text is None:
+        raise WebSocketDisconnect()
     message = _parse_message(text)
     if message.get("type") != "hello":
         raise ApiError(400, 'say hello first: {"type": "hello", "tokens": [...]}')
@@ -299,7 +312,7 @@ def _parse_message(text: str) -> dict[str, Any]:
     return _object(message)
 
 
-def _handle(ws: WebSocket, hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
+async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
     """One client message; answers go through the subscriber's outbox, in order."""
     ref = None
     try:
@@ -308,19 +321,17 @@ def _handle(ws: WebSocket, hub: Hub, game_id: str, sub: Subscriber, text: str) -
         kind = message.get("type")
         room = hub.room(game_id)
         if kind == "act":
-            hub.act(room, sub.seats, message.get("action"), message.get("ply"))
-            sub.outbox.put_nowait({"type": "ack", "id": ref, "ply": hub.room(game_id).ply})
+            room = await hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
+            sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "undo":
-            hub.undo(room, sub.seats, message.get("ply"))
-            sub.outbox.put_nowait({"type": "ack", "id": ref, "ply": hub.room(game_id).ply})
+            room = await hub.undo(game_id, sub.seats, message.get("ply"))
+            sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "hint":
             asyncio.get_running_loop().create_task(_hint_over_socket(hub, room, sub, message, ref))
         else:
             raise ApiError(400, "unknown message type; use act, undo or hint")
     except ApiError as err:
-        sub.outbox.put_nowait(
-            {"type": "error", "id": ref, "status": err.status, "message": err.message}
-        )
+        sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
 
 
 async def _hint_over_socket(
@@ -328,14 +339,13 @@ async def _hint_over_socket(
 ) -> None:
     try:
         hint = await hub.hint(room, sub.seats, message.get("ply"))
-        sub.outbox.put_nowait({"type": "hint", "id": ref, **hint})
+        sub.send({"type": "hint", "id": ref, **hint})
     except ApiError as err:
-        sub.outbox.put_nowait(
-            {"type": "error", "id": ref, "status": err.status, "message": err.message}
-        )
+        sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
 
 
 async def _writer(ws: WebSocket, sub: Subscriber) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
-            await ws.send_text(json.dumps(await sub.outbox.get(), separators=(",", ":")))
+            _, text = await sub.outbox.get()
+            await ws.send_text(text)

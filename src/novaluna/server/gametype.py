@@ -57,6 +57,10 @@ class Job:
 class Match(Protocol):
     """One game in progress (the true state, secrets included)."""
 
+    def clone(self) -> Match:
+        """An independent copy: the server applies an action to a copy and keeps it
+        only once the action is stored."""
+
     def to_move(self) -> int | None:
         """The seat that must act now; ``None`` once the game is over."""
 

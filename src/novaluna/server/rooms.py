@@ -10,11 +10,14 @@ event loop stays free while they do.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .botpool import BotPool
@@ -40,7 +43,21 @@ class Subscriber:
     """One WebSocket connection watching a room; ``seats`` are those it may play."""
 
     seats: frozenset[int]
-    outbox: asyncio.Queue[JSON] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[tuple[bool, str]] = field(default_factory=asyncio.Queue)
+
+    def send(self, message: JSON) -> None:
+        """Queue an answer (ack, error, hint) for this client."""
+        self.outbox.put_nowait((False, _dumps(message)))
+
+    def send_state(self, text: str) -> None:
+        """Queue a state; an older state still waiting is superseded (only the newest matters)."""
+        waiting = []
+        while not self.outbox.empty():
+            waiting.append(self.outbox.get_nowait())
+        for item in waiting:
+            if not item[0]:
+                self.outbox.put_nowait(item)
+        self.outbox.put_nowait((True, text))
 
 
 @dataclass(eq=False)
@@ -97,6 +114,22 @@ class Hub:
         self.pool = pool
         self.bot_pause = bot_pause
         self.rooms: dict[str, Room] = {}
+        self._locks: dict[str, asyncio.Lock] = {}  # per game: one change at a time
+        # Writes wait for the disk on this thread, so the event loop serves others meanwhile.
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="novaluna-db")
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)
+
+    async def _write(self, write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._writer, partial(write, *args, **kwargs))
+        except StoreError as err:
+            raise ApiError(503, str(err)) from None
+
+    def _lock(self, game_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
 
     # -- loading ------------------------------------------------------------------
 
@@ -136,7 +169,7 @@ class Hub:
 
     # -- creating -----------------------------------------------------------------
 
-    def create(self, body: Any) -> JSON:
+    async def create(self, body: Any) -> JSON:
         if not isinstance(body, dict):
             raise ApiError(400, "send a JSON object describing the game")
         try:
@@ -166,10 +199,7 @@ class Hub:
         except OptionsError as err:
             raise ApiError(400, str(err)) from None
         game_id = secrets.token_urlsafe(9)
-        try:
-            self.store.create_game(game_id, game_type.name, options, seed, seats)
-        except StoreError as err:
-            raise ApiError(503, str(err)) from None
+        await self._write(self.store.create_game, game_id, game_type.name, options, seed, seats)
         room = self.room(game_id)
         self.schedule_bot(room)
         return {
@@ -216,28 +246,39 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------
 
-    def act(self, room: Room, seats: frozenset[int], action: Any, ply: Any) -> None:
-        """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone."""
+    async def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
+        """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone.
+
+        Under the game's lock: the checks, the stored write and the change happen
+        as one step, so of two submissions for the same move exactly one applies.
+        """
         if not isinstance(action, str):
             raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
-        self._check_ply(room, ply)
-        seat = self.acting_seat(room, seats)
-        self._apply(room, seat, action)
+        async with self._lock(game_id):
+            room = self.room(game_id)
+            self._check_ply(room, ply)
+            seat = self.acting_seat(room, seats)
+            await self._apply(room, seat, action)
+            return room
 
-    def _apply(self, room: Room, seat: int, action: str) -> None:
+    async def _apply(self, room: Room, seat: int, action: str) -> None:
+        """Apply to a copy, store, then make the copy the game (nothing half-done on failure)."""
+        match = room.match.clone()
         try:
-            applied = room.match.apply(seat, action)
+            applied = match.apply(seat, action)
         except ActionRejected as err:
             raise ApiError(422, str(err)) from None
         ply = room.ply
-        try:
-            at = self.store.append_action(
-                room.id, ply, seat, action, reveals=applied.reveals, over=room.match.is_over()
-            )
-        except StoreError as err:
-            self.rooms.pop(room.id, None)  # the match ran ahead of the store: rebuild it
-            self._move_subscribers(room)
-            raise ApiError(503, str(err)) from None
+        at = await self._write(
+            self.store.append_action,
+            room.id,
+            ply,
+            seat,
+            action,
+            reveals=applied.reveals,
+            over=match.is_over(),
+        )
+        room.match = match
         room.log.append({**applied.log, "ply": ply, "at": at})
         room.reveals.append(applied.reveals)
         room.action_seats.append(seat)
@@ -263,28 +304,26 @@ class Hub:
             return "a refill has revealed new tiles since your last move, so it cannot be undone"
         return None
 
-    def undo(self, room: Room, seats: frozenset[int], ply: Any) -> Room:
+    async def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
         """Take back the player's last move and every bot move after it."""
-        self._check_ply(room, ply)
-        seat = next(iter(seats)) if len(seats) == 1 else None
-        blocker = self.undo_blocker(room, seat)
-        if blocker:
-            raise ApiError(409, blocker)
-        last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-        try:
-            self.store.truncate(room.id, last)
-        except StoreError as err:
-            raise ApiError(503, str(err)) from None
-        self.rooms.pop(room.id, None)
-        new_room = self.room(room.id)
-        self._move_subscribers(room, new_room)
-        self.broadcast(new_room)
-        return new_room
+        async with self._lock(game_id):
+            room = self.room(game_id)
+            self._check_ply(room, ply)
+            seat = next(iter(seats)) if len(seats) == 1 else None
+            blocker = self.undo_blocker(room, seat)
+            if blocker:
+                raise ApiError(409, blocker)
+            last = max(i for i, s in enumerate(room.action_seats) if s == seat)
+            await self._write(self.store.truncate, room.id, last)
+            self.rooms.pop(room.id, None)
+            new_room = self.room(room.id)
+            self._move_subscribers(room, new_room)
+            self.broadcast(new_room)
+            return new_room
 
-    def _move_subscribers(self, old: Room, new: Room | None = None) -> None:
+    def _move_subscribers(self, old: Room, new: Room) -> None:
         if old.bot_task is not None:
             old.bot_task.cancel()
-        new = new or self.room(old.id)
         new.subscribers |= old.subscribers
         old.subscribers.clear()
 
@@ -332,23 +371,50 @@ class Hub:
             return
         room.thinking = None
         room.bot_task = None
-        if self.rooms.get(room.id) is not room or room.ply != ply:
-            return
-        try:
-            self._apply(room, seat, action)
-        except ApiError as err:
-            log.error("bot %s in game %s: %s", bot, room.id, err.message)
+        async with self._lock(room.id):
+            if self.rooms.get(room.id) is not room or room.ply != ply:
+                return  # an undo came first
+            try:
+                await self._apply(room, seat, action)
+            except ApiError as err:
+                log.error("bot %s in game %s: %s", bot, room.id, err.message)
 
     # -- what clients see -------------------------------------------------------------
 
     def state(self, room: Room, seats: frozenset[int]) -> JSON:
         """The message a client playing ``seats`` (none: a spectator) gets."""
+        head, viewer, acting = self._state_head(room, seats)
+        return {
+            **head,
+            "view": self._view(room, viewer),
+            "choices": self._choices(room, acting),
+            "log": room.log,
+        }
+
+    def state_text(self, room: Room, seats: frozenset[int]) -> str:
+        """``state`` as JSON text; the large parts are encoded once per move, not per client."""
+        head, viewer, acting = self._state_head(room, seats)
+        view = room.cached(("view-text", viewer), lambda: _dumps(self._view(room, viewer)))
+        choices = room.cached(("choices-text", acting), lambda: _dumps(self._choices(room, acting)))
+        log_text = room.cached("log-text", lambda: _dumps(room.log))
+        return f'{_dumps(head)[:-1]},"view":{view},"choices":{choices},"log":{log_text}}}'
+
+    def _view(self, room: Room, viewer: int | None) -> JSON:
+        return room.cached(("view", viewer), lambda: room.match.view(viewer))
+
+    def _choices(self, room: Room, acting: int | None) -> list[JSON]:
+        if acting is None:
+            return []
+        return room.cached(("choices", acting), lambda: room.match.choices(acting))
+
+    def _state_head(self, room: Room, seats: frozenset[int]) -> tuple[JSON, int | None, int | None]:
+        """The small, per-client part of a state; and the seat viewing and the seat acting."""
         to_move = room.match.to_move()
         acting = to_move if to_move in seats else None
         viewer = acting if acting is not None else (min(seats) if seats else None)
         online = set().union(*(s.seats for s in room.subscribers)) if room.subscribers else set()
         undo_seat = next(iter(seats)) if len(seats) == 1 else None
-        return {
+        head = {
             "type": "state",
             "game": {
                 "id": room.id,
@@ -372,35 +438,19 @@ class Hub:
             "you": sorted(seats),
             "acting": acting,
             "thinking": room.thinking,
-            "view": room.cached(("view", viewer), lambda: room.match.view(viewer)),
-            "choices": room.cached(("choices", acting), lambda: room.match.choices(acting))
-            if acting is not None
-            else [],
-            "log": room.log,
             "result": room.match.result(),
             "undo": self.undo_blocker(room, undo_seat) is None,
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
         }
+        return head, viewer, acting
 
     def broadcast(self, room: Room) -> None:
         for sub in list(room.subscribers):
-            _push_state(sub, self.state(room, sub.seats))
+            sub.send_state(self.state_text(room, sub.seats))
 
 
-def _push_state(sub: Subscriber, message: JSON) -> None:
-    """Queue a state; an older state still waiting is superseded (only the newest matters)."""
-    queue = sub.outbox
-    kept = [m for m in _drain(queue) if m.get("type") != "state"]
-    for m in kept:
-        queue.put_nowait(m)
-    queue.put_nowait(message)
-
-
-def _drain(queue: asyncio.Queue[JSON]) -> list[JSON]:
-    items = []
-    while not queue.empty():
-        items.append(queue.get_nowait())
-    return items
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _created(game_id: str, seat: Seat) -> JSON:

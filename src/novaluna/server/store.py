@@ -100,21 +100,34 @@ def _now() -> str:
 
 
 class Store:
-    """All games in one SQLite file (``":memory:"`` for a throwaway store)."""
+    """All games in one SQLite file (``":memory:"`` for a throwaway store).
+
+    Writes go through one connection and reads through another, so that a
+    server can write (and wait for the disk) on a thread of its own while it
+    reads on its event loop; WAL lets the reads go on meanwhile.
+    """
 
     def __init__(self, path: str | Path) -> None:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = str(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.row_factory = sqlite3.Row
+        memory = self.path == ":memory:"
+        if not memory:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = self._connect()
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        self._reader = self._db if memory else self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
 
     def close(self) -> None:
         self._db.close()
+        if self._reader is not self._db:
+            self._reader.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -173,7 +186,7 @@ class Store:
     # -- reads ------------------------------------------------------------------
 
     def game(self, game_id: str) -> GameRow | None:
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        row = self._reader.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             return None
         return GameRow(
@@ -187,13 +200,13 @@ class Store:
         )
 
     def seats(self, game_id: str) -> list[Seat]:
-        rows = self._db.execute(
+        rows = self._reader.execute(
             "SELECT seat, name, kind, bot FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
         return [Seat(r["seat"], r["name"], r["kind"], r["bot"]) for r in rows]
 
     def actions(self, game_id: str) -> list[ActionRow]:
-        rows = self._db.execute(
+        rows = self._reader.execute(
             "SELECT ply, seat, action, reveals, at FROM actions WHERE game_id = ? ORDER BY ply",
             (game_id,),
         )
@@ -202,12 +215,12 @@ class Store:
         ]
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:
-        row = self._db.execute(
+        row = self._reader.execute(
             "SELECT seat FROM seats WHERE game_id = ? AND token_hash = ?",
             (game_id, hash_token(token)),
         ).fetchone()
         return None if row is None else row["seat"]
 
     def unfinished_games(self) -> list[str]:
-        rows = self._db.execute("SELECT id FROM games WHERE over = 0 ORDER BY created")
+        rows = self._reader.execute("SELECT id FROM games WHERE over = 0 ORDER BY created")
         return [r["id"] for r in rows]

@@ -132,6 +132,9 @@ class NovaLunaMatch:
         self.recorder = recorder
         self.state = recorder.state
 
+    def clone(self) -> NovaLunaMatch:
+        return NovaLunaMatch(self.recorder.clone())
+
     def to_move(self) -> int | None:
         return None if self.state.is_over else self.state.current_seat
 
