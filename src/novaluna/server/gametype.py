@@ -96,6 +96,8 @@ class GameType(Protocol):
     title: str  # e.g. "Nova Luna"
     min_seats: int
     max_seats: int
+    # False when every seat sees the same (no hidden hands): one view serves all.
+    view_depends_on_seat: bool
 
     def describe(self) -> JSON:
         """Static facts for the page: bots per mode, option fields, game data."""

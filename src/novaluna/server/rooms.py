@@ -412,6 +412,8 @@ class Hub:
         to_move = room.match.to_move()
         acting = to_move if to_move in seats else None
         viewer = acting if acting is not None else (min(seats) if seats else None)
+        if not room.type.view_depends_on_seat:
+            viewer = None  # one view, built once per move, serves everyone
         online = set().union(*(s.seats for s in room.subscribers)) if room.subscribers else set()
         undo_seat = next(iter(seats)) if len(seats) == 1 else None
         head = {

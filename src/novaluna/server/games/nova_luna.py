@@ -40,6 +40,7 @@ BOTS: dict[str, list[JSON]] = {
         {"spec": "mcts:hard", "label": "MCTS hard (3 s a move)"},
     ],
     "solo": [
+        {"spec": "random", "label": "Random"},
         {"spec": "greedy", "label": "Greedy"},
         {"spec": "solo:fast", "label": "Solo planner fast"},
         {"spec": "solo:normal", "label": "Solo planner normal"},
@@ -55,6 +56,7 @@ class NovaLuna:
     title = "Nova Luna"
     min_seats = 1
     max_seats = 4
+    view_depends_on_seat = False  # only the pile order is hidden, from everyone
 
     def describe(self) -> JSON:
         tiles = json.loads(
