@@ -26,6 +26,8 @@ from pathlib import Path
 import httpx
 import websockets
 
+from novaluna.server.main import tune_gc
+
 
 class Stats:
     def __init__(self) -> None:
@@ -129,6 +131,7 @@ def main() -> int:
     )
     parser.add_argument("--url", help="an already running server (default: start one)")
     args = parser.parse_args()
+    tune_gc()  # the clients must not be what is slow: same collector settings as the server
     proc = None
     url = args.url
     if url is None:

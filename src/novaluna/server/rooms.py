@@ -17,12 +17,11 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from .botpool import BotPool
 from .gametype import JSON, ActionRejected, GameType, Match, OptionsError, get_type
-from .store import GameRow, Seat, Store, StoreError
+from .store import GameRow, Seat, Store, StoreError, Write
 
 log = logging.getLogger("novaluna.server")
 
@@ -115,18 +114,46 @@ class Hub:
         self.bot_pause = bot_pause
         self.rooms: dict[str, Room] = {}
         self._locks: dict[str, asyncio.Lock] = {}  # per game: one change at a time
-        # Writes wait for the disk on this thread, so the event loop serves others meanwhile.
+        # Writes wait for the disk on a thread of their own, so the event loop serves
+        # others meanwhile; writes that queue up meanwhile share the next commit.
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="novaluna-db")
+        self._queued: list[tuple[Write, asyncio.Future[Any]]] = []
+        self._flushing = False
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
 
-    async def _write(self, write: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def _write(self, name: str, *args: Any) -> Any:
+        """Store one write (a ``Store`` write method and its arguments); 503 if refused."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+        self._queued.append((Write(name, args), done))
+        if not self._flushing:
+            self._flushing = True
+            loop.create_task(self._flush())
+        result = await done
+        if isinstance(result, StoreError):
+            raise ApiError(503, str(result))
+        return result
+
+    async def _flush(self) -> None:
+        """Commit the queued writes, a batch at a time (group commit)."""
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._writer, partial(write, *args, **kwargs))
-        except StoreError as err:
-            raise ApiError(503, str(err)) from None
+            while self._queued:
+                batch, self._queued = self._queued, []
+                writes = [write for write, _ in batch]
+                try:
+                    results = await loop.run_in_executor(
+                        self._writer, self.store.write_many, writes
+                    )
+                except Exception as err:  # noqa: BLE001 - e.g. the disk vanished
+                    results = [StoreError(f"the game database failed: {err}")] * len(batch)
+                for (_, done), result in zip(batch, results, strict=True):
+                    if not done.done():
+                        done.set_result(result)
+        finally:
+            self._flushing = False
 
     def _lock(self, game_id: str) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -199,7 +226,7 @@ class Hub:
         except OptionsError as err:
             raise ApiError(400, str(err)) from None
         game_id = secrets.token_urlsafe(9)
-        await self._write(self.store.create_game, game_id, game_type.name, options, seed, seats)
+        await self._write("create_game", game_id, game_type.name, options, seed, seats)
         room = self.room(game_id)
         self.schedule_bot(room)
         return {
@@ -270,13 +297,7 @@ class Hub:
             raise ApiError(422, str(err)) from None
         ply = room.ply
         at = await self._write(
-            self.store.append_action,
-            room.id,
-            ply,
-            seat,
-            action,
-            reveals=applied.reveals,
-            over=match.is_over(),
+            "append_action", room.id, ply, seat, action, applied.reveals, match.is_over()
         )
         room.match = match
         room.log.append({**applied.log, "ply": ply, "at": at})
@@ -314,7 +335,7 @@ class Hub:
             if blocker:
                 raise ApiError(409, blocker)
             last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-            await self._write(self.store.truncate, room.id, last)
+            await self._write("truncate", room.id, last)
             self.rooms.pop(room.id, None)
             new_room = self.room(room.id)
             self._move_subscribers(room, new_room)

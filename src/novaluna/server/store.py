@@ -8,7 +8,7 @@ only as SHA-256 hashes.
 
 >>> store = Store(":memory:")
 >>> store.create_game("g1", "nova-luna", {}, 7, [Seat(0, "Ann", "human", None, "tok")])
->>> at = store.append_action("g1", 0, 0, "2@0,0", reveals=False)
+>>> at = store.append_action("g1", 0, 0, "2@0,0", reveals=False, over=False)
 >>> [a.action for a in store.actions("g1")]
 ['2@0,0']
 >>> store.seat_for_token("g1", "tok")
@@ -20,8 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,6 +58,14 @@ CREATE TABLE IF NOT EXISTS actions (
 
 class StoreError(RuntimeError):
     """The database refused a write; nothing of it was kept."""
+
+
+@dataclass(frozen=True)
+class Write:
+    """A write waiting to be stored: a ``Store`` write method's name and arguments."""
+
+    name: str  # "create_game", "append_action" or "truncate"
+    args: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -129,59 +135,101 @@ class Store:
         if self._reader is not self._db:
             self._reader.close()
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            yield self._db
-            self._db.execute("COMMIT")
-        except sqlite3.Error as err:
-            if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
-            raise StoreError(f"the game database refused the write: {err}") from err
-
     # -- writes -----------------------------------------------------------------
+
+    def write_many(self, writes: list[Write]) -> list[Any]:
+        """Apply several writes in one transaction: one commit (one wait for the disk)
+        for all. Each result is the write's return value or a ``StoreError``; a write
+        that fails leaves the others in."""
+        db = self._db
+        results: list[Any] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for write in writes:
+                db.execute("SAVEPOINT one_write")
+                try:
+                    results.append(getattr(self, "_" + write.name)(db, *write.args))
+                    db.execute("RELEASE one_write")
+                except sqlite3.Error as err:
+                    db.execute("ROLLBACK TO one_write")
+                    db.execute("RELEASE one_write")
+                    results.append(StoreError(f"the game database refused the write: {err}"))
+            db.execute("COMMIT")
+        except sqlite3.Error as err:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            failed = StoreError(f"the game database refused the write: {err}")
+            return [failed] * len(writes)
+        return results
+
+    def _one(self, name: str, *args: Any) -> Any:
+        (result,) = self.write_many([Write(name, args)])
+        if isinstance(result, StoreError):
+            raise result
+        return result
 
     def create_game(
         self, game_id: str, type_name: str, options: dict[str, Any], seed: int, seats: list[Seat]
     ) -> None:
-        now = _now()
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO games (id, type, options, seed, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, type_name, json.dumps(options), seed, now, now),
-            )
-            db.executemany(
-                "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (game_id, s.seat, s.name, s.kind, s.bot, s.token and hash_token(s.token))
-                    for s in seats
-                ],
-            )
+        self._one("create_game", game_id, type_name, options, seed, seats)
 
     def append_action(
-        self, game_id: str, ply: int, seat: int, action: str, *, reveals: bool, over: bool = False
+        self, game_id: str, ply: int, seat: int, action: str, reveals: bool, over: bool
     ) -> str:
         """Store action number ``ply`` (0-based); return its time. Fails if the ply is taken."""
-        now = _now()
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO actions (game_id, ply, seat, action, reveals, at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, ply, seat, action, int(reveals), now),
-            )
-            db.execute(
-                "UPDATE games SET updated = ?, over = ? WHERE id = ?", (now, int(over), game_id)
-            )
-        return now
+        return self._one("append_action", game_id, ply, seat, action, reveals, over)
 
     def truncate(self, game_id: str, ply: int) -> None:
         """Drop the actions from ``ply`` on (an undo); the game is not over any more."""
-        with self._transaction() as db:
-            db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
-            db.execute("UPDATE games SET updated = ?, over = 0 WHERE id = ?", (_now(), game_id))
+        self._one("truncate", game_id, ply)
+
+    @staticmethod
+    def _create_game(
+        db: sqlite3.Connection,
+        game_id: str,
+        type_name: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[Seat],
+    ) -> None:
+        now = _now()
+        db.execute(
+            "INSERT INTO games (id, type, options, seed, created, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, type_name, json.dumps(options), seed, now, now),
+        )
+        db.executemany(
+            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s.seat, s.name, s.kind, s.bot, s.token and hash_token(s.token))
+                for s in seats
+            ],
+        )
+
+    @staticmethod
+    def _append_action(
+        db: sqlite3.Connection,
+        game_id: str,
+        ply: int,
+        seat: int,
+        action: str,
+        reveals: bool,
+        over: bool,
+    ) -> str:
+        now = _now()
+        db.execute(
+            "INSERT INTO actions (game_id, ply, seat, action, reveals, at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, ply, seat, action, int(reveals), now),
+        )
+        db.execute("UPDATE games SET updated = ?, over = ? WHERE id = ?", (now, int(over), game_id))
+        return now
+
+    @staticmethod
+    def _truncate(db: sqlite3.Connection, game_id: str, ply: int) -> None:
+        db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        db.execute("UPDATE games SET updated = ?, over = 0 WHERE id = ?", (_now(), game_id))
 
     # -- reads ------------------------------------------------------------------
 
