@@ -270,7 +270,7 @@ class Board {
     this.render();
     if (this.selected !== null && window.matchMedia("(max-width: 900px)").matches) {
       const r = this.displayCard.getBoundingClientRect();
-      if (r.top > window.innerHeight * 0.5 || r.bottom < 0) this.displayCard.scrollIntoView({ behavior: "smooth", block: "start" });
+      if (r.top > window.innerHeight * 0.5 || r.bottom < 0) this.displayCard.scrollIntoView({ block: "start" }); // instant: a tap during a smooth scroll would count as a drag
     }
   }
 
