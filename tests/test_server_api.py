@@ -359,7 +359,7 @@ def test_a_full_game_against_a_bot_then_record_and_replay(api: Api) -> None:
     assert response.status_code == 200
     assert "attachment" in response.headers["content-disposition"]
     record = response.json()
-    assert record["players"] == ["Ann", "greedy"] and record["seed"] == 7
+    assert record["players"] == ["Ann", "Greedy"] and record["seed"] == 7
     rebuilt = replay(record)
     assert rebuilt.state.is_over
     frames = api.request("GET", f"/api/games/{game_id}/replay").json()["frames"]

@@ -220,7 +220,8 @@ class Hub:
             seed = secrets.randbits(62)
         elif type(seed) is not int or not 0 <= seed < 2**63:
             raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
-        seats = [_seat(number, raw) for number, raw in enumerate(raw_seats)]
+        labels = _bot_labels(game_type)
+        seats = [_seat(number, raw, labels) for number, raw in enumerate(raw_seats)]
         try:
             options = game_type.check_setup(raw_seats, options)
         except OptionsError as err:
@@ -488,13 +489,24 @@ def _plausible_id(game_id: str) -> bool:
     return 0 < len(game_id) <= 40 and all(c.isalnum() or c in "-_" for c in game_id)
 
 
-def _seat(number: int, raw: JSON) -> Seat:
+def _bot_labels(game_type: GameType) -> dict[str, str]:
+    """``{"mcts:easy": "MCTS easy", ...}``: names for bot seats nobody named (where
+    modes label a bot differently, the shorter label wins)."""
+    bots = game_type.describe().get("bots", {})
+    labels: dict[str, str] = {}
+    for bot in (b for mode in bots.values() for b in mode):
+        labels[bot["spec"]] = min(labels.get(bot["spec"], bot["label"]), bot["label"], key=len)
+    return labels
+
+
+def _seat(number: int, raw: JSON, labels: dict[str, str]) -> Seat:
     kind = raw.get("kind")
     if kind not in ("human", "bot"):
         raise ApiError(400, f'seat {number + 1}: \'kind\' must be "human" or "bot"')
     name = raw.get("name")
     if name is None or (isinstance(name, str) and not name.strip()):
-        name = f"Player {number + 1}" if kind == "human" else str(raw.get("bot", "bot"))
+        bot = str(raw.get("bot", "bot"))
+        name = f"Player {number + 1}" if kind == "human" else labels.get(bot, bot)
     if not isinstance(name, str):
         raise ApiError(400, f"seat {number + 1}: 'name' must be text")
     name = " ".join(name.split())[:MAX_NAME]

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -59,9 +60,6 @@ class NovaLuna:
     view_depends_on_seat = False  # only the pile order is hidden, from everyone
 
     def describe(self) -> JSON:
-        tiles = json.loads(
-            resources.files("novaluna").joinpath("data/tiles.json").read_text("utf-8")
-        )
         return {
             "name": self.name,
             "title": self.title,
@@ -76,7 +74,7 @@ class NovaLuna:
                     "min_seats": 2,
                 }
             ],
-            "tiles": tiles,
+            "tiles": _tiles_json(),
         }
 
     def check_setup(self, seats: list[JSON], options: JSON) -> JSON:
@@ -113,6 +111,13 @@ class NovaLuna:
         except RecordError as err:
             raise ReplayError(str(err)) from None
         return frames
+
+
+@cache
+def _tiles_json() -> list[JSON]:
+    """The tiles as in ``tiles.json``, for the page to draw."""
+    text = resources.files("novaluna").joinpath("data/tiles.json").read_text("utf-8")
+    return json.loads(text)
 
 
 def _check_bot(spec: Any, game: Game, number: int) -> None:
