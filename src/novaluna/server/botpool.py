@@ -51,5 +51,5 @@ class BotPool:
 
     def close(self) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)  # no leaked worker state
             self._executor = None
