@@ -32,6 +32,7 @@ from novaluna.server.main import tune_gc
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.client_lag: list[float] = []  # this process's own event-loop delays
         self.errors = 0
         self.games_finished = 0
         self.recording = False
@@ -97,12 +98,22 @@ async def run(url: str, games: int, seconds: float, think: float, warmup: float)
         ]
         await asyncio.sleep(warmup)  # let every game get going before measuring
         stats.recording = True
+        lag = asyncio.create_task(watch_own_lag(stats))
         await asyncio.sleep(seconds)
         stats.recording = False
+        lag.cancel()
         for task in loops:
             task.cancel()
         await asyncio.gather(*loops, return_exceptions=True)
     return stats
+
+
+async def watch_own_lag(stats: Stats, tick: float = 0.01) -> None:
+    """How late this client's own loop wakes up: a latency it adds to every figure."""
+    while True:
+        start = time.perf_counter()
+        await asyncio.sleep(tick)
+        stats.client_lag.append(time.perf_counter() - start - tick)
 
 
 def start_server(workers: int) -> tuple[subprocess.Popen[bytes], str, Path]:
@@ -160,6 +171,12 @@ def report(stats: Stats, args: argparse.Namespace) -> None:
         f"latency p50 {p[49]:.1f} ms, p90 {p[89]:.1f} ms, p99 {p[98]:.1f} ms, max {ms[-1]:.1f} ms; "
         f"{stats.games_finished} games finished, {stats.errors} errors"
     )
+    own = sorted(stats.client_lag)
+    if own:
+        print(
+            f"the clients' own event-loop delay: p99 {own[int(len(own) * 0.99)] * 1000:.1f} ms, "
+            f"max {own[-1] * 1000:.1f} ms (included in the latencies above)"
+        )
 
 
 if __name__ == "__main__":

@@ -60,7 +60,9 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool.start()
         await hub.resume()
+        checkpoints = asyncio.create_task(hub.checkpoint_now_and_then())
         yield
+        checkpoints.cancel()
         pool.close()
         hub.close()
         store.close()

@@ -122,6 +122,19 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
         self._reader = self._db if memory else self._connect()
+        self._checkpointer: sqlite3.Connection | None = None
+
+    def checkpoint_separately(self) -> None:
+        """Leave copying the journal into the database to ``checkpoint()`` (which a
+        server runs on another thread), so that no commit waits for it."""
+        if self.path != ":memory:":
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._checkpointer = self._connect()
+
+    def checkpoint(self) -> None:
+        """Copy committed writes from the journal into the database file."""
+        db = self._checkpointer or self._db
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -131,6 +144,10 @@ class Store:
         return db
 
     def close(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
         if self._reader is not self._db:
             self._reader.close()
