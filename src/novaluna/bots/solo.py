@@ -222,10 +222,10 @@ class SoloPlanner:
         takes = [(space, state.wheel[space]) for space in state.takeable_spaces()]
         scored: list[list[tuple[int, int, int]]] = [[] for _ in takes]
         for cell in display.frontier:
-            around = _around(display, cell)  # shared by the takeable tiles
+            counts = display.counts_at(cell)  # shared by the takeable tiles
             for (_, tile), out in zip(takes, scored, strict=True):
-                covers = _covers(display, tile, cell, around)
-                out.append((-covers, -_fit(display, tile, cell, around[0]), cell))
+                covers = len(display.fulfilled_by(tile, cell))
+                out.append((-covers, -_fit(display, tile, cell, counts), cell))
         moves = []
         for (space, _), out in zip(takes, scored, strict=True):
             out.sort()
@@ -277,86 +277,10 @@ def _gaps(display: Display) -> list[int]:
     return gaps
 
 
-def _around(display: Display, cell: int) -> tuple[list[int], list[int]]:
-    """Per colour, the tiles of the groups touching the empty ``cell``; and those groups."""
-    tiles, group, members = display.tiles, display.group, display.members
-    counts = [0, 0, 0, 0]
-    seen: list[int] = []
-    for n in (cell + 1, cell - 1, cell + 256, cell - 256):
-        t = tiles.get(n)
-        if t:
-            g = group[n]
-            if g not in seen:
-                seen.append(g)
-                counts[TILE_COLOR[t]] += len(members[g])
-    return counts, seen
-
-
-def _covers(
-    display: Display, tile: int, cell: int, around: tuple[list[int], list[int]] | None = None
-) -> int:
-    """How many open tasks laying ``tile`` on the empty ``cell`` would fulfil.
-
-    The same answer as ``len(display.clone().lay(tile, cell))`` without the copy,
-    which dominated the planner's time. ``around`` is ``_around(display, cell)``.
-    """
-    tiles, members = display.tiles, display.members
-    color = TILE_COLOR[tile]
-    counts, seen = around or _around(display, cell)
-    found = sum(all(counts[c] >= need for c, need in task) for task in TILE_TASKS[tile])
-    watch = display.watch[color]
-    if not watch:
-        return found
-    joined = [g for g in seen if TILE_COLOR[tiles[g]] == color]
-    grown = [cell]  # the new tile's group once laid: it and the groups it joins
-    for g in joined:
-        grown.extend(members[g])
-    touched: list[int] = []
-    for m in grown:
-        for n in (m + 1, m - 1, m + 256, m - 256):
-            if n in watch and n not in touched:
-                touched.append(n)
-    grown_at = (cell, color, 1 + counts[color], joined)
-    for u in touched:
-        found += _watcher_covers(display, u, watch[u], grown_at)
-    return found
-
-
-def _watcher_covers(
-    display: Display, u: int, mask: int, grown_at: tuple[int, int, int, list[int]]
-) -> int:
-    """Tasks in ``mask`` on the tile at ``u`` fulfilled once the new tile's group
-    is in place: ``grown_at`` is its cell, colour, size and the groups it joins."""
-    tiles, group, members = display.tiles, display.group, display.members
-    cell, color, size, joined = grown_at
-    counts = [0, 0, 0, 0]
-    seen: list[int] = []
-    grown = False
-    for n in (u + 1, u - 1, u + 256, u - 256):
-        t = tiles.get(n)
-        if n == cell or (t and group[n] in joined):
-            if not grown:  # the grown group counts once, whole
-                grown = True
-                counts[color] += size
-        elif t:
-            g = group[n]
-            if g not in seen:
-                seen.append(g)
-                counts[TILE_COLOR[t]] += len(members[g])
-    tile = tiles[u]
-    if counts[TILE_COLOR[tile]]:
-        counts[TILE_COLOR[tile]] -= 1  # the tile's own group holds the tile itself
-    found = 0
-    for i, task in enumerate(TILE_TASKS[tile]):
-        if mask >> i & 1 and all(counts[c] >= need for c, need in task):
-            found += 1
-    return found
-
-
 def _fit(display: Display, tile: int, cell: int, counts: list[int]) -> int:
     """How well ``tile`` fits ``cell`` beyond covering now: neighbours whose open
     tasks want its colour, plus the part of its own tasks its neighbours meet
-    (``counts`` as from ``_around``)."""
+    (``counts`` as from ``Display.counts_at``)."""
     watching = display.watch[TILE_COLOR[tile]]
     fit = (
         (cell + 1 in watching)

@@ -176,7 +176,7 @@ async def _types(request: Request) -> Response:
 
 async def _create(request: Request) -> Response:
     body = await _json_body(request)
-    return JSONResponse(await _hub(request).create(body), status_code=201)
+    return JSONResponse(_hub(request).create(body), status_code=201)
 
 
 async def _get_state(request: Request) -> Response:
@@ -188,7 +188,7 @@ async def _act(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = await hub.act(room.id, seats, body.get("action"), body.get("ply"))
+    room = hub.act(room.id, seats, body.get("action"), body.get("ply"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
@@ -196,7 +196,7 @@ async def _undo(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = await hub.undo(room.id, seats, body.get("ply"))
+    room = hub.undo(room.id, seats, body.get("ply"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
@@ -323,10 +323,10 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         kind = message.get("type")
         room = hub.room(game_id)
         if kind == "act":
-            room = await hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
+            room = hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "undo":
-            room = await hub.undo(game_id, sub.seats, message.get("ply"))
+            room = hub.undo(game_id, sub.seats, message.get("ply"))
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "hint":
             asyncio.get_running_loop().create_task(_hint_over_socket(hub, room, sub, message, ref))

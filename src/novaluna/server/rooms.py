@@ -113,7 +113,6 @@ class Hub:
         self.pool = pool
         self.bot_pause = bot_pause
         self.rooms: dict[str, Room] = {}
-        self._locks: dict[str, asyncio.Lock] = {}  # per game: one change at a time
         self._unchecked = 0  # commits since the last checkpoint
         self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="novaluna-checkpoint")
 
@@ -134,7 +133,7 @@ class Hub:
     def close(self) -> None:
         self._checkpoints.shutdown(wait=True)
 
-    async def _write(self, name: str, *args: Any) -> Any:
+    def _write(self, name: str, *args: Any) -> Any:
         """Store one write (a ``Store`` write method and its arguments); 503 if refused.
 
         The commit runs right here on the event loop: it waits for the disk for well
@@ -147,9 +146,6 @@ class Hub:
         if isinstance(result, StoreError):
             raise ApiError(503, str(result))
         return result
-
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
 
     # -- loading ------------------------------------------------------------------
 
@@ -189,7 +185,7 @@ class Hub:
 
     # -- creating -----------------------------------------------------------------
 
-    async def create(self, body: Any) -> JSON:
+    def create(self, body: Any) -> JSON:
         if not isinstance(body, dict):
             raise ApiError(400, "send a JSON object describing the game")
         try:
@@ -220,7 +216,7 @@ class Hub:
         except OptionsError as err:
             raise ApiError(400, str(err)) from None
         game_id = secrets.token_urlsafe(9)
-        await self._write("create_game", game_id, game_type.name, options, seed, seats)
+        self._write("create_game", game_id, game_type.name, options, seed, seats)
         room = self.room(game_id)
         self.schedule_bot(room)
         return {
@@ -267,22 +263,21 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------
 
-    async def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
+    def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
         """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone.
 
-        Under the game's lock: the checks, the stored write and the change happen
-        as one step, so of two submissions for the same move exactly one applies.
+        The checks, the stored write and the change run without yielding to the
+        event loop, so of two submissions for the same move exactly one applies.
         """
         if not isinstance(action, str):
             raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
-        async with self._lock(game_id):
-            room = self.room(game_id)
-            self._check_ply(room, ply)
-            seat = self.acting_seat(room, seats)
-            await self._apply(room, seat, action)
-            return room
+        room = self.room(game_id)
+        self._check_ply(room, ply)
+        seat = self.acting_seat(room, seats)
+        self._apply(room, seat, action)
+        return room
 
-    async def _apply(self, room: Room, seat: int, action: str) -> None:
+    def _apply(self, room: Room, seat: int, action: str) -> None:
         """Apply to a copy, store, then make the copy the game (nothing half-done on failure)."""
         match = room.match.clone()
         try:
@@ -290,7 +285,7 @@ class Hub:
         except ActionRejected as err:
             raise ApiError(422, str(err)) from None
         ply = room.ply
-        at = await self._write(
+        at = self._write(
             "append_action", room.id, ply, seat, action, applied.reveals, match.is_over()
         )
         room.match = match
@@ -319,22 +314,21 @@ class Hub:
             return "a refill has revealed new tiles since your last move, so it cannot be undone"
         return None
 
-    async def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
+    def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
         """Take back the player's last move and every bot move after it."""
-        async with self._lock(game_id):
-            room = self.room(game_id)
-            self._check_ply(room, ply)
-            seat = next(iter(seats)) if len(seats) == 1 else None
-            blocker = self.undo_blocker(room, seat)
-            if blocker:
-                raise ApiError(409, blocker)
-            last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-            await self._write("truncate", room.id, last)
-            self.rooms.pop(room.id, None)
-            new_room = self.room(room.id)
-            self._move_subscribers(room, new_room)
-            self.broadcast(new_room)
-            return new_room
+        room = self.room(game_id)
+        self._check_ply(room, ply)
+        seat = next(iter(seats)) if len(seats) == 1 else None
+        blocker = self.undo_blocker(room, seat)
+        if blocker:
+            raise ApiError(409, blocker)
+        last = max(i for i, s in enumerate(room.action_seats) if s == seat)
+        self._write("truncate", room.id, last)
+        self.rooms.pop(room.id, None)
+        new_room = self.room(room.id)
+        self._move_subscribers(room, new_room)
+        self.broadcast(new_room)
+        return new_room
 
     def _move_subscribers(self, old: Room, new: Room) -> None:
         if old.bot_task is not None:
@@ -386,13 +380,12 @@ class Hub:
             return
         room.thinking = None
         room.bot_task = None
-        async with self._lock(room.id):
-            if self.rooms.get(room.id) is not room or room.ply != ply:
-                return  # an undo came first
-            try:
-                await self._apply(room, seat, action)
-            except ApiError as err:
-                log.error("bot %s in game %s: %s", bot, room.id, err.message)
+        if self.rooms.get(room.id) is not room or room.ply != ply:
+            return  # an undo came first
+        try:
+            self._apply(room, seat, action)
+        except ApiError as err:
+            log.error("bot %s in game %s: %s", bot, room.id, err.message)
 
     # -- what clients see -------------------------------------------------------------
 
