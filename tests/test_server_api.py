@@ -411,6 +411,42 @@ def test_undo_takes_back_my_move_and_the_bots_reply(api: Api) -> None:
     assert again["view"] == state["view"] and again["acting"] == 0
 
 
+def test_socket_states_bring_only_the_log_entries_the_client_lacks(
+    api: Api, server: ServerProcess
+) -> None:
+    created = api.create([HUMAN, GREEDY], seed=21)
+    game_id, token = created["id"], created["seats"][0]["token"]
+    ws = open_socket(server, game_id, [token])
+    log: list[dict] = []
+
+    def my_turn(after: int) -> dict:
+        nonlocal log
+        while True:
+            state = receive(ws, lambda m: m["type"] == "state")
+            log = log[: state["log_start"]] + state["log"]
+            assert len(log) == state["ply"]
+            if state["acting"] == 0 and state["ply"] > after:
+                return state
+
+    def play(state: dict) -> None:
+        action = next(c["action"] for c in state["choices"] if "space" in c)
+        ws.send(json.dumps({"type": "act", "action": action, "ply": state["ply"]}))
+
+    state = my_turn(-1)
+    for _ in range(3):
+        play(state)
+        state = my_turn(state["ply"])
+    assert state["log_start"] > 0 and len(state["log"]) < state["ply"]
+    assert log == api.state(game_id, token)["log"]
+    ws.send(json.dumps({"type": "undo", "ply": state["ply"]}))
+    state = my_turn(-1)  # the log was cut: the state after the undo brings it whole
+    assert log == api.state(game_id, token)["log"]
+    play(state)
+    state = my_turn(state["ply"])
+    assert log == api.state(game_id, token)["log"]
+    ws.close()
+
+
 def test_undo_never_crosses_a_refill(api: Api) -> None:
     created = api.create([HUMAN, GREEDY], seed=5)
     game_id, token = created["id"], created["seats"][0]["token"]

@@ -17,6 +17,7 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .botpool import BotPool
@@ -39,24 +40,41 @@ class ApiError(Exception):
 
 @dataclass(eq=False)
 class Subscriber:
-    """One WebSocket connection watching a room; ``seats`` are those it may play."""
+    """One WebSocket connection watching a room; ``seats`` are those it may play.
+
+    States carry only the log entries the client lacks (a late-game log is most
+    of a state): ``log_of`` and ``log_known`` are the log the client will hold
+    once its outbox is sent — the room's list (a new one after an undo) and how
+    many of its entries.
+    """
 
     seats: frozenset[int]
-    outbox: asyncio.Queue[tuple[bool, str]] = field(default_factory=asyncio.Queue)
+    # (log start of a state, or None for an answer; the text)
+    outbox: asyncio.Queue[tuple[int | None, str]] = field(default_factory=asyncio.Queue)
+    log_of: list[JSON] | None = None
+    log_known: int = 0
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
-        self.outbox.put_nowait((False, _dumps(message)))
+        self.outbox.put_nowait((None, _dumps(message)))
 
-    def send_state(self, text: str) -> None:
-        """Queue a state; an older state still waiting is superseded (only the newest matters)."""
+    def send_state(self, log: list[JSON], build: Callable[[int], str]) -> None:
+        """Queue a state, ``build(start)`` with the entries of ``log`` from ``start`` on.
+
+        An older state still waiting is superseded (only the newest matters); the
+        new one then starts the log where the superseded one did.
+        """
+        start = self.log_known if self.log_of is log else 0
         waiting = []
         while not self.outbox.empty():
             waiting.append(self.outbox.get_nowait())
         for item in waiting:
-            if not item[0]:
+            if item[0] is None:
                 self.outbox.put_nowait(item)
-        self.outbox.put_nowait((True, text))
+            else:
+                start = min(start, item[0])
+        self.outbox.put_nowait((start, build(start)))
+        self.log_of, self.log_known = log, len(log)
 
 
 @dataclass(eq=False)
@@ -396,16 +414,21 @@ class Hub:
             **head,
             "view": self._view(room, viewer),
             "choices": self._choices(room, acting),
+            "log_start": 0,
             "log": room.log,
         }
 
-    def state_text(self, room: Room, seats: frozenset[int]) -> str:
-        """``state`` as JSON text; the large parts are encoded once per move, not per client."""
+    def state_text(self, room: Room, seats: frozenset[int], log_start: int = 0) -> str:
+        """``state`` as JSON text with the log entries from ``log_start`` on (the
+        client has the others); the large parts are encoded once per move, not per client."""
         head, viewer, acting = self._state_head(room, seats)
         view = room.cached(("view-text", viewer), lambda: _dumps(self._view(room, viewer)))
         choices = room.cached(("choices-text", acting), lambda: _dumps(self._choices(room, acting)))
-        log_text = room.cached("log-text", lambda: _dumps(room.log))
-        return f'{_dumps(head)[:-1]},"view":{view},"choices":{choices},"log":{log_text}}}'
+        log = room.cached(("log-text", log_start), lambda: _dumps(room.log[log_start:]))
+        return (
+            f'{_dumps(head)[:-1]},"view":{view},"choices":{choices},'
+            f'"log_start":{log_start},"log":{log}}}'
+        )
 
     def _view(self, room: Room, viewer: int | None) -> JSON:
         return room.cached(("view", viewer), lambda: room.match.view(viewer))
@@ -456,7 +479,7 @@ class Hub:
 
     def broadcast(self, room: Room) -> None:
         for sub in list(room.subscribers):
-            sub.send_state(self.state_text(room, sub.seats))
+            sub.send_state(room.log, partial(self.state_text, room, sub.seats))
 
 
 def _dumps(value: Any) -> str:

@@ -16,6 +16,7 @@ export class Connection {
     this.closed = false;
     this.ws = null;
     this.lastError = null;
+    this.log = [];
     this.open();
   }
 
@@ -58,6 +59,9 @@ export class Connection {
 
   receive(msg) {
     if (msg.type === "state") {
+      // A state brings only the log entries from log_start on; this socket sent the rest.
+      this.log = this.log.slice(0, msg.log_start || 0).concat(msg.log);
+      msg.log = this.log;
       this.attempt = 0;
       this.onStatus("online");
       this.onState(msg);
