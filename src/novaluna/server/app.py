@@ -60,9 +60,13 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool.start()
         await hub.resume()
-        checkpoints = asyncio.create_task(hub.checkpoint_now_and_then())
+        chores = [
+            asyncio.create_task(hub.checkpoint_now_and_then()),
+            asyncio.create_task(hub.forget_finished_now_and_then()),
+        ]
         yield
-        checkpoints.cancel()
+        for chore in chores:
+            chore.cancel()
         pool.close()
         hub.close()
         store.close()

@@ -148,6 +148,24 @@ class Hub:
                 except Exception:  # noqa: BLE001 - retried next time; the journal holds all
                     log.exception("checkpoint failed")
 
+    async def forget_finished_now_and_then(self, every: float = 10.0) -> None:
+        """Drop finished games nobody watches from memory now and then (``forget_finished``)."""
+        while True:
+            await asyncio.sleep(every)
+            self.forget_finished()
+
+    def forget_finished(self) -> int:
+        """Drop finished games nobody watches from memory; they are rebuilt from the
+        store if asked for again. Returns how many were dropped."""
+        idle = [
+            game_id
+            for game_id, room in self.rooms.items()
+            if room.match.is_over() and not room.subscribers
+        ]
+        for game_id in idle:
+            del self.rooms[game_id]
+        return len(idle)
+
     def close(self) -> None:
         self._checkpoints.shutdown(wait=True)
 
