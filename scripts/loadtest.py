@@ -47,14 +47,18 @@ async def seat_client(
         await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
         sent_at: float | None = None  # our action waiting for its ack
         acted_ply = -1
-        latest: dict | None = None
+        # Only what the next move needs: a whole parsed state kept for the think time
+        # would burden this process's garbage collector, and its pauses count as latency.
+        turn: tuple[int, list[str]] | None = None  # (ply, legal actions) when it is ours
         async for raw in ws:
             message = json.loads(raw)
             kind = message["type"]
             if kind == "state":
-                latest = message
                 if message["over"]:
                     return
+                turn = None
+                if message["acting"] is not None:
+                    turn = (message["ply"], [c["action"] for c in message["choices"]])
             elif kind == "ack" and sent_at is not None:
                 if stats.recording:
                     stats.latencies.append(time.perf_counter() - sent_at)
@@ -62,11 +66,9 @@ async def seat_client(
             elif kind == "error":
                 stats.errors += 1
                 sent_at = None
-            my_turn = latest is not None and latest["acting"] is not None
-            if sent_at is None and my_turn and latest["ply"] != acted_ply:
+            if sent_at is None and turn is not None and turn[0] != acted_ply:
                 await asyncio.sleep(rng.expovariate(1 / think) if think > 0 else 0)
-                choice = rng.choice(latest["choices"])["action"]
-                acted_ply = latest["ply"]
+                acted_ply, choice = turn[0], rng.choice(turn[1])
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": choice, "ply": acted_ply}))
 
