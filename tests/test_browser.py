@@ -412,6 +412,37 @@ def test_spectator_is_read_only(page: Any, server: str) -> None:
     assert page.locator("[data-testid=log-entry]").count() == 1
 
 
+def test_refill_prompts_optional_and_compulsory(page: Any, server: str) -> None:
+    game = create_game(
+        server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}], seed=7
+    )
+    tokens = [seat["token"] for seat in game["seats"]]
+    path = f"/api/games/{game['id']}"
+    seen_choice = False
+    for _ in range(40):
+        token = tokens[api(server, path)["to_move"]]
+        state = api(server, path, token=token)
+        if state["view"]["can_refill"] and not seen_choice:
+            # 1 or 2 tiles left: the mover may refill, and the page says so
+            page.goto(f"{server}{game['url']}#seat={token}")
+            page.locator("[data-testid=refill]").wait_for()
+            assert "you may refill it" in page.inner_text("body")
+            shot(page, "13-refill-choice")
+            seen_choice = True
+        place = next(c["action"] for c in state["choices"] if "space" in c)
+        api(server, f"{path}/actions", {"action": place, "ply": state["ply"]}, token=token)
+        if api(server, path)["log"][-1]["drawn"]:
+            break  # the wheel ran empty and was refilled: no choice
+    else:
+        raise AssertionError("the wheel never ran empty")
+    assert seen_choice
+    page.goto(f"{server}{game['url']}")
+    notice = page.locator("[data-testid=refill-notice]")
+    notice.wait_for()
+    assert "It ran empty, so it was filled again from the pile" in notice.inner_text()
+    assert not page.locator("[data-testid=refill]").is_visible()
+
+
 def test_the_page_reconnects_after_a_server_restart(browser: Any, tmp_path: Path) -> None:
     db = tmp_path / "restart.db"
     port = free_port()
