@@ -9,6 +9,8 @@ import pytest
 from novaluna.bots import BotSpecError, bot_names, hint_bot, make_bot
 from novaluna.bots.greedy import GreedyBot
 from novaluna.bots.mcts import MctsBot, Settings
+from novaluna.bots.solo import Settings as SoloSettings
+from novaluna.bots.solo import SoloPlanner
 from novaluna.rules import END_PHASE, REFILL, Game, Place
 
 
@@ -166,6 +168,30 @@ def test_solo_planner_ignores_pile_order():
         a = make_bot("solo:fast", seed=2).choose(state.view())
         assert a == make_bot("solo:fast", seed=2).choose(shuffled.view())
         state.apply(a)
+
+
+def test_solo_planner_keeps_to_its_node_budget():
+    """Once a move's nodes are spent, lines are finished one at a time: a move
+    grows by at most one full step and then single lines."""
+    settings = SoloSettings(max_nodes=2_000)
+    per_line = 3 * settings.per_take + 1  # a line's children: each tile's cells, or ending
+    widest = max(settings.beam, settings.first_beam, settings.follow_beam)
+    bound = settings.max_nodes + widest * per_line + 25 * per_line
+    nodes: list[int] = []
+
+    class Counting(SoloPlanner):
+        def _step(self, beam, phase):
+            children = super()._step(beam, phase)
+            nodes[-1] += len(children)
+            return children
+
+    bot = Counting(settings, seed=3)
+    state = Game(1).new_state(seed=3)
+    while not state.is_over:
+        nodes.append(0)
+        state.apply(bot.choose(state.view()))
+    assert max(nodes) <= bound
+    assert max(nodes) > settings.max_nodes  # the budget was reached (so it was tested)
 
 
 def test_solo_planner_refuses_standard_games_and_bad_levels():

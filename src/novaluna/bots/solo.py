@@ -60,6 +60,11 @@ class Settings:
     lines_sampled: int = 1
     phase2_beam: int = 6  # the quick phase-2 planner used on those samples
     phase2_per_take: int = 3
+    # Search nodes per move (a node is one line one tile longer). Once they are spent
+    # the lines are finished one tile at a time, so no move runs much over a second:
+    # this machine makes 11-17 thousand a second. Counted, not timed, so that a seed
+    # gives the same game on any machine.
+    max_nodes: int = 8_000
 
 
 @dataclass(slots=True)
@@ -83,6 +88,7 @@ class SoloPlanner:
         self._means: dict[tuple, float] = {}
         # Phase 2: the state the kept line continues from, its remaining moves, its score.
         self._kept: tuple[tuple, tuple[Action, ...], float] | None = None
+        self._nodes_left = self.settings.max_nodes  # this move's search budget
 
     def choose(self, view: View) -> Action:
         legal_or_raise(view)
@@ -93,6 +99,7 @@ class SoloPlanner:
     def explain(self, view: View) -> tuple[Action, str]:
         """The action ``choose`` would take, with a one-line reason."""
         legal = view.legal_actions()
+        self._nodes_left = self.settings.max_nodes
         if len(legal) == 1:
             return legal[0], describe(view, legal[0]) + "; the only legal move"
         if view.phase == 1:
@@ -194,7 +201,8 @@ class SoloPlanner:
             for child in self._step(beam, phase):
                 (finished if child.done else children).append(child)
             children.sort(key=lambda p: p.value)
-            beam = children[:width]
+            self._nodes_left -= len(children)
+            beam = children[: width if self._nodes_left > 0 else 1]
             if finished and beam and min(f.value for f in finished) <= beam[0].value:
                 break  # nothing left in the beam can beat a finished line
         return sorted(finished, key=lambda p: p.value)
