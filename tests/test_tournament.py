@@ -235,6 +235,8 @@ def test_solo_bench_statistics_match_the_records(tmp_path, capsys):
             shown[cells[0]] = cells[1]
     assert {k: shown[k] for k in expected} == expected
     assert float(shown["seconds per game"]) > 0
+    mean_move, longest = (float(shown[f"seconds per move, {k}"]) for k in ("mean", "longest"))
+    assert 0 < mean_move <= longest <= float(shown["seconds per game"]) * 5
     assert "seeds 20–24" in printed
     assert_png(plot)
 

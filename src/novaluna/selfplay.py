@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
@@ -26,14 +27,21 @@ def bot_specs(text: str, seats: int) -> list[str]:
     return specs + [specs[-1]] * (seats - len(specs))
 
 
-def play_game(game: Game, specs: list[str], seed: int) -> Recorder:
-    """One game between bots (seat i plays ``specs[i]``), recorded."""
+def play_game(
+    game: Game, specs: list[str], seed: int, move_seconds: list[float] | None = None
+) -> Recorder:
+    """One game between bots (seat i plays ``specs[i]``), recorded; each move's
+    thinking time is appended to ``move_seconds`` if given."""
     bots = [make_bot(spec, seed=seed * 7919 + seat) for seat, spec in enumerate(specs)]
     names = [f"{spec} ({seat})" for seat, spec in enumerate(specs)]
     rec = Recorder.new(game, names, seed=seed)
     state = rec.state
     while not state.is_over:
-        rec.apply(bots[state.current_seat].choose(state.view()))
+        start = time.perf_counter()
+        action = bots[state.current_seat].choose(state.view())
+        if move_seconds is not None:
+            move_seconds.append(time.perf_counter() - start)
+        rec.apply(action)
     return rec
 
 

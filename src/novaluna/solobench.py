@@ -3,7 +3,8 @@
 Lower solo scores are better (see docs/records.md, "The result").
 
 >>> stats = solo_stats([{"phase1": 30, "phase2": 60, "total": 90},
-...                     {"phase1": 40, "phase2": 80, "total": 120}], [0.5, 1.5])
+...                     {"phase1": 40, "phase2": 80, "total": 120}], [0.5, 1.5],
+...                    [0.1, 0.4, 0.1])
 >>> stats.mean, stats.median, stats.best, stats.worst, stats.under_100
 (105.0, 105.0, 90, 120, 0.5)
 """
@@ -48,10 +49,17 @@ class SoloStats:
     mean_phase1: float
     mean_phase2: float
     mean_seconds: float
+    mean_move_seconds: float  # over all moves of all games
+    longest_move_seconds: float
 
 
-def solo_stats(results: Sequence[Mapping[str, Any]], seconds: Sequence[float]) -> SoloStats:
-    """Statistics of solo ``result`` objects (as in records) and per-game times."""
+def solo_stats(
+    results: Sequence[Mapping[str, Any]],
+    seconds: Sequence[float],
+    move_seconds: Sequence[float] = (),
+) -> SoloStats:
+    """Statistics of solo ``result`` objects (as in records), per-game times and
+    per-move times."""
     totals = tuple(r["total"] for r in results)
     return SoloStats(
         games=len(totals),
@@ -65,6 +73,8 @@ def solo_stats(results: Sequence[Mapping[str, Any]], seconds: Sequence[float]) -
         mean_phase1=statistics.fmean(r["phase1"] for r in results),
         mean_phase2=statistics.fmean(r["phase2"] for r in results),
         mean_seconds=statistics.fmean(seconds),
+        mean_move_seconds=statistics.fmean(move_seconds) if move_seconds else 0.0,
+        longest_move_seconds=max(move_seconds, default=0.0),
     )
 
 
@@ -87,6 +97,8 @@ def stats_table(stats: SoloStats) -> Table:
         ("mean phase 1", f"{stats.mean_phase1:.1f}"),
         ("mean phase 2", f"{stats.mean_phase2:.1f}"),
         ("seconds per game", f"{stats.mean_seconds:.3f}"),
+        ("seconds per move, mean", f"{stats.mean_move_seconds:.3f}"),
+        ("seconds per move, longest", f"{stats.longest_move_seconds:.3f}"),
     ]
     for row in rows:
         table.add_row(*row)
@@ -128,15 +140,16 @@ def solo_bench_from_args(args: argparse.Namespace) -> int:
         check_plot_path(args.plot)
         out = open_out(args.out)
         jobs = [Job(1, False, (bot,), seed) for seed in range(args.seed, args.seed + args.games)]
-        results, seconds = [], []
+        results, seconds, move_seconds = [], [], []
         show = sys.stderr.isatty()
         for played in play_all(jobs, args.jobs, label="solo-bench", progress=show):
             results.append(played.record["result"])
             seconds.append(played.seconds)
+            move_seconds.extend(played.move_seconds)
             write_records(out, played)
         if out is not None:
             out.close()
-        stats = solo_stats(results, seconds)
+        stats = solo_stats(results, seconds, move_seconds)
         title = headline(bot, args.games, args.seed)
         print(title)
         output_console().print(stats_table(stats))

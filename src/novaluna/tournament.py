@@ -72,6 +72,7 @@ class Played(NamedTuple):
     job: Job
     record: dict[str, Any]
     seconds: float
+    move_seconds: tuple[float, ...] = ()  # each move's thinking time
 
 
 def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -111,8 +112,10 @@ def schedule(
 def play_job(job: Job) -> Played:
     """Play one scheduled game (a top-level function, so worker processes can run it)."""
     start = time.perf_counter()
-    rec = play_game(Game(players=job.players, first_game=job.first_game), list(job.specs), job.seed)
-    return Played(job, rec.to_record(), time.perf_counter() - start)
+    moves: list[float] = []
+    game = Game(players=job.players, first_game=job.first_game)
+    rec = play_game(game, list(job.specs), job.seed, moves)
+    return Played(job, rec.to_record(), time.perf_counter() - start, tuple(moves))
 
 
 def play_all(
