@@ -1,0 +1,13 @@
+"""Builds the solo planner's C search kernel; everything else is in pyproject.toml."""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "novaluna.bots._solokernel",
+            ["src/novaluna/bots/_solokernel.c"],
+            extra_compile_args=["-O2", "-std=c11"],
+        )
+    ]
+)
