@@ -7,6 +7,7 @@ import random
 import pytest
 
 from novaluna.bots import BotSpecError, bot_names, hint_bot, make_bot
+from novaluna.bots import solo as solo_module
 from novaluna.bots.greedy import GreedyBot
 from novaluna.bots.mcts import MctsBot, Settings
 from novaluna.bots.solo import Settings as SoloSettings
@@ -170,28 +171,39 @@ def test_solo_planner_ignores_pile_order():
         state.apply(a)
 
 
-def test_solo_planner_keeps_to_its_node_budget():
-    """Once a move's nodes are spent, lines are finished one at a time: a move
-    grows by at most one full step and then single lines."""
-    settings = SoloSettings(max_nodes=2_000)
-    per_line = 3 * settings.per_take + 1  # a line's children: each tile's cells, or ending
-    widest = max(settings.beam, settings.first_beam, settings.follow_beam)
-    bound = settings.max_nodes + widest * per_line + 25 * per_line
-    nodes: list[int] = []
+def test_solo_planner_keeps_to_its_budget(monkeypatch):
+    """A move evaluates at most its budget of placements, plus what one search
+    layer or one sampled refill already under way needs to finish."""
+    settings = SoloSettings(
+        phase1_beam=40,
+        candidates=20,
+        rounds=((20, 4), (5, 8)),
+        sample_beam=4,
+        phase2_beam=40,
+        budget=30_000,
+    )
+    slack = 3 * 100 * (max(settings.phase1_beam, settings.phase2_beam) + 24)
+    used: list[int] = []
 
-    class Counting(SoloPlanner):
-        def _step(self, beam, phase):
-            children = super()._step(beam, phase)
-            nodes[-1] += len(children)
-            return children
+    def counted(function):
+        def call(*args):
+            result = function(*args)
+            used[-1] += result[1]
+            return result
 
-    bot = Counting(settings, seed=3)
+        return call
+
+    monkeypatch.setattr(solo_module.kernel, "search", counted(solo_module.kernel.search))
+    monkeypatch.setattr(
+        solo_module.kernel, "phase2_scores", counted(solo_module.kernel.phase2_scores)
+    )
+    bot = SoloPlanner(settings, seed=3)
     state = Game(1).new_state(seed=3)
     while not state.is_over:
-        nodes.append(0)
+        used.append(0)
         state.apply(bot.choose(state.view()))
-    assert max(nodes) <= bound
-    assert max(nodes) > settings.max_nodes  # the budget was reached (so it was tested)
+    assert max(used) <= settings.budget + slack
+    assert max(used) > settings.budget  # the budget was reached (so it was tested)
 
 
 def test_solo_planner_refuses_standard_games_and_bad_levels():

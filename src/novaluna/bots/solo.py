@@ -1,331 +1,287 @@
-"""The ``solo`` planner: beam search over the solo game's perfect-information phases.
+"""The ``solo`` planner: exhaustive-width beam search over the solo game's phases.
 
-Within a solo phase nothing is hidden (there is no refill), so the planner
-searches whole sequences of takes and placements with a beam and plays the
-first move of the best one, re-planning every move. The only unknown — the
-refill between the phases — is not searched: a plan that ends phase 1 is
-scored with an estimate of what the missing discs will cost in phase 2.
+Within a solo phase nothing is hidden (there is no refill), so a phase is a
+puzzle: which tiles to take, in which order, and where to lay them. The
+planner searches it with a wide beam in a C kernel (``_solokernel.c``) that
+evaluates millions of placements a second and merges lines that reach the same
+display up to rotation, reflection and shift.
 
-Scores are the game's own (lower is better):
+* **Phase 2** is exact: the best line found is played, and kept, so a later
+  move never settles for a worse line than an earlier one found.
+* **Phase 1** ends in a random refill, so its lines are judged by what follows:
+  the best distinct phase-1 end states (including "end phase 1 now" once 8
+  discs are placed) are each played out over the same sampled refills (drawn
+  from the unseen tiles: their *set* is known, never their order) with a
+  quick phase-2 search, in rounds that give the most promising lines more
+  samples. The unseen tiles do not change during phase 1, so the samples and
+  each end state's scores carry over from move to move.
 
-* phase 2: cost of the tiles still to take + 10 per disc of the 21 missing;
-* phase 1: phase-1 tiles count twice (they score in both phases), missing
-  discs of the first 8 cost 10, and every disc still to place later is
-  estimated at ``disc_rate`` points, less a bonus for tasks one or two tiles
-  short.
+Scores are the game's own, lower is better: phase-1 tiles count twice, every
+missing disc costs 10. Work is counted in placements evaluated, not seconds, so
+a seed gives the same game on any machine.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, field
 
-from ..rules import END_PHASE, Action, Place, State, View
-from ..rules.display import Display, cell_xy
-from ..rules.state import DISCS, SOLO_PHASE1_DISCS
-from ..rules.tiles import TILE_COLOR, TILE_TASKS
+from ..rules import END_PHASE, Action, Place, View
+from ..rules.display import cell_key, cell_xy
+from ..rules.state import SOLO_PHASE1_DISCS
+from ..rules.tiles import TILE_COLOR, TILE_COST, TILE_TASKS
+from . import _solokernel as kernel
 from .base import BotSpecError, legal_or_raise, register
 from .explain import describe
 
-#: Settings per level (the defaults are ``normal``). ``fast`` is the hint bot and
-#: must answer well under a second, so it also samples fewer, quicker refills.
-LEVELS: dict[str, dict[str, int]] = {
-    "fast": {
-        "beam": 16,
-        "per_take": 4,
-        "first_beam": 48,
-        "follow_beam": 16,
-        "lines_sampled": 3,
-        "phase2_beam": 4,
-    },
-    "normal": {},
-    "strong": {"beam": 150, "per_take": 6, "first_beam": 400, "follow_beam": 150},
-}
+kernel.setup_tiles(TILE_COLOR, TILE_COST, TILE_TASKS)
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The beam's estimate of a line's final score (the kernel's parameter order).
+
+    Unfinished lines: cost so far (phase-1 tiles twice) + 10 per missing
+    phase-1 disc + ``rate`` per disc still to place − ``near_k`` per open task
+    ``k`` tiles short. Phase-1 end states (``end_*``) add the same kind of
+    estimate of phase 2 (their order only decides which are sampled).
+    """
+
+    rate2: float = 4.0
+    near2_1: float = 1.0
+    near2_2: float = 0.3
+    near2_3: float = 0.0
+    rate1: float = 4.0
+    near1_1: float = 1.0
+    near1_2: float = 0.3
+    near1_3: float = 0.0
+    end_base: float = 0.0
+    end_rate: float = 4.0
+    end_near1: float = 1.0
+    end_near2: float = 0.3
+    end_near3: float = 0.0
+    end_tile: float = 0.0
+
+    def as_params(self) -> tuple[float, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
 
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    beam: int = 96  # sequences kept per step in phase 1
-    per_take: int = 5  # cells kept per takeable tile
-    first_beam: int = 120  # the first phase-2 move searches this wide
-    follow_beam: int = 48  # later phase-2 moves (they also have the kept line)
-    disc_rate: float = 4.0  # estimated phase-2 points per disc still to place
-    near1: float = 1.0  # bonus for an open task one tile short
-    near2: float = 0.3  # bonus for an open task two tiles short
-    phase_end_samples: int = 4  # refills sampled per phase-1 line
-    # Best phase-1 lines re-ranked by sampled refills. On seeds 1000-1039 re-ranking
-    # 4 or 8 lines by 4 samples of a beam-6 phase 2 scored no better than taking
-    # the heuristic's best (1; its samples then only explain the choice), and the
-    # time is better spent on a wider phase-1 beam.
-    lines_sampled: int = 1
-    phase2_beam: int = 6  # the quick phase-2 planner used on those samples
-    phase2_per_take: int = 3
-    # Search nodes per move (a node is one line one tile longer). Once they are spent
-    # the lines are finished one tile at a time, so no move runs much over a second:
-    # this machine makes 11-17 thousand a second. Counted, not timed, so that a seed
-    # gives the same game on any machine.
-    max_nodes: int = 8_000
+    phase1_beam: int = 1000  # lines kept per step in phase 1
+    candidates: int = 150  # phase-1 end states considered per move
+    # Sampling rounds: (how many of the best end states so far, samples each).
+    rounds: tuple[tuple[int, int], ...] = ((150, 8), (40, 32), (10, 64))
+    sample_beam: int = 8  # the phase-2 search on each sampled refill
+    phase2_beam: int = 8000  # the phase-2 search that decides moves
+    # Placements evaluated per move (this machine evaluates about 4-5 million a
+    # second). Once spent, no more samples are drawn and searches finish their
+    # lines one at a time.
+    budget: int = 3_500_000
+    weights: Weights = field(default_factory=Weights)
+
+
+#: Settings per level (``normal`` is the default). ``fast`` is the hint bot.
+LEVELS: dict[str, Settings] = {
+    "fast": Settings(
+        phase1_beam=300,
+        candidates=40,
+        rounds=((40, 8), (10, 24)),
+        phase2_beam=1000,
+        budget=800_000,
+    ),
+    "normal": Settings(),
+    "strong": Settings(
+        phase1_beam=3000,
+        candidates=300,
+        rounds=((300, 16), (60, 48), (15, 128)),
+        sample_beam=16,
+        phase2_beam=20000,
+        budget=14_000_000,
+    ),
+}
 
 
 @dataclass(slots=True)
-class Plan:
-    state: State
-    first: Action | None
-    value: float
-    done: bool  # the phase ended on this line
-    path: tuple[Action, ...] = ()  # the line's moves
+class Line:
+    """A phase-1 line from the kernel: its moves and where it ends phase 1."""
+
+    moves: tuple[Action, ...]
+    end: tuple  # (display, wheel, meeple): the phase-1 end state
+    phase1_score: int  # cost of the display + 10 per missing phase-1 disc
 
 
 class SoloPlanner:
+    """The solo planner (see the module docstring).
+
+    >>> from novaluna.rules import Game
+    >>> state = Game(players=1).new_state(seed=3)
+    >>> bot = SoloPlanner(LEVELS["fast"], seed=1)
+    >>> bot.choose(state.view()) in state.legal_actions()
+    True
+    """
+
     name = "solo"
 
     def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
         self.rng = random.Random(seed)
-        # Phase-1 end states already sampled, for the unseen tiles they were sampled with.
+        self._params = self.settings.weights.as_params()
+        # Phase 1: sampled refills for the current unseen tiles, and per end
+        # state its phase-2 scores on the first samples.
         self._unseen: tuple[int, ...] | None = None
-        self._seeds: list[float] = []
-        self._means: dict[tuple, float] = {}
-        # Phase 2: the state the kept line continues from, its remaining moves, its score.
+        self._orders: list[tuple[int, ...]] = []
+        self._scores: dict[tuple, list[float]] = {}
+        # Phase 2: the position the kept line starts from, its moves and score.
         self._kept: tuple[tuple, tuple[Action, ...], float] | None = None
-        self._nodes_left = self.settings.max_nodes  # this move's search budget
+        self._left = 0  # placements this move may still evaluate
 
     def choose(self, view: View) -> Action:
-        legal_or_raise(view)
-        if not view.game.solo:
-            raise ValueError("the solo planner plays only the solo game; use mcts")
         return self.explain(view)[0]
 
     def explain(self, view: View) -> tuple[Action, str]:
         """The action ``choose`` would take, with a one-line reason."""
-        legal = view.legal_actions()
-        self._nodes_left = self.settings.max_nodes
+        legal = legal_or_raise(view)
+        if not view.game.solo:
+            raise ValueError("the solo planner plays only the solo game; use mcts")
         if len(legal) == 1:
             return legal[0], describe(view, legal[0]) + "; the only legal move"
+        self._left = self.settings.budget
         if view.phase == 1:
-            # The pile order is irrelevant: the search stops at the end of the phase.
-            lines = self.plan_lines(view.determinize(self.rng))
-            return self._choose_by_sampled_refills(view, lines)
-        return self._follow_best_line(view)
+            return self._phase1(view)
+        return self._phase2(view)
 
-    def _follow_best_line(self, view: View) -> tuple[Action, str]:
-        """Phase 2: play the best line, searched widely once and kept.
+    # -- phase 2 ------------------------------------------------------------------
 
-        Phase 2 hides nothing, so a line found at one move is still playable at
-        the next and its score is exact: each move searches again (narrower after
-        the first) and keeps whichever line scores lower.
-        """
+    def _phase2(self, view: View) -> tuple[Action, str]:
+        """Play the best line found so far: searched now, or kept from before."""
+        display, wheel, meeple = _position(view)
+        lines = self._search(view, phase=2, beam=self.settings.phase2_beam, keep=1)
+        moves, value = lines[0][1], lines[0][0]
+        key = (display, wheel, meeple)
+        if self._kept is not None and self._kept[0] == key and self._kept[2] <= value:
+            moves, value = self._kept[1], self._kept[2]
+        action = moves[0]
+        self._kept = (_after(key, action), moves[1:], value)
+        total = view.phase1_score + value
+        return action, f"{describe(view, action)}; the best plan ends on {total:.0f}"
+
+    # -- phase 1 ------------------------------------------------------------------
+
+    def _phase1(self, view: View) -> tuple[Action, str]:
+        """Choose among the best phase-1 end states by their sampled phase-2 scores."""
         s = self.settings
-        state = view.determinize(self.rng)
-        key = _end_key(state)
-        kept = self._kept if self._kept is not None and self._kept[0] == key else None
-        beam = s.follow_beam if kept is not None else s.first_beam
-        best = self.plan_lines(state, beam=beam)[0]
-        path, value = best.path, best.value
-        if kept is not None and kept[2] <= value:
-            path, value = kept[1], kept[2]
-        action = path[0] if path else view.legal_actions()[0]
-        after = state.clone()
-        after.apply(action)
-        self._kept = (_end_key(after), path[1:], value)
-        return action, f"{describe(view, action)}; the best plan scores about {value:.0f}"
-
-    def _choose_by_sampled_refills(self, view: View, lines: list[Plan]) -> tuple[Action, str]:
-        """Phase 1: re-rank the best lines by their mean final score over sampled refills.
-
-        Each line ends phase 1; the refill between the phases is drawn from the
-        unseen tiles, and phase 2 is played by a quick plan. All lines see the
-        same samples (common random numbers), and as the unseen tiles do not
-        change during phase 1, the samples and each end state's mean are kept
-        for the later moves: a line evaluated once costs nothing again.
-        """
-        refills = self._refills_for(view.unseen_tiles)
-        best_line, best_mean = lines[0], float("inf")
-        for key, line in self._candidates(lines).items():
-            mean = self._sampled_mean(line.state, key, refills)
-            if mean < best_mean:
-                best_line, best_mean = line, mean
-        action = best_line.first or view.legal_actions()[0]
+        lines = [
+            _line(item)
+            for item in self._search(view, phase=1, beam=s.phase1_beam, keep=s.candidates)
+        ]
+        self._refills_for(view.unseen_tiles)
+        pool = lines  # best first by the beam's estimate, then by the samples
+        for count, samples in s.rounds:
+            pool = pool[:count]
+            self._sample(pool, samples)
+            pool.sort(key=self._estimate)
+        most = max(len(self._scores.get(line.end, ())) for line in pool)
+        finalists = [line for line in pool if len(self._scores.get(line.end, ())) == most]
+        best = min(finalists, key=self._estimate)
+        action = best.moves[0]
         return action, (
-            f"{describe(view, action)}; its plan scores about {best_mean:.0f} "
-            f"over {len(refills)} sampled refills"
+            f"{describe(view, action)}; its plan scores about {self._estimate(best):.0f} "
+            f"over {most} sampled refills"
         )
 
-    def _candidates(self, lines: list[Plan]) -> dict[tuple, Plan]:
-        """The best few lines with different end states (several lines often end
-        alike: the same tiles laid in another order)."""
-        picked: dict[tuple, Plan] = {}
+    def _estimate(self, line: Line) -> float:
+        """Estimated final score of a phase-1 line (infinite before any sample)."""
+        scores = self._scores.get(line.end)
+        if not scores:
+            return float("inf")
+        return line.phase1_score + statistics.fmean(scores)
+
+    def _sample(self, lines: list[Line], samples: int) -> None:
+        """Give each line's end state ``samples`` sampled refills, budget allowing."""
         for line in lines:
-            picked.setdefault(_end_key(line.state), line)
-            if len(picked) == self.settings.lines_sampled:
-                break
-        return picked
+            scores = self._scores.setdefault(line.end, [])
+            missing = self._orders[len(scores) : samples]
+            if not missing or self._left <= 0:
+                continue
+            rows, used = kernel.phase2_scores(
+                [line.end], missing, self._params, self.settings.sample_beam, self._left
+            )
+            scores.extend(rows[0])
+            self._left -= used
 
-    def _refills_for(self, unseen: tuple[int, ...]) -> list[float]:
-        """The refill seeds for this phase 1 (new ones if the unseen tiles changed)."""
-        if self._unseen != unseen:
-            self._unseen = unseen
-            self._means = {}
-            self._seeds = [self.rng.random() for _ in range(self.settings.phase_end_samples)]
-        return self._seeds
+    def _refills_for(self, unseen: tuple[int, ...]) -> None:
+        """Sampled draw piles for this phase 1 (new ones if the unseen tiles changed)."""
+        if self._unseen == unseen:
+            return
+        self._unseen = unseen
+        self._scores = {}
+        most = max(samples for _, samples in self.settings.rounds)
+        pile = list(unseen)
+        self._orders = []
+        for _ in range(most):
+            self.rng.shuffle(pile)
+            self._orders.append(tuple(pile[:11]))
 
-    def _sampled_mean(self, state: State, key: tuple, refills: list[float]) -> float:
-        """Mean final score of a phase-1 end state over the sampled refills (cached)."""
-        mean = self._means.get(key)
-        if mean is None:
-            s = self.settings
-            quick = SoloPlanner(Settings(beam=s.phase2_beam, per_take=s.phase2_per_take))
-            total = sum(quick.final_estimate(_after_phase1(state, sd)) for sd in refills)
-            mean = self._means[key] = total / len(refills)
-        return mean
+    # -- the kernel -----------------------------------------------------------------
 
-    def final_estimate(self, state: State) -> float:
-        """The final score of a game in phase 2 (or over), playing phase 2 by plan."""
-        if state.is_over:
-            return state.result().total
-        return state.phase1_score + self.plan(state).value
-
-    def plan(self, state: State) -> Plan:
-        """Beam search from ``state`` to the end of its phase; the best line."""
-        return self.plan_lines(state)[0]
-
-    def plan_lines(self, state: State, beam: int | None = None) -> list[Plan]:
-        """Beam search from ``state`` to the end of its phase (``beam`` lines wide,
-        default the settings' beam); finished lines, best first."""
-        phase = state.phase
-        width = beam or self.settings.beam
-        beam = [Plan(state, None, self._value(state, phase), False)]
-        finished: list[Plan] = []
-        while beam:
-            children: list[Plan] = []
-            for child in self._step(beam, phase):
-                (finished if child.done else children).append(child)
-            children.sort(key=lambda p: p.value)
-            self._nodes_left -= len(children)
-            beam = children[: width if self._nodes_left > 0 else 1]
-            if finished and beam and min(f.value for f in finished) <= beam[0].value:
-                break  # nothing left in the beam can beat a finished line
-        return sorted(finished, key=lambda p: p.value)
-
-    def _step(self, beam: list[Plan], phase: int) -> list[Plan]:
-        """The lines of ``beam`` one tile longer, and those ending the phase here."""
-        out = []
-        for plan in beam:
-            state = plan.state
-            if state.can_end_phase():
-                end = self._value(state, phase, True)
-                path = (*plan.path, END_PHASE)
-                out.append(Plan(state, plan.first or END_PHASE, end, True, path))
-            for place in self._moves(state):
-                child = state.clone()
-                child.apply(place)
-                done = child.is_over or child.phase != phase
-                value = self._value(child, phase, done)
-                out.append(Plan(child, plan.first or place, value, done, (*plan.path, place)))
-        return out
-
-    def _moves(self, state: State) -> list[Place]:
-        """Per takeable tile, the cells that cover most now, then fit best."""
-        display = state.displays[0]
-        takes = [(space, state.wheel[space]) for space in state.takeable_spaces()]
-        scored: list[list[tuple[int, int, int]]] = [[] for _ in takes]
-        for cell in display.frontier:
-            counts = display.counts_at(cell)  # shared by the takeable tiles
-            for (_, tile), out in zip(takes, scored, strict=True):
-                covers = len(display.fulfilled_by(tile, cell))
-                out.append((-covers, -_fit(display, tile, cell, counts), cell))
-        moves = []
-        for (space, _), out in zip(takes, scored, strict=True):
-            out.sort()
-            for _, _, cell in out[: self.settings.per_take]:
-                moves.append(Place(space, *cell_xy(cell)))
-        return moves
-
-    def _value(self, state: State, phase: int, done: bool = False) -> float:
-        """Estimated final score of the line (lower is better).
-
-        A line that ends phase 1 is scored like any other phase-1 line: the
-        refill between the phases does not change the display.
-        """
-        s = self.settings
-        display = state.displays[0]
-        placed = display.covered
-        cost = state.scores_so_far()
-        if phase == 2 and done:
-            return cost + 10 * (DISCS - placed)
-        if phase == 2:
-            return cost + s.disc_rate * (DISCS - placed) - self._near_bonus(display)
-        if state.is_over:  # all 21 discs placed in phase 1
-            return 2 * cost
-        missing1 = max(0, SOLO_PHASE1_DISCS - placed)
-        later = DISCS - placed
-        return 2 * cost + 10 * missing1 + s.disc_rate * later - self._near_bonus(display)
-
-    def _near_bonus(self, display: Display) -> float:
-        gaps = _gaps(display)
-        return self.settings.near1 * gaps[1] + self.settings.near2 * gaps[2]
+    def _search(self, view: View, phase: int, beam: int, keep: int) -> list[tuple]:
+        display, wheel, meeple = _position(view)
+        phase1_tiles = len(display) if phase == 1 else 0
+        lines, used = kernel.search(
+            display,
+            wheel,
+            meeple,
+            phase,
+            phase1_tiles,
+            self._params,
+            beam,
+            self._left,
+            keep,
+            view.phase == 1 and view.discs_placed(0) >= SOLO_PHASE1_DISCS,
+        )
+        self._left -= used
+        return [(value, tuple(map(_action, moves)), *rest) for value, moves, *rest in lines]
 
 
-def _gaps(display: Display) -> list[int]:
-    """Open tasks by how many tiles they lack: index 1, 2, 3, and 4 for 4 or more."""
-    gaps = [0, 0, 0, 0, 0]
-    tiles = display.tiles
-    for cell, mask in display.open.items():
-        tile = tiles[cell]
-        counts = display.counts_at(cell)
-        if counts[TILE_COLOR[tile]]:
-            counts[TILE_COLOR[tile]] -= 1  # the tile's own group holds the tile itself
-        for i, task in enumerate(TILE_TASKS[tile]):
-            if mask >> i & 1:
-                missing = 0
-                for c, need in task:
-                    if counts[c] < need:
-                        missing += need - counts[c]
-                gaps[min(missing, 4)] += 1
-    return gaps
+Position = tuple[tuple[tuple[int, int], ...], tuple[int, ...], int]
 
 
-def _fit(display: Display, tile: int, cell: int, counts: list[int]) -> int:
-    """How well ``tile`` fits ``cell`` beyond covering now: neighbours whose open
-    tasks want its colour, plus the part of its own tasks its neighbours meet
-    (``counts`` as from ``Display.counts_at``)."""
-    watching = display.watch[TILE_COLOR[tile]]
-    fit = (
-        (cell + 1 in watching)
-        + (cell - 1 in watching)
-        + (cell + 256 in watching)
-        + (cell - 256 in watching)
-    )
-    for task in TILE_TASKS[tile]:
-        fit += sum(min(counts[c], need) for c, need in task)
-    return fit
+def _position(view: View) -> Position:
+    """The kernel's picture of a position: display ((cell, tile), ...), wheel, meeple."""
+    tiles = view.display(0)
+    display = tuple(sorted((cell_key(x, y), tile) for (x, y), (tile, _) in tiles.items()))
+    return display, view.wheel, view.meeple
 
 
-def _end_key(state: State) -> tuple:
-    """What decides a phase-1 end state's future: display, wheel, meeple, phase."""
-    return (
-        tuple(sorted(state.displays[0].tiles.items())),
-        tuple(state.wheel),
-        state.meeple,
-        state.phase,
-        state.is_over,
-    )
+def _after(position: Position, action: Action) -> Position:
+    """The position after a placement (phase 2: nothing random happens)."""
+    display, wheel, _ = position
+    assert isinstance(action, Place)
+    laid = tuple(sorted((*display, (cell_key(action.x, action.y), wheel[action.space]))))
+    emptied = tuple(0 if space == action.space else tile for space, tile in enumerate(wheel))
+    return laid, emptied, action.space
 
 
-def _after_phase1(state: State, seed: float) -> State:
-    """``state`` (the end of a phase-1 line) moved into phase 2 with a sampled refill."""
-    if state.is_over or state.phase == 2:
-        return state.clone()  # the wheel emptied: its refill is already a sample
-    sample = state.view().determinize(random.Random(seed))
-    sample.apply(END_PHASE)
-    return sample
+def _action(move: tuple[int, int | None]) -> Action:
+    space, cell = move
+    if space < 0 or cell is None:
+        return END_PHASE
+    return Place(space, *cell_xy(cell))
+
+
+def _line(item: tuple) -> Line:
+    _, moves, display, wheel, meeple, discs, cost = item
+    missing = max(0, SOLO_PHASE1_DISCS - discs)
+    return Line(moves, (display, wheel, meeple), cost + 10 * missing)
 
 
 def _factory(option: str | None, seed: int | None) -> SoloPlanner:
     level = option or "normal"
     if level not in LEVELS:
         raise BotSpecError(f"solo takes a level ({', '.join(LEVELS)}), not {option!r}")
-    return SoloPlanner(Settings(**LEVELS[level]), seed)
+    return SoloPlanner(LEVELS[level], seed)
 
 
 register("solo", _factory)

@@ -50,6 +50,8 @@ class View:
     refilled: bool = property(lambda self: self._state.refilled)  # type: ignore[assignment]
     meeple: int = property(lambda self: self._state.meeple)  # type: ignore[assignment]
     pile_count: int = property(lambda self: self._state.pile_count)  # type: ignore[assignment]
+    #: Solo: the phase-1 score, once phase 1 has ended (0 before).
+    phase1_score: int = property(lambda self: self._state.phase1_score)  # type: ignore[assignment]
 
     @property
     def wheel(self) -> tuple[int, ...]:
