@@ -72,13 +72,13 @@ class Settings:
     phase1_beam: int = 1000  # lines kept per step in phase 1
     candidates: int = 150  # phase-1 end states considered per move
     # Sampling rounds: (how many of the best end states so far, samples each).
-    rounds: tuple[tuple[int, int], ...] = ((150, 8), (40, 32), (10, 64))
+    rounds: tuple[tuple[int, int], ...] = ((150, 8), (40, 32), (10, 128))
     sample_beam: int = 8  # the phase-2 search on each sampled refill
     phase2_beam: int = 8000  # the phase-2 search that decides moves
-    # Placements evaluated per move (this machine evaluates about 4-5 million a
+    # Placements evaluated per move (this machine evaluates about 7 million a
     # second). Once spent, no more samples are drawn and searches finish their
     # lines one at a time.
-    budget: int = 3_500_000
+    budget: int = 5_000_000
     weights: Weights = field(default_factory=Weights)
 
 
