@@ -78,7 +78,7 @@ class Settings:
     # Placements evaluated per move (this machine evaluates about 7 million a
     # second). Once spent, no more samples are drawn and searches finish their
     # lines one at a time.
-    budget: int = 5_000_000
+    budget: int = 4_000_000
     weights: Weights = field(default_factory=Weights)
 
 
