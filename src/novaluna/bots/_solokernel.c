@@ -105,6 +105,24 @@ static inline int lacking(const int *counts, const uint8_t *need) {
 
 static inline int gap_bucket(int m) { return m > 4 ? 4 : m; }
 
+/* The distinct groups next to cell `c` (returned: how many), their colours, and per
+ * colour the tiles they hold added to `counts`. Needs the groups of load(). */
+static int neighbour_groups(int c, int groups[4], int colors[4], int counts[4]) {
+    int nb[4] = {c + 1, c - 1, c + GRID, c - GRID}, n = 0;
+    for (int k = 0; k < 4; k++) {
+        int t = ctx.grid[nb[k]];
+        if (t < 0) continue;
+        int g = ctx.group[t], dup = 0;
+        for (int j = 0; j < n; j++) dup |= groups[j] == g;
+        if (dup) continue;
+        groups[n] = g;
+        colors[n] = T_COLOR[ctx.tile[t]];
+        counts[colors[n]] += ctx.gsize[g];
+        n++;
+    }
+    return n;
+}
+
 /* Lay out a node's display in the context: groups, counts, open tasks, frontier. */
 static void load(const Node *node) {
     Ctx *x = &ctx;
@@ -144,17 +162,8 @@ static void load(const Node *node) {
         int tile = x->tile[i], c = x->cell[i];
         int *cnt = x->cnt[i];
         cnt[0] = cnt[1] = cnt[2] = cnt[3] = 0;
-        int seen[4], ns = 0;
-        int nb[4] = {c + 1, c - 1, c + GRID, c - GRID};
-        for (int k = 0; k < 4; k++) {
-            int t = x->grid[nb[k]];
-            if (t < 0) continue;
-            int g = x->group[t], dup = 0;
-            for (int j = 0; j < ns; j++) dup |= seen[j] == g;
-            if (dup) continue;
-            seen[ns++] = g;
-            cnt[T_COLOR[x->tile[t]]] += x->gsize[g];
-        }
+        int groups[4], colors[4];
+        neighbour_groups(c, groups, colors, cnt);
         int own = T_COLOR[tile];
         if (cnt[own]) cnt[own] -= 1;
         x->open[i] = 0;
@@ -200,20 +209,12 @@ static void unload(void) {
 static int child_eval(int tile, int c, int dg[5]) {
     Ctx *x = &ctx;
     int col = T_COLOR[tile];
-    int nb[4] = {c + 1, c - 1, c + GRID, c - GRID};
-    int joined[4], nj = 0, seen[4], ns = 0;
+    int groups[4], joined[4], nj = 0;
     int counts[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 4; k++) {
-        int t = x->grid[nb[k]];
-        if (t < 0) continue;
-        int g = x->group[t], dup = 0;
-        for (int j = 0; j < ns; j++) dup |= seen[j] == g;
-        if (dup) continue;
-        seen[ns++] = g;
-        int gc = T_COLOR[x->tile[t]];
-        counts[gc] += x->gsize[g];
-        if (gc == col) joined[nj++] = g;
-    }
+    int colors[4];
+    int ng = neighbour_groups(c, groups, colors, counts);
+    for (int j = 0; j < ng; j++)
+        if (colors[j] == col) joined[nj++] = groups[j];
     int merged = 1;
     for (int j = 0; j < nj; j++) merged += x->gsize[joined[j]];
     int gained = 0;
