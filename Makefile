@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-SOURCES := pyproject.toml $(shell find src -type f -not -name '*.pyc' 2>/dev/null)
+SOURCES := pyproject.toml setup.py $(shell find src -type f -not -name '*.pyc' 2>/dev/null)
 
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium

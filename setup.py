@@ -7,7 +7,8 @@ setup(
         Extension(
             "novaluna.bots._solokernel",
             ["src/novaluna/bots/_solokernel.c"],
-            extra_compile_args=["-O2", "-std=c11"],
+            extra_compile_args=["-O2", "-std=c11", "-pthread"],
+            extra_link_args=["-pthread"],
         )
     ]
 )

@@ -126,6 +126,29 @@ def test_phase2_lines_score_what_the_engine_scores(seed, beam):
     assert scores == [[value]]
 
 
+def test_phase2_scores_do_not_depend_on_threads_and_stop_in_batches():
+    """Threads only change the speed; the budget is checked between batches of 8
+    samples, so a row stops at a multiple of 8 (or at the end of the orders)."""
+    state = Game(1).new_state(seed=4)
+    rng = random.Random(4)
+    ends = []
+    while len(ends) < 3:
+        state.apply(rng.choice(state.legal_actions()))
+        if len(state.displays[0].tiles) >= 3:
+            ends.append(_position(state.view()))
+    unseen = list(state.unseen_tiles())
+    orders = [tuple(rng.sample(unseen, 11)) for _ in range(20)]
+    one, used = kernel.phase2_scores(ends, orders, PARAMS, 6, 10**9, 1)
+    assert [len(row) for row in one] == [20, 20, 20]
+    for threads in (2, 3, 16):
+        assert kernel.phase2_scores(ends, orders, PARAMS, 6, 10**9, threads) == (one, used)
+    some, spent = kernel.phase2_scores(ends, orders, PARAMS, 6, used // 3, 2)
+    lengths = [len(row) for row in some]
+    assert 0 < sum(lengths) < 60 and sum(lengths) % 8 == 0
+    assert [row == full[: len(row)] for row, full in zip(some, one, strict=True)] == [True] * 3
+    assert spent >= used // 3
+
+
 def test_kernel_refuses_bad_input_clearly():
     state = Game(1).new_state(seed=1)
     state.apply(state.legal_actions()[0])

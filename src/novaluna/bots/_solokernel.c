@@ -15,6 +15,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,7 +95,15 @@ typedef struct {
     int g[5];                /* open tasks by tiles lacking: [1], [2], [3], [4]=4+ */
 } Ctx;
 
-static Ctx ctx;
+/* For callers holding the GIL; a search that releases it gets its own (ctx_new), so
+ * several Python threads, or the sample threads, never share one. */
+static Ctx main_ctx;
+
+static Ctx *ctx_new(void) {
+    Ctx *x = calloc(1, sizeof(Ctx));
+    if (x) memset(x->grid, -1, sizeof x->grid);
+    return x;
+}
 
 static inline int lacking(const int *counts, const uint8_t *need) {
     int m = 0;
@@ -107,25 +116,24 @@ static inline int gap_bucket(int m) { return m > 4 ? 4 : m; }
 
 /* The distinct groups next to cell `c` (returned: how many), their colours, and per
  * colour the tiles they hold added to `counts`. Needs the groups of load(). */
-static int neighbour_groups(int c, int groups[4], int colors[4], int counts[4]) {
+static int neighbour_groups(const Ctx *x, int c, int groups[4], int colors[4], int counts[4]) {
     int nb[4] = {c + 1, c - 1, c + GRID, c - GRID}, n = 0;
     for (int k = 0; k < 4; k++) {
-        int t = ctx.grid[nb[k]];
+        int t = x->grid[nb[k]];
         if (t < 0) continue;
-        int g = ctx.group[t], dup = 0;
+        int g = x->group[t], dup = 0;
         for (int j = 0; j < n; j++) dup |= groups[j] == g;
         if (dup) continue;
         groups[n] = g;
-        colors[n] = T_COLOR[ctx.tile[t]];
-        counts[colors[n]] += ctx.gsize[g];
+        colors[n] = T_COLOR[x->tile[t]];
+        counts[colors[n]] += x->gsize[g];
         n++;
     }
     return n;
 }
 
 /* Lay out a node's display in the context: groups, counts, open tasks, frontier. */
-static void load(const Node *node) {
-    Ctx *x = &ctx;
+static void load(Ctx *x, const Node *node) {
     x->n = node->n;
     for (int i = 0; i < node->n; i++) {
         x->cell[i] = node->cell[i];
@@ -163,7 +171,7 @@ static void load(const Node *node) {
         int *cnt = x->cnt[i];
         cnt[0] = cnt[1] = cnt[2] = cnt[3] = 0;
         int groups[4], colors[4];
-        neighbour_groups(c, groups, colors, cnt);
+        neighbour_groups(x, c, groups, colors, cnt);
         int own = T_COLOR[tile];
         if (cnt[own]) cnt[own] -= 1;
         x->open[i] = 0;
@@ -200,19 +208,18 @@ static void load(const Node *node) {
     }
 }
 
-static void unload(void) {
-    for (int i = 0; i < ctx.n; i++) ctx.grid[ctx.cell[i]] = -1;
+static void unload(Ctx *x) {
+    for (int i = 0; i < x->n; i++) x->grid[x->cell[i]] = -1;
 }
 
 /* What laying `tile` on the empty frontier cell `c` of the loaded display does:
  * the tasks it fulfils (returned) and the change in open tasks by tiles lacking. */
-static int child_eval(int tile, int c, int dg[5]) {
-    Ctx *x = &ctx;
+static int child_eval(Ctx *x, int tile, int c, int dg[5]) {
     int col = T_COLOR[tile];
     int groups[4], joined[4], nj = 0;
     int counts[4] = {0, 0, 0, 0};
     int colors[4];
-    int ng = neighbour_groups(c, groups, colors, counts);
+    int ng = neighbour_groups(x, c, groups, colors, counts);
     for (int j = 0; j < ng; j++)
         if (colors[j] == col) joined[nj++] = groups[j];
     int merged = 1;
@@ -448,6 +455,7 @@ typedef struct {
     long used;
     int keep;           /* finished lines to return (distinct end states) */
     int allow_end_at_root;
+    Ctx *x;             /* the display workspace this search may use */
 } Search;
 
 typedef struct {
@@ -578,6 +586,7 @@ static int finished_cmp(const void *a, const void *b) {
  * (room for s->keep). Returns 0 on a memory error. */
 static int beam_search(Search *s, const Node *root, NodeList *done, Path *paths) {
     const float *p = s->p;
+    Ctx *x = s->x;
     int ok = 0;
     Layers layers = {0};
     Child *kids = NULL;
@@ -609,33 +618,33 @@ static int beam_search(Search *s, const Node *root, NodeList *done, Path *paths)
                 if (!finished_push(&finished, &end, depth, i)) goto out;
             }
             if (s->phase == 2 && (float)par->cost >= best_exact) continue; /* cannot win */
-            load(par);
+            load(x, par);
             int spaces[3];
             int nsp = takeable(s->wheel, par->taken, par->meeple, spaces);
-            size_t need = nk + (size_t)nsp * (size_t)ctx.nfront;
+            size_t need = nk + (size_t)nsp * (size_t)x->nfront;
             if (need > kcap) {
                 size_t cap = kcap ? kcap : 4096;
                 while (cap < need) cap *= 2;
                 Child *grown = realloc(kids, cap * sizeof(Child));
-                if (!grown) { unload(); goto out; }
+                if (!grown) { unload(x); goto out; }
                 kids = grown;
                 kcap = cap;
             }
             int last_tile = wheel_left(s->wheel, par->taken) == 1;
             for (int a = 0; a < nsp; a++) {
                 int sp = spaces[a], tile = s->wheel[sp];
-                for (int f = 0; f < ctx.nfront; f++) {
+                for (int f = 0; f < x->nfront; f++) {
                     int dg[5];
-                    int gained = child_eval(tile, ctx.front[f], dg);
+                    int gained = child_eval(x, tile, x->front[f], dg);
                     Child *ch = &kids[nk];
                     ch->parent = i;
                     ch->space = (uint8_t)sp;
-                    ch->cell = (uint16_t)ctx.front[f];
+                    ch->cell = (uint16_t)x->front[f];
                     ch->gained = (uint8_t)gained;
                     for (int k = 0; k < 5; k++) ch->dg[k] = (int8_t)dg[k];
                     int cost = par->cost + T_COST[tile], discs = par->discs + gained;
-                    int g[5] = {0, ctx.g[1] + dg[1], ctx.g[2] + dg[2], ctx.g[3] + dg[3],
-                                ctx.g[4] + dg[4]};
+                    int g[5] = {0, x->g[1] + dg[1], x->g[2] + dg[2], x->g[3] + dg[3],
+                                x->g[4] + dg[4]};
                     if (discs >= DISCS || last_tile) {
                         /* the phase (or the game) ends with this tile */
                         Node end;
@@ -647,15 +656,15 @@ static int beam_search(Search *s, const Node *root, NodeList *done, Path *paths)
                             end.value = end_value(p, cost, discs, g,
                                                   s->phase1_tiles + end.n - s->root_n);
                         }
-                        if (!finished_push(&finished, &end, depth, i)) { unload(); goto out; }
+                        if (!finished_push(&finished, &end, depth, i)) { unload(x); goto out; }
                         continue;
                     }
                     ch->value = heuristic(p, s->phase, cost, discs, g);
                     nk++;
                 }
             }
-            s->used += (long)nsp * ctx.nfront;
-            unload();
+            s->used += (long)nsp * x->nfront;
+            unload(x);
         }
         /* the next layer: the best distinct children. Only the best few are
          * sorted; the rest only if merging equal displays used those up. */
@@ -816,13 +825,13 @@ static int read_position(PyObject *display, PyObject *wheel_obj, int meeple, Nod
         return 0;
     }
     root->meeple = (int8_t)meeple;
-    load(root);
-    root->discs = (uint8_t)ctx.discs;
-    root->g[0] = (float)ctx.g[1];
-    root->g[1] = (float)ctx.g[2];
-    root->g[2] = (float)ctx.g[3];
-    root->g[3] = (float)ctx.g[4];
-    unload();
+    load(&main_ctx, root);
+    root->discs = (uint8_t)main_ctx.discs;
+    root->g[0] = (float)main_ctx.g[1];
+    root->g[1] = (float)main_ctx.g[2];
+    root->g[2] = (float)main_ctx.g[3];
+    root->g[3] = (float)main_ctx.g[4];
+    unload(&main_ctx);
     root->parent = -1;
     return 1;
 }
@@ -907,7 +916,7 @@ static PyObject *py_setup_tiles(PyObject *self, PyObject *args) {
         Py_DECREF(tt);
     }
     Py_DECREF(ft);
-    memset(ctx.grid, -1, sizeof ctx.grid);
+    memset(main_ctx.grid, -1, sizeof main_ctx.grid);
     tiles_ready = 1;
     Py_RETURN_NONE;
 bad:
@@ -935,14 +944,15 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     if (!read_position(display, wheel_obj, meeple, &root, wheel) || !read_params(params, p))
         return NULL;
     Search s = {wheel, phase, phase1_tiles, root.n, p, beam < 1 ? 1 : beam, budget, 0,
-                keep < 1 ? 1 : keep, allow_end};
+                keep < 1 ? 1 : keep, allow_end, ctx_new()};
     NodeList done = {0};
     Path *paths = malloc((size_t)s.keep * sizeof(Path));
-    if (!paths) return PyErr_NoMemory();
+    if (!paths || !s.x) { free(paths); free(s.x); return PyErr_NoMemory(); }
     int ok;
     Py_BEGIN_ALLOW_THREADS
     ok = beam_search(&s, &root, &done, paths);
     Py_END_ALLOW_THREADS
+    free(s.x);
     if (!ok) { free(done.nodes); free(paths); return PyErr_NoMemory(); }
     PyObject *lines = PyList_New(0);
     for (int i = 0; lines && i < done.n; i++) {
@@ -969,16 +979,111 @@ static void refill(uint8_t wheel[SPACES], int meeple, const int *order, int nord
     }
 }
 
-/* phase2_scores(ends, orders, params, beam, budget) -> (scores, evaluations).
+/* ---- phase-2 scores of phase-1 end states over sampled refills ------------------- */
+
+#define SAMPLE_BATCH 8 /* samples started together; fixed, so results never depend on threads */
+#define MAX_THREADS 16
+
+typedef struct {
+    const Node *roots;
+    const uint8_t (*wheels)[SPACES];
+    const int (*ord)[68];
+    const int *nord;
+    int no;
+    const float *p;
+    int beam;
+    double *scores; /* by job: end i, order j at i * no + j */
+} Samples;
+
+typedef struct {
+    const Samples *all;
+    long first, stop; /* the batch */
+    int stride, offset;
+    Ctx *x;
+    long used;
+    int ok;
+} Worker;
+
+/* The phase-2 score of one end state after one sampled refill. */
+static int sample_one(const Samples *a, long job, Ctx *x, long *used, double *score) {
+    int i = (int)(job / a->no), j = (int)(job % a->no);
+    const Node *root = &a->roots[i];
+    if (root->discs >= DISCS) {
+        *score = phase2_score(root->cost, root->discs);
+        return 1;
+    }
+    uint8_t w[SPACES];
+    memcpy(w, a->wheels[i], sizeof w);
+    refill(w, root->meeple, a->ord[j], a->nord[j]);
+    /* a sample is never cut short: a narrower search would bias it */
+    Search s = {w, 2, 0, root->n, a->p, a->beam, LONG_MAX, 0, 1, 0, x};
+    NodeList done = {0};
+    int ok = beam_search(&s, root, &done, NULL);
+    *used += s.used;
+    *score = done.n ? done.nodes[0].value : phase2_score(root->cost, root->discs);
+    free(done.nodes);
+    return ok;
+}
+
+static void *worker_run(void *arg) {
+    Worker *w = arg;
+    for (long job = w->first + w->offset; job < w->stop && w->ok; job += w->stride)
+        w->ok = sample_one(w->all, job, w->x, &w->used, &w->all->scores[job]);
+    return NULL;
+}
+
+/* Runs the samples in batches until the jobs or the budget run out; returns the jobs
+ * done (a prefix), or -1 on a memory error. */
+static long run_samples(const Samples *a, long jobs, long budget, int threads, long *used) {
+    Worker w[MAX_THREADS];
+    pthread_t tid[MAX_THREADS];
+    int ok = 1;
+    for (int t = 0; t < threads; t++) {
+        w[t] = (Worker){a, 0, 0, threads, t, ctx_new(), 0, 1};
+        ok &= w[t].x != NULL;
+    }
+    long next = 0;
+    while (ok && next < jobs && *used < budget) {
+        long stop = next + SAMPLE_BATCH < jobs ? next + SAMPLE_BATCH : jobs;
+        int started = 0;
+        for (int t = 0; t < threads; t++) {
+            w[t].first = next;
+            w[t].stop = stop;
+            w[t].used = 0;
+            /* the first share runs on this thread; others get threads of their own */
+            if (t == 0 || pthread_create(&tid[t], NULL, worker_run, &w[t]) != 0) {
+                if (t) worker_run(&w[t]); /* no thread to be had: do it here */
+            } else {
+                started |= 1 << t;
+            }
+        }
+        worker_run(&w[0]);
+        for (int t = 1; t < threads; t++)
+            if (started >> t & 1) pthread_join(tid[t], NULL);
+        for (int t = 0; t < threads; t++) {
+            *used += w[t].used;
+            ok &= w[t].ok;
+        }
+        next = stop;
+    }
+    for (int t = 0; t < threads; t++) free(w[t].x);
+    return ok ? next : -1;
+}
+
+/* phase2_scores(ends, orders, params, beam, budget, threads=1) -> (scores, evaluations).
  * ends: [(display, wheel, meeple), ...] at the end of phase 1; orders: sampled draw
  * piles (tile ids). scores[i][j]: the phase-2 score of the best phase-2 line found
- * for end i after the refill from order j. Samples are taken in order and stop once
- * `budget` evaluations are spent, so a row may be shorter than `orders`. */
+ * for end i after the refill from order j. Samples go end by end, order by order, in
+ * batches of SAMPLE_BATCH, and no batch starts once `budget` evaluations are spent,
+ * so a row may be shorter than `orders`. `threads` only changes the speed. */
 static PyObject *py_phase2_scores(PyObject *self, PyObject *args) {
     PyObject *ends, *orders, *params;
-    int beam;
+    int beam, threads = 1;
     long budget;
-    if (!PyArg_ParseTuple(args, "OOOil", &ends, &orders, &params, &beam, &budget)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOil|i", &ends, &orders, &params, &beam, &budget, &threads))
+        return NULL;
+    if (threads < 1) threads = 1;
+    if (threads > MAX_THREADS) threads = MAX_THREADS;
     float p[NPARAMS];
     if (!read_params(params, p)) return NULL;
     PyObject *fe = PySequence_Fast(ends, "ends must be a sequence");
@@ -988,9 +1093,12 @@ static PyObject *py_phase2_scores(PyObject *self, PyObject *args) {
     Py_ssize_t ne = PySequence_Fast_GET_SIZE(fe), no = PySequence_Fast_GET_SIZE(fo);
     int (*ord)[68] = malloc((size_t)(no ? no : 1) * sizeof *ord);
     int *nord = malloc((size_t)(no ? no : 1) * sizeof(int));
+    Node *roots = malloc((size_t)(ne ? ne : 1) * sizeof(Node));
+    uint8_t (*wheels)[SPACES] = malloc((size_t)(ne ? ne : 1) * sizeof *wheels);
+    double *scores = malloc((size_t)(ne > 0 && no > 0 ? ne * no : 1) * sizeof(double));
     PyObject *result = NULL;
     long used = 0;
-    if (!ord || !nord) { PyErr_NoMemory(); goto out; }
+    if (!ord || !nord || !roots || !wheels || !scores) { PyErr_NoMemory(); goto out; }
     for (Py_ssize_t j = 0; j < no; j++) {
         nord[j] = read_ints(PySequence_Fast_GET_ITEM(fo, j), ord[j], 68, "an order of tile ids");
         if (nord[j] < 0) goto out;
@@ -1000,51 +1108,39 @@ static PyObject *py_phase2_scores(PyObject *self, PyObject *args) {
                 goto out;
             }
     }
-    result = PyList_New(ne);
-    if (!result) goto out;
     for (Py_ssize_t i = 0; i < ne; i++) {
         PyObject *end = PySequence_Fast_GET_ITEM(fe, i);
         PyObject *disp, *wh;
         int meeple;
-        if (!PyArg_ParseTuple(end, "OOi", &disp, &wh, &meeple)) { Py_CLEAR(result); goto out; }
-        Node root;
-        uint8_t wheel[SPACES];
-        if (!read_position(disp, wh, meeple, &root, wheel)) { Py_CLEAR(result); goto out; }
-        PyObject *row = PyList_New(0);
-        if (!row) { Py_CLEAR(result); goto out; }
+        if (!PyArg_ParseTuple(end, "OOi", &disp, &wh, &meeple)) goto out;
+        if (!read_position(disp, wh, meeple, &roots[i], wheels[i])) goto out;
+    }
+    Samples all = {roots, (const uint8_t (*)[SPACES])wheels, (const int (*)[68])ord, nord,
+                   (int)no, p, beam < 1 ? 1 : beam, scores};
+    long done;
+    Py_BEGIN_ALLOW_THREADS
+    done = run_samples(&all, (long)(ne * no), budget, threads, &used);
+    Py_END_ALLOW_THREADS
+    if (done < 0) { PyErr_NoMemory(); goto out; }
+    result = PyList_New(ne);
+    for (Py_ssize_t i = 0; result && i < ne; i++) {
+        long have = done - (long)(i * no);
+        have = have < 0 ? 0 : (have > no ? (long)no : have);
+        PyObject *row = PyList_New(have);
+        if (!row) { Py_CLEAR(result); break; }
         PyList_SET_ITEM(result, i, row);
-        for (Py_ssize_t j = 0; j < no && used < budget; j++) {
-            uint8_t w[SPACES];
-            memcpy(w, wheel, sizeof w);
-            refill(w, meeple, ord[j], nord[j]);
-            double score;
-            if (root.discs >= DISCS) {
-                score = phase2_score(root.cost, root.discs);
-            } else {
-                /* a sample is never cut short: a narrower search would bias it */
-                Search s = {w, 2, 0, root.n, p, beam < 1 ? 1 : beam, LONG_MAX, 0, 1, 0};
-                NodeList done = {0};
-                int ok;
-                Py_BEGIN_ALLOW_THREADS
-                ok = beam_search(&s, &root, &done, NULL);
-                Py_END_ALLOW_THREADS
-                used += s.used;
-                if (!ok) { free(done.nodes); PyErr_NoMemory(); Py_CLEAR(result); goto out; }
-                score = done.n ? done.nodes[0].value : phase2_score(root.cost, root.discs);
-                free(done.nodes);
-            }
-            PyObject *value = PyFloat_FromDouble(score);
-            if (!value || PyList_Append(row, value) < 0) {
-                Py_XDECREF(value);
-                Py_CLEAR(result);
-                goto out;
-            }
-            Py_DECREF(value);
+        for (long j = 0; j < have; j++) {
+            PyObject *value = PyFloat_FromDouble(scores[i * no + j]);
+            if (!value) { Py_CLEAR(result); break; }
+            PyList_SET_ITEM(row, j, value);
         }
     }
 out:
     free(ord);
     free(nord);
+    free(roots);
+    free(wheels);
+    free(scores);
     Py_DECREF(fe);
     Py_DECREF(fo);
     if (!result) return NULL;
@@ -1089,12 +1185,12 @@ static PyObject *py_gain(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "cell or tile out of range");
         return NULL;
     }
-    load(&root);
+    load(&main_ctx, &root);
     int frontier = 0;
-    for (int f = 0; f < ctx.nfront; f++) frontier |= ctx.front[f] == c;
+    for (int f = 0; f < main_ctx.nfront; f++) frontier |= main_ctx.front[f] == c;
     int dg[5], gained = 0;
-    if (frontier) gained = child_eval(tile, c, dg);
-    unload();
+    if (frontier) gained = child_eval(&main_ctx, tile, c, dg);
+    unload(&main_ctx);
     if (!frontier) {
         PyErr_SetString(PyExc_ValueError, "cell is not on the display's frontier");
         return NULL;
@@ -1113,7 +1209,7 @@ static PyMethodDef methods[] = {
     {"gain", py_gain, METH_VARARGS,
      "gain(display, tile, cell) -> (fulfilled now, change in open 1, 2, 3, 4+ short)"},
     {"phase2_scores", py_phase2_scores, METH_VARARGS,
-     "phase2_scores(ends, orders, params, beam, budget) -> (scores, evaluations)"},
+     "phase2_scores(ends, orders, params, beam, budget, threads=1) -> (scores, evaluations)"},
     {NULL, NULL, 0, NULL},
 };
 

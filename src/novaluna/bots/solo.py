@@ -23,6 +23,7 @@ a seed gives the same game on any machine.
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 from dataclasses import dataclass, field
@@ -80,6 +81,8 @@ class Settings:
     # lines one at a time.
     budget: int = 4_000_000
     weights: Weights = field(default_factory=Weights)
+    # Threads for the sampled refills: they change the speed, never the choice.
+    threads: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
 
 
 #: Settings per level (``normal`` is the default). ``fast`` is the hint bot.
@@ -206,7 +209,12 @@ class SoloPlanner:
             if not missing or self._left <= 0:
                 continue
             rows, used = kernel.phase2_scores(
-                [line.end], missing, self._params, self.settings.sample_beam, self._left
+                [line.end],
+                missing,
+                self._params,
+                self.settings.sample_beam,
+                self._left,
+                self.settings.threads,
             )
             scores.extend(rows[0])
             self._left -= used
