@@ -246,3 +246,17 @@ def test_bots_refuse_a_finished_game_clearly(name):
     state.random_playout(random.Random(1))
     with pytest.raises(ValueError, match="the game is over"):
         make_bot(name).choose(state.view())
+
+
+def test_clairvoyant_bound_script_plays_a_whole_solo_game():
+    """scripts/solo_clairvoyant.py (a measuring stick that is told the refill)
+    plays legal moves to the end and reports the game's own scores."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parent.parent / "scripts" / "solo_clairvoyant.py"
+    spec = importlib.util.spec_from_file_location("solo_clairvoyant", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    total, phase1 = script.play(5)
+    assert 10 < phase1 < total < 200

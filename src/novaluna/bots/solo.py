@@ -76,9 +76,9 @@ class Settings:
     rounds: tuple[tuple[int, int], ...] = ((150, 8), (40, 32), (10, 128))
     sample_beam: int = 8  # the phase-2 search on each sampled refill
     phase2_beam: int = 8000  # the phase-2 search that decides moves
-    # Placements evaluated per move (this machine evaluates about 7 million a
-    # second). Once spent, no more samples are drawn and searches finish their
-    # lines one at a time.
+    # Placements evaluated per move (one core here evaluates 5-7 million a
+    # second, two about 9 million on sampled refills). Once spent, no more
+    # samples are drawn and searches finish their lines one at a time.
     budget: int = 4_000_000
     weights: Weights = field(default_factory=Weights)
     # Threads for the sampled refills: they change the speed, never the choice.
