@@ -36,19 +36,17 @@ def play(seed: int) -> tuple[int, int]:
                 display, wheel, meeple, 1, len(display), PARAMS, PHASE1_BEAM, 10**12,
                 CANDIDATES, view.discs_placed(0) >= SOLO_PHASE1_DISCS,
             )  # fmt: skip
-            ends = [(line[2], line[3], line[4]) for line in lines]
+            plans = [solo._line(item) for item in lines]
+            ends = [plan.end for plan in plans]
             scores, _ = solo.kernel.phase2_scores(ends, [refill], PARAMS, JUDGE_BEAM, 10**12)
-            totals = [
-                line[6] + 10 * max(0, SOLO_PHASE1_DISCS - line[5]) + row[0]
-                for line, row in zip(lines, scores, strict=True)
-            ]
-            best = lines[min(range(len(lines)), key=totals.__getitem__)]
+            totals = [plan.phase1_score + row[0] for plan, row in zip(plans, scores, strict=True)]
+            first_move = plans[min(range(len(plans)), key=totals.__getitem__)].moves[0]
         else:
-            best, _ = solo.kernel.search(
+            lines, _ = solo.kernel.search(
                 display, wheel, meeple, 2, 0, PARAMS, PHASE2_BEAM, 10**12, 1, False
             )
-            best = best[0]
-        state.apply(solo._action(best[1][0]))
+            first_move = lines[0][1][0]
+        state.apply(solo._action(first_move))
     result = state.result()
     return result.total, result.phase1
 

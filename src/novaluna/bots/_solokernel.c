@@ -982,7 +982,6 @@ static void refill(uint8_t wheel[SPACES], int meeple, const int *order, int nord
 /* ---- phase-2 scores of phase-1 end states over sampled refills ------------------- */
 
 #define SAMPLE_BATCH 8 /* samples started together; fixed, so results never depend on threads */
-#define MAX_THREADS 16
 
 typedef struct {
     const Node *roots;
@@ -1035,8 +1034,8 @@ static void *worker_run(void *arg) {
 /* Runs the samples in batches until the jobs or the budget run out; returns the jobs
  * done (a prefix), or -1 on a memory error. */
 static long run_samples(const Samples *a, long jobs, long budget, int threads, long *used) {
-    Worker w[MAX_THREADS];
-    pthread_t tid[MAX_THREADS];
+    Worker w[SAMPLE_BATCH];
+    pthread_t tid[SAMPLE_BATCH];
     int ok = 1;
     for (int t = 0; t < threads; t++) {
         w[t] = (Worker){a, 0, 0, threads, t, ctx_new(), 0, 1};
@@ -1045,21 +1044,20 @@ static long run_samples(const Samples *a, long jobs, long budget, int threads, l
     long next = 0;
     while (ok && next < jobs && *used < budget) {
         long stop = next + SAMPLE_BATCH < jobs ? next + SAMPLE_BATCH : jobs;
-        int started = 0;
+        int started[SAMPLE_BATCH] = {0};
         for (int t = 0; t < threads; t++) {
             w[t].first = next;
             w[t].stop = stop;
             w[t].used = 0;
-            /* the first share runs on this thread; others get threads of their own */
-            if (t == 0 || pthread_create(&tid[t], NULL, worker_run, &w[t]) != 0) {
-                if (t) worker_run(&w[t]); /* no thread to be had: do it here */
-            } else {
-                started |= 1 << t;
-            }
         }
-        worker_run(&w[0]);
+        /* share 0 runs on this thread; the others on threads of their own, or here
+         * too if no thread is to be had */
         for (int t = 1; t < threads; t++)
-            if (started >> t & 1) pthread_join(tid[t], NULL);
+            started[t] = pthread_create(&tid[t], NULL, worker_run, &w[t]) == 0;
+        for (int t = 0; t < threads; t++)
+            if (!started[t]) worker_run(&w[t]);
+        for (int t = 1; t < threads; t++)
+            if (started[t]) pthread_join(tid[t], NULL);
         for (int t = 0; t < threads; t++) {
             *used += w[t].used;
             ok &= w[t].ok;
@@ -1083,7 +1081,7 @@ static PyObject *py_phase2_scores(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOil|i", &ends, &orders, &params, &beam, &budget, &threads))
         return NULL;
     if (threads < 1) threads = 1;
-    if (threads > MAX_THREADS) threads = MAX_THREADS;
+    if (threads > SAMPLE_BATCH) threads = SAMPLE_BATCH; /* more would have no sample */
     float p[NPARAMS];
     if (!read_params(params, p)) return NULL;
     PyObject *fe = PySequence_Fast(ends, "ends must be a sequence");
