@@ -1,11 +1,11 @@
 """A bound for the solo benchmark: a planner that is *told* the refill.
 
 The solo game's only hidden information is the refill between the phases. This
-script plays the solo planner's search with that secret handed to it — every
-phase-1 end state is judged on the true refill instead of sampled ones — so its
-mean is roughly the best any honest planner could hope for with the same search.
-It is a measuring stick for ``novaluna solo-bench``, never a bot: it reads the
-pile order, which no bot may.
+script plays the solo planner with that secret handed to it — every phase-1 end
+state is judged on the true refill instead of sampled ones; phase 2 is the
+planner's own — so its mean is roughly the best any honest planner could hope
+for with the same search. It is a measuring stick for ``novaluna solo-bench``,
+never a bot: it reads the pile order, which no bot may.
 
     .venv/bin/python scripts/solo_clairvoyant.py --games 500 --seed 1 --jobs 2
 """
@@ -17,36 +17,37 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 
 from novaluna.bots import solo
-from novaluna.rules import Game
-from novaluna.rules.state import SOLO_PHASE1_DISCS
+from novaluna.rules import Action, Game, View
 
-PARAMS = solo.Weights().as_params()
-PHASE1_BEAM, CANDIDATES, JUDGE_BEAM, PHASE2_BEAM = 1000, 150, 30, 8000
+PHASE1_BEAM, CANDIDATES, JUDGE_BEAM = 1000, 150, 30
+UNLIMITED = 10**12
+
+
+class ClairvoyantPlanner(solo.SoloPlanner):
+    """The solo planner, but phase-1 plans are judged on the true refill."""
+
+    def __init__(self, refill: tuple[int, ...]) -> None:
+        super().__init__(solo.LEVELS["normal"])
+        self.refill = refill
+
+    def _phase1(self, view: View) -> tuple[Action, str]:
+        self._left = UNLIMITED  # a bound, not a bot: no time limit
+        found = self._search(view, phase=1, beam=PHASE1_BEAM, keep=CANDIDATES)
+        plans = [solo._line(item) for item in found]
+        rows, _ = solo.kernel.phase2_scores(
+            [plan.end for plan in plans], [self.refill], self._params, JUDGE_BEAM, UNLIMITED
+        )
+        totals = [plan.phase1_score + row[0] for plan, row in zip(plans, rows, strict=True)]
+        best = plans[min(range(len(plans)), key=totals.__getitem__)]
+        return best.moves[0], "told the refill"
 
 
 def play(seed: int) -> tuple[int, int]:
     """Total and phase-1 score of one clairvoyant game."""
     state = Game(players=1).new_state(seed=seed)
-    refill = tuple(state.pile_order()[state.drawn : state.drawn + 11])
+    bot = ClairvoyantPlanner(tuple(state.pile_order()[state.drawn : state.drawn + 11]))
     while not state.is_over:
-        view = state.view()
-        display, wheel, meeple = solo._position(view)
-        if state.phase == 1:
-            lines, _ = solo.kernel.search(
-                display, wheel, meeple, 1, len(display), PARAMS, PHASE1_BEAM, 10**12,
-                CANDIDATES, view.discs_placed(0) >= SOLO_PHASE1_DISCS,
-            )  # fmt: skip
-            plans = [solo._line(item) for item in lines]
-            ends = [plan.end for plan in plans]
-            scores, _ = solo.kernel.phase2_scores(ends, [refill], PARAMS, JUDGE_BEAM, 10**12)
-            totals = [plan.phase1_score + row[0] for plan, row in zip(plans, scores, strict=True)]
-            first_move = plans[min(range(len(plans)), key=totals.__getitem__)].moves[0]
-        else:
-            lines, _ = solo.kernel.search(
-                display, wheel, meeple, 2, 0, PARAMS, PHASE2_BEAM, 10**12, 1, False
-            )
-            first_move = lines[0][1][0]
-        state.apply(solo._action(first_move))
+        state.apply(bot.choose(state.view()))
     result = state.result()
     return result.total, result.phase1
 
