@@ -5,8 +5,8 @@ from setuptools import Extension, setup
 setup(
     ext_modules=[
         Extension(
-            "novaluna.bots._solokernel",
-            ["src/novaluna/bots/_solokernel.c"],
+            "tabletop.games.novaluna.bots._solokernel",
+            ["src/tabletop/games/novaluna/bots/_solokernel.c"],
             extra_compile_args=["-O2", "-std=c11", "-pthread"],
             extra_link_args=["-pthread"],
         )

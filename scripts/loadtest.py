@@ -26,7 +26,7 @@ from pathlib import Path
 import httpx
 import websockets
 
-from novaluna.server.main import tune_gc
+from tabletop.server.main import tune_gc
 
 
 class Stats:
@@ -121,7 +121,8 @@ async def watch_own_lag(stats: Stats, tick: float = 0.01) -> None:
 def start_server(workers: int) -> tuple[subprocess.Popen[bytes], str, Path]:
     db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
     port = 8765
-    command = [sys.executable, "-m", "novaluna.cli", "serve", "--port", str(port), "--db", str(db)]
+    command = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
+    command += ["--db", str(db)]
     proc = subprocess.Popen(command + ["--bot-workers", str(workers)], stdout=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(100):

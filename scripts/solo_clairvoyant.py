@@ -16,8 +16,8 @@ import argparse
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 
-from novaluna.bots import solo
-from novaluna.rules import Action, Game, View
+from tabletop.games.novaluna.bots import solo
+from tabletop.games.novaluna.rules import Action, Game, View
 
 PHASE1_BEAM, CANDIDATES, JUDGE_BEAM = 1000, 150, 30
 UNLIMITED = 10**12

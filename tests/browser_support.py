@@ -45,7 +45,7 @@ def running_server(db: Path, port: int | None = None) -> Iterator[str]:
     port = port or free_port()
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "novaluna.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
     cmd += ["--db", str(db), "--bot-pause", "0"]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"

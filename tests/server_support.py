@@ -45,7 +45,8 @@ class ServerProcess:
         command = [
             sys.executable,
             "-m",
-            "novaluna.cli",
+            "tabletop.cli",
+            "novaluna",
             "serve",
             "--port",
             str(self.port),

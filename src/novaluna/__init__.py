@@ -1,3 +1,0 @@
-"""Nova Luna: rules engine, bots, game records and terminal play."""
-
-__version__ = "0.1.0"

@@ -1,0 +1,229 @@
+"""The command line: one command per game (``novaluna``, ``nmbr9``), the same verbs.
+
+The platform adds what every game shares — ``selfplay``, ``replay``,
+``tournament``, ``solo-bench``, ``bench`` and, for games playable in the
+browser, ``serve`` — and each game adds its own (terminal play). Every
+subcommand reports bad input as a one-line message and a non-zero exit status,
+never a traceback.
+
+``python -m tabletop.cli nmbr9 selfplay ...`` is the same as ``nmbr9 selfplay ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .core.game import GameType, game_types, get_game
+
+
+def positive(text: str) -> int:
+    """An ``argparse`` type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def seed(text: str) -> int:
+    """An ``argparse`` type: a seed, any whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+
+
+def seats(game: GameType):  # noqa: ANN201 - an argparse type
+    """An ``argparse`` type: a number of seats the game allows."""
+
+    def parse(text: str) -> int:
+        value = positive(text)
+        if not game.min_seats <= value <= game.max_seats:
+            raise argparse.ArgumentTypeError(
+                f"{game.title} is for {game.min_seats} to {game.max_seats} players"
+            )
+        return value
+
+    return parse
+
+
+def build_parser(game: GameType) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=game.command,
+        description=f"{game.title} in the terminal: play, replay records, let bots play, "
+        "benchmark.",
+    )
+    parser.add_argument("--version", action="version", version=f"{game.command} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    game.add_commands(sub)
+    _add_replay(sub, game)
+    _add_selfplay(sub, game)
+    _add_tournament(sub, game)
+    _add_solo_bench(sub, game)
+    if game.web is not None:
+        _add_serve(sub)
+    _add_bench(sub, game)
+    return parser
+
+
+def _add_replay(sub: argparse._SubParsersAction, game: GameType) -> None:
+    rep = sub.add_parser("replay", help="check a record against the rules and print its outcome")
+    rep.add_argument("file", help="a .json record or a .jsonl file of records")
+
+    def run(args: argparse.Namespace) -> int:
+        from .harness.selfplay import replay_file
+
+        return replay_file(game, args.file)
+
+    rep.set_defaults(run=run)
+
+
+def _add_selfplay(sub: argparse._SubParsersAction, game: GameType) -> None:
+    play = sub.add_parser("selfplay", help="let bots play each other and write records")
+    play.add_argument("--games", type=positive, default=10)
+    play.add_argument(
+        "--players", type=seats(game), default=min(2, game.max_seats), help="1 = solo"
+    )
+    play.add_argument(
+        "--bots", default="random,greedy", help="bots by seat, comma-separated (the last repeats)"
+    )
+    play.add_argument("--seed", type=seed, default=0, help="first game's seed")
+    game.add_options(play)
+    play.add_argument("--out", metavar="FILE.jsonl", help="write one record per line")
+
+    def run(args: argparse.Namespace) -> int:
+        from .harness.selfplay import selfplay_from_args
+
+        return selfplay_from_args(game, args)
+
+    play.set_defaults(run=run)
+
+
+def _add_tournament(sub: argparse._SubParsersAction, game: GameType) -> None:
+    if game.seats_matter:
+        deals = (
+            "Each table plays every deal (seed) once per cyclic seat rotation, so each bot "
+            "sits in each seat on the same deal; total games = tables x deals x players."
+        )
+        games_help = (
+            "deals (seeds) per table; each is played once per seat rotation, so a table "
+            "plays GAMES x PLAYERS games"
+        )
+    else:
+        deals = (
+            "Seats make no difference here, so each table plays every deal (seed) once; "
+            "total games = tables x deals."
+        )
+        games_help = "deals (seeds) per table, each played once"
+    tour = sub.add_parser(
+        "tournament",
+        help="bots against each other on the same deals, with Elo",
+        description="Every table of P bots from --bots that seats as many different bots as "
+        "fit: with P or more bots every combination of P of them (3 bots, 2 players: "
+        "a-b, a-c, b-c); with fewer, every mix that seats each bot at least once (2 bots, "
+        f"3 players: a+a+b and a+b+b). {deals} Elo: Bradley-Terry fit to every pair of "
+        "seats in every game (finishing order; a shared rank counts half each way), "
+        "mean 1500.",
+    )
+    tour.add_argument("--bots", required=True, help="two or more bots, e.g. greedy,mcts")
+    tour.add_argument(
+        "--players",
+        type=seats(game),
+        default=2,
+        help=f"seats at each table, 2-{game.max_seats}",
+    )
+    tour.add_argument("--games", type=positive, default=100, help=games_help)
+    tour.add_argument("--seed", type=seed, default=0, help="first deal's seed")
+    game.add_options(tour)
+    tour.add_argument("--out", metavar="FILE.jsonl", help="write every game's record")
+    tour.add_argument("--plot", metavar="FILE.png", help="win rates and scores plot")
+    tour.add_argument("--jobs", type=positive, default=1, help="parallel processes")
+
+    def run(args: argparse.Namespace) -> int:
+        from .harness.tournament import tournament_from_args
+
+        return tournament_from_args(game, args)
+
+    tour.set_defaults(run=run)
+
+
+def _add_solo_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
+    bench = sub.add_parser("solo-bench", help="one bot's solo scores over many seeds")
+    bench.add_argument("--bot", default="greedy", help="the bot, e.g. greedy")
+    bench.add_argument("--games", type=positive, default=100, help="games (seeds)")
+    bench.add_argument("--seed", type=seed, default=0, help="first game's seed")
+    game.add_options(bench)
+    bench.add_argument("--out", metavar="FILE.jsonl", help="write every game's record")
+    bench.add_argument("--plot", metavar="FILE.png", help="histogram of total scores")
+    bench.add_argument("--jobs", type=positive, default=1, help="parallel processes")
+
+    def run(args: argparse.Namespace) -> int:
+        from .harness.solobench import solo_bench_from_args
+
+        return solo_bench_from_args(game, args)
+
+    bench.set_defaults(run=run)
+
+
+def _add_serve(sub: argparse._SubParsersAction) -> None:
+    from .server.main import add_arguments
+
+    serve = sub.add_parser("serve", help="start the web server: play in the browser")
+    add_arguments(serve)
+
+    def run(args: argparse.Namespace) -> int:
+        from .server.main import serve
+
+        return serve(args)
+
+    serve.set_defaults(run=run)
+
+
+def _add_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
+    bench = sub.add_parser("bench", help="measure the engine's speed")
+    bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
+    bench.add_argument("--runs", type=positive, default=5, help="repeats (the median is shown)")
+    bench.set_defaults(run=lambda args: game.bench(seconds=args.seconds, runs=args.runs))
+
+
+def run(game: GameType, argv: Sequence[str] | None = None) -> int:
+    """Run ``game``'s command with ``argv``; return the exit status."""
+    parser = build_parser(game)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def novaluna(argv: Sequence[str] | None = None) -> int:
+    """The ``novaluna`` command."""
+    return run(get_game("nova-luna"), argv)
+
+
+def nmbr9(argv: Sequence[str] | None = None) -> int:
+    """The ``nmbr9`` command."""
+    return run(get_game("nmbr9"), argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m tabletop.cli COMMAND ...``: COMMAND is a game's command name."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    games = {g.command: g for g in game_types().values()}
+    if not argv or argv[0] not in games:
+        print(f"usage: python -m tabletop.cli {{{','.join(sorted(games))}}} ...", file=sys.stderr)
+        return 2
+    return run(games[argv[0]], argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""What the web server needs from a game: a small interface any tile game can meet.
+
+A game playable in the browser offers a ``WebGame`` as its ``GameType.web``.
+The server, its storage and the page shell only ever talk to it through
+``WebGame`` (static facts, page assets, creating matches, replays) and
+``Match`` (one game in progress). Actions travel as short strings in the game's own notation;
+views, choices, log entries, results and records are JSON-ready dicts. A match
+is rebuilt after a restart by creating it again from its options and seed and
+re-applying the stored actions, so ``new_match`` and ``apply`` must be
+deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.resources.abc import Traversable
+from typing import Any, Protocol
+
+from .errors import ActionRejected, OptionsError, RecordError
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What applying one action did.
+
+    ``log`` is a public log entry (with a human-readable ``"text"``); ``reveals``
+    says whether hidden information came to light (e.g. tiles drawn from the
+    pile), which undo must never cross.
+    """
+
+    log: JSON
+    reveals: bool
+
+
+@dataclass(frozen=True)
+class Job:
+    """Work for a bot process: ``function(*args)``, picklable, returns JSON-ready data."""
+
+    function: Callable[..., Any]
+    args: tuple[Any, ...]
+
+    def run(self) -> Any:
+        return self.function(*self.args)
+
+
+class Match(Protocol):
+    """One game in progress (the true state, secrets included)."""
+
+    def clone(self) -> Match:
+        """An independent copy: the server applies an action to a copy and keeps it
+        only once the action is stored."""
+
+    def to_move(self) -> int | None:
+        """The seat that must act now; ``None`` once the game is over."""
+
+    def is_over(self) -> bool: ...
+
+    def apply(self, seat: int, action: str) -> Applied:
+        """Validate and apply ``action`` for ``seat``; raise ``ActionRejected`` otherwise."""
+
+    def view(self, seat: int | None) -> JSON:
+        """Everything ``seat`` (``None``: a spectator) may see, and nothing more."""
+
+    def choices(self, seat: int) -> list[JSON]:
+        """The legal actions of ``seat`` if it is to move, each ``{"action": ...}`` plus
+        whatever the page needs to preview it; otherwise ``[]``."""
+
+    def result(self) -> JSON | None:
+        """The outcome once over: ``{"ranking": [...]}`` or the game's own score."""
+
+    def record(self, names: list[str]) -> JSON:
+        """The full game record (secrets included: only for finished games)."""
+
+    def bot_job(self, seat: int, bot: str, seed: int) -> Job:
+        """A job whose result is the action string ``bot`` plays for ``seat`` now."""
+
+    def hint_job(self, seat: int, seed: int) -> Job:
+        """A job whose result is ``{"action": str, "reason": str}`` for ``seat``."""
+
+
+class WebGame(Protocol):
+    """A game the server can host."""
+
+    name: str  # e.g. "nova-luna"; used in URLs and storage
+    title: str  # e.g. "Nova Luna"
+    min_seats: int
+    max_seats: int
+    # False when every seat sees the same (no hidden hands): one view serves all.
+    view_depends_on_seat: bool
+
+    #: The page's module for this game (``index.js``, stylesheets, images), served
+    #: at ``/static/games/<name>/``.
+    assets: Traversable
+
+    def describe(self) -> JSON:
+        """Static facts for the page: bots per mode, option fields, game data."""
+
+    def check_setup(self, seats: list[JSON], options: JSON) -> JSON:
+        """Validate seats (``{"kind": "human"|"bot", "bot": spec}``) and options;
+        return the options normalised. Raise ``OptionsError``."""
+
+    def new_match(self, seats: int, options: JSON, seed: int) -> Match: ...
+
+    def replay(self, record: Any) -> list[JSON]:
+        """Frames of a record for the replay page: ``[{"view", "log"}]`` per step.
+        Raise ``RecordError``."""
+
+
+def web_games() -> dict[str, WebGame]:
+    """The games playable in the browser, by name."""
+    from .game import game_types
+
+    return {name: game.web for name, game in game_types().items() if game.web is not None}
+
+
+def get_web_game(name: str) -> WebGame:
+    """The browser side of game ``name``; ``OptionsError`` if it has none."""
+    games = web_games()
+    if not isinstance(name, str) or name not in games:
+        raise OptionsError(f"unknown game {name!r}; this server hosts {', '.join(sorted(games))}")
+    return games[name]
+
+
+__all__ = [
+    "JSON",
+    "ActionRejected",
+    "Applied",
+    "Job",
+    "Match",
+    "OptionsError",
+    "RecordError",
+    "WebGame",
+    "get_web_game",
+    "web_games",
+]

@@ -1,0 +1,36 @@
+"""Bots: players that choose an action from a public ``View``.
+
+>>> from tabletop.games.novaluna.rules import Game
+>>> bot = make_bot("greedy", seed=1)
+>>> state = Game(players=2).new_state(seed=5)
+>>> state.apply(bot.choose(state.view()))
+[]
+
+Bots never see the draw pile's order: they get a ``View``. Add a bot by
+writing a class with ``name`` and ``choose(view)`` and registering it in
+``BOTS``.
+"""
+
+from __future__ import annotations
+
+from .base import Bot, BotSpecError, ExplainingBot, bot_names, make_bot, register
+
+#: The strongest bot at a short budget, per mode: what hints use.
+HINT_BOTS = {"standard": "mcts:easy", "solo": "solo:fast"}
+
+
+def hint_bot(mode: str, seed: int | None = 0) -> ExplainingBot:
+    """The bot that gives hints for a game ``mode`` (``"standard"`` or ``"solo"``)."""
+    return make_bot(HINT_BOTS[mode], seed=seed)  # type: ignore[return-value]
+
+
+__all__ = [
+    "HINT_BOTS",
+    "Bot",
+    "BotSpecError",
+    "ExplainingBot",
+    "bot_names",
+    "hint_bot",
+    "make_bot",
+    "register",
+]

@@ -1,0 +1,279 @@
+"""Game records: one JSON object per game, written while playing and replayable.
+
+The format is documented in ``docs/records.md``. A ``Recorder`` wraps a state,
+applies actions and keeps the turn list; ``replay`` rebuilds a game from a
+record and checks every turn against the rules.
+
+>>> from tabletop.games.novaluna.rules import Game
+>>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
+>>> covered = rec.apply(rec.state.legal_actions()[0])
+>>> again = replay(rec.to_record())
+>>> again.state.turn == rec.state.turn == 1
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from ... import __version__
+from ...core.errors import RecordError
+from .rules import (
+    END_PHASE,
+    REFILL,
+    Action,
+    Game,
+    IllegalActionError,
+    Place,
+    SoloResult,
+    State,
+)
+
+FORMAT = 1
+
+
+class Recorder:
+    """A game in progress together with its record."""
+
+    def __init__(
+        self,
+        state: State,
+        players: list[str],
+        *,
+        seed: int | None,
+        created: str | None = None,
+    ) -> None:
+        if len(players) != state.game.players:
+            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
+        self.state = state
+        self.players = list(players)
+        self.seed = seed
+        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        self.turns: list[dict[str, Any]] = []
+        self._open_turn: dict[str, Any] | None = None  # a refill/phase end before the take
+
+    @classmethod
+    def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
+        return cls(game.new_state(seed), players, seed=seed)
+
+    def clone(self) -> Recorder:
+        """An independent copy (turn entries are never changed once written)."""
+        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new.turns = list(self.turns)
+        new._open_turn = self._open_turn
+        return new
+
+    def apply(self, action: Action) -> list[tuple[int, int, int]]:
+        """Apply ``action`` to the state and record it (nothing changes if illegal)."""
+        state = self.state
+        seat, phase, refilled = state.current_seat, state.phase, state.refilled
+        tile = state.wheel[action.space] if isinstance(action, Place) else 0
+        covered = state.apply(action)
+        if isinstance(action, Place):
+            turn = self._turn_head(seat, phase, refilled)
+            turn.update(
+                space=action.space,
+                tile=tile,
+                cell=[action.x, action.y],
+                covered=[list(c) for c in covered],
+            )
+            self.turns.append(turn)
+            self._open_turn = None
+        else:  # a refill or the solo phase end: the turn's take is still to come
+            self._open_turn = self._turn_head(seat, state.phase, True)
+        return covered
+
+    def _turn_head(self, seat: int, phase: int, refill: bool) -> dict[str, Any]:
+        turn: dict[str, Any] = {"seat": seat, "refill": refill}
+        if self.state.game.solo:
+            turn["phase"] = phase
+        return turn
+
+    def to_record(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (see docs/records.md)."""
+        state = self.state
+        game = state.game
+        record: dict[str, Any] = {
+            "game": "nova-luna",
+            "format": FORMAT,
+            "mode": game.mode,
+            "players": self.players,
+            "first_game": game.first_game,
+            "seed": self.seed,
+            "pile": list(state.pile_order()),
+            "created": self.created,
+            "engine": f"tabletop {__version__}",
+        }
+        if not game.solo:
+            record["start_stack"] = list(state.start_stack)
+        turns = list(self.turns)
+        if self._open_turn is not None:
+            turns.append(self._open_turn)
+        record["turns"] = turns
+        record["over"] = state.is_over
+        if state.is_over:
+            record["result"] = result_json(state)
+        return record
+
+
+def result_json(state: State) -> dict[str, Any]:
+    """The ``"result"`` object of a finished game."""
+    result = state.result()
+    if isinstance(result, SoloResult):
+        return {
+            "phase1": result.phase1,
+            "phase2": result.phase2,
+            "total": result.total,
+            "discs_placed": result.discs_placed,
+            "tiles_taken": result.tiles_taken,
+        }
+    return {
+        "ranking": list(result.ranking),
+        "discs_left": list(result.discs_left),
+        "tiles_taken": list(result.tiles_taken),
+        "ended_by": "last disc" if result.winner_by_last_disc else "no tiles left",
+    }
+
+
+# -- replay ---------------------------------------------------------------------
+
+
+def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Recorder:
+    """Rebuild a game from a record, checking every turn; raise ``RecordError``.
+
+    ``on_turn(recorder)`` is called once set up and after each replayed turn
+    (e.g. to show the game step by step).
+    """
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    game, players, seed = _header(record)
+    state = _initial_state(game, record, seed)
+    rec = Recorder(state, players, seed=seed, created=record.get("created"))
+    turns = record.get("turns")
+    if not isinstance(turns, list):
+        raise RecordError("'turns' must be a list")
+    if on_turn is not None:
+        on_turn(rec)
+    for number, turn in enumerate(turns, 1):
+        try:
+            _replay_turn(rec, turn, last=number == len(turns))
+        except (RecordError, IllegalActionError) as err:
+            raise RecordError(f"turn {number}: {err}") from None
+        if on_turn is not None:
+            on_turn(rec)
+    _check_end(rec, record)
+    return rec
+
+
+def _header(record: dict[str, Any]) -> tuple[Game, list[str], int | None]:
+    if record.get("game") != "nova-luna":
+        raise RecordError("not a Nova Luna record ('game' must be \"nova-luna\")")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {FORMAT}")
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' must be a list of seat names")
+    mode = record.get("mode")
+    expected = "solo" if len(players) == 1 else "standard"
+    if mode != expected:
+        raise RecordError(f"'mode' is {mode!r} but {len(players)} players means {expected!r}")
+    first_game = record.get("first_game", False)
+    seed = record.get("seed")
+    if not isinstance(first_game, bool) or not (seed is None or type(seed) is int):
+        raise RecordError("'first_game' must be true/false and 'seed' an integer or null")
+    try:
+        game = Game(players=len(players), first_game=first_game)
+    except ValueError as err:
+        raise RecordError(str(err)) from None
+    return game, players, seed
+
+
+def _initial_state(game: Game, record: dict[str, Any], seed: int | None) -> State:
+    pile = record.get("pile")
+    stack = record.get("start_stack") if not game.solo else None
+    if not isinstance(pile, list) or not all(type(t) is int for t in pile):
+        raise RecordError("'pile' must list the 68 tile ids in draw order")
+    if not game.solo and not (isinstance(stack, list) and all(type(s) is int for s in stack)):
+        raise RecordError("'start_stack' must list the seats from bottom to top")
+    try:
+        state = game.new_state(pile=pile, start_stack=stack)
+    except ValueError as err:
+        raise RecordError(str(err)) from None
+    if seed is not None:
+        from_seed = game.new_state(seed)
+        if from_seed.pile_order() != state.pile_order() or (
+            from_seed.start_stack != state.start_stack
+        ):
+            raise RecordError(f"the pile or start stack does not match seed {seed}")
+    return state
+
+
+def _replay_turn(rec: Recorder, turn: Any, *, last: bool) -> None:
+    state = rec.state
+    if not isinstance(turn, dict):
+        raise RecordError("each turn must be a JSON object")
+    if state.is_over:
+        raise RecordError("the game was already over")
+    _expect(turn, "seat", state.current_seat, "seat")
+    if state.game.solo:
+        refill_action = END_PHASE
+        if turn.get("phase") not in (1, 2):
+            raise RecordError("solo turns need 'phase': 1 or 2")
+    else:
+        refill_action = REFILL
+    refill = turn.get("refill")
+    if not isinstance(refill, bool):
+        raise RecordError("'refill' must be true or false")
+    if refill and not state.refilled:
+        rec.apply(refill_action)
+    elif not refill and state.refilled:
+        raise RecordError("the wheel was refilled at the start of this turn but 'refill' is false")
+    if state.game.solo:
+        _expect(turn, "phase", state.phase, "phase")
+    if "space" not in turn and last:
+        return  # an unfinished turn: only the refill happened
+    space, cell = turn.get("space"), turn.get("cell")
+    if type(space) is not int or not _is_cell(cell):
+        raise RecordError("a turn needs 'space' (0-11) and 'cell' [x, y]")
+    _expect(turn, "tile", state.wheel[space] if 0 <= space < 12 else None, "tile on that space")
+    covered = rec.apply(Place(space, cell[0], cell[1]))
+    recorded = turn.get("covered")
+    if not isinstance(recorded, list) or sorted(map(_triple, recorded)) != sorted(covered):
+        raise RecordError(
+            f"'covered' is {recorded} but the placement covers {[list(c) for c in covered]}"
+        )
+
+
+def _is_cell(cell: Any) -> bool:
+    return isinstance(cell, list) and len(cell) == 2 and all(type(v) is int for v in cell)
+
+
+def _triple(item: Any) -> tuple[int, int, int]:
+    if isinstance(item, list) and len(item) == 3 and all(type(v) is int for v in item):
+        return tuple(item)  # type: ignore[return-value]
+    raise RecordError(f"covered tasks are [x, y, task_index], not {item!r}")
+
+
+def _expect(turn: dict[str, Any], key: str, actual: Any, what: str) -> None:
+    if turn.get(key) != actual:
+        raise RecordError(f"'{key}' is {turn.get(key)!r} but the {what} is {actual!r}")
+
+
+def _check_end(rec: Recorder, record: dict[str, Any]) -> None:
+    state = rec.state
+    if "over" in record and record["over"] != state.is_over:
+        raise RecordError(
+            f"'over' is {record['over']} but the game is {'' if state.is_over else 'not '}over"
+        )
+    if "result" in record:
+        if not state.is_over:
+            raise RecordError("the record has a result but the game is not over")
+        actual = result_json(state)
+        claimed = record["result"]
+        if not isinstance(claimed, dict):
+            raise RecordError("'result' must be an object")
+        for key, value in claimed.items():
+            if key in actual and actual[key] != value:
+                raise RecordError(f"result '{key}' is {value} but the game gives {actual[key]}")

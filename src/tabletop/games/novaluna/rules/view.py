@@ -1,0 +1,152 @@
+"""What a player may see: everything but the order of the draw pile.
+
+A ``View`` wraps a copy of the state whose pile is sorted, so the order is not
+merely hidden but gone. Bots plan on views; to simulate, they draw a
+``determinize(rng)`` — a full ``State`` whose unseen tiles are shuffled.
+
+>>> from tabletop.games.novaluna.rules import Game
+>>> state = Game(players=2).new_state(seed=3)
+>>> view = state.view()
+>>> view.unseen_tiles == state.unseen_tiles() and view.pile_count == 57
+True
+>>> sample = view.determinize(random.Random(0))
+>>> sample.legal_actions() == state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from .display import Display, cell_xy
+from .tiles import TILE_TASKS
+
+if TYPE_CHECKING:
+    from .actions import Action, Place
+    from .state import Game, Result, State
+
+
+class View:
+    """A read-only public picture of a state (no pile order)."""
+
+    __slots__ = ("_state", "viewer")
+
+    def __init__(self, state: State, viewer: int | None = None) -> None:
+        if viewer is not None and not 0 <= viewer < state.game.players:
+            raise ValueError(f"there is no seat {viewer}")
+        hidden = state.clone()
+        drawn = hidden.drawn
+        hidden._pile = hidden._pile[:drawn] + tuple(sorted(hidden._pile[drawn:]))
+        self._state = hidden
+        self.viewer = viewer  # the seat this view is for; None = a spectator
+
+    # Everything public is read straight from the hidden copy.
+    game: Game = property(lambda self: self._state.game)  # type: ignore[assignment]
+    current_seat: int = property(lambda self: self._state.current_seat)  # type: ignore[assignment]
+    is_over: bool = property(lambda self: self._state.is_over)  # type: ignore[assignment]
+    phase: int = property(lambda self: self._state.phase)  # type: ignore[assignment]
+    turn: int = property(lambda self: self._state.turn)  # type: ignore[assignment]
+    refilled: bool = property(lambda self: self._state.refilled)  # type: ignore[assignment]
+    meeple: int = property(lambda self: self._state.meeple)  # type: ignore[assignment]
+    pile_count: int = property(lambda self: self._state.pile_count)  # type: ignore[assignment]
+    #: Solo: the phase-1 score, once phase 1 has ended (0 before).
+    phase1_score: int = property(lambda self: self._state.phase1_score)  # type: ignore[assignment]
+
+    @property
+    def wheel(self) -> tuple[int, ...]:
+        return tuple(self._state.wheel)
+
+    @property
+    def supply(self) -> tuple[int, ...]:
+        return tuple(self._state.supply)
+
+    @property
+    def time(self) -> tuple[int, ...]:
+        return tuple(self._state.time)
+
+    @property
+    def unseen_tiles(self) -> tuple[int, ...]:
+        """The tiles still in the pile, sorted."""
+        return self._state.unseen_tiles()
+
+    def legal_actions(self) -> list[Action]:
+        return self._state.legal_actions()
+
+    def takeable_spaces(self) -> list[int]:
+        return self._state.takeable_spaces()
+
+    def legal_cells(self, seat: int | None = None) -> list[tuple[int, int]]:
+        return self._state.legal_cells(seat)
+
+    def turn_order(self) -> list[int]:
+        return self._state.turn_order()
+
+    def preview(self, action: Place) -> list[tuple[int, int, int]]:
+        return self._state.preview(action)
+
+    def discs_placed(self, seat: int) -> int:
+        return self._state.discs_placed(seat)
+
+    def result(self) -> Result:
+        return self._state.result()
+
+    def display(self, seat: int) -> dict[tuple[int, int], tuple[int, tuple[bool, ...]]]:
+        """``{(x, y): (tile id, covered flag per task)}`` for one seat."""
+        d = self._state.displays[seat]
+        out = {}
+        for key, tile in d.tiles.items():
+            open_mask = d.open.get(key, 0)
+            flags = tuple(not open_mask >> i & 1 for i in range(len(TILE_TASKS[tile])))
+            out[cell_xy(key)] = (tile, flags)
+        return out
+
+    def display_copy(self, seat: int) -> Display:
+        """A private copy of one seat's display, for bots to try placements on."""
+        return self._state.displays[seat].clone()
+
+    def determinize(self, rng: random.Random) -> State:
+        """A full state with the unseen tiles in a random order drawn from ``rng``."""
+        state = self._state.clone()
+        drawn = state.drawn
+        rest = list(state._pile[drawn:])
+        rng.shuffle(rest)
+        state._pile = state._pile[:drawn] + tuple(rest)
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the public state (for clients and logs)."""
+        s = self._state
+        seats = []
+        for seat in range(s.game.players):
+            tiles = [
+                {"cell": [x, y], "tile": tile, "covered": list(flags)}
+                for (x, y), (tile, flags) in sorted(self.display(seat).items())
+            ]
+            seats.append(
+                {
+                    "discs_left": s.supply[seat],
+                    "discs_placed": s.discs_placed(seat),
+                    "time": s.time[seat],
+                    "stack_height": s.stamp[seat],
+                    "tiles": tiles,
+                }
+            )
+        return {
+            "viewer": self.viewer,
+            "players": s.game.players,
+            "first_game": s.game.first_game,
+            "turn": s.turn,
+            "current_seat": s.current_seat,
+            "phase": s.phase,
+            "over": s.is_over,
+            "wheel": list(s.wheel),
+            "meeple": s.meeple,
+            "takeable": s.takeable_spaces(),
+            "pile_count": s.pile_count,
+            "unseen_tiles": list(s.unseen_tiles()),
+            "refilled": s.refilled,
+            "turn_order": s.turn_order(),
+            "seats": seats,
+            "legal_actions": [str(a) for a in s.legal_actions()],
+        }

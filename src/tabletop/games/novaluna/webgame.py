@@ -1,0 +1,287 @@
+"""Nova Luna in the browser: the rules engine, records and bots behind ``WebGame``/``Match``.
+
+>>> game = NovaLunaWeb()
+>>> options = game.check_setup([{"kind": "human"}, {"kind": "bot", "bot": "greedy"}], {})
+>>> match = game.new_match(2, options, seed=5)
+>>> seat = match.to_move()
+>>> first = match.choices(seat)[0]["action"]
+>>> match.apply(seat, first).log["text"]
+'took a yellow 4 from space 1 and laid it at 0,0'
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from ...core.web import JSON, ActionRejected, Applied, Job, OptionsError
+from .bots import BotSpecError, hint_bot, make_bot
+from .records import Recorder, replay, result_json
+from .rules import (
+    END_PHASE,
+    REFILL,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Place,
+    View,
+    parse_action,
+)
+from .rules.tiles import TILES
+
+#: Bots offered per mode, strongest last; ``spec`` is what ``make_bot`` takes.
+BOTS: dict[str, list[JSON]] = {
+    "standard": [
+        {"spec": "random", "label": "Random (beginner)"},
+        {"spec": "greedy", "label": "Greedy (casual)"},
+        {"spec": "mcts:easy", "label": "MCTS easy"},
+        {"spec": "mcts:normal", "label": "MCTS normal"},
+        {"spec": "mcts:hard", "label": "MCTS hard (3 s a move)"},
+    ],
+    "solo": [
+        {"spec": "random", "label": "Random"},
+        {"spec": "greedy", "label": "Greedy"},
+        {"spec": "solo:fast", "label": "Solo planner fast"},
+        {"spec": "solo:normal", "label": "Solo planner normal"},
+        {"spec": "solo:strong", "label": "Solo planner strong"},
+    ],
+}
+
+
+class NovaLunaWeb:
+    """Nova Luna as the server hosts it."""
+
+    name = "nova-luna"
+    title = "Nova Luna"
+    min_seats = 1
+    max_seats = 4
+    view_depends_on_seat = False  # only the pile order is hidden, from everyone
+    assets = resources.files(__package__).joinpath("web")
+
+    def describe(self) -> JSON:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seats": [self.min_seats, self.max_seats],
+            "bots": BOTS,
+            "options": [
+                {
+                    "name": "first_game",
+                    "label": "First game (fewer discs to place)",
+                    "type": "bool",
+                    "default": False,
+                    "min_seats": 2,
+                }
+            ],
+            "tiles": _tiles_json(),
+        }
+
+    def check_setup(self, seats: list[JSON], options: JSON) -> JSON:
+        unknown = set(options) - {"first_game"}
+        if unknown:
+            raise OptionsError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        first_game = options.get("first_game", False)
+        if not isinstance(first_game, bool):
+            raise OptionsError("'first_game' must be true or false")
+        try:
+            game = Game(players=len(seats), first_game=first_game)
+        except ValueError as err:
+            raise OptionsError(str(err)) from None
+        for number, seat in enumerate(seats, 1):
+            if seat.get("kind") == "bot":
+                _check_bot(seat.get("bot"), game, number)
+        return {"first_game": first_game}
+
+    def new_match(self, seats: int, options: JSON, seed: int) -> NovaLunaMatch:
+        game = Game(players=seats, first_game=bool(options.get("first_game", False)))
+        names = [f"Seat {i + 1}" for i in range(seats)]
+        return NovaLunaMatch(Recorder.new(game, names, seed=seed))
+
+    def replay(self, record: Any) -> list[JSON]:
+        frames: list[JSON] = []
+        log: list[JSON] = []
+
+        def on_turn(rec: Recorder) -> None:
+            log.extend(_turn_log(turn) for turn in rec.turns[len(log) :])
+            frames.append({"view": _view_json(rec.state.view()), "log": list(log)})
+
+        replay(record, on_turn)
+        return frames
+
+
+@cache
+def _tiles_json() -> list[JSON]:
+    """The tiles as in ``tiles.json``, for the page to draw."""
+    text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _check_bot(spec: Any, game: Game, number: int) -> None:
+    if not isinstance(spec, str) or not spec:
+        raise OptionsError(f"seat {number} is a bot but names no bot")
+    try:
+        make_bot(spec, seed=0)
+    except BotSpecError as err:
+        raise OptionsError(f"seat {number}: {err}") from None
+    name = spec.partition(":")[0]
+    if name == "solo" and not game.solo:
+        raise OptionsError(f"seat {number}: the solo planner plays only the solo game")
+
+
+class NovaLunaMatch:
+    """A Nova Luna game in progress, recorded as it goes."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+        self.state = recorder.state
+
+    def clone(self) -> NovaLunaMatch:
+        return NovaLunaMatch(self.recorder.clone())
+
+    def to_move(self) -> int | None:
+        return None if self.state.is_over else self.state.current_seat
+
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def apply(self, seat: int, action: str) -> Applied:
+        state = self.state
+        if state.is_over:
+            raise ActionRejected("the game is over")
+        if seat != state.current_seat:
+            raise ActionRejected(f"it is seat {state.current_seat + 1}'s turn")
+        if len(action) > 40:
+            raise ActionRejected("that is not an action: write space@x,y, 'refill' or 'end'")
+        try:
+            parsed = parse_action(action)
+        except InvalidActionError as err:
+            raise ActionRejected(str(err)) from None
+        before = state.pile_count
+        tile = state.wheel[parsed.space] if isinstance(parsed, Place) else 0
+        try:
+            covered = self.recorder.apply(parsed)
+        except IllegalActionError as err:
+            raise ActionRejected(str(err)) from None
+        log: JSON = {"seat": seat, "action": str(parsed), "kind": _kind(parsed)}
+        if isinstance(parsed, Place):
+            log.update(
+                space=parsed.space,
+                tile=tile,
+                cell=[parsed.x, parsed.y],
+                covered=[list(c) for c in covered],
+            )
+        drawn = before - state.pile_count
+        log["drawn"] = drawn
+        log["text"] = _log_text(log, state.is_over)
+        return Applied(log=log, reveals=drawn > 0)
+
+    def view(self, seat: int | None) -> JSON:
+        return _view_json(self.state.view(seat))
+
+    def choices(self, seat: int) -> list[JSON]:
+        state = self.state
+        if state.is_over or seat != state.current_seat:
+            return []
+        out: list[JSON] = []
+        for action in state.legal_actions():
+            if isinstance(action, Place):
+                covers = [list(c) for c in state.preview(action)]
+                out.append(
+                    {
+                        "action": str(action),
+                        "space": action.space,
+                        "cell": [action.x, action.y],
+                        "covers": covers,
+                    }
+                )
+            else:
+                out.append({"action": str(action)})
+        return out
+
+    def result(self) -> JSON | None:
+        return result_json(self.state) if self.state.is_over else None
+
+    def record(self, names: list[str]) -> JSON:
+        self.recorder.players = list(names)
+        return self.recorder.to_record()
+
+    def bot_job(self, seat: int, bot: str, seed: int) -> Job:
+        return Job(_bot_action, (bot, self.state.view(seat), seed))
+
+    def hint_job(self, seat: int, seed: int) -> Job:
+        return Job(_hint, (self.state.game.mode, self.state.view(seat), seed))
+
+
+def _bot_action(spec: str, view: View, seed: int) -> str:
+    return str(make_bot(spec, seed=seed).choose(view))
+
+
+def _hint(mode: str, view: View, seed: int) -> JSON:
+    action, reason = hint_bot(mode, seed=seed).explain(view)
+    return {"action": str(action), "reason": reason}
+
+
+def _kind(action: Any) -> str:
+    if action == REFILL:
+        return "refill"
+    if action == END_PHASE:
+        return "end"
+    return "place"
+
+
+def _log_text(log: JSON, over: bool) -> str:
+    kind = log["kind"]
+    if kind == "refill":
+        text = f"refilled the wheel ({log['drawn']} new tiles)"
+    elif kind == "end":
+        text = f"ended phase 1; the wheel was refilled ({log['drawn']} new tiles)"
+    else:
+        text = _place_text(log)
+        if log["drawn"]:
+            text += f"; the wheel was empty and was refilled ({log['drawn']} new tiles)"
+    if over:
+        text += "; the game is over"
+    return text
+
+
+def _place_text(take: JSON) -> str:
+    """``"took a red 3 from space 4 and laid it at 1,0, covering 2 tasks"``."""
+    tile = TILES[take["tile"]]
+    x, y = take["cell"]
+    text = f"took a {tile.color} {tile.cost} from space {take['space']} and laid it at {x},{y}"
+    n = len(take["covered"])
+    if n:
+        text += f", covering {n} task{'s' if n > 1 else ''}"
+    return text
+
+
+def _turn_log(turn: JSON) -> JSON:
+    """A log entry for one turn of a record (a refill and a take in one)."""
+    log: JSON = {"seat": turn["seat"], "kind": "place" if "space" in turn else "refill"}
+    if "space" in turn:
+        log.update({k: turn[k] for k in ("space", "tile", "cell", "covered")})
+        text = _place_text(turn)
+        log["text"] = "after a refill, " + text if turn["refill"] else text
+    else:
+        log["text"] = "refilled the wheel"
+    return log
+
+
+def _view_json(view: View) -> JSON:
+    out = view.to_json()
+    del out["legal_actions"]  # the server sends choices, with previews, to the seat to move
+    state = view._state  # the hidden copy: its pile is sorted, so nothing secret is left
+    out["mode"] = view.game.mode
+    out["supply"] = view.game.supply
+    out["can_refill"] = state.can_refill()
+    out["can_end_phase"] = state.can_end_phase()
+    if view.game.solo:
+        out["solo"] = {
+            "phase1_score": state.phase1_score if view.phase == 2 or view.is_over else None,
+            "score_so_far": state.scores_so_far(),
+        }
+    if view.is_over:
+        out["result"] = result_json(state)
+    return out

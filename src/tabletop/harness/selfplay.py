@@ -1,0 +1,175 @@
+"""Bots playing each other, and checking record files: ``selfplay`` and ``replay``.
+
+Works for any game through its ``GameType``: a ``Table`` to play on, the game's
+bots, and the ``Outcome`` of each record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from ..core.errors import BotSpecError, OptionsError, RecordError
+from ..core.game import JSON, GameType
+from ..records import dumps, read_records
+
+
+def bot_specs(text: str, seats: int) -> list[str]:
+    """Split ``"random,greedy"`` into one spec per seat; the last one repeats.
+
+    >>> bot_specs("random,greedy", 3)
+    ['random', 'greedy', 'greedy']
+    """
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if not specs:
+        raise BotSpecError("name at least one bot, e.g. --bots greedy")
+    if len(specs) > seats:
+        raise BotSpecError(f"{len(specs)} bots named for {seats} seat(s)")
+    return specs + [specs[-1]] * (seats - len(specs))
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """Each seat's bot gets its own seed, derived from the game's: a game is fixed by
+    its seed and its bots, whichever process plays it."""
+    return game_seed * 7919 + seat
+
+
+def play_game(
+    game: GameType,
+    specs: list[str],
+    seed: int,
+    options: JSON | None = None,
+    move_seconds: list[float] | None = None,
+) -> JSON:
+    """One game between bots (seat i plays ``specs[i]``); its record. Each move's
+    thinking time is appended to ``move_seconds`` if given."""
+    bots = [game.bots.make(spec, seed=bot_seed(seed, seat)) for seat, spec in enumerate(specs)]
+    names = [f"{spec} ({seat})" for seat, spec in enumerate(specs)]
+    table = game.new_table(len(specs), options or {}, names, seed)
+    while acting := table.acting():
+        for seat in acting:
+            start = time.perf_counter()
+            action = bots[seat].choose(table.view(seat))
+            if move_seconds is not None:
+                move_seconds.append(time.perf_counter() - start)
+            table.apply(seat, action)
+    return table.record()
+
+
+def selfplay(
+    game: GameType,
+    specs: list[str],
+    games: int,
+    first_seed: int,
+    options: JSON | None = None,
+    progress: bool = True,
+) -> Iterator[JSON]:
+    """Play ``games`` games on seeds ``first_seed, first_seed + 1, ...``."""
+    columns = (TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), disable=not progress) as bar:
+        task = bar.add_task("games", total=games)
+        for seed in range(first_seed, first_seed + games):
+            yield play_game(game, specs, seed, options)
+            bar.advance(task)
+
+
+def check_bots(game: GameType, specs: list[str], players: int) -> None:
+    """Raise ``BotSpecError`` unless every bot can play ``players`` seats of ``game``."""
+    for spec in dict.fromkeys(specs):
+        game.check_bot(spec, players)
+
+
+def selfplay_from_args(game: GameType, args: argparse.Namespace) -> int:
+    name = f"{game.command} selfplay"
+    try:
+        options = game.options(args, args.players)
+        specs = bot_specs(args.bots, args.players)
+        check_bots(game, specs, args.players)
+    except OptionsError as err:
+        print(f"{name}: {err}", file=sys.stderr)
+        return 2
+    out: TextIO | None = None
+    if args.out:
+        try:
+            out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as err:
+            print(f"{name}: cannot write {args.out}: {err.strerror}", file=sys.stderr)
+            return 2
+    summary = Summary(game, specs)
+    try:
+        show_bar = args.games >= 5 and sys.stderr.isatty()
+        for record in selfplay(game, specs, args.games, args.seed, options, progress=show_bar):
+            summary.add(record)
+            if out:
+                out.write(dumps(record) + "\n")
+    finally:
+        if out:
+            out.close()
+    summary.print()
+    if args.out:
+        print(f"records written to {args.out}")
+    return 0
+
+
+class Summary:
+    """Wins per seat (shared first places split), or solo score statistics."""
+
+    def __init__(self, game: GameType, specs: list[str]) -> None:
+        self.game = game
+        self.specs = specs
+        self.wins = [0.0] * len(specs)
+        self.scores: list[float] = []
+        self.lower_is_better = True
+        self.games = 0
+
+    def add(self, record: JSON) -> None:
+        self.games += 1
+        outcome = self.game.outcome(record)
+        if len(self.specs) == 1:
+            self.scores.append(outcome.scores[0])
+            self.lower_is_better = outcome.lower_is_better
+        for seat in range(len(self.specs)):
+            self.wins[seat] += outcome.wins(seat)
+
+    def print(self) -> None:
+        if self.scores:
+            mean = sum(self.scores) / len(self.scores)
+            best, worst = (min, max) if self.lower_is_better else (max, min)
+            print(
+                f"{self.games} solo games by {self.specs[0]}: mean score {mean:.1f}, "
+                f"best {best(self.scores):g}, worst {worst(self.scores):g}"
+            )
+            return
+        print(f"{self.games} games")
+        for seat, spec in enumerate(self.specs):
+            print(f"  seat {seat} {spec}: {self.wins[seat]:g} wins")
+
+
+def replay_file(game: GameType, path: str) -> int:
+    """``replay``: verify every record in a file and print its outcome."""
+    name = f"{game.command} replay"
+    if not Path(path).is_file():
+        print(f"{name}: no such file: {path}", file=sys.stderr)
+        return 2
+    count = 0
+    try:
+        for line, record in read_records(path):
+            try:
+                summary = game.verify(record)
+            except RecordError as err:
+                print(f"{path}:{line}: invalid record: {err}", file=sys.stderr)
+                return 1
+            count += 1
+            print(f"{path}:{line}: {summary}")
+    except (RecordError, UnicodeDecodeError) as err:
+        print(f"{name}: {path}: {err}", file=sys.stderr)
+        return 1
+    print(f"{count} record{'s' if count != 1 else ''} replayed, all valid")
+    return 0

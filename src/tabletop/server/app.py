@@ -1,0 +1,361 @@
+"""The ASGI application: pages, a JSON HTTP API and a WebSocket per game.
+
+HTTP API (every error is ``{"error": message}`` with a 4xx/5xx status):
+
+* ``GET  /api/types`` — the games hosted, with bots and options;
+* ``POST /api/games`` — create a game; the answer holds each human seat's secret link;
+* ``GET  /api/games/{id}`` — the state (``Authorization: Bearer <seat token>`` for a seat);
+* ``POST /api/games/{id}/actions`` ``{"action", "ply"}`` — act; ``ply`` is the move
+  count of the state you saw, so a stale or repeated submission is refused;
+* ``POST /api/games/{id}/undo`` ``{"ply"}``, ``POST /api/games/{id}/hint`` ``{"ply"}``;
+* ``GET  /api/games/{id}/record`` and ``/replay`` — once the game is over;
+* ``POST /api/replay`` — the frames of an uploaded record;
+* ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
+  ``act``/``undo``/``hint`` messages like the HTTP bodies (plus an optional ``id``
+  echoed in the ``ack``/``error``/``hint`` answer); every change arrives as a
+  ``{"type": "state", ...}`` message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core.web import RecordError, web_games
+from .botpool import BotPool
+from .rooms import ApiError, Hub, Room, Subscriber
+from .store import Store
+
+log = logging.getLogger("tabletop.server")
+
+MAX_BODY = 64 * 1024  # actions, game setups
+MAX_RECORD = 2 * 1024 * 1024  # uploaded records for the replay page
+HELLO_TIMEOUT = 30.0
+
+STATIC = resources.files("tabletop").joinpath("web")
+
+
+def create_app(
+    db_path: str, *, bot_pause: float = 0.5, bot_workers: int | None = None
+) -> Starlette:
+    """The app for the games stored in ``db_path``."""
+    store = Store(db_path)
+    pool = BotPool(bot_workers)
+    hub = Hub(store, pool, bot_pause)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        pool.start()
+        await hub.resume()
+        chores = [
+            asyncio.create_task(hub.checkpoint_now_and_then()),
+            asyncio.create_task(hub.forget_finished_now_and_then()),
+        ]
+        yield
+        for chore in chores:
+            chore.cancel()
+        pool.close()
+        hub.close()
+        store.close()
+
+    routes = [
+        Route("/", _page),
+        Route("/g/{game_id}", _page),
+        Route("/replay", _page),
+        Route("/replay/{game_id}", _page),
+        Route("/api/types", _types),
+        Route("/api/games", _create, methods=["POST"]),
+        Route("/api/games/{game_id}", _get_state),
+        Route("/api/games/{game_id}/actions", _act, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", _undo, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", _hint, methods=["POST"]),
+        Route("/api/games/{game_id}/record", _record),
+        Route("/api/games/{game_id}/replay", _stored_replay),
+        Route("/api/replay", _upload_replay, methods=["POST"]),
+        WebSocketRoute("/api/games/{game_id}/ws", _socket),
+        *(
+            Mount(f"/static/games/{name}", StaticFiles(directory=str(game.assets)))
+            for name, game in web_games().items()
+        ),
+        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error, 500: _crash},
+    )
+    app.state.hub = hub
+    return app
+
+
+# -- helpers -----------------------------------------------------------------------
+
+
+def _hub(request: Request | WebSocket) -> Hub:
+    return request.app.state.hub
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    messages = {404: "there is nothing at this address", 405: "that method is not allowed here"}
+    message = messages.get(exc.status_code, exc.detail)
+    return JSONResponse({"error": message}, status_code=exc.status_code)
+
+
+async def _crash(request: Request, exc: Exception) -> Response:
+    log.exception("internal error on %s", request.url.path, exc_info=exc)
+    return JSONResponse({"error": "the server failed; nothing was changed"}, status_code=500)
+
+
+async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
+    """The request's JSON body; 413 if larger than ``limit``, 400 if not JSON."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks) or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ApiError(400, f"the request body is not valid JSON ({err})") from None
+
+
+def _object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise ApiError(400, "send a JSON object")
+    return body
+
+
+def _bearer(request: Request) -> list[str]:
+    header = request.headers.get("authorization")
+    if header is None:
+        return []
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "send the seat token as 'Authorization: Bearer <token>'")
+    return [token.strip()]
+
+
+def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
+    hub = _hub(request)
+    room = hub.room(request.path_params["game_id"])
+    return room, hub.seats_for(room, _bearer(request))
+
+
+def _without_type(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "type"}
+
+
+# -- pages -------------------------------------------------------------------------
+
+
+async def _page(request: Request) -> Response:
+    return FileResponse(str(STATIC.joinpath("index.html")), headers={"Cache-Control": "no-cache"})
+
+
+# -- HTTP API ----------------------------------------------------------------------
+
+
+async def _types(request: Request) -> Response:
+    return JSONResponse({"types": [t.describe() for t in web_games().values()]})
+
+
+async def _create(request: Request) -> Response:
+    body = await _json_body(request)
+    return JSONResponse(_hub(request).create(body), status_code=201)
+
+
+async def _get_state(request: Request) -> Response:
+    room, seats = _room_and_seats(request)
+    return JSONResponse(_without_type(_hub(request).state(room, seats)))
+
+
+async def _act(request: Request) -> Response:
+    body = _object(await _json_body(request))
+    room, seats = _room_and_seats(request)
+    hub = _hub(request)
+    room = hub.act(room.id, seats, body.get("action"), body.get("ply"))
+    return JSONResponse(_without_type(hub.state(room, seats)))
+
+
+async def _undo(request: Request) -> Response:
+    body = _object(await _json_body(request))
+    room, seats = _room_and_seats(request)
+    hub = _hub(request)
+    room = hub.undo(room.id, seats, body.get("ply"))
+    return JSONResponse(_without_type(hub.state(room, seats)))
+
+
+async def _hint(request: Request) -> Response:
+    body = _object(await _json_body(request))
+    room, seats = _room_and_seats(request)
+    return JSONResponse(await _hub(request).hint(room, seats, body.get("ply")))
+
+
+def _finished_room(request: Request) -> Room:
+    room = _hub(request).room(request.path_params["game_id"])
+    if not room.match.is_over():
+        raise ApiError(409, "the record is available once the game is over (it shows the pile)")
+    return room
+
+
+async def _record(request: Request) -> Response:
+    room = _finished_room(request)
+    record = room.match.record([s.name for s in room.seats])
+    name = f"{room.type.name}-{room.id}.json"
+    return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def _stored_replay(request: Request) -> Response:
+    room = _finished_room(request)
+    record = room.match.record([s.name for s in room.seats])
+    return JSONResponse(_frames(room.type.name, record))
+
+
+async def _upload_replay(request: Request) -> Response:
+    record = await _json_body(request, MAX_RECORD)
+    if not isinstance(record, dict):
+        raise ApiError(400, "a record is a JSON object (see docs/records.md)")
+    kind = record.get("game")
+    types = web_games()
+    if kind not in types:
+        raise ApiError(422, f"not a record of a game this server knows ({', '.join(types)})")
+    return JSONResponse(_frames(kind, record))
+
+
+def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        frames = web_games()[kind].replay(record)
+    except RecordError as err:
+        raise ApiError(422, f"invalid record: {err}") from None
+    return {"game": kind, "players": record.get("players"), "frames": frames}
+
+
+# -- WebSocket -----------------------------------------------------------------------
+
+
+async def _socket(ws: WebSocket) -> None:
+    hub = _hub(ws)
+    await ws.accept()
+    try:
+        tokens = await _hello(ws)
+        room = hub.room(ws.path_params["game_id"])
+        seats = hub.seats_for(room, tokens)
+    except ApiError as err:
+        await ws.send_json({"type": "error", "status": err.status, "message": err.message})
+        await ws.close(code=4000 + err.status)
+        return
+    except (WebSocketDisconnect, TimeoutError):
+        return
+    sub = Subscriber(seats)
+    room.subscribers.add(sub)
+    hub.broadcast(hub.room(room.id))  # everyone sees who is online; the newcomer its state
+    writer = asyncio.create_task(_writer(ws, sub))
+    try:
+        while (text := await _next_text(ws)) is not None:
+            await _handle(hub, room.id, sub, text)
+    finally:
+        writer.cancel()
+        for live in {room, hub.rooms.get(room.id)}:
+            if live is not None:
+                live.subscribers.discard(sub)
+        if room.id in hub.rooms:
+            hub.broadcast(hub.rooms[room.id])
+
+
+async def _next_text(ws: WebSocket) -> str | None:
+    """The next message as text; ``None`` once the client has gone."""
+    try:
+        message = await ws.receive()
+    except RuntimeError:  # the socket was closed meanwhile (e.g. a failed send)
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return message["text"]
+    return (message.get("bytes") or b"").decode("utf-8", "replace")
+
+
+async def _hello(ws: WebSocket) -> list[str]:
+    """The tokens of the client's hello (none: a spectator)."""
+    text = await asyncio.wait_for(_next_text(ws), HELLO_TIMEOUT)
+    if text is None:
+        raise WebSocketDisconnect()
+    message = _parse_message(text)
+    if message.get("type") != "hello":
+        raise ApiError(400, 'say hello first: {"type": "hello", "tokens": [...]}')
+    tokens = message.get("tokens", [])
+    if not isinstance(tokens, list) or len(tokens) > 8:
+        raise ApiError(400, "'tokens' must be a list of seat tokens")
+    return tokens
+
+
+def _parse_message(text: str) -> dict[str, Any]:
+    if len(text) > MAX_BODY:
+        raise ApiError(413, f"the message is too large (at most {MAX_BODY // 1024} KB)")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ApiError(400, f"the message is not valid JSON ({err})") from None
+    return _object(message)
+
+
+async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
+    """One client message; answers go through the subscriber's outbox, in order."""
+    ref = None
+    try:
+        message = _parse_message(text)
+        ref = message.get("id")
+        kind = message.get("type")
+        room = hub.room(game_id)
+        if kind == "act":
+            room = hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
+            sub.send({"type": "ack", "id": ref, "ply": room.ply})
+        elif kind == "undo":
+            room = hub.undo(game_id, sub.seats, message.get("ply"))
+            sub.send({"type": "ack", "id": ref, "ply": room.ply})
+        elif kind == "hint":
+            asyncio.get_running_loop().create_task(_hint_over_socket(hub, room, sub, message, ref))
+        else:
+            raise ApiError(400, "unknown message type; use act, undo or hint")
+    except ApiError as err:
+        sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
+
+
+async def _hint_over_socket(
+    hub: Hub, room: Room, sub: Subscriber, message: dict[str, Any], ref: Any
+) -> None:
+    try:
+        hint = await hub.hint(room, sub.seats, message.get("ply"))
+        sub.send({"type": "hint", "id": ref, **hint})
+    except ApiError as err:
+        sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
+
+
+async def _writer(ws: WebSocket, sub: Subscriber) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            _, text = await sub.outbox.get()
+            await ws.send_text(text)

@@ -1,0 +1,536 @@
+"""Live games: one ``Room`` per game in memory, kept in step with the store.
+
+The ``Hub`` is the single authority. Acting is synchronous between the checks
+and the durable write (no ``await`` in between), so on one event loop two
+submissions for the same turn can never both be applied: the second one sees
+a different ``ply`` and is refused. Bots think in worker processes, so the
+event loop stays free while they do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any
+
+from ..core.web import JSON, ActionRejected, Match, OptionsError, WebGame, get_web_game, web_games
+from .botpool import BotPool
+from .store import GameRow, Seat, Store, StoreError, Write
+
+log = logging.getLogger("tabletop.server")
+
+MAX_NAME = 30
+
+
+class ApiError(Exception):
+    """A request the server refuses: an HTTP status and a message for the user."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket connection watching a room; ``seats`` are those it may play.
+
+    States carry only the log entries the client lacks (a late-game log is most
+    of a state): ``log_of`` and ``log_known`` are the log the client will hold
+    once its outbox is sent — the room's list (a new one after an undo) and how
+    many of its entries.
+    """
+
+    seats: frozenset[int]
+    # (log start of a state, or None for an answer; the text)
+    outbox: asyncio.Queue[tuple[int | None, str]] = field(default_factory=asyncio.Queue)
+    log_of: list[JSON] | None = None
+    log_known: int = 0
+
+    def send(self, message: JSON) -> None:
+        """Queue an answer (ack, error, hint) for this client."""
+        self.outbox.put_nowait((None, _dumps(message)))
+
+    def send_state(self, log: list[JSON], build: Callable[[int], str]) -> None:
+        """Queue a state, ``build(start)`` with the entries of ``log`` from ``start`` on.
+
+        An older state still waiting is superseded (only the newest matters); the
+        new one then starts the log where the superseded one did.
+        """
+        start = self.log_known if self.log_of is log else 0
+        waiting = []
+        while not self.outbox.empty():
+            waiting.append(self.outbox.get_nowait())
+        for item in waiting:
+            if item[0] is None:
+                self.outbox.put_nowait(item)
+            else:
+                start = min(start, item[0])
+        self.outbox.put_nowait((start, build(start)))
+        self.log_of, self.log_known = log, len(log)
+
+
+@dataclass(eq=False)
+class Room:
+    row: GameRow
+    type: WebGame
+    match: Match
+    seats: list[Seat]
+    log: list[JSON]
+    reveals: list[bool]  # per ply: whether that action revealed hidden information
+    action_seats: list[int]  # per ply: who acted
+    subscribers: set[Subscriber] = field(default_factory=set)
+    bot_task: asyncio.Task[None] | None = None
+    bot_ply: int = -1
+    thinking: int | None = None
+    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and choices
+    _cache_ply: int = -1
+
+    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, once per move: views and choices only change when a move is made."""
+        if self._cache_ply != self.ply:
+            self._cache.clear()
+            self._cache_ply = self.ply
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.log)
+
+    def seat(self, number: int) -> Seat:
+        return self.seats[number]
+
+    @property
+    def humans(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+
+def derived_seed(seed: int, ply: int, purpose: str) -> int:
+    """A seed for a bot's move, fixed by the game's seed and the move number."""
+    return random.Random(f"{seed}:{ply}:{purpose}").getrandbits(63)
+
+
+class Hub:
+    """All rooms of one server process."""
+
+    def __init__(self, store: Store, pool: BotPool, bot_pause: float = 0.5) -> None:
+        self.store = store
+        self.pool = pool
+        self.bot_pause = bot_pause
+        self.rooms: dict[str, Room] = {}
+        self._unchecked = 0  # commits since the last checkpoint
+        self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="tabletop-checkpoint")
+
+    async def checkpoint_now_and_then(self, every: float = 1.0) -> None:
+        """Copy the journal into the database file in the background (see
+        ``Store.checkpoint_separately``): commits never wait for it."""
+        self.store.checkpoint_separately()
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(every)
+            if self._unchecked:
+                self._unchecked = 0
+                try:
+                    await loop.run_in_executor(self._checkpoints, self.store.checkpoint)
+                except Exception:  # noqa: BLE001 - retried next time; the journal holds all
+                    log.exception("checkpoint failed")
+
+    async def forget_finished_now_and_then(self, every: float = 10.0) -> None:
+        """Drop finished games nobody watches from memory now and then (``forget_finished``)."""
+        while True:
+            await asyncio.sleep(every)
+            self.forget_finished()
+
+    def forget_finished(self) -> int:
+        """Drop finished games nobody watches from memory; they are rebuilt from the
+        store if asked for again. Returns how many were dropped."""
+        idle = [
+            game_id
+            for game_id, room in self.rooms.items()
+            if room.match.is_over() and not room.subscribers
+        ]
+        for game_id in idle:
+            del self.rooms[game_id]
+        return len(idle)
+
+    def close(self) -> None:
+        self._checkpoints.shutdown(wait=True)
+
+    def _write(self, name: str, *args: Any) -> Any:
+        """Store one write (a ``Store`` write method and its arguments); 503 if refused.
+
+        The commit runs right here on the event loop: it waits for the disk for well
+        under a millisecond, which costs less than handing it to a thread that must
+        then win the interpreter lock back (measured: p99 latency halved). Copying
+        the journal into the database file, the slow part, runs on a thread.
+        """
+        (result,) = self.store.write_many([Write(name, args)])
+        self._unchecked += 1
+        if isinstance(result, StoreError):
+            raise ApiError(503, str(result))
+        return result
+
+    # -- loading ------------------------------------------------------------------
+
+    def room(self, game_id: str) -> Room:
+        """The live room of a game, rebuilt from the store if needed; 404 if unknown."""
+        room = self.rooms.get(game_id)
+        if room is None:
+            room = self._load(game_id)
+            self.rooms[game_id] = room
+        return room
+
+    def _load(self, game_id: str) -> Room:
+        row = self.store.game(game_id) if _plausible_id(game_id) else None
+        if row is None:
+            raise ApiError(404, "there is no game with that link")
+        game_type = get_web_game(row.type)
+        seats = self.store.seats(game_id)
+        match = game_type.new_match(len(seats), row.options, row.seed)
+        room = Room(row, game_type, match, seats, [], [], [])
+        for action in self.store.actions(game_id):
+            try:
+                applied = match.apply(action.seat, action.action)
+            except ActionRejected as err:  # only if the rules changed under a stored game
+                raise ApiError(500, f"stored game {game_id} no longer replays: {err}") from None
+            room.log.append({**applied.log, "ply": action.ply, "at": action.at})
+            room.reveals.append(applied.reveals)
+            room.action_seats.append(action.seat)
+        return room
+
+    async def resume(self) -> None:
+        """After a restart: load unfinished games and let their bots move on."""
+        for game_id in self.store.unfinished_games():
+            try:
+                self.schedule_bot(self.room(game_id))
+            except ApiError as err:
+                log.error("%s", err.message)
+
+    # -- creating -----------------------------------------------------------------
+
+    def create(self, body: Any) -> JSON:
+        if not isinstance(body, dict):
+            raise ApiError(400, "send a JSON object describing the game")
+        try:
+            game_type = get_web_game(body.get("type", next(iter(web_games()))))
+        except OptionsError as err:
+            raise ApiError(400, str(err)) from None
+        raw_seats = body.get("seats")
+        if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
+            raise ApiError(400, '\'seats\' must be a list of seats like {"kind": "human"}')
+        if not game_type.min_seats <= len(raw_seats) <= game_type.max_seats:
+            raise ApiError(
+                400,
+                f"{game_type.title} is for {game_type.min_seats} to {game_type.max_seats} "
+                f"seats, not {len(raw_seats)}",
+            )
+        options = body.get("options", {})
+        if not isinstance(options, dict):
+            raise ApiError(400, "'options' must be a JSON object")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbits(62)
+        elif type(seed) is not int or not 0 <= seed < 2**63:
+            raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
+        labels = _bot_labels(game_type)
+        seats = [_seat(number, raw, labels) for number, raw in enumerate(raw_seats)]
+        try:
+            options = game_type.check_setup(raw_seats, options)
+        except OptionsError as err:
+            raise ApiError(400, str(err)) from None
+        game_id = secrets.token_urlsafe(9)
+        self._write("create_game", game_id, game_type.name, options, seed, seats)
+        room = self.room(game_id)
+        self.schedule_bot(room)
+        return {
+            "id": game_id,
+            "url": f"/g/{game_id}",
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "kind": s.kind,
+                    "bot": s.bot,
+                    **(
+                        {"token": s.token, "link": f"/g/{game_id}#seat={s.token}"}
+                        if s.token
+                        else {}
+                    ),
+                }
+                for s in seats
+            ],
+        }
+
+    # -- seats ----------------------------------------------------------------------
+
+    def seats_for(self, room: Room, tokens: list[str]) -> frozenset[int]:
+        """The seats these tokens play; 403 if any token is not one of this game's."""
+        seats = set()
+        for token in tokens:
+            seat = self.store.seat_for_token(room.id, token) if isinstance(token, str) else None
+            if seat is None:
+                raise ApiError(403, "that seat link is not valid for this game")
+            seats.add(seat)
+        return frozenset(seats)
+
+    def acting_seat(self, room: Room, seats: frozenset[int]) -> int:
+        """The seat among ``seats`` that may act now, or a 401/409 saying why not."""
+        if not seats:
+            raise ApiError(401, "to play, open your seat link (spectators cannot act)")
+        to_move = room.match.to_move()
+        if to_move is None:
+            raise ApiError(409, "the game is over")
+        if to_move not in seats:
+            raise ApiError(409, f"it is not your turn: waiting for {room.seat(to_move).name}")
+        return to_move
+
+    # -- acting -----------------------------------------------------------------------
+
+    def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
+        """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone.
+
+        The checks, the stored write and the change run without yielding to the
+        event loop, so of two submissions for the same move exactly one applies.
+        """
+        if not isinstance(action, str):
+            raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
+        room = self.room(game_id)
+        self._check_ply(room, ply)
+        seat = self.acting_seat(room, seats)
+        self._apply(room, seat, action)
+        return room
+
+    def _apply(self, room: Room, seat: int, action: str) -> None:
+        """Apply to a copy, store, then make the copy the game (nothing half-done on failure)."""
+        match = room.match.clone()
+        try:
+            applied = match.apply(seat, action)
+        except ActionRejected as err:
+            raise ApiError(422, str(err)) from None
+        ply = room.ply
+        at = self._write(
+            "append_action", room.id, ply, seat, action, applied.reveals, match.is_over()
+        )
+        room.match = match
+        room.log.append({**applied.log, "ply": ply, "at": at})
+        room.reveals.append(applied.reveals)
+        room.action_seats.append(seat)
+        self.broadcast(room)
+        self.schedule_bot(room)
+
+    def _check_ply(self, room: Room, ply: Any) -> None:
+        if type(ply) is not int:
+            raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+        if ply != room.ply:
+            raise ApiError(409, f"the game has moved on (move {room.ply}, not {ply}); look again")
+
+    def undo_blocker(self, room: Room, seat: int | None) -> str | None:
+        """Why ``seat`` may not undo now, or ``None`` if it may."""
+        if seat is None:
+            return "only a player can undo"
+        if room.humans != [seat]:
+            return "undo is only for games without other human players"
+        mine = [i for i, s in enumerate(room.action_seats) if s == seat]
+        if not mine:
+            return "you have not moved yet"
+        if any(room.reveals[mine[-1] :]):
+            return "a refill has revealed new tiles since your last move, so it cannot be undone"
+        return None
+
+    def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
+        """Take back the player's last move and every bot move after it."""
+        room = self.room(game_id)
+        self._check_ply(room, ply)
+        seat = next(iter(seats)) if len(seats) == 1 else None
+        blocker = self.undo_blocker(room, seat)
+        if blocker:
+            raise ApiError(409, blocker)
+        last = max(i for i, s in enumerate(room.action_seats) if s == seat)
+        self._write("truncate", room.id, last)
+        self.rooms.pop(room.id, None)
+        new_room = self.room(room.id)
+        self._move_subscribers(room, new_room)
+        self.broadcast(new_room)
+        return new_room
+
+    def _move_subscribers(self, old: Room, new: Room) -> None:
+        if old.bot_task is not None:
+            old.bot_task.cancel()
+        new.subscribers |= old.subscribers
+        old.subscribers.clear()
+
+    async def hint(self, room: Room, seats: frozenset[int], ply: Any) -> JSON:
+        self._check_ply(room, ply)
+        seat = self.acting_seat(room, seats)
+        job = room.match.hint_job(seat, derived_seed(room.row.seed, room.ply, "hint"))
+        try:
+            result = await self.pool.run(job)
+        except Exception:  # a crashed worker: the game itself is unaffected
+            log.exception("hint failed in game %s", room.id)
+            raise ApiError(503, "the hint could not be worked out just now; try again") from None
+        return {**result, "ply": ply}
+
+    # -- bots ---------------------------------------------------------------------------
+
+    def schedule_bot(self, room: Room) -> None:
+        seat = room.match.to_move()
+        if seat is None or room.seat(seat).kind != "bot":
+            return
+        if room.bot_task is not None and not room.bot_task.done() and room.bot_ply == room.ply:
+            return
+        room.bot_ply = room.ply
+        room.bot_task = asyncio.get_running_loop().create_task(self._bot_move(room, room.ply))
+
+    async def _bot_move(self, room: Room, ply: int) -> None:
+        await asyncio.sleep(self.bot_pause)
+        if self.rooms.get(room.id) is not room or room.ply != ply:
+            return
+        seat = room.match.to_move()
+        if seat is None:
+            return
+        bot = room.seat(seat).bot or "random"
+        job = room.match.bot_job(seat, bot, derived_seed(room.row.seed, ply, "bot"))
+        room.thinking = seat
+        self.broadcast(room)
+        try:
+            action = await self.pool.run(job)
+        except Exception:  # a crashed worker must not stall the game: try again shortly
+            log.exception("bot %s failed in game %s; retrying", bot, room.id)
+            room.thinking = None
+            room.bot_task = None
+            await asyncio.sleep(1.0)
+            self.schedule_bot(room)
+            return
+        room.thinking = None
+        room.bot_task = None
+        if self.rooms.get(room.id) is not room or room.ply != ply:
+            return  # an undo came first
+        try:
+            self._apply(room, seat, action)
+        except ApiError as err:
+            log.error("bot %s in game %s: %s", bot, room.id, err.message)
+
+    # -- what clients see -------------------------------------------------------------
+
+    def state(self, room: Room, seats: frozenset[int]) -> JSON:
+        """The message a client playing ``seats`` (none: a spectator) gets."""
+        return json.loads(self.state_text(room, seats))
+
+    def state_text(self, room: Room, seats: frozenset[int], log_start: int = 0) -> str:
+        """``state`` as JSON text with the log entries from ``log_start`` on (the
+        client has the others).
+
+        The large parts are encoded once per move, not per client, and only their
+        text is kept: kept as objects, thousands of lists and dicts per move piled
+        up for the garbage collector, whose young-generation passes then took up
+        to 100 ms under load.
+        """
+        head, viewer, acting = self._state_head(room, seats)
+        view = room.cached(("view", viewer), lambda: _dumps(room.match.view(viewer)))
+        choices = room.cached(
+            ("choices", acting),
+            lambda: "[]" if acting is None else _dumps(room.match.choices(acting)),
+        )
+        log = room.cached(("log", log_start), lambda: _dumps(room.log[log_start:]))
+        return (
+            f'{_dumps(head)[:-1]},"view":{view},"choices":{choices},'
+            f'"log_start":{log_start},"log":{log}}}'
+        )
+
+    def _state_head(self, room: Room, seats: frozenset[int]) -> tuple[JSON, int | None, int | None]:
+        """The small, per-client part of a state; and the seat viewing and the seat acting."""
+        to_move = room.match.to_move()
+        acting = to_move if to_move in seats else None
+        viewer = acting if acting is not None else (min(seats) if seats else None)
+        if not room.type.view_depends_on_seat:
+            viewer = None  # one view, built once per move, serves everyone
+        online = set().union(*(s.seats for s in room.subscribers)) if room.subscribers else set()
+        undo_seat = next(iter(seats)) if len(seats) == 1 else None
+        head = {
+            "type": "state",
+            "game": {
+                "id": room.id,
+                "type": room.type.name,
+                "title": room.type.title,
+                "created": room.row.created,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "kind": s.kind,
+                        "bot": s.bot,
+                        "online": s.seat in online,
+                    }
+                    for s in room.seats
+                ],
+            },
+            "ply": room.ply,
+            "to_move": to_move,
+            "over": room.match.is_over(),
+            "you": sorted(seats),
+            "acting": acting,
+            "thinking": room.thinking,
+            "result": room.match.result(),
+            "undo": self.undo_blocker(room, undo_seat) is None,
+            "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
+        }
+        return head, viewer, acting
+
+    def broadcast(self, room: Room) -> None:
+        for sub in list(room.subscribers):
+            sub.send_state(room.log, partial(self.state_text, room, sub.seats))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _created(game_id: str, seat: Seat) -> JSON:
+    """A seat as the game's creator learns it: human seats with their secret link."""
+    out: JSON = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "bot": seat.bot}
+    if seat.token:
+        out.update(token=seat.token, link=f"/g/{game_id}#seat={seat.token}")
+    return out
+
+
+def _plausible_id(game_id: str) -> bool:
+    return 0 < len(game_id) <= 40 and all(c.isalnum() or c in "-_" for c in game_id)
+
+
+def _bot_labels(game_type: WebGame) -> dict[str, str]:
+    """``{"mcts:easy": "MCTS easy", ...}``: names for bot seats nobody named (where
+    modes label a bot differently, the shorter label wins)."""
+    bots = game_type.describe().get("bots", {})
+    labels: dict[str, str] = {}
+    for bot in (b for mode in bots.values() for b in mode):
+        labels[bot["spec"]] = min(labels.get(bot["spec"], bot["label"]), bot["label"], key=len)
+    return labels
+
+
+def _seat(number: int, raw: JSON, labels: dict[str, str]) -> Seat:
+    kind = raw.get("kind")
+    if kind not in ("human", "bot"):
+        raise ApiError(400, f'seat {number + 1}: \'kind\' must be "human" or "bot"')
+    name = raw.get("name")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        bot = str(raw.get("bot", "bot"))
+        name = f"Player {number + 1}" if kind == "human" else labels.get(bot, bot)
+    if not isinstance(name, str):
+        raise ApiError(400, f"seat {number + 1}: 'name' must be text")
+    name = " ".join(name.split())[:MAX_NAME]
+    if kind == "bot":
+        return Seat(number, name, "bot", str(raw.get("bot")))
+    return Seat(number, name, "human", None, secrets.token_urlsafe(24))

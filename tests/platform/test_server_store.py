@@ -1,0 +1,39 @@
+"""The SQLite store: writes batched into one commit, failures kept apart, data kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tabletop.server.store import Seat, Store, StoreError, Write
+
+
+def test_a_batch_commits_together_and_a_failed_write_spoils_nothing_else(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    store = Store(path)
+    store.create_game(
+        "g", "nova-luna", {"first_game": True}, 5, [Seat(0, "Ann", "human", None, "t")]
+    )
+    results = store.write_many(
+        [
+            Write("append_action", ("g", 0, 0, "1@0,0", False, False)),
+            Write("append_action", ("g", 0, 0, "2@0,0", False, False)),  # ply 0 again
+            Write("append_action", ("g", 1, 0, "2@1,0", True, False)),
+        ]
+    )
+    assert isinstance(results[1], StoreError) and "refused" in str(results[1])
+    assert all(isinstance(r, str) for r in (results[0], results[2]))
+    store.close()
+    again = Store(path)  # reopened: everything committed is there
+    assert [(a.ply, a.action, a.reveals) for a in again.actions("g")] == [
+        (0, "1@0,0", False),
+        (1, "2@1,0", True),
+    ]
+    assert again.game("g").options == {"first_game": True}
+    assert again.seat_for_token("g", "t") == 0 and again.seat_for_token("g", "x") is None
+    with pytest.raises(StoreError):
+        again.append_action("g", 1, 0, "3@2,0", False, False)
+    again.truncate("g", 1)
+    assert [a.ply for a in again.actions("g")] == [0]
+    assert again.unfinished_games() == ["g"]
