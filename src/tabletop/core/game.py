@@ -10,7 +10,7 @@ side (``core.web.WebGame``). A game module never imports another game.
 >>> game.title, game.command, (game.min_seats, game.max_seats)
 ('Nova Luna', 'novaluna', (1, 4))
 >>> sorted(game_types())
-['nova-luna']
+['nmbr9', 'nova-luna']
 """
 
 from __future__ import annotations
@@ -123,6 +123,7 @@ class GameType(Protocol):
 #: The games this platform ships: name -> "module:attribute" of the ``GameType``.
 BUILTIN = {
     "nova-luna": "tabletop.games.novaluna.gametype:GAME",
+    "nmbr9": "tabletop.games.nmbr9.gametype:GAME",
 }
 
 _LOADED: dict[str, GameType] = {}

@@ -104,9 +104,11 @@ def schedule(
     """All games: per table, per seed ``first_seed..first_seed+deals-1``, per rotation
     (only where seats matter).
 
-    >>> nova_luna = get_game("nova-luna")
+    >>> nova_luna, nmbr9 = get_game("nova-luna"), get_game("nmbr9")
     >>> [job.specs for job in schedule(nova_luna, ["a", "b"], 2, deals=1, first_seed=9)]
     [('a', 'b'), ('b', 'a')]
+    >>> [job.specs for job in schedule(nmbr9, ["a", "b"], 2, deals=1, first_seed=9)]
+    [('a', 'b')]
     """
     seatings = rotations if game.seats_matter else lambda table: [table]
     return [

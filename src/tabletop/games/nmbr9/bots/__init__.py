@@ -1,0 +1,27 @@
+"""NMBR 9 bots: players that choose a placement from a seat's ``View``.
+
+>>> from tabletop.games.nmbr9.rules import Game
+>>> state = Game(players=1).new_state(seed=5)
+>>> bot = make_bot("greedy", seed=1)
+>>> state.apply(bot.choose(state.view(0))).level
+0
+
+Bots never see the deck's order or another seat's pending placement: a view
+holds neither. Add a bot by writing a class with ``name`` and ``choose(view)``
+and registering it with ``REGISTRY.register``.
+"""
+
+from __future__ import annotations
+
+from .base import REGISTRY, Bot, BotSpecError, ExplainingBot, make_bot
+
+#: The bot that gives hints: the strongest one at a short budget.
+HINT_BOT = "greedy"
+
+
+def hint_bot(seed: int | None = 0) -> ExplainingBot:
+    """The bot that gives hints (``explain(view)`` returns a placement and a reason)."""
+    return make_bot(HINT_BOT, seed=seed)  # type: ignore[return-value]
+
+
+__all__ = ["HINT_BOT", "REGISTRY", "Bot", "BotSpecError", "ExplainingBot", "hint_bot", "make_bot"]

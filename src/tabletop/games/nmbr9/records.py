@@ -1,0 +1,246 @@
+"""NMBR 9 game records: written while playing, replayed with every placement checked.
+
+The format (``docs/records-nmbr9.md``) lists the deck in draw order and, per
+round, the card and one placement per seat in seat order. A ``Recorder`` wraps
+a state, applies placements and keeps the rounds; ``replay`` rebuilds a game
+from a record and checks every placement, level and the result.
+
+>>> from tabletop.games.nmbr9.rules import Game
+>>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
+>>> for seat in (0, 1):
+...     _ = rec.apply(rec.state.legal_actions(seat)[0], seat)
+>>> record = rec.to_record()
+>>> record["rounds"][0]
+{'card': 8, 'placements': [{'rotation': 0, 'x': 0, 'y': 0, 'level': 0}, {'rotation': 0, 'x': 0, 'y': 0, 'level': 0}]}
+>>> replay(record).state.round
+1
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from ... import __version__
+from ...core.errors import RecordError
+from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State
+
+FORMAT = 1
+
+
+class Recorder:
+    """A game in progress together with its record."""
+
+    def __init__(
+        self,
+        state: State,
+        players: list[str],
+        *,
+        seed: int | None,
+        created: str | None = None,
+    ) -> None:
+        if len(players) != state.game.players:
+            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
+        self.state = state
+        self.players = list(players)
+        self.seed = seed
+        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        #: per round: the card and each seat's placement (``None`` until it places)
+        self.rounds: list[dict[str, Any]] = []
+
+    @classmethod
+    def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
+        return cls(game.new_state(seed), players, seed=seed)
+
+    def clone(self) -> Recorder:
+        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new.rounds = [{"card": r["card"], "placements": list(r["placements"])} for r in self.rounds]
+        return new
+
+    def apply(self, action: Place, seat: int = 0) -> Placed:
+        """Apply ``action`` for ``seat`` and record it (nothing changes if it is illegal)."""
+        state = self.state
+        number, card = state.round, state.card
+        placed = state.apply(action, seat)
+        if len(self.rounds) == number:
+            self.rounds.append({"card": card, "placements": [None] * state.game.players})
+        self.rounds[number]["placements"][seat] = placement_json(placed)
+        return placed
+
+    def take_back(self, seat: int) -> Placed:
+        """Undo ``seat``'s placement of the current round, in the state and the record."""
+        placed = self.state.take_back(seat)
+        current = self.rounds[self.state.round]
+        current["placements"][seat] = None
+        if not any(current["placements"]):
+            self.rounds.pop()
+        return placed
+
+    def to_record(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict (see docs/records-nmbr9.md)."""
+        state = self.state
+        record: dict[str, Any] = {
+            "game": "nmbr9",
+            "format": FORMAT,
+            "players": self.players,
+            "seed": self.seed,
+            "deck": list(state.deck_order()),
+            "removed": state.removed,
+            "random_removal": state.game.remove is None,
+            "created": self.created,
+            "engine": f"tabletop {__version__}",
+            "rounds": [
+                {"card": r["card"], "placements": list(r["placements"])} for r in self.rounds
+            ],
+            "over": state.is_over,
+        }
+        if state.is_over:
+            record["result"] = result_json(state)
+        return record
+
+
+def placement_json(placed: Placed) -> dict[str, int]:
+    return {"rotation": placed.rotation, "x": placed.x, "y": placed.y, "level": placed.level}
+
+
+def result_json(state: State) -> dict[str, Any]:
+    """The ``"result"`` object of a finished game."""
+    result = state.result()
+    return {
+        "scores": list(result.scores),
+        "ranking": list(result.ranking),
+        "ranks": list(result.ranks),
+    }
+
+
+# -- replay -------------------------------------------------------------------------
+
+
+def replay(record: Any, on_round: Callable[[Recorder], None] | None = None) -> Recorder:
+    """Rebuild a game from a record, checking every placement; raise ``RecordError``
+    at the first violation. ``on_round(recorder)`` is called once set up and after
+    each replayed round."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    game, players, seed = _header(record)
+    state = _initial_state(game, record, seed)
+    rec = Recorder(state, players, seed=seed, created=record.get("created"))
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        raise RecordError("'rounds' must be a list")
+    if len(rounds) > state.rounds:
+        raise RecordError(f"{len(rounds)} rounds recorded but the game has {state.rounds}")
+    if on_round is not None:
+        on_round(rec)
+    for number, entry in enumerate(rounds, 1):
+        try:
+            _replay_round(rec, entry, last=number == len(rounds))
+        except (RecordError, IllegalActionError) as err:
+            raise RecordError(f"round {number}: {err}") from None
+        if on_round is not None:
+            on_round(rec)
+    _check_end(rec, record)
+    return rec
+
+
+def _header(record: dict[str, Any]) -> tuple[Game, list[str], int | None]:
+    if record.get("game") != "nmbr9":
+        raise RecordError("not an NMBR 9 record ('game' must be \"nmbr9\")")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {FORMAT}")
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' must be a list of seat names")
+    seed = record.get("seed")
+    if not (seed is None or type(seed) is int):
+        raise RecordError("'seed' must be an integer or null")
+    removed, random_removal = record.get("removed"), record.get("random_removal", False)
+    if type(removed) is not int or not isinstance(random_removal, bool):
+        raise RecordError("'removed' must be a whole number and 'random_removal' true or false")
+    try:
+        game = Game(players=len(players), remove=None if random_removal else removed)
+    except ValueError as err:
+        raise RecordError(str(err)) from None
+    return game, players, seed
+
+
+def _initial_state(game: Game, record: dict[str, Any], seed: int | None) -> State:
+    deck, removed = record.get("deck"), record["removed"]
+    if not isinstance(deck, list) or not all(type(d) is int for d in deck):
+        raise RecordError(f"'deck' must list the {CARDS} cards (digits) in draw order")
+    if sorted(deck) != list(FULL_DECK):
+        raise RecordError("'deck' must hold two cards of each digit 0-9")
+    if not 0 <= removed < CARDS:
+        raise RecordError(f"'removed' must be 0 to {CARDS - 1}, not {removed}")
+    state = Game(players=game.players, remove=removed).new_state(deck=deck)
+    state.game = game  # keeps the record's "random removal" flag
+    if seed is not None:
+        from_seed = game.new_state(seed)
+        if from_seed.deck_order() != state.deck_order():
+            raise RecordError(f"the deck does not match seed {seed}")
+        if game.remove is None and from_seed.removed != removed:
+            raise RecordError(f"seed {seed} removes {from_seed.removed} cards, not {removed}")
+    return state
+
+
+def _replay_round(rec: Recorder, entry: Any, *, last: bool) -> None:
+    state = rec.state
+    if not isinstance(entry, dict):
+        raise RecordError("each round must be a JSON object")
+    if entry.get("card") != state.card:
+        raise RecordError(f"'card' is {entry.get('card')!r} but the deck turns {state.card}")
+    placements = entry.get("placements")
+    if not isinstance(placements, list) or len(placements) != state.game.players:
+        raise RecordError(f"'placements' must list one placement per seat ({state.game.players})")
+    if any(p is None for p in placements) and not last:
+        raise RecordError("only the last round recorded may miss placements")
+    if all(p is None for p in placements):
+        raise RecordError("a round needs at least one placement")
+    for seat, placement in enumerate(placements):
+        if placement is None:
+            continue
+        try:
+            action, level = _placement(placement)
+        except RecordError as err:
+            raise RecordError(f"seat {seat + 1}: {err}") from None
+        try:
+            placed = rec.apply(action, seat)
+        except IllegalActionError as err:
+            raise RecordError(f"seat {seat + 1}: {err}") from None
+        if placed.level != level:
+            raise RecordError(
+                f"seat {seat + 1}: 'level' is {level} but {action} lies on level {placed.level}"
+            )
+
+
+def _placement(item: Any) -> tuple[Place, int]:
+    keys = ("rotation", "x", "y", "level")
+    if not isinstance(item, dict) or not all(type(item.get(k)) is int for k in keys):
+        raise RecordError(
+            f"a placement is {{'rotation', 'x', 'y', 'level'}} integers, not {item!r}"
+        )
+    if not 0 <= item["rotation"] <= 3:
+        raise RecordError(f"'rotation' is 0-3 quarter turns clockwise, not {item['rotation']}")
+    return Place(item["rotation"], item["x"], item["y"]), item["level"]
+
+
+def _check_end(rec: Recorder, record: dict[str, Any]) -> None:
+    state = rec.state
+    if "over" in record and record["over"] != state.is_over:
+        raise RecordError(
+            f"'over' is {record['over']} but the game is {'' if state.is_over else 'not '}over"
+        )
+    if "result" in record:
+        if not state.is_over:
+            raise RecordError("the record has a result but the game is not over")
+        claimed = record["result"]
+        if not isinstance(claimed, dict):
+            raise RecordError("'result' must be an object")
+        actual = result_json(state)
+        for key in ("scores", "ranking"):
+            if key not in claimed:
+                raise RecordError(f"the result has no {key!r}")
+        for key, value in claimed.items():
+            if key in actual and actual[key] != value:
+                raise RecordError(f"result '{key}' is {value} but the game gives {actual[key]}")
