@@ -266,6 +266,8 @@ class Board:
         """The level a tile of ``digit`` turned ``rotation`` at ``(x, y)`` would lie on;
         ``IllegalActionError`` saying which rule it breaks otherwise."""
         action = Place(rotation, x, y)
+        if not all(type(v) is int for v in action):
+            raise IllegalActionError(f"{action!r}: rotation, x and y must be whole numbers")
         if not 0 <= rotation <= 3:
             raise IllegalActionError(f"{action}: the rotation is 0, 1, 2 or 3")
         if not self.tiles:
