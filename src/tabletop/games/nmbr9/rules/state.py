@@ -181,6 +181,8 @@ class State:
     def legal_actions(self, seat: int = 0) -> list[Place]:
         """Every distinct legal placement for ``seat`` now (empty if it has placed or the
         game is over), ordered by level, rotation, row and column."""
+        if not 0 <= seat < self.game.players:
+            raise IllegalActionError(f"there is no seat {seat}")
         if self.is_over or self.placed[seat] is not None:
             return []
         return [place for place, _ in self.boards[seat].legal(self._deck[self.round])]
