@@ -52,6 +52,34 @@ def seats(game: GameType):  # noqa: ANN201 - an argparse type
     return parse
 
 
+def add_play_command(
+    commands: argparse._SubParsersAction, game: GameType, *, help: str, players: int
+) -> argparse.ArgumentParser:
+    """The ``play`` subcommand with the options every game's terminal play takes
+    (``--players``, ``--bots``, ``--humans``, ``--seed``, the game's variant options,
+    ``--save``); the game sets ``run``."""
+    play = commands.add_parser("play", help=help)
+    play.add_argument(
+        "--players",
+        type=seats(game),
+        default=players,
+        help=f"seats at the table, {game.min_seats}-{game.max_seats} (default {players})",
+    )
+    play.add_argument(
+        "--bots",
+        default="greedy",
+        help="bots for the seats not played by humans, comma-separated, e.g. greedy,random "
+        "(the last one repeats)",
+    )
+    play.add_argument(
+        "--humans", type=seats(game), default=1, help="human seats (hot-seat), default 1"
+    )
+    play.add_argument("--seed", type=seed, help="shuffle seed (random if omitted)")
+    game.add_options(play)
+    play.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
+    return play
+
+
 def build_parser(game: GameType) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=game.command,

@@ -9,27 +9,26 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import statistics
-import time
 from collections.abc import Callable
 
+from ...harness.bench import median_of, per_second
 from .rules import Board, Game
 
 
 def games_per_second(game: Game, seconds: float, seed: int = 0) -> float:
     """Full random games per second: setup plus ``random_playout``."""
     rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
+    seeds = itertools.count()
+
+    def ten() -> int:
         for _ in range(10):
-            game.new_state(games).random_playout(rng)
-            games += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return games / (now - start)
+            game.new_state(next(seeds)).random_playout(rng)
+        return 10
+
+    return per_second(ten, seconds)
 
 
 def late_boards(count: int = 20) -> list[tuple[Board, int]]:
@@ -50,26 +49,20 @@ def call_microseconds(
     boards: list[tuple[Board, int]], call: Callable[[Board, int], object], seconds: float
 ) -> float:
     """Mean time of ``call(board, digit)`` over ``boards``."""
-    calls = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+
+    def all_boards() -> int:
         for board, digit in boards:
             call(board, digit)
-        calls += len(boards)
-    return (time.perf_counter() - start) / calls * 1e6
+        return len(boards)
 
-
-def _median(measure: Callable[[], float], runs: int) -> tuple[float, list[float]]:
-    values = [measure() for _ in range(runs)]
-    return statistics.median(values), values
+    return 1e6 / per_second(all_boards, seconds)
 
 
 def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
     print(f"nmbr9 bench: median of {runs} runs of {seconds:g} s each, one process")
     for players in (1, 4):
         game = Game(players=players)
-        median, values = _median(lambda g=game: games_per_second(g, seconds), runs)
+        median, values = median_of(lambda g=game: games_per_second(g, seconds), runs)
         spread = ", ".join(f"{v:.0f}" for v in values)
         placements = median * 20 * players
         print(
@@ -78,11 +71,11 @@ def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
         )
     boards = late_boards()
     listed = statistics.mean(len(b.legal(d)) for b, d in boards)
-    median, _ = _median(lambda: call_microseconds(boards, Board.legal, seconds), runs)
+    median, _ = median_of(lambda: call_microseconds(boards, Board.legal, seconds), runs)
     print(
         f"  every legal placement, late-game board (19 tiles): {median:.0f} µs "
         f"({listed:.0f} placements on average, as Place values)"
     )
-    median, _ = _median(lambda: call_microseconds(boards, Board.legal_masks, seconds), runs)
+    median, _ = median_of(lambda: call_microseconds(boards, Board.legal_masks, seconds), runs)
     print(f"  the same as bit masks (legal_masks): {median:.1f} µs")
     return 0

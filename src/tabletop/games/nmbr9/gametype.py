@@ -116,24 +116,10 @@ class Nmbr9:
         )
 
     def add_commands(self, commands: Any) -> None:
-        from ...cli import seats, seed
+        from ...cli import add_play_command
 
-        play = commands.add_parser(
-            "play", help="play in the terminal: alone, against bots, or hot-seat"
-        )
-        play.add_argument("--players", type=seats(self), default=1, help="seats, 1-4 (default 1)")
-        play.add_argument(
-            "--bots",
-            default="greedy",
-            help="bots for the seats not played by humans, comma-separated (the last repeats)",
-        )
-        play.add_argument(
-            "--humans", type=seats(self), default=1, help="human seats (hot-seat), default 1"
-        )
-        play.add_argument("--seed", type=seed, help="shuffle seed (random if omitted)")
-        self.add_options(play)
-        play.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
-        play.set_defaults(run=_play)
+        help = "play in the terminal: alone, against bots, or hot-seat"
+        add_play_command(commands, self, help=help, players=1).set_defaults(run=_play)
 
     def bench(self, seconds: float, runs: int) -> int:
         from .bench import run_bench

@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
 import random
-import statistics
 import time
-from collections.abc import Callable
 
+from ...harness.bench import median_of, per_second
 from .rules import Game
 
 
 def playouts_per_second(game: Game, seconds: float, seed: int = 0) -> float:
     """Full random games per second: setup plus ``random_playout``."""
     rng = random.Random(seed)
-    games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
+    seeds = itertools.count()
+
+    def twenty() -> int:
         for _ in range(20):
-            game.new_state(games).random_playout(rng)
-            games += 1
-        now = time.perf_counter()
-        if now >= deadline:
-            return games / (now - start)
+            game.new_state(next(seeds)).random_playout(rng)
+        return 20
+
+    return per_second(twenty, seconds)
 
 
 def legal_action_microseconds(game: Game, seconds: float, seed: int = 0) -> float:
@@ -37,14 +35,13 @@ def legal_action_microseconds(game: Game, seconds: float, seed: int = 0) -> floa
             state.apply(rng.choice(state.legal_actions()))
         if not state.is_over:
             states.append(state)
-    calls = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
+
+    def all_states() -> int:
         for state in states:
             state.legal_actions()
-        calls += len(states)
-    return (time.perf_counter() - start) / calls * 1e6
+        return len(states)
+
+    return 1e6 / per_second(all_states, seconds)
 
 
 def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> float:
@@ -62,11 +59,6 @@ def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> flo
     return root.visits / (time.perf_counter() - start)
 
 
-def _median(measure: Callable[[], float], runs: int) -> tuple[float, list[float]]:
-    values = [measure() for _ in range(runs)]
-    return statistics.median(values), values
-
-
 def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
     print(f"novaluna bench: median of {runs} runs of {seconds:g} s each, one process")
     for label, game in (
@@ -75,13 +67,13 @@ def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
         ("3 players", Game(players=3)),
         ("4 players", Game(players=4)),
     ):
-        median, values = _median(lambda g=game: playouts_per_second(g, seconds), runs)
+        median, values = median_of(lambda g=game: playouts_per_second(g, seconds), runs)
         spread = ", ".join(f"{v:.0f}" for v in values)
         print(f"  random playouts, {label:9}: {median:7.0f} games/s   (runs: {spread})")
-    median, values = _median(lambda: legal_action_microseconds(Game(2), seconds), runs)
+    median, values = median_of(lambda: legal_action_microseconds(Game(2), seconds), runs)
     print(f"  legal_actions(), 2 players mid-game: {median:.1f} µs per call")
     for players in (2, 4):
-        median, values = _median(
+        median, values = median_of(
             lambda p=players: mcts_iterations_per_second(Game(p), seconds), runs
         )
         spread = ", ".join(f"{v:.0f}" for v in values)

@@ -94,27 +94,10 @@ class NovaLuna:
         return Outcome(tuple(ranks), tuple(result["discs_left"]), "discs left", True, turns)
 
     def add_commands(self, commands: Any) -> None:
-        from ...cli import seats, seed
+        from ...cli import add_play_command, seed
 
-        play = commands.add_parser(
-            "play", help="play against bots or friends (hot-seat) in the terminal"
-        )
-        play.add_argument("--players", type=seats(self), default=2, help="seats at the table, 2-4")
-        play.add_argument(
-            "--bots",
-            default="greedy",
-            help="bots for the seats not played by humans, comma-separated, e.g. greedy,random "
-            "(the last one repeats)",
-        )
-        play.add_argument(
-            "--humans", type=seats(self), default=1, help="human seats (hot-seat), default 1"
-        )
-        play.add_argument("--seed", type=seed, help="shuffle seed (random if omitted)")
-        play.add_argument(
-            "--first-game", action="store_true", help="fewer discs with 3-4 players (17/15)"
-        )
-        play.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
-        play.set_defaults(run=_play)
+        help = "play against bots or friends (hot-seat) in the terminal"
+        add_play_command(commands, self, help=help, players=2).set_defaults(run=_play)
 
         solo = commands.add_parser("solo", help="the solo game")
         solo.add_argument("--seed", type=seed, help="shuffle seed (random if omitted)")

@@ -14,16 +14,26 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ....console import default_save_path, make_console, read_line
+from ....console import (
+    GAP,
+    Block,
+    Seat,
+    SetupError,
+    bot_specs,
+    default_save_path,
+    make_console,
+    make_seats,
+    pack,
+    read_line,
+)
 from ....records import save
-from ..bots import HINT_BOT, Bot, BotSpecError, ExplainingBot, hint_bot, make_bot
+from ..bots import HINT_BOT, ExplainingBot, hint_bot, make_bot
 from ..gametype import GAME
 from ..records import Recorder
 from ..rules import (
@@ -71,51 +81,6 @@ its level or the rule it breaks) · [bold]moves[/bold] (every legal placement) �
 (draw the screen again) · [bold]help[/bold] · [bold]quit[/bold] (save the record and stop)."""
 
 
-@dataclass
-class Seat:
-    """One seat at the table: a human or a bot."""
-
-    name: str  # the name in the record
-    label: str  # how the screen names it
-    bot: Bot | None = None
-
-
-class SetupError(ValueError):
-    """Bad command-line options: reported as one line, exit status 2."""
-
-
-# -- setting up --------------------------------------------------------------------
-
-
-def bot_specs(text: str) -> list[str]:
-    """``"greedy, random"`` → ``["greedy", "random"]``; empty names are an error."""
-    specs = [part.strip() for part in (text or "").split(",")]
-    if not all(specs):
-        raise SetupError(f"--bots {text!r}: bot names are separated by commas, e.g. greedy,random")
-    return specs
-
-
-def make_seats(players: int, humans: int, specs: list[str], seed: int) -> list[Seat]:
-    """Humans first, then bots from ``specs`` (the last one repeats). Bot seeds come from
-    the game's seed (``seed * 10 + seat``), so a seed replays the same game."""
-    if humans > players:
-        raise SetupError(f"--humans {humans} is more than --players {players}")
-    for spec in specs:
-        try:
-            make_bot(spec, seed)  # check every name the user gave, even if unused
-        except BotSpecError as err:
-            raise SetupError(str(err)) from None
-    seats = []
-    for seat in range(players):
-        if seat < humans:
-            name = "You" if humans == 1 else f"Player {seat + 1}"
-            seats.append(Seat(name, name))
-        else:
-            spec = specs[min(seat - humans, len(specs) - 1)]
-            seats.append(Seat(spec, f"Bot {spec}", make_bot(spec, seed * 10 + seat)))
-    return seats
-
-
 def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
     """The game, the seats and the seed the options ask for."""
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -124,7 +89,7 @@ def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
         game = Game(players=players, remove=args.remove)
     except ValueError as err:
         raise SetupError(str(err)) from None
-    return game, make_seats(players, humans, bot_specs(args.bots), seed), seed
+    return game, make_seats(players, humans, bot_specs(args.bots), seed, make_bot), seed
 
 
 def play_from_args(args: argparse.Namespace) -> int:
@@ -290,7 +255,7 @@ class Session:
                 )
                 for s, board in enumerate(self.state.boards)
             ]
-            console.print(render.pack(blocks, console.width))
+            console.print(pack(blocks, console.width))
             console.print(render.legend())
             console.print()
             console.print(render.result_view(self.state, self.labels, GAME.solo_threshold))
@@ -355,21 +320,21 @@ class Session:
         others = self.others(view)
         if not others:
             parts.append(own)
-        elif own_width + render.GAP + max(need for _, need in others) <= width:
+        elif own_width + GAP + max(need for _, need in others) <= width:
             column: list[RenderableType] = [self.others_caption()]
             for block, _ in others:
                 column.extend([block, Text()])
-            beside = Table.grid(padding=(0, render.GAP))
+            beside = Table.grid(padding=(0, GAP))
             beside.add_column(vertical="top", no_wrap=True)
             beside.add_column(vertical="top", no_wrap=True)
             beside.add_row(own, Group(*column[:-1]))
             parts.append(beside)
         else:
-            parts.extend([self.others_caption(), render.pack(others, width), Text(), own])
+            parts.extend([self.others_caption(), pack(others, width), Text(), own])
         parts.extend([render.legend(), Text(), render.tile_panel(view)])
         return Group(*parts)
 
-    def others(self, view: View) -> list[render.Block]:
+    def others(self, view: View) -> list[Block]:
         """The other seats' boards, small, as of the last finished round."""
         blocks = []
         for s, board in enumerate(view.boards):

@@ -28,6 +28,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ....console import Block
 from ..rules import DISTINCT, Board, Place, Placed, Result, State, View
 from ..rules.board import NEIGHBOURS
 
@@ -50,7 +51,6 @@ SUPERSCRIPT = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 PREVIEW_MARK = "+"
 MARGIN = 2  # empty squares drawn around the player's own tiles
 OTHER_MARGIN = 1  # ... and around the other boards (drawn small)
-GAP = 3
 
 #: (up, down, left, right) lines meeting at a corner -> the box-drawing character
 CORNERS = {
@@ -283,9 +283,6 @@ def board_title(label: str, seat: int, board: Board) -> Text:
     return text
 
 
-Block = tuple[RenderableType, int]  # a renderable and its printed width
-
-
 def board_block(
     title: Text,
     board: Board,
@@ -307,31 +304,6 @@ def board_block(
     parts: list[Text] = [title] + ([note] if note is not None else []) + [drawing, table]
     need = max(max(line.cell_len for line in lines), *(p.cell_len for p in parts[:-2]), 30)
     return Group(*parts), need
-
-
-def pack(blocks: Sequence[Block], width: int) -> RenderableType:
-    """Blocks left to right, starting a new row whenever the next one would not fit."""
-    rows: list[list[RenderableType]] = [[]]
-    used = 0
-    for block, need in blocks:
-        if rows[-1] and used + GAP + need > width:
-            rows.append([])
-            used = 0
-        used += need + (GAP if rows[-1] else 0)
-        rows[-1].append(block)
-    parts: list[RenderableType] = []
-    for row in rows:
-        if parts:
-            parts.append(Text())
-        line = Table.grid(padding=(0, GAP))
-        for _ in row:
-            line.add_column(vertical="top", no_wrap=True)
-        line.add_row(*row)
-        parts.append(line)
-    return Group(*parts)
-
-
-# -- the tile to place ------------------------------------------------------------
 
 
 def shape_lines(digit: int, rotation: int) -> list[Text]:

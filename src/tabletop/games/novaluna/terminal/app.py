@@ -11,15 +11,22 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ....console import default_save_path, make_console, read_line
+from ....console import (
+    Seat,
+    SetupError,
+    bot_specs,
+    default_save_path,
+    make_console,
+    make_seats,
+    read_line,
+)
 from ....records import save
-from ..bots import HINT_BOTS, Bot, BotSpecError, ExplainingBot, hint_bot, make_bot
+from ..bots import HINT_BOTS, ExplainingBot, hint_bot, make_bot
 from ..records import Recorder
 from ..rules import (
     TILES,
@@ -71,51 +78,6 @@ all 21. Each phase scores the cost of all your tiles + 10 per missing disc \
 (8 in phase 1, 21 in phase 2). Lower is better: under 100 is good."""
 
 
-@dataclass
-class Seat:
-    """One seat at the table: a human or a bot."""
-
-    name: str  # the name in the record
-    label: str  # how the screen names it
-    bot: Bot | None = None
-
-
-class SetupError(ValueError):
-    """Bad command-line options: reported as one line, exit status 2."""
-
-
-# -- setting up --------------------------------------------------------------------
-
-
-def bot_specs(text: str) -> list[str]:
-    """``"greedy, random"`` → ``["greedy", "random"]``; empty names are an error."""
-    specs = [part.strip() for part in (text or "").split(",")]
-    if not all(specs):
-        raise SetupError(f"--bots {text!r}: bot names are separated by commas, e.g. greedy,random")
-    return specs
-
-
-def make_seats(players: int, humans: int, specs: list[str], seed: int) -> list[Seat]:
-    """Humans first, then bots from ``specs`` (the last one repeats)."""
-    if humans > players:
-        raise SetupError(f"--humans {humans} is more than --players {players}")
-    for spec in specs:
-        try:
-            make_bot(spec, seed)  # check every name the user gave, even if unused
-        except BotSpecError as err:
-            raise SetupError(str(err)) from None
-    seats = []
-    for seat in range(players):
-        if seat < humans:
-            name = "You" if humans == 1 else f"Player {seat + 1}"
-            seats.append(Seat(name, name))
-        else:
-            spec = specs[min(seat - humans, len(specs) - 1)]
-            bot = make_bot(spec, seed * 10 + seat)
-            seats.append(Seat(spec, f"Bot {spec}", bot))
-    return seats
-
-
 def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
     """The game, the seats and the seed the options ask for."""
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -130,7 +92,7 @@ def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
         game = Game(players=players, first_game=first_game)
     except ValueError as err:
         raise SetupError(str(err)) from None
-    return game, make_seats(players, humans, specs, seed), seed
+    return game, make_seats(players, humans, specs, seed, make_bot), seed
 
 
 def play_from_args(args: argparse.Namespace) -> int:

@@ -15,6 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from ....console import Block, pack
 from ..rules import COLORS, DISCS, TILES, EndPhase, Place, Refill, SoloResult, State
 from ..rules.state import SOLO_PHASE1_DISCS, TRACK_SPACES
 
@@ -419,32 +420,6 @@ def result_view(state: State, labels: Sequence[str]) -> RenderableType:
 
 
 # -- the whole board --------------------------------------------------------------
-
-
-Block = tuple[RenderableType, int]  # a renderable and its printed width
-GAP = 3
-
-
-def pack(blocks: Sequence[Block], width: int) -> RenderableType:
-    """Blocks left to right, starting a new row whenever the next one would not fit."""
-    rows: list[list[RenderableType]] = [[]]
-    used = 0
-    for block, need in blocks:
-        if rows[-1] and used + GAP + need > width:
-            rows.append([])
-            used = 0
-        used += need + (GAP if rows[-1] else 0)
-        rows[-1].append(block)
-    parts: list[RenderableType] = []
-    for row in rows:
-        if parts:
-            parts.append(Text())
-        line = Table.grid(padding=(0, GAP))
-        for _ in row:
-            line.add_column(vertical="top", no_wrap=True)
-        line.add_row(*row)
-        parts.append(line)
-    return Group(*parts)
 
 
 def display_block(state: State, seat: int, label: str, *, free: bool, width: int) -> Block:
