@@ -1,6 +1,11 @@
-"""Builds the solo planner's C search kernel; everything else is in pyproject.toml."""
+"""Builds the bots' C search kernels; everything else is in pyproject.toml."""
+
+import platform
 
 from setuptools import Extension, setup
+
+# popcount in one instruction where the CPU has it (every x86-64 machine of this kind)
+POPCOUNT = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []
 
 setup(
     ext_modules=[
@@ -9,6 +14,14 @@ setup(
             ["src/tabletop/games/novaluna/bots/_solokernel.c"],
             extra_compile_args=["-O2", "-std=c11", "-pthread"],
             extra_link_args=["-pthread"],
-        )
+        ),
+        Extension(
+            "tabletop.games.nmbr9.bots._nmbr9kernel",
+            ["src/tabletop/games/nmbr9/bots/_nmbr9kernel.c"],
+            # no fused multiply-add: evaluations, and so a seed's moves, are the same
+            # on every machine
+            extra_compile_args=["-O2", "-std=c11", "-pthread", "-ffp-contract=off", *POPCOUNT],
+            extra_link_args=["-pthread"],
+        ),
     ]
 )

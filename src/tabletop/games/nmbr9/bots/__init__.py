@@ -16,7 +16,7 @@ from __future__ import annotations
 from .base import REGISTRY, Bot, BotSpecError, ExplainingBot, make_bot
 
 #: The bot that gives hints: the strongest one at a short budget.
-HINT_BOT = "greedy"
+HINT_BOT = "planner:fast"
 
 
 def hint_bot(seed: int | None = 0) -> ExplainingBot:

@@ -20,7 +20,7 @@ def legal_or_raise(view: View) -> list[tuple[Place, int]]:
 
 def _load_builtin() -> None:
     # Importing a bot module registers it; imports are cached, so this is cheap.
-    from . import greedy, random_bot  # noqa: F401
+    from . import greedy, planner, random_bot  # noqa: F401
 
 
 REGISTRY = BotRegistry("NMBR 9", load=_load_builtin)

@@ -10,13 +10,14 @@
 from .actions import Action, IllegalActionError, InvalidActionError, Place, parse_action
 from .board import Board, Placed
 from .state import CARDS, FULL_DECK, RANDOM_REMOVAL, Game, Result, State
-from .tiles import CANONICAL, DISTINCT, SHAPES, SQUARES, Shape
+from .tiles import CANONICAL, DISTINCT, DRAWN, SHAPES, SQUARES, Shape
 from .view import View
 
 __all__ = [
     "CANONICAL",
     "CARDS",
     "DISTINCT",
+    "DRAWN",
     "FULL_DECK",
     "RANDOM_REMOVAL",
     "SHAPES",

@@ -55,12 +55,20 @@ def _shape(digit: int, rotation: int, cells: frozenset[tuple[int, int]]) -> Shap
     return Shape(digit, rotation, ordered, width, height)
 
 
-def _load() -> tuple[tuple[tuple[Shape, ...], ...], tuple[tuple[int, ...], ...]]:
+def _drawn() -> tuple[tuple[str, ...], ...]:
     text = resources.files("tabletop.games.nmbr9").joinpath("data/tiles.json").read_text("utf-8")
     rows = json.loads(text)
+    return tuple(tuple(rows[str(digit)]) for digit in DIGITS)
+
+
+#: Each digit's rows as drawn in ``data/tiles.json`` (``#`` a square).
+DRAWN = _drawn()
+
+
+def _load() -> tuple[tuple[tuple[Shape, ...], ...], tuple[tuple[int, ...], ...]]:
     shapes, canonical = [], []
     for digit in DIGITS:
-        drawn = rows[str(digit)]
+        drawn = DRAWN[digit]
         cells = frozenset(
             (x, y) for y, row in enumerate(drawn) for x, ch in enumerate(row) if ch == "#"
         )
