@@ -727,8 +727,9 @@ static void *mc_worker(void *p) {
     return NULL;
 }
 
-/* per-process pool of scratch buffers (one per worker thread slot) */
 #define MAXTHREADS 16
+
+/* what choose_move reports back (for the Python info dict) */
 typedef struct {
     int moves_evaluated;
     long rollouts;
