@@ -97,9 +97,9 @@ def violation(record: dict, message: str) -> None:
     [
         (
             lambda r: r["rounds"][3]["placements"][1].update(level=5),
-            r"round 4: seat 2: 'level' is 5",
+            r"round 4: seat 2 \(P1\): 'level' is 5",
         ),
-        (lambda r: r["rounds"][6]["placements"][0].update(x=40), r"round 7: seat 1: r\d@40"),
+        (lambda r: r["rounds"][6]["placements"][0].update(x=40), r"round 7: seat 1 \(P0\): r\d@40"),
         (
             lambda r: r["rounds"][2].update(card=(r["rounds"][2]["card"] + 1) % 10),
             "round 3: 'card'",

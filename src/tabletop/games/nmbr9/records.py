@@ -200,17 +200,18 @@ def _replay_round(rec: Recorder, entry: Any, *, last: bool) -> None:
     for seat, placement in enumerate(placements):
         if placement is None:
             continue
+        who = f"seat {seat + 1} ({rec.players[seat]})"  # names may carry 0-based numbers
         try:
             action, level = _placement(placement)
         except RecordError as err:
-            raise RecordError(f"seat {seat + 1}: {err}") from None
+            raise RecordError(f"{who}: {err}") from None
         try:
             placed = rec.apply(action, seat)
         except IllegalActionError as err:
-            raise RecordError(f"seat {seat + 1}: {err}") from None
+            raise RecordError(f"{who}: {err}") from None
         if placed.level != level:
             raise RecordError(
-                f"seat {seat + 1}: 'level' is {level} but {action} lies on level {placed.level}"
+                f"{who}: 'level' is {level} but {action} lies on level {placed.level}"
             )
 
 
