@@ -88,6 +88,11 @@ def test_types_describe_bots_options_and_tiles(api: Api) -> None:
         (json.dumps({"seats": [HUMAN, HUMAN], "seed": "x"}), 400, "'seed'"),
         (json.dumps({"seats": [HUMAN, HUMAN], "type": "chess"}), 400, "unknown game"),
         (json.dumps({"seats": [HUMAN, HUMAN], "junk": "x" * 70_000}), 413, "too large"),
+        (json.dumps({"seats": [{"kind": "human", "name": "\ud800"}]}), 400, "lone surrogate"),
+        (json.dumps({"seats": [{"kind": "human", "name": "A\u200bB"}]}), 400, "U+200B"),
+        (json.dumps({"seats": [{"kind": "human", "name": "A\u202eB"}]}), 400, "formatting"),
+        (json.dumps({"seats": [{"kind": "human", "name": "Ann\u0007"}]}), 400, "control"),
+        (json.dumps({"seats": [{"kind": "human", "name": "x" * 41}]}), 400, "at most 40"),
     ],
 )
 def test_bad_game_setups_are_refused_with_a_message(

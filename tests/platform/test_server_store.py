@@ -37,3 +37,15 @@ def test_a_batch_commits_together_and_a_failed_write_spoils_nothing_else(tmp_pat
     again.truncate("g", 1)
     assert [a.ply for a in again.actions("g")] == [0]
     assert again.unfinished_games() == ["g"]
+
+
+def test_a_write_that_fails_outside_sqlite_leaves_no_transaction_open(tmp_path: Path) -> None:
+    """A lone surrogate cannot be encoded for SQLite: the write fails, and the next
+    one (another game's move) must still go through."""
+    store = Store(tmp_path / "games.sqlite3")
+    with pytest.raises(StoreError, match="refused"):
+        store.create_game("bad", "nova-luna", {}, 1, [Seat(0, "\ud800", "human", None, "t")])
+    assert store.game("bad") is None  # nothing half-written
+    store.create_game("good", "nova-luna", {}, 1, [Seat(0, "Ann", "human", None, "t")])
+    assert store.append_action("good", 0, 0, "1@0,0", False, False)
+    assert [a.action for a in store.actions("good")] == ["1@0,0"]

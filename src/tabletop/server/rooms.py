@@ -22,11 +22,10 @@ from typing import Any
 
 from ..core.web import JSON, ActionRejected, Match, OptionsError, WebGame, get_web_game, web_games
 from .botpool import BotPool
+from .names import BadName, clean_name
 from .store import GameRow, Seat, Store, StoreError, Write
 
 log = logging.getLogger("tabletop.server")
-
-MAX_NAME = 30
 
 
 class ApiError(Exception):
@@ -530,7 +529,10 @@ def _seat(number: int, raw: JSON, labels: dict[str, str]) -> Seat:
         name = f"Player {number + 1}" if kind == "human" else labels.get(bot, bot)
     if not isinstance(name, str):
         raise ApiError(400, f"seat {number + 1}: 'name' must be text")
-    name = " ".join(name.split())[:MAX_NAME]
+    try:
+        name = clean_name(name)
+    except BadName as err:
+        raise ApiError(400, f"seat {number + 1}: the name {err}") from None
     if kind == "bot":
         return Seat(number, name, "bot", str(raw.get("bot")))
     return Seat(number, name, "human", None, secrets.token_urlsafe(24))

@@ -167,16 +167,18 @@ class Store:
                 try:
                     results.append(getattr(self, "_" + write.name)(db, *write.args))
                     db.execute("RELEASE one_write")
-                except sqlite3.Error as err:
+                except Exception as err:  # noqa: BLE001 - any failure: undo this write only
                     db.execute("ROLLBACK TO one_write")
                     db.execute("RELEASE one_write")
                     results.append(StoreError(f"the game database refused the write: {err}"))
             db.execute("COMMIT")
         except sqlite3.Error as err:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
             failed = StoreError(f"the game database refused the write: {err}")
             return [failed] * len(writes)
+        finally:
+            # whatever went wrong, the next write must find no transaction open
+            if db.in_transaction:
+                db.execute("ROLLBACK")
         return results
 
     def _one(self, name: str, *args: Any) -> Any:
