@@ -802,7 +802,10 @@ def test_parse_action_and_str_round_trip():
     assert parse_action("r1@3,-2") == Place(1, 3, -2) and str(Place(1, 3, -2)) == "r1@3,-2"
 
 
-@pytest.mark.parametrize("text", ["", "3,4", "r4@0,0", "r-1@0,0", "r0@0", "r0@a,b", "r0 0,0"])
+@pytest.mark.parametrize(
+    "text",
+    ["", "3,4", "r4@0,0", "r-1@0,0", "r0@0", "r0@a,b", "r0 0,0", "r1@\u0663,2", "r\u00b2@0,0"],
+)
 def test_a_malformed_action_text_is_refused_with_a_reason(text):
     with pytest.raises(InvalidActionError) as info:
         parse_action(text)

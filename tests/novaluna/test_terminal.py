@@ -134,10 +134,23 @@ def test_solo_game_shows_phases_and_final_scores(monkeypatch, capsys, tmp_path):
 
 def test_bad_input_gets_a_message_and_the_game_goes_on(monkeypatch, capsys, tmp_path):
     first = first_moves(2, seed=1, limit=1)[0]
-    feed(monkeypatch, "hello", "99@0,0", "3@5,5", "", "refill", "end", "2@", first)
+    feed(
+        monkeypatch,
+        "hello",
+        "\u00b2",
+        "9" * 5000,
+        "99@0,0",
+        "3@5,5",
+        "",
+        "refill",
+        "end",
+        "2@",
+        first,
+    )
     assert main(["play", "--humans", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "I don't understand 'hello'" in out
+    assert "'\u00b2' is not an action" in out
     assert "wheel spaces are numbered 0 to 11" in out
     assert "3@5,5: the first tile goes on cell 0,0" in out
     assert "Type a move like" in out

@@ -408,7 +408,8 @@ def test_legal_actions_are_next_three_spaces_times_legal_cells():
 
 
 @pytest.mark.parametrize(
-    "text", ["", "3 0 0", "a@b,c", "1@0", "refil", "1@0,0,0", "@0,0", "1@x,0", "place 1 0 0"]
+    "text",
+    ["", "3 0 0", "a@b,c", "1@0", "refil", "1@0,0,0", "@0,0", "1@x,0", "place 1 0 0", "1@\u0663,0"],
 )
 def test_malformed_text_raises_invalid_action_error(text):
     """Malformed notation raises ``InvalidActionError`` naming the right form."""

@@ -93,6 +93,11 @@ def test_types_describe_bots_options_and_tiles(api: Api) -> None:
         (json.dumps({"seats": [{"kind": "human", "name": "A\u202eB"}]}), 400, "formatting"),
         (json.dumps({"seats": [{"kind": "human", "name": "Ann\u0007"}]}), 400, "control"),
         (json.dumps({"seats": [{"kind": "human", "name": "x" * 41}]}), 400, "at most 40"),
+        (json.dumps({"seats": [HUMAN, {"kind": "bot", "bot": "mcts:\u00b2"}]}), 400, "mcts"),
+        (json.dumps({"seats": [HUMAN], "type": []}), 400, "unknown game"),
+        (json.dumps({"seats": [HUMAN], "type": {"a": 1}}), 400, "unknown game"),
+        ('{"seats": [' + "9" * 5000 + "]}", 400, "JSON"),
+        ("[" * 30_000 + "]" * 30_000, 400, "deep"),
     ],
 )
 def test_bad_game_setups_are_refused_with_a_message(
@@ -151,6 +156,8 @@ def test_bad_actions_get_4xx_and_change_nothing(api: Api) -> None:
         (api.act(game_id, mover, "x" * 5000, 0), 422, "not an action"),
         (api.request("POST", "/api/games/nope/actions", mover, json={"ply": 0}), 404, "no game"),
         (api.request("POST", path, mover, content="x" * 70_000), 413, "too large"),
+        (api.request("POST", path, mover, content='{"ply": ' + "9" * 5000 + "}"), 400, "JSON"),
+        (api.request("POST", path, mover, content="[" * 30_000 + "]" * 30_000), 400, "deep"),
     ]
     for response, status, words in cases:
         assert response.status_code == status, response.text
@@ -306,6 +313,9 @@ def test_socket_bad_input_gets_error_messages(api: Api, server: ServerProcess) -
         (json.dumps({"type": "undo", "ply": 0}), 409),
         ("x" * 70_000, 413),
         (b"\xff\xfe binary", 400),
+        ('{"type": "act", "action": "1@0,0", "ply": ' + "9" * 5000 + "}", 400),
+        ("[" * 30_000 + "]" * 30_000, 400),
+        ('{"type": ["act"]}', 400),
     ]:
         ws.send(message)
         error = receive(ws, lambda m: m["type"] == "error")

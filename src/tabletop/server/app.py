@@ -128,7 +128,9 @@ async def _crash(request: Request, exc: Exception) -> Response:
 async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
     """The request's JSON body; 413 if larger than ``limit``, 400 if not JSON."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    if declared is not None and not (declared.isascii() and declared.isdigit()):
+        raise ApiError(400, "the Content-Length header is not a number")
+    if declared is not None and (len(declared) > 12 or int(declared) > limit):
         raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -136,10 +138,18 @@ async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
         if size > limit:
             raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
         chunks.append(chunk)
+    return _loads(b"".join(chunks) or b"null", "the request body")
+
+
+def _loads(data: str | bytes, what: str) -> Any:
+    """Parsed JSON; a 400 naming ``what`` for anything the parser refuses, including
+    integers too long to convert and nesting too deep for the parser's recursion."""
     try:
-        return json.loads(b"".join(chunks) or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ApiError(400, f"the request body is not valid JSON ({err})") from None
+        return json.loads(data)
+    except RecursionError:
+        raise ApiError(400, f"{what} is nested too deep to be a request") from None
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError, the integer limit
+        raise ApiError(400, f"{what} is not valid JSON ({err})") from None
 
 
 def _object(body: Any) -> dict[str, Any]:
@@ -315,11 +325,7 @@ async def _hello(ws: WebSocket) -> list[str]:
 def _parse_message(text: str) -> dict[str, Any]:
     if len(text) > MAX_BODY:
         raise ApiError(413, f"the message is too large (at most {MAX_BODY // 1024} KB)")
-    try:
-        message = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ApiError(400, f"the message is not valid JSON ({err})") from None
-    return _object(message)
+    return _object(_loads(text, "the message"))
 
 
 async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:

@@ -20,7 +20,7 @@ def default_db_path() -> Path:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a number from 1 to 65535, not {text!r}")
     return int(text)
 

@@ -41,7 +41,8 @@ class Place(NamedTuple):
 Action = Place
 
 _PLACE_RE = re.compile(
-    r"^\s*r?\s*(\d{1,3})\s*@\s*\(?\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*\)?\s*$", re.IGNORECASE
+    r"^\s*r?\s*(\d{1,3})\s*@\s*\(?\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*\)?\s*$",
+    re.IGNORECASE | re.ASCII,  # ASCII digits only: the notation must round-trip
 )
 USAGE = "write r<rotation>@x,y, e.g. r1@3,-2 (rotation 0-3 quarter turns clockwise)"
 

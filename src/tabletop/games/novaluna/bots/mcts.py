@@ -251,7 +251,7 @@ def _factory(option: str | None, seed: int | None) -> MctsBot:
     level = option or "normal"
     if level in LEVELS:
         return MctsBot(Settings(LEVELS[level], DEFAULT_SECONDS[level]), seed)
-    if level.isdigit() and int(level) > 0:
+    if level.isascii() and level.isdigit() and int(level) > 0:  # "²" is a digit too
         return MctsBot(Settings(int(level), None), seed)
     raise BotSpecError(
         f"mcts takes a level ({', '.join(LEVELS)}) or an iteration count, not {option!r}"

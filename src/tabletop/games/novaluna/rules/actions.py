@@ -72,7 +72,9 @@ Action = Place | Refill | EndPhase
 REFILL = Refill()
 END_PHASE = EndPhase()
 
-_PLACE_RE = re.compile(r"^\s*(\d{1,2})\s*@\s*\(?\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*\)?\s*$")
+_PLACE_RE = re.compile(  # ASCII digits only: the notation must round-trip
+    r"^\s*(\d{1,2})\s*@\s*\(?\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*\)?\s*$", re.ASCII
+)
 _WORDS = {"refill": REFILL, "end": END_PHASE}
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -298,7 +299,7 @@ class Session:
     def parse(self, text: str) -> Action | None:
         """The action ``text`` stands for, or ``None`` after saying what is wrong."""
         state = self.state
-        if text.isdigit():
+        if re.fullmatch(r"[0-9]{1,6}", text):  # a wheel space alone; "²" is a digit too
             return self.bare_space(int(text))
         looks_like_move = "@" in text or any(ch.isdigit() for ch in text)
         if not looks_like_move and text.lower() not in ("refill", "end"):
