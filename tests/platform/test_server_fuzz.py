@@ -1,0 +1,130 @@
+"""Random JSON thrown at every endpoint and WebSocket message type of a real server.
+
+Whatever arrives, the server answers with a 4xx (HTTP) or an error message
+(WebSocket), never a 5xx or a traceback, and a game nobody may move in stays as
+it was.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from websockets.sync.client import connect
+
+from server_support import Api, ServerProcess, open_socket, receive
+
+KEYS = ["seats", "type", "options", "seed", "action", "ply", "kind", "bot", "name", "tokens", "id"]
+ODD_TEXT = st.sampled_from(
+    ["", "\ud800", "\u200b", "mcts:\u00b2", "mcts:2000000000", "1@0,0", "refill", "nova-luna"]
+)
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(min_value=10**20, max_value=10**60)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
+    | ODD_TEXT
+)
+JSON_VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner, max_size=5)
+    ),
+    max_leaves=12,
+)
+BODIES = JSON_VALUES.map(json.dumps) | st.sampled_from(
+    ["", "{", "[" * 5000 + "]" * 5000, '{"ply": ' + "7" * 5000 + "}", "\x00"]
+)
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path_factory.mktemp("fuzz") / "games.sqlite3").start()
+    yield proc
+    proc.stop()
+    assert "Traceback" not in proc.log.read_text(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def api(server: ServerProcess) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.http.close()
+
+
+@pytest.fixture(scope="module")
+def game(api: Api) -> dict[str, Any]:
+    """A game of two people; only the seat *not* to move is used below, so nothing
+    sent may legally change it."""
+    created = api.create([{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    state = api.state(created["id"])
+    waiter = created["seats"][1 - state["to_move"]]["token"]
+    return {"id": created["id"], "waiter": waiter, "before": state}
+
+
+def _paths(game_id: str) -> list[str]:
+    return [f"/api/games/{game_id}/{verb}" for verb in ("actions", "undo", "hint")] + [
+        "/api/games",
+        "/api/replay",
+    ]
+
+
+@FUZZ
+@given(body=BODIES, which=st.integers(0, 4), token=st.sampled_from([None, "waiter", "forged"]))
+def test_random_bodies_never_get_a_5xx(
+    api: Api, game: dict[str, Any], body: str, which: int, token: str | None
+) -> None:
+    path = _paths(game["id"])[which]
+    bearer = game["waiter"] if token == "waiter" else token
+    response = api.request(
+        "POST", path, bearer, content=body, headers={"Content-Type": "application/json"}
+    )
+    assert 400 <= response.status_code < 500 or response.status_code in (200, 201)
+    assert "error" in response.json() or response.status_code < 300
+    assert api.state(game["id"]) == game["before"]
+
+
+@FUZZ
+@given(
+    hello=JSON_VALUES,
+    messages=st.lists(
+        st.builds(
+            lambda kind, extra: {**extra, "type": kind} if isinstance(extra, dict) else extra,
+            st.sampled_from(["act", "undo", "hint", "hello", "dance"]) | JSON_VALUES,
+            JSON_VALUES,
+        ).map(json.dumps)
+        | BODIES,
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_random_socket_messages_get_error_messages(
+    server: ServerProcess, api: Api, game: dict[str, Any], hello: Any, messages: list[str]
+) -> None:
+    with open_socket(server, game["id"], [game["waiter"]]) as ws:
+        receive(ws, lambda m: m["type"] == "state")
+        for text in messages:
+            ws.send(text)
+            answer = receive(ws, lambda m: m["type"] in ("error", "ack", "hint"))
+            assert answer["type"] == "error" and 400 <= answer["status"] < 500, answer
+    # a hello that is not a hello is refused with an error, not a dropped socket
+    url = f"{server.ws_url}/api/games/{game['id']}/ws"
+    with connect(url, open_timeout=10) as ws:
+        ws.send(json.dumps(hello))
+        first = json.loads(ws.recv(timeout=10))
+        assert first["type"] in ("error", "state")
+        if first["type"] == "error":
+            assert 400 <= first["status"] < 500
+    assert api.state(game["id"]) == game["before"]
