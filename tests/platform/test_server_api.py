@@ -299,6 +299,28 @@ def test_socket_pushes_moves_to_the_other_player_and_spectators(
         ws.close()
 
 
+def test_spectators_get_401_and_forged_links_403_before_anything_else(
+    api: Api, server: ServerProcess
+) -> None:
+    game_id, tokens, state = two_humans(api)
+    base = f"/api/games/{game_id}"
+    for verb, body in [
+        ("undo", {"ply": 0}),
+        ("undo", {"ply": 7}),
+        ("actions", {"action": "1@0,0", "ply": 3}),
+        ("hint", {"ply": 9}),
+    ]:
+        assert api.request("POST", f"{base}/{verb}", json=body).status_code == 401
+        assert api.request("POST", f"{base}/{verb}", "forged", json=body).status_code == 403
+    spectator = open_socket(server, game_id, [])
+    receive(spectator, lambda m: m["type"] == "state")
+    for message in ({"type": "undo", "ply": 0}, {"type": "act", "action": "1@0,0", "ply": 0}):
+        spectator.send(json.dumps(message))
+        assert receive(spectator, lambda m: m["type"] == "error")["status"] == 401
+    spectator.close()
+    assert api.state(game_id) == state
+
+
 def test_socket_bad_input_gets_error_messages(api: Api, server: ServerProcess) -> None:
     game_id, tokens, state = two_humans(api)
     ws = open_socket(server, game_id, [tokens[state["to_move"]]])

@@ -287,8 +287,7 @@ class Hub:
 
     def acting_seat(self, room: Room, seats: frozenset[int]) -> int:
         """The seat among ``seats`` that may act now, or a 401/409 saying why not."""
-        if not seats:
-            raise ApiError(401, "to play, open your seat link (spectators cannot act)")
+        _require_player(seats)
         to_move = room.match.to_move()
         if to_move is None:
             raise ApiError(409, "the game is over")
@@ -307,6 +306,7 @@ class Hub:
         if not isinstance(action, str):
             raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
         room = self.room(game_id)
+        _require_player(seats)
         self._check_ply(room, ply)
         seat = self.acting_seat(room, seats)
         self._apply(room, seat, action)
@@ -352,6 +352,7 @@ class Hub:
     def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
         """Take back the player's last move and every bot move after it."""
         room = self.room(game_id)
+        _require_player(seats)
         self._check_ply(room, ply)
         seat = next(iter(seats)) if len(seats) == 1 else None
         blocker = self.undo_blocker(room, seat)
@@ -372,6 +373,7 @@ class Hub:
         old.subscribers.clear()
 
     async def hint(self, room: Room, seats: frozenset[int], ply: Any) -> JSON:
+        _require_player(seats)
         self._check_ply(room, ply)
         seat = self.acting_seat(room, seats)
         job = room.match.hint_job(seat, derived_seed(room.row.seed, room.ply, "hint"))
@@ -503,6 +505,12 @@ def _created(game_id: str, seat: Seat) -> JSON:
     if seat.token:
         out.update(token=seat.token, link=f"/g/{game_id}#seat={seat.token}")
     return out
+
+
+def _require_player(seats: frozenset[int]) -> None:
+    """401 for a spectator (no seat token): checked before anything about the game."""
+    if not seats:
+        raise ApiError(401, "to play, open your seat link (spectators cannot act)")
 
 
 def _plausible_id(game_id: str) -> bool:
