@@ -65,6 +65,10 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on(  # the page must run under its own Content-Security-Policy
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

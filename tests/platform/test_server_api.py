@@ -299,6 +299,17 @@ def test_socket_pushes_moves_to_the_other_player_and_spectators(
         ws.close()
 
 
+def test_every_response_carries_the_security_headers(api: Api) -> None:
+    for path in ["/", "/static/shell/main.js", "/api/types", "/api/games/nope"]:
+        headers = api.request("GET", path).headers
+        policy = headers["content-security-policy"]
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+        assert "unsafe-inline" not in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
 def test_spectators_get_401_and_forged_links_403_before_anything_else(
     api: Api, server: ServerProcess
 ) -> None:

@@ -28,6 +28,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -36,6 +37,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.web import RecordError, web_games
 from .botpool import BotPool
+from .headers import SecurityHeaders
 from .rooms import ApiError, Hub, Room, Subscriber
 from .store import Store
 
@@ -94,6 +96,7 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(SecurityHeaders)],
         lifespan=lifespan,
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, 500: _crash},
     )
