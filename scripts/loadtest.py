@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import json
 import random
+import socket
 import statistics
 import subprocess
 import sys
@@ -118,21 +119,37 @@ async def watch_own_lag(stats: Stats, tick: float = 0.01) -> None:
         stats.client_lag.append(time.perf_counter() - start - tick)
 
 
-def start_server(workers: int) -> tuple[subprocess.Popen[bytes], str, Path]:
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(
+    workers: int, port: int | None = None
+) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """Our own server on a free port, or ``SystemExit``: never benchmark, or write
+    games into, somebody else's server. ``novaluna serve`` refuses a taken port
+    before it creates its database, so an answer counts only once our fresh
+    database exists and our process still runs."""
     db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
-    port = 8765
+    port = port or free_port()
     command = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
-    command += ["--db", str(db)]
-    proc = subprocess.Popen(command + ["--bot-workers", str(workers)], stdout=subprocess.DEVNULL)
+    command += ["--db", str(db), "--bot-workers", str(workers)]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
+    for _ in range(150):
+        if proc.poll() is not None:
+            raise SystemExit(f"the load test's server did not start on port {port} (in use?)")
         try:
-            httpx.get(f"{url}/api/types", timeout=1)
-            return proc, url, db
+            answered = httpx.get(f"{url}/api/types", timeout=1).status_code == 200
         except httpx.HTTPError:
-            time.sleep(0.1)
+            answered = False
+        if answered and db.exists() and proc.poll() is None:
+            return proc, url, db
+        time.sleep(0.1)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit("the load test's server did not start")
 
 
 def main() -> int:

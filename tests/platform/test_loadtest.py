@@ -1,0 +1,60 @@
+"""The load benchmark starts its own server and never measures somebody else's."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+
+import httpx
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "loadtest.py"
+
+
+@pytest.fixture(scope="module")
+def loadtest() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("loadtest", SCRIPT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Squatter(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(b'{"types": []}')
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def squatter() -> Iterator[int]:
+    """Another server that answers everything with 200, on a port of its own."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Squatter)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_address[1]
+    server.shutdown()
+
+
+def test_a_taken_port_stops_the_load_test(loadtest: ModuleType, squatter: int) -> None:
+    with pytest.raises(SystemExit, match="did not start"):
+        loadtest.start_server(workers=1, port=squatter)
+
+
+def test_by_default_it_starts_its_own_server_on_a_free_port(loadtest: ModuleType) -> None:
+    proc, url, db = loadtest.start_server(workers=1)
+    try:
+        assert db.exists()
+        assert httpx.get(f"{url}/api/types").json()["types"]
+    finally:
+        proc.terminate()
+        proc.wait(10)
