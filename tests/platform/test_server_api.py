@@ -95,6 +95,11 @@ def test_types_describe_bots_options_and_tiles(api: Api) -> None:
         (json.dumps({"seats": [{"kind": "human", "name": "x" * 41}]}), 400, "at most 40"),
         (json.dumps({"seats": [HUMAN, {"kind": "bot", "bot": "mcts:\u00b2"}]}), 400, "mcts"),
         (json.dumps({"seats": [HUMAN], "type": []}), 400, "unknown game"),
+        (
+            json.dumps({"seats": [HUMAN, {"kind": "bot", "bot": "mcts:2000000000"}]}),
+            400,
+            "at most 20000 iterations",
+        ),
         (json.dumps({"seats": [HUMAN], "type": {"a": 1}}), 400, "unknown game"),
         ('{"seats": [' + "9" * 5000 + "]}", 400, "JSON"),
         ("[" * 30_000 + "]" * 30_000, 400, "deep"),

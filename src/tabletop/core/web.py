@@ -36,11 +36,27 @@ class Applied:
 
 
 @dataclass(frozen=True)
+class BotLimits:
+    """The most work the server gives one bot move, whatever a stranger asked for:
+    specs over ``iterations`` are refused, and every search stops after ``seconds``."""
+
+    iterations: int = 20_000
+    seconds: float = 5.0
+
+
+DEFAULT_LIMITS = BotLimits()
+
+
+@dataclass(frozen=True)
 class Job:
-    """Work for a bot process: ``function(*args)``, picklable, returns JSON-ready data."""
+    """Work for a bot process: ``function(*args)``, picklable, returns JSON-ready data.
+
+    ``quick`` jobs (milliseconds: random, greedy) run in a lane of their own, so
+    they never wait behind searches of other games."""
 
     function: Callable[..., Any]
     args: tuple[Any, ...]
+    quick: bool = False
 
     def run(self) -> Any:
         return self.function(*self.args)
@@ -74,8 +90,9 @@ class Match(Protocol):
     def record(self, names: list[str]) -> JSON:
         """The full game record (secrets included: only for finished games)."""
 
-    def bot_job(self, seat: int, bot: str, seed: int) -> Job:
-        """A job whose result is the action string ``bot`` plays for ``seat`` now."""
+    def bot_job(self, seat: int, bot: str, seed: int, limits: BotLimits = DEFAULT_LIMITS) -> Job:
+        """A job whose result is the action string ``bot`` plays for ``seat`` now,
+        searching no longer than ``limits.seconds``."""
 
     def hint_job(self, seat: int, seed: int) -> Job:
         """A job whose result is ``{"action": str, "reason": str}`` for ``seat``."""
@@ -98,9 +115,11 @@ class WebGame(Protocol):
     def describe(self) -> JSON:
         """Static facts for the page: bots per mode, option fields, game data."""
 
-    def check_setup(self, seats: list[JSON], options: JSON) -> JSON:
-        """Validate seats (``{"kind": "human"|"bot", "bot": spec}``) and options;
-        return the options normalised. Raise ``OptionsError``."""
+    def check_setup(
+        self, seats: list[JSON], options: JSON, limits: BotLimits = DEFAULT_LIMITS
+    ) -> JSON:
+        """Validate seats (``{"kind": "human"|"bot", "bot": spec}``, no bot above
+        ``limits``) and options; return the options normalised. Raise ``OptionsError``."""
 
     def new_match(self, seats: int, options: JSON, seed: int) -> Match: ...
 
@@ -127,6 +146,8 @@ def get_web_game(name: str) -> WebGame:
 __all__ = [
     "JSON",
     "ActionRejected",
+    "DEFAULT_LIMITS",
+    "BotLimits",
     "Applied",
     "Job",
     "Match",

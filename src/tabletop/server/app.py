@@ -35,7 +35,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core.web import RecordError, web_games
+from ..core.web import DEFAULT_LIMITS, BotLimits, RecordError, web_games
 from .botpool import BotPool
 from .headers import SecurityHeaders
 from .rooms import ApiError, Hub, Room, Subscriber
@@ -51,12 +51,16 @@ STATIC = resources.files("tabletop").joinpath("web")
 
 
 def create_app(
-    db_path: str, *, bot_pause: float = 0.5, bot_workers: int | None = None
+    db_path: str,
+    *,
+    bot_pause: float = 0.5,
+    bot_workers: int | None = None,
+    bot_limits: BotLimits = DEFAULT_LIMITS,
 ) -> Starlette:
     """The app for the games stored in ``db_path``."""
     store = Store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause)
+    hub = Hub(store, pool, bot_pause, bot_limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,4 +1,11 @@
-"""Worker processes for bots and hints, so that the event loop never waits on a search."""
+"""Worker processes for bots and hints, so that the event loop never waits on a search.
+
+Two lanes: searches (``mcts``, the planners, hints) share ``workers`` processes,
+and quick jobs (random, greedy: milliseconds) have a process of their own, so a
+greedy bot in one game never waits behind another game's searches. Each game
+has at most one bot move in flight at a time (the hub schedules them one by
+one), and every search is bounded in time (``BotLimits``).
+"""
 
 from __future__ import annotations
 
@@ -19,14 +26,14 @@ def _warm_up() -> None:
     game_types()
 
 
-class BotPool:
-    """A process pool that runs ``Job``s; a crashed pool is replaced on the next job."""
+class _Lane:
+    """A process pool that is replaced when one of its workers dies."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.workers = workers or max(1, min(4, (os.cpu_count() or 2)))
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             # forkserver: never fork the server process itself, which runs threads.
             context = multiprocessing.get_context("forkserver")
@@ -38,14 +45,13 @@ class BotPool:
     async def run(self, job: Job) -> Any:
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), job.run)
+            return await loop.run_in_executor(self.pool(), job.run)
         except BrokenProcessPool:
             self._executor = None  # a worker died (e.g. killed): start afresh
             raise
 
     def start(self) -> None:
-        """Start the workers now rather than on the first bot move."""
-        pool = self._pool()
+        pool = self.pool()
         for _ in range(self.workers):
             pool.submit(_warm_up)
 
@@ -53,3 +59,24 @@ class BotPool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)  # no leaked worker state
             self._executor = None
+
+
+class BotPool:
+    """Runs ``Job``s in worker processes: searches and quick jobs in separate lanes."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or max(1, min(4, (os.cpu_count() or 2)))
+        self._searches = _Lane(self.workers)
+        self._quick = _Lane(1)
+
+    async def run(self, job: Job) -> Any:
+        return await (self._quick if job.quick else self._searches).run(job)
+
+    def start(self) -> None:
+        """Start the workers now rather than on the first bot move."""
+        self._searches.start()
+        self._quick.start()
+
+    def close(self) -> None:
+        self._searches.close()
+        self._quick.close()

@@ -10,6 +10,8 @@ import os
 import socket
 from pathlib import Path
 
+from ..core.web import DEFAULT_LIMITS, BotLimits
+
 APP_NAME = "novaluna"
 
 
@@ -17,6 +19,19 @@ def default_db_path() -> Path:
     """``$XDG_DATA_HOME/novaluna/games.sqlite3`` (``~/.local/share`` when unset)."""
     base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
     return Path(base) / APP_NAME / "games.sqlite3"
+
+
+def _positive(kind: type[int] | type[float]):  # noqa: ANN202 - an argparse type
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if not 0 < value < float("inf"):
+            raise argparse.ArgumentTypeError(f"a positive number, not {text!r}")
+        return value
+
+    return parse
 
 
 def _port(text: str) -> int:
@@ -49,6 +64,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a bot waits before moving, so people can follow (default 0.5)",
     )
     parser.add_argument("--bot-workers", type=int, help="bot processes (default: one per core)")
+    parser.add_argument(
+        "--bot-max-iterations",
+        type=_positive(int),
+        default=DEFAULT_LIMITS.iterations,
+        help="refuse bots that search more per move (default %(default)s)",
+    )
+    parser.add_argument(
+        "--bot-max-seconds",
+        type=_positive(float),
+        default=DEFAULT_LIMITS.seconds,
+        help="stop every bot search after this long (default %(default)s)",
+    )
 
 
 def tune_gc() -> None:
@@ -66,7 +93,12 @@ def serve(args: argparse.Namespace) -> int:
     _check_free(args.host, args.port)
     db = args.db or default_db_path()
     try:
-        app = create_app(str(db), bot_pause=max(0.0, args.bot_pause), bot_workers=args.bot_workers)
+        app = create_app(
+            str(db),
+            bot_pause=max(0.0, args.bot_pause),
+            bot_workers=args.bot_workers,
+            bot_limits=BotLimits(args.bot_max_iterations, args.bot_max_seconds),
+        )
     except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
         raise SystemExit(f"novaluna serve: cannot open the game database {db}: {err}") from None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host

@@ -20,7 +20,17 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from ..core.web import JSON, ActionRejected, Match, OptionsError, WebGame, get_web_game, web_games
+from ..core.web import (
+    DEFAULT_LIMITS,
+    JSON,
+    ActionRejected,
+    BotLimits,
+    Match,
+    OptionsError,
+    WebGame,
+    get_web_game,
+    web_games,
+)
 from .botpool import BotPool
 from .names import BadName, clean_name
 from .store import GameRow, Seat, Store, StoreError, Write
@@ -125,10 +135,17 @@ def derived_seed(seed: int, ply: int, purpose: str) -> int:
 class Hub:
     """All rooms of one server process."""
 
-    def __init__(self, store: Store, pool: BotPool, bot_pause: float = 0.5) -> None:
+    def __init__(
+        self,
+        store: Store,
+        pool: BotPool,
+        bot_pause: float = 0.5,
+        limits: BotLimits = DEFAULT_LIMITS,
+    ) -> None:
         self.store = store
         self.pool = pool
         self.bot_pause = bot_pause
+        self.limits = limits
         self.rooms: dict[str, Room] = {}
         self._unchecked = 0  # commits since the last checkpoint
         self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="tabletop-checkpoint")
@@ -247,7 +264,7 @@ class Hub:
         labels = _bot_labels(game_type)
         seats = [_seat(number, raw, labels) for number, raw in enumerate(raw_seats)]
         try:
-            options = game_type.check_setup(raw_seats, options)
+            options = game_type.check_setup(raw_seats, options, self.limits)
         except OptionsError as err:
             raise ApiError(400, str(err)) from None
         game_id = secrets.token_urlsafe(9)
@@ -403,7 +420,7 @@ class Hub:
         if seat is None:
             return
         bot = room.seat(seat).bot or "random"
-        job = room.match.bot_job(seat, bot, derived_seed(room.row.seed, ply, "bot"))
+        job = room.match.bot_job(seat, bot, derived_seed(room.row.seed, ply, "bot"), self.limits)
         room.thinking = seat
         self.broadcast(room)
         try:

@@ -12,12 +12,22 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from ...core.web import JSON, ActionRejected, Applied, Job, OptionsError
+from ...core.web import (
+    DEFAULT_LIMITS,
+    JSON,
+    ActionRejected,
+    Applied,
+    BotLimits,
+    Job,
+    OptionsError,
+)
 from .bots import BotSpecError, hint_bot, make_bot
+from .bots.mcts import MctsBot
 from .records import Recorder, replay, result_json
 from .rules import (
     END_PHASE,
@@ -30,6 +40,9 @@ from .rules import (
     parse_action,
 )
 from .rules.tiles import TILES
+
+#: Bots that answer in milliseconds: their moves run in the server's quick lane.
+QUICK_BOTS = frozenset({"random", "greedy"})
 
 #: Bots offered per mode, strongest last; ``spec`` is what ``make_bot`` takes.
 BOTS: dict[str, list[JSON]] = {
@@ -78,7 +91,9 @@ class NovaLunaWeb:
             "tiles": _tiles_json(),
         }
 
-    def check_setup(self, seats: list[JSON], options: JSON) -> JSON:
+    def check_setup(
+        self, seats: list[JSON], options: JSON, limits: BotLimits = DEFAULT_LIMITS
+    ) -> JSON:
         unknown = set(options) - {"first_game"}
         if unknown:
             raise OptionsError(f"unknown option(s): {', '.join(sorted(unknown))}")
@@ -91,7 +106,7 @@ class NovaLunaWeb:
             raise OptionsError(str(err)) from None
         for number, seat in enumerate(seats, 1):
             if seat.get("kind") == "bot":
-                _check_bot(seat.get("bot"), game, number)
+                _check_bot(seat.get("bot"), game, number, limits)
         return {"first_game": first_game}
 
     def new_match(self, seats: int, options: JSON, seed: int) -> NovaLunaMatch:
@@ -118,13 +133,18 @@ def _tiles_json() -> list[JSON]:
     return json.loads(text)
 
 
-def _check_bot(spec: Any, game: Game, number: int) -> None:
+def _check_bot(spec: Any, game: Game, number: int, limits: BotLimits) -> None:
     if not isinstance(spec, str) or not spec:
         raise OptionsError(f"seat {number} is a bot but names no bot")
     try:
-        make_bot(spec, seed=0)
+        bot = make_bot(spec, seed=0)
     except BotSpecError as err:
         raise OptionsError(f"seat {number}: {err}") from None
+    if isinstance(bot, MctsBot) and bot.settings.iterations > limits.iterations:
+        raise OptionsError(
+            f"seat {number}: this server searches at most {limits.iterations} iterations "
+            f"a move, not {bot.settings.iterations}"
+        )
     name = spec.partition(":")[0]
     if name == "solo" and not game.solo:
         raise OptionsError(f"seat {number}: the solo planner plays only the solo game")
@@ -207,15 +227,20 @@ class NovaLunaMatch:
         self.recorder.players = list(names)
         return self.recorder.to_record()
 
-    def bot_job(self, seat: int, bot: str, seed: int) -> Job:
-        return Job(_bot_action, (bot, self.state.view(seat), seed))
+    def bot_job(self, seat: int, bot: str, seed: int, limits: BotLimits = DEFAULT_LIMITS) -> Job:
+        quick = bot.partition(":")[0] in QUICK_BOTS
+        return Job(_bot_action, (bot, self.state.view(seat), seed, limits.seconds), quick)
 
     def hint_job(self, seat: int, seed: int) -> Job:
         return Job(_hint, (self.state.game.mode, self.state.view(seat), seed))
 
 
-def _bot_action(spec: str, view: View, seed: int) -> str:
-    return str(make_bot(spec, seed=seed).choose(view))
+def _bot_action(spec: str, view: View, seed: int, max_seconds: float) -> str:
+    bot = make_bot(spec, seed=seed)
+    if isinstance(bot, MctsBot):  # stored games keep their spec: bound it here too
+        own = bot.settings.max_seconds
+        bot.settings = replace(bot.settings, max_seconds=min(own or max_seconds, max_seconds))
+    return str(bot.choose(view))
 
 
 def _hint(mode: str, view: View, seed: int) -> JSON:

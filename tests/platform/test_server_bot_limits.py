@@ -1,0 +1,59 @@
+"""Bots on a shared server: bounded work, and cheap bots never wait behind searches."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tabletop.core.web import BotLimits
+from tabletop.games.novaluna.bots.mcts import MctsBot
+from tabletop.games.novaluna.webgame import NovaLunaWeb
+
+from server_support import Api, ServerProcess
+
+MCTS_HARD = {"kind": "bot", "bot": "mcts:hard"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+def test_every_search_is_bounded_in_time_even_for_a_stored_unbounded_spec(monkeypatch) -> None:
+    """A game stored before the cap (``mcts:2000000000``) still stops at the limit."""
+    seen = []
+    monkeypatch.setattr(MctsBot, "choose", lambda self, view: seen.append(self.settings) or "x")
+    match = NovaLunaWeb().new_match(2, {}, seed=1)
+    seat = match.to_move()
+    for spec, expected in [("mcts:2000000000", 0.25), ("mcts:hard", 0.25), ("mcts:easy", 0.25)]:
+        match.bot_job(seat, spec, 1, BotLimits(iterations=100, seconds=0.25)).run()
+        assert seen[-1].max_seconds == expected
+    match.bot_job(seat, "mcts:easy", 1, BotLimits(seconds=60)).run()
+    assert seen[-1].max_seconds == 0.3  # its own limit when lower
+
+
+def test_quick_bots_run_in_their_own_lane() -> None:
+    match = NovaLunaWeb().new_match(2, {}, seed=1)
+    seat = match.to_move()
+    assert match.bot_job(seat, "greedy", 1).quick and match.bot_job(seat, "random", 1).quick
+    assert not match.bot_job(seat, "mcts:easy", 1).quick
+
+
+@pytest.fixture
+def busy_server(tmp_path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path / "games.sqlite3", workers=1).start()
+    yield proc
+    proc.stop()
+
+
+def test_a_greedy_bot_moves_while_other_games_search(busy_server: ServerProcess) -> None:
+    """One search worker, two games of hard searches (about 3 s a move each) queued
+    first: the greedy game must not wait for them — it moves before the second
+    search game has made its first move."""
+    api = Api(busy_server)
+    searching = [api.create([MCTS_HARD, MCTS_HARD])["id"] for _ in range(2)]
+    quick = api.create([GREEDY, GREEDY])["id"]
+    deadline = time.monotonic() + 60
+    while api.state(quick)["ply"] < 3:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert api.state(searching[1])["ply"] == 0
+    api.http.close()
