@@ -136,6 +136,8 @@ def start_server(
     port = port or free_port()
     command = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
     command += ["--db", str(db), "--bot-workers", str(workers)]
+    for name in ("creates", "actions", "hints", "messages"):  # one address plays every game
+        command += [f"--rate-{name}", "1000000"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):

@@ -25,8 +25,11 @@ def free_port() -> int:
 class ServerProcess:
     """``novaluna serve`` on a free port and the given database, in a subprocess."""
 
-    def __init__(self, db: Path, *, bot_pause: float = 0.0, workers: int = 1) -> None:
+    def __init__(
+        self, db: Path, *, bot_pause: float = 0.0, workers: int = 1, rates: bool = False
+    ) -> None:
         self.db = db
+        self.rates = rates  # False: limits far above what any test sends
         self.port = free_port()
         self.bot_pause = bot_pause
         self.workers = workers
@@ -57,6 +60,9 @@ class ServerProcess:
             "--bot-workers",
             str(self.workers),
         ]
+        if not self.rates:
+            for name in ("creates", "actions", "hints", "messages"):
+                command += [f"--rate-{name}", "1000000"]
         with self.log.open("ab") as out:
             # A session of its own, so that kill() can take the bot workers down too.
             self.proc = subprocess.Popen(

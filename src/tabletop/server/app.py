@@ -38,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core.web import DEFAULT_LIMITS, BotLimits, RecordError, web_games
 from .botpool import BotPool
 from .headers import SecurityHeaders
+from .ratelimit import RateLimits
 from .rooms import ApiError, Hub, Room, Subscriber
 from .store import Store
 
@@ -56,11 +57,12 @@ def create_app(
     bot_pause: float = 0.5,
     bot_workers: int | None = None,
     bot_limits: BotLimits = DEFAULT_LIMITS,
+    rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
 ) -> Starlette:
     """The app for the games stored in ``db_path``."""
     store = Store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits)
+    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -200,8 +202,10 @@ async def _types(request: Request) -> Response:
 
 
 async def _create(request: Request) -> Response:
+    hub = _hub(request)
+    hub.check_rate("create", request.client.host if request.client else None)
     body = await _json_body(request)
-    return JSONResponse(_hub(request).create(body), status_code=201)
+    return JSONResponse(hub.create(body), status_code=201)
 
 
 async def _get_state(request: Request) -> Response:
@@ -295,6 +299,7 @@ async def _socket(ws: WebSocket) -> None:
             await _handle(hub, room.id, sub, text)
     finally:
         writer.cancel()
+        hub.rates["message"].forget(id(sub))
         for live in {room, hub.rooms.get(room.id)}:
             if live is not None:
                 live.subscribers.discard(sub)
@@ -339,6 +344,7 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
     """One client message; answers go through the subscriber's outbox, in order."""
     ref = None
     try:
+        hub.check_rate("message", id(sub))  # before any parsing: a flood costs only this
         message = _parse_message(text)
         ref = message.get("id")
         kind = message.get("type")

@@ -11,6 +11,7 @@ import socket
 from pathlib import Path
 
 from ..core.web import DEFAULT_LIMITS, BotLimits
+from .ratelimit import RateLimits
 
 APP_NAME = "novaluna"
 
@@ -76,6 +77,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_LIMITS.seconds,
         help="stop every bot search after this long (default %(default)s)",
     )
+    rates = RateLimits()
+    for name, what, default in [
+        ("creates", "new games per address", rates.creates_per_minute),
+        ("actions", "moves and undos per seat", rates.actions_per_minute),
+        ("hints", "hints per seat", rates.hints_per_minute),
+        ("messages", "WebSocket messages per connection", rates.messages_per_minute),
+    ]:
+        parser.add_argument(
+            f"--rate-{name}",
+            type=_positive(float),
+            default=default,
+            metavar="N",
+            help=f"{what} a minute before 429 (default {default:g})",
+        )
 
 
 def tune_gc() -> None:
@@ -98,6 +113,9 @@ def serve(args: argparse.Namespace) -> int:
             bot_pause=max(0.0, args.bot_pause),
             bot_workers=args.bot_workers,
             bot_limits=BotLimits(args.bot_max_iterations, args.bot_max_seconds),
+            rate_limits=RateLimits(
+                args.rate_creates, args.rate_actions, args.rate_hints, args.rate_messages
+            ),
         )
     except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
         raise SystemExit(f"novaluna serve: cannot open the game database {db}: {err}") from None

@@ -33,6 +33,7 @@ from ..core.web import (
 )
 from .botpool import BotPool
 from .names import BadName, clean_name
+from .ratelimit import RateLimits
 from .store import GameRow, Seat, Store, StoreError, Write
 
 log = logging.getLogger("tabletop.server")
@@ -141,11 +142,14 @@ class Hub:
         pool: BotPool,
         bot_pause: float = 0.5,
         limits: BotLimits = DEFAULT_LIMITS,
+        rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     ) -> None:
         self.store = store
         self.pool = pool
         self.bot_pause = bot_pause
         self.limits = limits
+        self.rates = rates.limiters()
+        self._hints_running: set[str] = set()  # games with a hint being worked out
         self.rooms: dict[str, Room] = {}
         self._unchecked = 0  # commits since the last checkpoint
         self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="tabletop-checkpoint")
@@ -292,6 +296,13 @@ class Hub:
 
     # -- seats ----------------------------------------------------------------------
 
+    def check_rate(self, kind: str, key: object) -> None:
+        """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
+        wait = self.rates[kind].wait(key)
+        if wait:
+            what = {"create": "new games", "action": "moves", "hint": "hints"}.get(kind, "messages")
+            raise ApiError(429, f"too many {what} at once; wait {wait:.0f} s and try again")
+
     def seats_for(self, room: Room, tokens: list[str]) -> frozenset[int]:
         """The seats these tokens play; 403 if any token is not one of this game's."""
         seats = set()
@@ -324,6 +335,7 @@ class Hub:
             raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
         room = self.room(game_id)
         _require_player(seats)
+        self.check_rate("action", (room.id, seats))
         self._check_ply(room, ply)
         seat = self.acting_seat(room, seats)
         self._apply(room, seat, action)
@@ -370,6 +382,7 @@ class Hub:
         """Take back the player's last move and every bot move after it."""
         room = self.room(game_id)
         _require_player(seats)
+        self.check_rate("action", (room.id, seats))
         self._check_ply(room, ply)
         seat = next(iter(seats)) if len(seats) == 1 else None
         blocker = self.undo_blocker(room, seat)
@@ -391,14 +404,20 @@ class Hub:
 
     async def hint(self, room: Room, seats: frozenset[int], ply: Any) -> JSON:
         _require_player(seats)
+        self.check_rate("hint", (room.id, seats))
         self._check_ply(room, ply)
         seat = self.acting_seat(room, seats)
+        if room.id in self._hints_running:  # one search per game at a time, however asked
+            raise ApiError(429, "a hint is already being worked out for this game")
         job = room.match.hint_job(seat, derived_seed(room.row.seed, room.ply, "hint"))
+        self._hints_running.add(room.id)
         try:
             result = await self.pool.run(job)
         except Exception:  # a crashed worker: the game itself is unaffected
             log.exception("hint failed in game %s", room.id)
             raise ApiError(503, "the hint could not be worked out just now; try again") from None
+        finally:
+            self._hints_running.discard(room.id)
         return {**result, "ply": ply}
 
     # -- bots ---------------------------------------------------------------------------

@@ -1,0 +1,80 @@
+"""Rate limits: one client's flood is refused at once instead of slowing everyone.
+
+Token buckets: each key (an address, a seat, a connection) may spend ``burst``
+at once and earns ``per_minute`` back over a minute. A refused request costs
+nothing but the check, and is answered 429 (HTTP) or with an error message
+(WebSocket) that says how long to wait.
+
+>>> clock = iter([0.0, 0.0, 0.0, 30.0]).__next__
+>>> limit = RateLimit(per_minute=2, burst=2, clock=clock)
+>>> limit.wait("ann"), limit.wait("ann"), round(limit.wait("ann"))
+(0.0, 0.0, 30)
+>>> limit.wait("ann")  # half a minute later: one more
+0.0
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """The server's settings; the load test raises them for itself."""
+
+    creates_per_minute: float = 30  # per address
+    actions_per_minute: float = 240  # moves and undos, per seat
+    hints_per_minute: float = 20  # per seat
+    messages_per_minute: float = 600  # WebSocket messages, per connection
+
+    def limiters(self) -> dict[str, RateLimit]:
+        def limit(per_minute: float, least: float, share: float) -> RateLimit:
+            return RateLimit(per_minute, burst=max(least, per_minute * share))
+
+        return {
+            "create": limit(self.creates_per_minute, 5, 1 / 3),
+            "action": limit(self.actions_per_minute, 10, 1 / 4),
+            "hint": limit(self.hints_per_minute, 3, 1 / 4),
+            "message": limit(self.messages_per_minute, 20, 1 / 10),
+        }
+
+
+class RateLimit:
+    """A token bucket per key."""
+
+    MAX_KEYS = 100_000  # beyond this, full buckets are forgotten (they cost nothing)
+
+    def __init__(
+        self, per_minute: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[object, tuple[float, float]] = {}  # key: (tokens, when)
+
+    def wait(self, key: object) -> float:
+        """Spend one token for ``key`` and return 0.0, or return the seconds until
+        one is earned (spending nothing)."""
+        now = self.clock()
+        tokens, when = self._buckets.get(key, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - when) * self.rate)
+        if tokens < 1.0:
+            self._buckets[key] = (tokens, now)
+            return (1.0 - tokens) / self.rate
+        self._buckets[key] = (tokens - 1.0, now)
+        if len(self._buckets) > self.MAX_KEYS:
+            self._forget_full(now)
+        return 0.0
+
+    def forget(self, key: object) -> None:
+        """Drop ``key``'s bucket (a connection that closed)."""
+        self._buckets.pop(key, None)
+
+    def _forget_full(self, now: float) -> None:
+        self._buckets = {
+            k: (t, w)
+            for k, (t, w) in self._buckets.items()
+            if t + (now - w) * self.rate < self.burst
+        }
