@@ -7,6 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tabletop.server.ratelimit import RateLimit
+
 from server_support import Api, ServerProcess, open_socket, receive
 
 HUMAN = {"kind": "human", "name": "Ann"}
@@ -67,3 +69,17 @@ def test_creating_games_too_fast_from_one_address_gets_429(api: Api) -> None:
             assert "wait" in response.json()["error"]
             break
     assert statuses[-1] == 429 and statuses.count(201) >= 5
+
+
+def test_buckets_of_idle_keys_are_forgotten_but_never_on_every_request(monkeypatch) -> None:
+    now = [0.0]
+    limit = RateLimit("moves", per_minute=60, burst=2, clock=lambda: now[0])
+    monkeypatch.setattr(RateLimit, "MAX_KEYS", 10)
+    limit._prune_at = 10
+    for key in range(11):  # all busy: nothing to forget, so the next prune waits
+        limit.wait(key)
+    assert len(limit._buckets) == 11 and limit._prune_at == 22
+    now[0] = 60.0  # a minute later every bucket is full again
+    for key in range(100, 112):
+        limit.wait(key)
+    assert set(limit._buckets) == set(range(100, 112))  # the idle (full) ones went

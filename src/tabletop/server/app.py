@@ -137,10 +137,11 @@ async def _crash(request: Request, exc: Exception) -> Response:
 async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
     """The request's JSON body; 413 if larger than ``limit``, 400 if not JSON."""
     declared = request.headers.get("content-length")
-    if declared is not None and not (declared.isascii() and declared.isdigit()):
-        raise ApiError(400, "the Content-Length header is not a number")
-    if declared is not None and (len(declared) > 12 or int(declared) > limit):
-        raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
+    if declared is not None:
+        if not (declared.isascii() and declared.isdigit()):
+            raise ApiError(400, "the Content-Length header is not a number")
+        if len(declared) > 12 or int(declared) > limit:
+            raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)

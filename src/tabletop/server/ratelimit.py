@@ -6,7 +6,7 @@ nothing but the check, and is answered 429 (HTTP) or with an error message
 (WebSocket) that says how long to wait.
 
 >>> clock = iter([0.0, 0.0, 0.0, 30.0]).__next__
->>> limit = RateLimit(per_minute=2, burst=2, clock=clock)
+>>> limit = RateLimit("hints", per_minute=2, burst=2, clock=clock)
 >>> limit.wait("ann"), limit.wait("ann"), round(limit.wait("ann"))
 (0.0, 0.0, 30)
 >>> limit.wait("ann")  # half a minute later: one more
@@ -30,25 +30,31 @@ class RateLimits:
     messages_per_minute: float = 600  # WebSocket messages, per connection
 
     def limiters(self) -> dict[str, RateLimit]:
-        def limit(per_minute: float, least: float, share: float) -> RateLimit:
-            return RateLimit(per_minute, burst=max(least, per_minute * share))
+        def limit(what: str, per_minute: float, least: float, share: float) -> RateLimit:
+            return RateLimit(what, per_minute, burst=max(least, per_minute * share))
 
         return {
-            "create": limit(self.creates_per_minute, 5, 1 / 3),
-            "action": limit(self.actions_per_minute, 10, 1 / 4),
-            "hint": limit(self.hints_per_minute, 3, 1 / 4),
-            "message": limit(self.messages_per_minute, 20, 1 / 10),
+            "create": limit("new games", self.creates_per_minute, 5, 1 / 3),
+            "action": limit("moves", self.actions_per_minute, 10, 1 / 4),
+            "hint": limit("hints", self.hints_per_minute, 3, 1 / 4),
+            "message": limit("messages", self.messages_per_minute, 20, 1 / 10),
         }
 
 
 class RateLimit:
-    """A token bucket per key."""
+    """A token bucket per key; ``what`` names what is counted, for the message."""
 
     MAX_KEYS = 100_000  # beyond this, full buckets are forgotten (they cost nothing)
 
     def __init__(
-        self, per_minute: float, burst: float, clock: Callable[[], float] = time.monotonic
+        self,
+        what: str,
+        per_minute: float,
+        burst: float,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.what = what
+        self._prune_at = self.MAX_KEYS
         self.rate = per_minute / 60.0
         self.burst = burst
         self.clock = clock
@@ -64,7 +70,7 @@ class RateLimit:
             self._buckets[key] = (tokens, now)
             return (1.0 - tokens) / self.rate
         self._buckets[key] = (tokens - 1.0, now)
-        if len(self._buckets) > self.MAX_KEYS:
+        if len(self._buckets) > self._prune_at:
             self._forget_full(now)
         return 0.0
 
@@ -78,3 +84,6 @@ class RateLimit:
             for k, (t, w) in self._buckets.items()
             if t + (now - w) * self.rate < self.burst
         }
+        # if most keys are busy, prune again only after the map has doubled: never a
+        # full pass on every request
+        self._prune_at = max(self.MAX_KEYS, 2 * len(self._buckets))

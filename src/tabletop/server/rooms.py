@@ -298,10 +298,10 @@ class Hub:
 
     def check_rate(self, kind: str, key: object) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
-        wait = self.rates[kind].wait(key)
+        limit = self.rates[kind]
+        wait = limit.wait(key)
         if wait:
-            what = {"create": "new games", "action": "moves", "hint": "hints"}.get(kind, "messages")
-            raise ApiError(429, f"too many {what} at once; wait {wait:.0f} s and try again")
+            raise ApiError(429, f"too many {limit.what} at once; wait {wait:.0f} s and try again")
 
     def seats_for(self, room: Room, tokens: list[str]) -> frozenset[int]:
         """The seats these tokens play; 403 if any token is not one of this game's."""
@@ -314,8 +314,8 @@ class Hub:
         return frozenset(seats)
 
     def acting_seat(self, room: Room, seats: frozenset[int]) -> int:
-        """The seat among ``seats`` that may act now, or a 401/409 saying why not."""
-        _require_player(seats)
+        """The seat among ``seats`` (a player's, see ``_require_player``) that may act
+        now, or a 409 saying why not."""
         to_move = room.match.to_move()
         if to_move is None:
             raise ApiError(409, "the game is over")
