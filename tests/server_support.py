@@ -26,9 +26,16 @@ class ServerProcess:
     """``novaluna serve`` on a free port and the given database, in a subprocess."""
 
     def __init__(
-        self, db: Path, *, bot_pause: float = 0.0, workers: int = 1, rates: bool = False
+        self,
+        db: Path,
+        *,
+        bot_pause: float = 0.0,
+        workers: int = 1,
+        rates: bool = False,
+        options: tuple[str, ...] = (),
     ) -> None:
         self.db = db
+        self.options = options  # more ``serve`` options, e.g. ("--bot-max-seconds", "30")
         self.rates = rates  # False: limits far above what any test sends
         self.port = free_port()
         self.bot_pause = bot_pause
@@ -63,6 +70,7 @@ class ServerProcess:
         if not self.rates:
             for name in ("creates", "actions", "hints", "messages"):
                 command += [f"--rate-{name}", "1000000"]
+        command += self.options
         with self.log.open("ab") as out:
             # A session of its own, so that kill() can take the bot workers down too.
             self.proc = subprocess.Popen(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -19,11 +20,31 @@ from typing import Any
 from ..core.web import Job
 
 
+def _exit_with_server() -> None:
+    """Exit this worker as soon as the server that started it is gone, however it died.
+
+    Nothing else stops a worker: after a SIGKILL of the server a search runs on to its
+    end and an idle worker waits for work forever (and keeps the forkserver alive).
+    The worker's parent is the forkserver, not the server, so PR_SET_PDEATHSIG would
+    not fire; ``parent_process()`` is the server, and its sentinel (a pipe only the
+    server holds open) reads EOF the moment the server dies — no polling, no pid
+    reuse. A search never blocks this thread for long: Python code lets other threads
+    run every few milliseconds, and the C kernel releases the GIL while it searches."""
+    server = multiprocessing.parent_process()
+    if server is not None:
+        threading.Thread(target=lambda: (server.join(), os._exit(1)), daemon=True).start()
+
+
 def _warm_up() -> None:
     """Import the games in a new worker before the first real job needs them."""
     from ..core.game import game_types
 
     game_types()
+
+
+def _start_worker() -> None:
+    _exit_with_server()
+    _warm_up()
 
 
 class _Lane:
@@ -38,7 +59,7 @@ class _Lane:
             # forkserver: never fork the server process itself, which runs threads.
             context = multiprocessing.get_context("forkserver")
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_warm_up
+                self.workers, mp_context=context, initializer=_start_worker
             )
         return self._executor
 
