@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import socket
+import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import httpx
@@ -51,6 +53,15 @@ def first_take(api: Api, game_id: str, token: str) -> tuple[dict, str]:
 
 
 # -- creating -------------------------------------------------------------------------
+
+
+def test_every_seat_and_spectator_sees_a_seed_the_creator_chose(api: Api) -> None:
+    """Whoever fixes the seed can know the pile: the others must be told, from ply 0."""
+    fixed = api.create([HUMAN, {"kind": "human", "name": "Bob"}], seed=42)
+    for token in [s["token"] for s in fixed["seats"]] + [None]:
+        assert api.state(fixed["id"], token)["game"]["fixed_seed"] == 42
+    drawn = api.create([HUMAN, GREEDY])
+    assert api.state(drawn["id"], drawn["seats"][0]["token"])["game"]["fixed_seed"] is None
 
 
 def test_create_gives_secret_links_to_human_seats_only(api: Api) -> None:
@@ -234,9 +245,10 @@ def test_concurrent_submissions_for_one_seat_apply_exactly_once(
 
 
 def test_nothing_reveals_the_pile_order_or_tokens(api: Api, server: ServerProcess) -> None:
-    seed = 123456789
-    created = api.create([HUMAN, {"kind": "human", "name": "Bob"}, GREEDY], seed=seed)
+    created = api.create([HUMAN, {"kind": "human", "name": "Bob"}, GREEDY])  # a secret seed
     game_id = created["id"]
+    with closing(sqlite3.connect(f"file:{server.db}?mode=ro", uri=True)) as db:
+        (seed,) = db.execute("SELECT seed FROM games WHERE id = ?", (game_id,)).fetchone()
     tokens = [s["token"] for s in created["seats"][:2]]
     pile = Game(players=3).new_state(seed).pile_order()
     spectator = open_socket(server, game_id, [])

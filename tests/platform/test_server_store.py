@@ -49,3 +49,23 @@ def test_a_write_that_fails_outside_sqlite_leaves_no_transaction_open(tmp_path: 
     store.create_game("good", "nova-luna", {}, 1, [Seat(0, "Ann", "human", None, "t")])
     assert store.append_action("good", 0, 0, "1@0,0", False, False)
     assert [a.action for a in store.actions("good")] == ["1@0,0"]
+
+
+def test_a_database_from_before_fixed_seeds_were_recorded_is_upgraded(tmp_path: Path) -> None:
+    """Version 0.2 databases have no ``seed_chosen``: opening one adds it, games kept."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE games (id TEXT PRIMARY KEY, type TEXT NOT NULL, options TEXT NOT NULL,"
+        " seed INTEGER NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL,"
+        " over INTEGER NOT NULL DEFAULT 0);"
+        "INSERT INTO games VALUES ('old', 'nova-luna', '{}', 9, 't', 't', 0);"
+    )
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert store.game("old").seed == 9 and not store.game("old").seed_chosen
+    store.create_game("new", "nova-luna", {}, 3, [Seat(0, "Ann", "human", None, "t")], True)
+    assert store.game("new").seed_chosen

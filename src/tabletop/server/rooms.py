@@ -261,6 +261,7 @@ class Hub:
         if not isinstance(options, dict):
             raise ApiError(400, "'options' must be a JSON object")
         seed = body.get("seed")
+        seed_chosen = seed is not None
         if seed is None:
             seed = secrets.randbits(62)
         elif type(seed) is not int or not 0 <= seed < 2**63:
@@ -272,7 +273,7 @@ class Hub:
         except OptionsError as err:
             raise ApiError(400, str(err)) from None
         game_id = secrets.token_urlsafe(9)
-        self._write("create_game", game_id, game_type.name, options, seed, seats)
+        self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
         room = self.room(game_id)
         self.schedule_bot(room)
         return {
@@ -503,6 +504,8 @@ class Hub:
                 "type": room.type.name,
                 "title": room.type.title,
                 "created": room.row.created,
+                # a seed the creator chose lets them know the pile: every seat must see it
+                "fixed_seed": room.row.seed if room.row.seed_chosen else None,
                 "seats": [
                     {
                         "seat": s.seat,

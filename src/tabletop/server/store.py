@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS games (
     type TEXT NOT NULL,
     options TEXT NOT NULL,
     seed INTEGER NOT NULL,
+    seed_chosen INTEGER NOT NULL DEFAULT 0,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
     over INTEGER NOT NULL DEFAULT 0
@@ -86,6 +87,7 @@ class GameRow:
     created: str
     updated: str
     over: bool
+    seed_chosen: bool = False  # the creator fixed the seed, so they can know the pile
 
 
 @dataclass(frozen=True)
@@ -121,8 +123,16 @@ class Store:
         self._db = self._connect()
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        self._migrate()
         self._reader = self._db if memory else self._connect()
         self._checkpointer: sqlite3.Connection | None = None
+
+    def _migrate(self) -> None:
+        """Bring a database made by an older version up to ``SCHEMA``."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "seed_chosen" not in columns:  # before 0.3: games did not say who chose the seed
+            self._db.execute("ALTER TABLE games ADD COLUMN seed_chosen INTEGER NOT NULL DEFAULT 0")
+            self._db.commit()
 
     def checkpoint_separately(self) -> None:
         """Leave copying the journal into the database to ``checkpoint()`` (which a
@@ -188,9 +198,16 @@ class Store:
         return result
 
     def create_game(
-        self, game_id: str, type_name: str, options: dict[str, Any], seed: int, seats: list[Seat]
+        self,
+        game_id: str,
+        type_name: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: list[Seat],
+        seed_chosen: bool = False,
     ) -> None:
-        self._one("create_game", game_id, type_name, options, seed, seats)
+        """Store a new game; ``seed_chosen``: the creator fixed the seed."""
+        self._one("create_game", game_id, type_name, options, seed, seats, seed_chosen)
 
     def append_action(
         self, game_id: str, ply: int, seat: int, action: str, reveals: bool, over: bool
@@ -210,12 +227,13 @@ class Store:
         options: dict[str, Any],
         seed: int,
         seats: list[Seat],
+        seed_chosen: bool = False,
     ) -> None:
         now = _now()
         db.execute(
-            "INSERT INTO games (id, type, options, seed, created, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, type_name, json.dumps(options), seed, now, now),
+            "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, type_name, json.dumps(options), seed, int(seed_chosen), now, now),
         )
         db.executemany(
             "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash) "
@@ -264,6 +282,7 @@ class Store:
             row["created"],
             row["updated"],
             bool(row["over"]),
+            bool(row["seed_chosen"]),
         )
 
     def seats(self, game_id: str) -> list[Seat]:
