@@ -57,3 +57,30 @@ def test_a_greedy_bot_moves_while_other_games_search(busy_server: ServerProcess)
         time.sleep(0.05)
     assert api.state(searching[1])["ply"] == 0
     api.http.close()
+
+
+def test_searches_of_many_games_take_turns(tmp_path) -> None:
+    """One search worker, three games of searching bots already running: a fourth game's
+    first search waits for at most one search of each, never for several moves of one
+    (each game has one bot move queued at a time, and the queue is first come, first
+    served, so the games take turns)."""
+    proc = ServerProcess(
+        tmp_path / "games.sqlite3", workers=1, options=("--bot-max-seconds", "0.3")
+    ).start()
+    api = Api(proc)
+    try:
+        busy = [api.create([MCTS_HARD, MCTS_HARD])["id"] for _ in range(3)]
+        deadline = time.monotonic() + 60
+        while min(api.state(game)["ply"] for game in busy) < 1:  # all three searching
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        before = [api.state(game)["ply"] for game in busy]
+        late = api.create([MCTS_HARD, MCTS_HARD])["id"]
+        while api.state(late)["ply"] < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        moved = [api.state(game)["ply"] - ply for game, ply in zip(busy, before, strict=True)]
+        assert max(moved) <= 2, moved
+    finally:
+        api.http.close()
+        proc.stop()

@@ -3,8 +3,10 @@
 Two lanes: searches (``mcts``, the planners, hints) share ``workers`` processes,
 and quick jobs (random, greedy: milliseconds) have a process of their own, so a
 greedy bot in one game never waits behind another game's searches. Each game
-has at most one bot move in flight at a time (the hub schedules them one by
-one), and every search is bounded in time (``BotLimits``).
+has at most one bot move (and one hint) in flight at a time (the hub schedules
+them one by one), so the pool's first-come, first-served queue makes the games
+take turns: a game's next move queues behind every other game's; and every
+search is bounded in time (``BotLimits``).
 """
 
 from __future__ import annotations
