@@ -6,7 +6,7 @@
 >>> seat = match.to_move()
 >>> first = match.choices(seat)[0]["action"]
 >>> match.apply(seat, first).log["text"]
-'took a yellow 4 from space 1 and laid it at 0,0'
+'took a yellow 4 from space 1 and laid it as the first tile (at 0,0)'
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from .rules import (
     View,
     parse_action,
 )
+from .rules.display import cell_key
 from .rules.tiles import TILES
 
 #: Bots that answer in milliseconds: their moves run in the server's quick lane.
@@ -119,7 +120,10 @@ class NovaLunaWeb:
         log: list[JSON] = []
 
         def on_turn(rec: Recorder) -> None:
-            log.extend(_turn_log(turn) for turn in rec.turns[len(log) :])
+            displays = rec.state.displays
+            log.extend(
+                _turn_log(turn, displays[turn["seat"]].tiles) for turn in rec.turns[len(log) :]
+            )
             frames.append({"view": _view_json(rec.state.view()), "log": list(log)})
 
         replay(record, on_turn)
@@ -190,6 +194,7 @@ class NovaLunaMatch:
                 space=parsed.space,
                 tile=tile,
                 cell=[parsed.x, parsed.y],
+                beside=beside(state.displays[seat].tiles, parsed.x, parsed.y),
                 covered=[list(c) for c in covered],
             )
         drawn = before - state.pile_count
@@ -271,23 +276,61 @@ def _log_text(log: JSON, over: bool) -> str:
     return text
 
 
+#: Where a new tile lies from a neighbour, checked in this order: (side, dx, dy) with
+#: the neighbour at (x + dx, y + dy); y grows downwards, as the page draws it.
+_SIDES = (("right", -1, 0), ("left", 1, 0), ("below", 0, -1), ("above", 0, 1))
+
+
+def beside(tiles: dict[int, int], x: int, y: int) -> JSON | None:
+    """A tile laid at ``x, y`` in board terms: a neighbour and the side it lies on,
+    ``{"side": "right", "tile": 17}`` (right of tile 17); ``None`` for a first tile.
+
+    ``tiles`` maps cell keys to tile ids (a ``Display``'s); the cell itself is skipped.
+
+    >>> beside({cell_key(0, 0): 5}, 1, 0)
+    {'side': 'right', 'tile': 5}
+    >>> beside({cell_key(0, 0): 5}, 0, -1)
+    {'side': 'above', 'tile': 5}
+    >>> beside({cell_key(0, 0): 5}, 0, 0) is None
+    True
+    """
+    for side, dx, dy in _SIDES:
+        tile = tiles.get(cell_key(x + dx, y + dy))
+        if tile is not None:
+            return {"side": side, "tile": tile}
+    return None
+
+
+def _where_text(where: JSON | None) -> str:
+    if where is None:
+        return "as the first tile"
+    tile = TILES[where["tile"]]
+    side = where["side"] if where["side"] in ("above", "below") else f"{where['side']} of"
+    return f"{side} the {tile.color} {tile.cost}"
+
+
 def _place_text(take: JSON) -> str:
-    """``"took a red 3 from space 4 and laid it at 1,0, covering 2 tasks"``."""
+    """``"took a red 3 from space 4 and laid it right of the blue 2 (at 1,0), covering
+    2 tasks"``."""
     tile = TILES[take["tile"]]
     x, y = take["cell"]
-    text = f"took a {tile.color} {tile.cost} from space {take['space']} and laid it at {x},{y}"
+    where = _where_text(take.get("beside"))
+    text = f"took a {tile.color} {tile.cost} from space {take['space']} and laid it {where}"
+    text += f" (at {x},{y})"
     n = len(take["covered"])
     if n:
         text += f", covering {n} task{'s' if n > 1 else ''}"
     return text
 
 
-def _turn_log(turn: JSON) -> JSON:
-    """A log entry for one turn of a record (a refill and a take in one)."""
+def _turn_log(turn: JSON, display: dict[int, int]) -> JSON:
+    """A log entry for one turn of a record (a refill and a take in one); ``display``
+    is the seat's display after it."""
     log: JSON = {"seat": turn["seat"], "kind": "place" if "space" in turn else "refill"}
     if "space" in turn:
         log.update({k: turn[k] for k in ("space", "tile", "cell", "covered")})
-        text = _place_text(turn)
+        log["beside"] = beside(display, *turn["cell"])
+        text = _place_text(log)
         log["text"] = "after a refill, " + text if turn["refill"] else text
     else:
         log["text"] = "refilled the wheel"
