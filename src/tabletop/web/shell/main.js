@@ -4,6 +4,31 @@ import { showGame } from "./game.js";
 import { showReplay } from "./replay.js";
 import { clear, h } from "./util.js";
 
+// Colour symbols (a colour-blind mode): <html class="cb"> makes the game draw a shape for
+// each colour. Set before the first route so no page is drawn without it; remembered in
+// this browser and followed across its tabs.
+const SYMBOLS_KEY = "boardgames.colour-symbols.v1";
+const symbolsButton = document.getElementById("colour-symbols");
+
+function showSymbols(on) {
+  document.documentElement.classList.toggle("cb", on);
+  symbolsButton?.setAttribute("aria-pressed", on ? "true" : "false");
+}
+
+try {
+  showSymbols(localStorage.getItem(SYMBOLS_KEY) === "1");
+} catch {
+  showSymbols(false); // storage refused (private mode): off
+}
+symbolsButton?.addEventListener("click", () => {
+  const on = !document.documentElement.classList.contains("cb");
+  showSymbols(on);
+  try { localStorage.setItem(SYMBOLS_KEY, on ? "1" : "0"); } catch { /* this page only */ }
+});
+window.addEventListener("storage", (event) => {
+  if (event.key === SYMBOLS_KEY) showSymbols(event.newValue === "1");
+});
+
 let current = null; // {destroy()} of the screen on show
 
 export function navigate(url, { replace = false } = {}) {

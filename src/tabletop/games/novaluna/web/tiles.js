@@ -1,5 +1,7 @@
 // Drawing Nova Luna tiles as SVG: colour, cost (top left), tasks as groups of dots,
-// covered tasks under the owner's disc colour, previewed tasks glowing.
+// covered tasks under the owner's disc colour, previewed tasks glowing. For colour-blind
+// play every tile also carries its colour's shape (top right) and every task dot has a
+// shaped twin; colours.css shows them, instead of the plain dots, under <html class="cb">.
 import { s } from "../../shell/util.js";
 
 export const TILE = 100; // a tile is drawn in a 100×100 box
@@ -10,6 +12,47 @@ export const COLORS = {
   yellow: { fill: "#e9b93f", dark: "#94701a", name: "yellow" },
 };
 export const COLOR_ORDER = ["red", "blue", "cyan", "yellow"];
+// One shape per colour, as far apart as shapes go; the pairs that colour-blind eyes mix up
+// most (red/yellow, blue/cyan) get the most different outlines. colours.css and the top
+// bar's icon use the same four.
+export const SHAPES = {
+  red: { name: "triangle", glyph: "▲" },
+  blue: { name: "square", glyph: "■" },
+  cyan: { name: "plus", glyph: "✚" },
+  yellow: { name: "circle", glyph: "●" },
+};
+
+const f = (n) => +n.toFixed(2);
+
+/** The outline of ``colour``'s shape centred on (cx, cy), about 2r across, as path data. */
+export function shapePath(colour, cx, cy, r) {
+  switch (SHAPES[colour]?.name) {
+    case "triangle": { // a triangle looks smaller than a square of the same width: a little larger
+      const w = r * 1.06;
+      const ht = w * Math.sqrt(3);
+      const top = cy - ht * 0.56;
+      return `M${f(cx)} ${f(top)}L${f(cx + w)} ${f(top + ht)}L${f(cx - w)} ${f(top + ht)}Z`;
+    }
+    case "square": {
+      const a = r * 0.92;
+      return `M${f(cx - a)} ${f(cy - a)}H${f(cx + a)}V${f(cy + a)}H${f(cx - a)}Z`;
+    }
+    case "plus": {
+      const a = r; // arm reach
+      const b = r * 0.42; // half an arm's width
+      return `M${f(cx - b)} ${f(cy - a)}H${f(cx + b)}V${f(cy - b)}H${f(cx + a)}V${f(cy + b)}H${f(cx + b)}V${f(cy + a)}`
+        + `H${f(cx - b)}V${f(cy + b)}H${f(cx - a)}V${f(cy - b)}H${f(cx - b)}Z`;
+    }
+    default: { // circle
+      const c = r * 0.98;
+      return `M${f(cx - c)} ${f(cy)}a${f(c)} ${f(c)} 0 1 0 ${f(2 * c)} 0a${f(c)} ${f(c)} 0 1 0 ${f(-2 * c)} 0Z`;
+    }
+  }
+}
+
+function shape(colour, cls, cx, cy, r, attrs = {}) {
+  return s("path", { class: cls, "data-color": colour, "data-shape": SHAPES[colour]?.name || "circle", d: shapePath(colour, cx, cy, r), ...attrs });
+}
 
 let TILES = new Map();
 
@@ -54,6 +97,8 @@ export function drawTile(id, opts = {}) {
     s("circle", { class: "cost-bg", cx: 17, cy: 17, r: 12.5 }),
     s("text", { class: "cost", x: 17, y: 17.5, "text-anchor": "middle", "dominant-baseline": "central" }, String(t.cost)),
   );
+  // the colour's shape, top right (shown in colour-symbol mode)
+  g.append(shape(t.color, "tile-symbol", 82.5, 16.5, 9));
   if (opts.mini) return g;
   const rows = ROWS[t.tasks.length] || [];
   t.tasks.forEach((task, i) => {
@@ -72,7 +117,10 @@ export function drawTile(id, opts = {}) {
     tg.append(s("title", {}, `Task: ${taskText(task)}${covered ? " — fulfilled" : ""}`));
     tg.append(s("rect", { class: "plate", x: x0, y: y - 11, width, height: 22, rx: 11 }));
     colours.forEach((c, k) => {
-      tg.append(s("circle", { class: "dot", cx: x0 + 13 + k * 15, cy: y, r: 5.6, fill: COLORS[c].fill }));
+      const dx = x0 + 13 + k * 15;
+      tg.append(
+        s("circle", { class: "dot", cx: dx, cy: y, r: 5.6, fill: COLORS[c].fill, "data-color": c }),
+        shape(c, "dot-shape", dx, y, 6.1, { fill: COLORS[c].fill }));
     });
     if (covered) {
       // the owner's disc, laid on the task
