@@ -86,14 +86,14 @@ function createForm(type, mod, navigate) {
       if (seat.kind === "human") {
         detail = h("input", {
           type: "text", maxlength: "40", placeholder: `Player ${i + 1}`, value: seat.name || "",
-          "aria-label": `Seat ${i + 1} name`, "data-testid": `seat-${i}-name`,
+          class: "seat-detail", "aria-label": `Seat ${i + 1} name`, "data-testid": `seat-${i}-name`,
           oninput: (e) => { seat.name = e.target.value; },
         });
       } else {
         const bots = type.bots[mode] || [];
         if (!bots.some((b) => b.spec === seat.bot)) seat.bot = defaultBot(mode);
         detail = h("select", {
-          "aria-label": `Seat ${i + 1} bot`, "data-testid": `seat-${i}-bot`,
+          class: "seat-detail", "aria-label": `Seat ${i + 1} bot`, "data-testid": `seat-${i}-bot`,
           onchange: (e) => { seat.bot = e.target.value; },
         }, ...bots.map((b) => h("option", { value: b.spec, selected: b.spec === seat.bot }, b.label)));
       }
@@ -103,7 +103,7 @@ function createForm(type, mod, navigate) {
         kindToggle,
         detail,
         h("button", {
-          type: "button", class: "icon-btn", title: "Remove this seat", "aria-label": `Remove seat ${i + 1}`,
+          type: "button", class: "icon-btn seat-remove", title: "Remove this seat", "aria-label": `Remove seat ${i + 1}`,
           disabled: seats.length <= minSeats, "data-testid": `seat-${i}-remove`,
           onclick: () => { seats.splice(i, 1); render(); },
         }, "×")));

@@ -100,16 +100,18 @@ class ReplayViewer {
       oninput: (e) => this.go(Number(e.target.value)) });
     this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
     const btn = (icon, testid, title, f) => h("button", { class: "btn small icon", "data-testid": testid, title, "aria-label": title, onclick: f }, icon);
+    // Three parts laid out by shell.css: one row on a wide screen (title, controls, counter);
+    // on a narrow one the title and the counter share a line above the buttons and slider.
     this.bar = h("section", { class: "card replay-bar", "data-testid": "replay-bar" },
-      h("div", { class: "replay-title" }, h("strong", {}, "Replay"), h("span", { class: "muted" }, ` · ${label}`),
+      h("div", { class: "replay-title" }, h("strong", {}, "Replay"), h("span", { class: "muted replay-label", title: label }, ` · ${label}`),
         onClose ? h("button", { class: "btn small ghost", onclick: onClose }, "Another file") : null),
-      h("div", { class: "replay-controls" },
+      h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
         btn(icon("M6 5v14M19 5l-10 7 10 7z"), "replay-first", "First (Home)", () => this.go(0)),
         btn(icon("M16 5l-10 7 10 7z"), "replay-prev", "Previous (←)", () => this.go(this.index - 1)),
         this.slider,
         btn(icon("M8 5l10 7-10 7z"), "replay-next", "Next (→)", () => this.go(this.index + 1)),
-        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", "Last (End)", () => this.go(n)),
-        this.counter));
+        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", "Last (End)", () => this.go(n))),
+      this.counter);
     root.append(this.bar);
     this.screen = new GameScreen(root, mod, { replay: true });
     this.onKey = (e) => {
