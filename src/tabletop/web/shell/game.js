@@ -105,8 +105,9 @@ export class GameScreen {
     this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, "Undo");
     this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, "Show result");
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
+    this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
-    this.notices.append(this.hintBox);
+    this.notices.append(this.seedNote, this.hintBox);
     this.onKey = (e) => {
       if (e.key === "Escape") {
         this.board.cancel?.();
@@ -141,12 +142,15 @@ export class GameScreen {
     this.el.classList.toggle("acting", state.acting !== null);
     this.el.dataset.ply = state.ply;
     this.renderBanner(state);
+    this.renderSeedNote(state);
     if (state.acting !== null && previous && (previous.acting !== state.acting) && state.you.length > 1) {
       this.banner.classList.add("flash");
     }
     this.board.update(state);
     this.renderLog(state);
     const live = !this.replay;
+    const turnBegins = previous && state.acting !== null && (previous.acting !== state.acting || previous.ply !== state.ply);
+    if (live && turnBegins && !state.over) this.bringTurnIntoView();
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
     this.resultBtn.hidden = !(live && state.over);
@@ -154,6 +158,16 @@ export class GameScreen {
       this.endShownFor = state.game.id;
       this.showEnd(false);
     }
+  }
+
+  /** On a phone the player is often down at a display when their turn comes: scroll
+   * back to the banner (the wheel follows it), unless it is already in view. */
+  bringTurnIntoView() {
+    const bar = document.querySelector(".topbar");
+    const top = bar ? bar.getBoundingClientRect().bottom : 0;
+    const r = this.banner.getBoundingClientRect();
+    if (r.top >= top - 1 && r.bottom <= window.innerHeight * 0.5) return;
+    window.scrollBy(0, r.top - top - 8); // instant: a tap during a smooth scroll would count as a drag
   }
 
   renderBanner(state) {
@@ -196,13 +210,27 @@ export class GameScreen {
       this.banner.append(h("span", { class: "disc big", style: { "--disc": color.fill, "--ink": color.ink } }));
     }
     this.banner.append(h("div", { class: "banner-text" },
-      h("strong", { "data-testid": "banner-title" }, title),
+      h("strong", { "data-testid": "banner-title", title }, title),
       sub ? h("span", { class: "banner-sub" }, sub) : null));
     if (this.banner.classList.contains("banner-thinking")) this.banner.append(h("span", { class: "dots", "data-testid": "thinking" }, h("i"), h("i"), h("i")));
     if (!this.replay && state.you.length === 0) {
       this.banner.append(h("span", { class: "chip", "data-testid": "spectator-chip" }, "Spectating · read only"));
     } else if (!this.replay && state.you.length > 1) {
-      this.banner.append(h("span", { class: "chip" }, `Hot-seat: ${state.you.map((i) => this.seatName(i)).join(" & ")}`));
+      const names = `Hot-seat: ${state.you.map((i) => this.seatName(i)).join(" & ")}`;
+      this.banner.append(h("span", { class: "chip", title: names }, names));
+    }
+    const seed = state.game.fixed_seed;
+    if (!this.replay && seed !== null && seed !== undefined) {
+      this.banner.append(h("span", { class: "chip chip-seed", "data-testid": "fixed-seed", title: "The creator chose the seed: they can know the order of the pile" }, `Fixed seed ${seed}`));
+    }
+  }
+
+  // A seed the creator chose lets them know the order of the pile: say so to every seat.
+  renderSeedNote(state) {
+    const seed = state.game.fixed_seed;
+    this.seedNote.hidden = this.replay || seed === null || seed === undefined;
+    if (!this.seedNote.hidden) {
+      this.seedNote.textContent = `The creator chose this game's seed (${seed}): they can know the order of the tiles to come.`;
     }
   }
 
@@ -218,7 +246,7 @@ export class GameScreen {
       list.append(h("li", { class: i === state.log.length - 1 ? "last" : "", "data-testid": "log-entry" },
         h("span", { class: "log-num" }, String(i + 1)),
         h("span", { class: "disc small", style: { "--disc": color.fill, "--ink": color.ink } }),
-        h("span", { class: "log-text" }, h("strong", {}, this.seatName(entry.seat)), " ", this.mod.logText ? this.mod.logText(entry) : entry.text)));
+        h("span", { class: "log-text" }, h("strong", { title: this.seatName(entry.seat) }, this.seatName(entry.seat)), " ", this.mod.logText ? this.mod.logText(entry) : entry.text)));
     });
     if (atBottom || this.replay || !this.logSeen) list.scrollTop = list.scrollHeight;
     this.logSeen = true;

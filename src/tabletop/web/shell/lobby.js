@@ -140,7 +140,8 @@ function createForm(type, mod, navigate) {
     optionBox,
     h("details", { class: "advanced" },
       h("summary", {}, "Advanced"),
-      h("label", { class: "field", for: "seed" }, h("span", {}, "Seed (same seed, same tiles)"), seedInput)),
+      h("label", { class: "field", for: "seed" }, h("span", {}, "Seed (same seed, same tiles)"), seedInput,
+        h("small", { class: "muted" }, "Every player is shown a seed you choose: with it you could know the order of the tiles."))),
     h("div", { class: "row end" }, submit));
 
   form.addEventListener("submit", async (event) => {

@@ -4,6 +4,11 @@ import { h, s } from "../../shell/util.js";
 import { defs, drawTile, TILE } from "./tiles.js";
 
 export const PITCH = 108; // cell size: a tile plus the gap
+// On a phone (one-column layout), fitting never shrinks a tile below 70 px (its task
+// dots stay ≥ 7.8 px): a larger display is panned (drag) instead, and the fit button
+// still shows all of it on request. A desktop fits all, however large the display.
+const LEGIBLE = 0.7;
+const PHONE = "(max-width: 900px)";
 
 export class DisplayView {
   constructor(container, handlers) {
@@ -18,9 +23,10 @@ export class DisplayView {
     this.svg.append(defs(), this.world);
     this.zoomIn = h("button", { class: "icon-btn", title: "Zoom in", "aria-label": "Zoom in", onclick: () => this.zoomCentre(1.25) }, "+");
     this.zoomOut = h("button", { class: "icon-btn", title: "Zoom out", "aria-label": "Zoom out", onclick: () => this.zoomCentre(0.8) }, "−");
-    this.fitBtn = h("button", { class: "icon-btn fit", title: "Fit the display", "aria-label": "Fit the display", "data-testid": "fit", onclick: () => { this.userMoved = false; this.fit(true); } }, "⤢");
+    this.fitBtn = h("button", { class: "icon-btn fit", title: "Show the whole display", "aria-label": "Show the whole display", "data-testid": "fit", onclick: () => { this.overview = true; this.userMoved = false; this.fit(true); } }, "⤢");
     this.empty = h("div", { class: "display-empty", hidden: true });
-    this.frame = h("div", { class: "display-frame" }, this.svg, this.empty,
+    this.panNote = h("div", { class: "pan-note", "data-testid": "pan-note", hidden: true }, "Drag to see more · ⤢ shows all");
+    this.frame = h("div", { class: "display-frame" }, this.svg, this.empty, this.panNote,
       h("div", { class: "zoom-tools" }, this.zoomIn, this.zoomOut, this.fitBtn));
     container.append(this.frame);
     this.installGestures();
@@ -38,7 +44,7 @@ export class DisplayView {
   }
 
   /**
-   * tiles: [{cell, tile, covered}], owner: colour, cells: [{key, cell}], last: "x,y",
+   * tiles: [{cell, tile, covered}], owner: colour, cells: [{key, cell, label}], last: "x,y",
    * fresh: Map "x,y" → Set(task) (covered by the last move), hinted: "x,y",
    * chosen: "x,y" (tapped cell waiting for confirmation), emptyText.
    */
@@ -61,7 +67,7 @@ export class DisplayView {
       const classes = ["cell"];
       if (model.hinted === c.key) classes.push("hinted");
       if (model.chosen === c.key) classes.push("chosen");
-      const g = s("g", { class: classes.join(" "), transform: `translate(${c.cell[0] * PITCH} ${c.cell[1] * PITCH})`, "data-testid": `cell-${c.key}`, "data-cell": c.key, role: "button", "aria-label": `Place at ${c.key}` },
+      const g = s("g", { class: classes.join(" "), transform: `translate(${c.cell[0] * PITCH} ${c.cell[1] * PITCH})`, "data-testid": `cell-${c.key}`, "data-cell": c.key, role: "button", "aria-label": c.label || `Place at ${c.key}` },
         s("rect", { class: "cell-box", x: 3, y: 3, width: TILE - 6, height: TILE - 6, rx: 10 }),
         s("path", { class: "cell-plus", d: "M 50 38 V 62 M 38 50 H 62" }));
       g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") this.handlers.onEnter(c.key); });
@@ -98,7 +104,7 @@ export class DisplayView {
       bounds = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
     } else bounds = { x0: 0, y0: 0, x1: 0, y1: 0 };
     const changed = !this.bounds || ["x0", "y0", "x1", "y1"].some((k) => this.bounds[k] !== bounds[k]) || model.identity !== this.identity;
-    if (model.identity !== this.identity) this.userMoved = false;
+    if (model.identity !== this.identity) this.userMoved = this.overview = false;
     this.identity = model.identity;
     this.bounds = bounds;
     if (changed && !this.userMoved) this.fit(false);
@@ -124,7 +130,9 @@ export class DisplayView {
       s("rect", { class: "ghost-outline", x: -4, y: -4, width: TILE + 8, height: TILE + 8, rx: 14 })));
   }
 
-  fit(animate) {
+  /** Centre the display in the frame, as large as fits but not below ``LEGIBLE`` unless
+   * ``all`` or the player asked for the whole display (``overview``). */
+  fit(animate, all = false) {
     const b = this.bounds || { x0: 0, y0: 0, x1: 0, y1: 0 };
     const w = this.svg.clientWidth || 600;
     const hgt = this.svg.clientHeight || 400;
@@ -132,7 +140,10 @@ export class DisplayView {
     const tools = 50; // the zoom buttons, bottom right
     const ww = (b.x1 - b.x0) * PITCH + TILE;
     const wh = (b.y1 - b.y0) * PITCH + TILE;
-    const scale = Math.max(0.12, Math.min(1.25, (w - 2 * pad) / ww, (hgt - 2 * pad - tools) / wh));
+    const whole = Math.max(0.12, Math.min(1.25, (w - 2 * pad) / ww, (hgt - 2 * pad - tools) / wh));
+    const floor = all || this.overview || !window.matchMedia(PHONE).matches ? 0 : LEGIBLE;
+    const scale = Math.max(whole, floor);
+    this.panNote.hidden = scale <= whole;
     this.scale = scale;
     this.tx = w / 2 - (b.x0 * PITCH + ww / 2) * scale;
     this.ty = (hgt - tools) / 2 - (b.y0 * PITCH + wh / 2) * scale;

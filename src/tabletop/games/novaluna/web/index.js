@@ -2,7 +2,7 @@
 // move descriptions and the end-of-game result.
 import { h, ordinal, plural, s } from "../../shell/util.js";
 import { DisplayView } from "./display.js";
-import { COLORS, drawTile, setTiles, tileInfo, tileText } from "./tiles.js";
+import { COLORS, defs, drawTile, setTiles, tileInfo, tileText } from "./tiles.js";
 import { drawWheel } from "./wheel.js";
 
 // Player discs: chosen to stay apart from the four tile colours.
@@ -20,6 +20,29 @@ function seatColor(seat) {
 function parseAction(action) {
   const m = /^(\d+)@(-?\d+),(-?\d+)$/.exec(action || "");
   return m ? { space: Number(m[1]), cell: [Number(m[2]), Number(m[3])], key: `${m[2]},${m[3]}` } : null;
+}
+
+// Where a tile lies in board terms, as the server words its log: the first neighbour
+// found in this order (the neighbour at x + dx, y + dy; y grows downwards).
+const SIDES = [["right", -1, 0], ["left", 1, 0], ["below", 0, -1], ["above", 0, 1]];
+
+function besideOf(tiles, x, y) {
+  for (const [side, dx, dy] of SIDES) {
+    const t = tiles.find((t) => t.cell[0] === x + dx && t.cell[1] === y + dy);
+    if (t) return { side, tile: t.tile };
+  }
+  return null;
+}
+
+/** "right of your blue 3", "below the red 2", "as the first tile". */
+function whereText(where, owner = "the") {
+  if (!where) return "as the first tile";
+  const side = where.side === "above" || where.side === "below" ? where.side : `${where.side} of`;
+  return `${side} ${owner} ${tileText(where.tile)}`;
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function lastPlace(log) {
@@ -93,7 +116,10 @@ const nova = {
     const tile = state.view.wheel[p.space];
     const choice = (state.choices || []).find((c) => c.action === action);
     const n = choice ? choice.covers.length : 0;
-    return `take the ${tileText(tile)} and lay it at ${p.key}${n ? `, covering ${plural(n, "task")}` : ""}`;
+    const mark = (state.view.takeable || []).indexOf(p.space) + 1;
+    const seat = state.acting ?? state.to_move;
+    const where = besideOf(state.view.seats[seat].tiles, p.cell[0], p.cell[1]);
+    return `take the ${tileText(tile)}${mark ? ` (marked ${mark} on the wheel)` : ""} and lay it ${whereText(where, "your")}${n ? `, covering ${plural(n, "task")}` : ""}`;
   },
 
   logText(entry) {
@@ -105,6 +131,7 @@ const nova = {
     const parts = [
       (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took ",
       chip, t ? ` ${t.color}` : "",
+      "beside" in entry ? h("span", { class: "log-where" }, ` and laid it ${whereText(entry.beside)}`) : "",
       n ? h("span", { class: "covered-note" }, ` · covered ${plural(n, "task")}`) : "",
     ];
     if (entry.drawn) parts.push(h("span", { class: "muted" }, ` · the wheel ran empty and was refilled (${entry.drawn} tiles)`));
@@ -141,7 +168,7 @@ const nova = {
       const c = seatColor(seat);
       return h("tr", { "data-testid": `rank-${i + 1}` },
         h("td", { class: "rank" }, i === 0 ? h("span", { class: "star" }, "★") : ordinal(i + 1)),
-        h("td", {}, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }), " ", h("strong", {}, name(seat))),
+        h("td", { class: "rank-name" }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }), " ", h("strong", { title: name(seat) }, name(seat))),
         h("td", { class: "num" }, String(r.discs_left[seat])),
         h("td", { class: "num" }, String(r.tiles_taken[seat])));
     });
@@ -230,7 +257,40 @@ class Board {
       this.focus = state.acting;
       this.pinned = false;
     }
+    const fresh = prev && state.log.length === prev.log.length + 1 ? state.log[state.log.length - 1] : null;
+    const othersMove = fresh && fresh.kind === "place" && !state.you.includes(fresh.seat) && !this.ctx.readOnly;
+    if (othersMove) this.justMoved = { seat: fresh.seat, until: Date.now() + 2500 };
     this.render();
+    if (othersMove) this.flyTile(fresh);
+  }
+
+  /** Someone else's move: the tile flies from its wheel space to their display (or card). */
+  flyTile(entry) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const from = this.wheelBox.querySelector(`[data-space="${entry.space}"] .space-slot`);
+    const key = `${entry.cell[0]},${entry.cell[1]}`;
+    const to = this.focus === entry.seat
+      ? this.display.svg.querySelector(`.placed[data-cell="${key}"] .tile-body`)
+      : this.playersCard.querySelector(`[data-testid=player-${entry.seat}] .mini`);
+    if (!from || !to) return;
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const size = Math.max(24, a.width);
+    const svg = s("svg", { viewBox: "-4 -4 108 108", width: size, height: size }, defs(), drawTile(entry.tile, {}));
+    const flyer = h("div", { class: "flying-tile", "aria-hidden": "true", style: { left: `${a.left + a.width / 2 - size / 2}px`, top: `${a.top + a.height / 2 - size / 2}px`, width: `${size}px`, height: `${size}px` } }, svg);
+    document.body.append(flyer);
+    const dx = b.left + b.width / 2 - (a.left + a.width / 2);
+    const dy = b.top + b.height / 2 - (a.top + a.height / 2);
+    const scale = Math.max(0.3, Math.min(2, Math.max(b.width, b.height) / size));
+    const flight = flyer.animate([
+      { transform: "translate(0, 0) scale(1)", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, opacity: 0.9 },
+    ], { duration: 700, easing: "cubic-bezier(.4,0,.2,1)" });
+    flight.onfinish = flight.oncancel = () => flyer.remove();
+  }
+
+  movedRecently(seat) {
+    return this.justMoved && this.justMoved.seat === seat && Date.now() < this.justMoved.until;
   }
 
   cancel() {
@@ -399,19 +459,19 @@ class Board {
   renderTabs(state) {
     const n = state.view.seats.length;
     if (n === 1) {
-      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", {}, `${this.seatName(0)}'s display`)));
+      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, `${this.seatName(0)}'s display`)));
       return;
     }
     this.tabs.replaceChildren(...state.view.seats.map((seat, i) => {
       const c = seatColor(i);
       const mine = state.you.includes(i);
       return h("button", {
-        class: `tab${i === this.focus ? " on" : ""}${i === state.to_move ? " to-move" : ""}`,
+        class: `tab${i === this.focus ? " on" : ""}${i === state.to_move ? " to-move" : ""}${this.movedRecently(i) ? " just-moved" : ""}`,
         role: "tab", "aria-selected": i === this.focus ? "true" : "false", "data-testid": `tab-${i}`,
         style: { "--disc": c.fill, "--ink": c.ink },
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
-      h("span", { class: "tab-name" }, this.seatName(i)), mine ? h("span", { class: "you" }, "you") : null,
+      h("span", { class: "tab-name", title: this.seatName(i) }, this.seatName(i)), mine ? h("span", { class: "you" }, "you") : null,
       h("span", { class: "tab-discs", title: "discs left" }, String(seat.discs_left)));
     }));
   }
@@ -422,7 +482,10 @@ class Board {
     const data = view.seats[seat];
     const acting = state.acting === seat && !this.ctx.readOnly;
     const cells = acting && this.selected !== null
-      ? state.choices.filter((c) => c.space === this.selected && c.cell).map((c) => ({ key: `${c.cell[0]},${c.cell[1]}`, cell: c.cell }))
+      ? state.choices.filter((c) => c.space === this.selected && c.cell).map((c) => ({
+        key: `${c.cell[0]},${c.cell[1]}`, cell: c.cell,
+        label: `Place ${whereText(besideOf(data.tiles, c.cell[0], c.cell[1]), "your")}${c.covers.length ? `, covering ${plural(c.covers.length, "task")}` : ""}`,
+      }))
       : [];
     let hinted = null;
     if (hintP && acting && (this.selected === null || this.selected === hintP.space)) hinted = hintP.key;
@@ -481,9 +544,11 @@ class Board {
     p.chip.textContent = t ? String(t.cost) : "?";
     if (choice) {
       const n = choice.covers.length;
-      p.text.textContent = n ? `Placed here it covers ${plural(n, "task")} (glowing)` : "Placed here it covers no task";
+      const where = whereText(besideOf(state.view.seats[state.acting].tiles, choice.cell[0], choice.cell[1]), "your");
+      p.text.textContent = `${capital(where)}: ${n ? `covers ${plural(n, "task")} (glowing)` : "covers no task"}`;
     } else {
-      p.text.textContent = `${t ? `${t.color} ${t.cost}` : "Tile"}: point at a highlighted cell to preview, click to place it`;
+      const how = window.matchMedia("(pointer: coarse)").matches ? "tap a highlighted cell to preview it, then “Place here”" : "point at a highlighted cell to preview, click to place it";
+      p.text.textContent = `${t ? `${t.color} ${t.cost}` : "Tile"}: ${how}`;
     }
     p.confirm.hidden = !(this.chosen && choice && this.chosen === this.hovered) && !(this.chosen && choice && this.hovered === null);
   }
@@ -492,6 +557,9 @@ class Board {
     const view = state.view;
     const card = this.playersCard;
     const order = view.turn_order || [];
+    const behind = Math.min(...view.seats.map((seat) => seat.time)); // the marker furthest back
+    const lastCells = new Map(); // each seat's latest tile, marked in its mini display
+    for (const entry of state.log) if (entry.kind === "place" && entry.cell) lastCells.set(entry.seat, `${entry.cell[0]},${entry.cell[1]}`);
     const rows = view.seats.map((seat, i) => {
       const c = seatColor(i);
       const info = state.game.seats[i] || { kind: "human" };
@@ -505,26 +573,35 @@ class Board {
       const supply = view.supply || 20;
       const frac = Math.min(1, seat.discs_placed / (solo ? 21 : supply));
       return h("button", {
-        class: `player${i === state.to_move ? " to-move" : ""}${i === this.focus ? " focused" : ""}`,
+        class: `player${i === state.to_move ? " to-move" : ""}${i === this.focus ? " focused" : ""}${this.movedRecently(i) ? " just-moved" : ""}`,
         "data-testid": `player-${i}`, style: { "--disc": c.fill, "--ink": c.ink },
         title: `Show ${this.seatName(i)}'s display`,
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       },
       h("span", { class: "disc", style: { "--disc": c.fill, "--ink": c.ink } }),
       h("span", { class: "player-main" },
-        h("span", { class: "player-name" }, h("strong", {}, this.seatName(i)), ...badges),
+        h("span", { class: "player-name" }, h("strong", { title: this.seatName(i) }, this.seatName(i)), ...badges),
         h("span", { class: "player-stats" },
           h("span", { "data-testid": `discs-left-${i}` }, h("b", {}, String(seat.discs_left)), " discs left"),
-          h("span", {}, h("b", {}, String(seat.tiles.length)), " tiles"),
+          h("span", {}, h("b", {}, String(seat.tiles.length)), seat.tiles.length === 1 ? " tile" : " tiles"),
+          solo ? null : trackText(seat, i, behind),
           !solo && !view.over && pos >= 0 ? h("span", { class: "order" }, pos === 0 ? "moves next" : `${ordinal(pos + 1)} in turn`) : null),
         h("span", { class: "bar" }, h("i", { style: { width: `${(frac * 100).toFixed(1)}%` } }))),
-      miniDisplay(seat.tiles));
+      miniDisplay(seat.tiles, lastCells.get(i)));
     });
     card.replaceChildren(h("h2", {}, view.mode === "solo" ? "Player" : "Players"), ...rows);
   }
 }
 
-function miniDisplay(tiles) {
+/** "moon track 7 · 3 ahead": the marker's space (as numbered on the wheel) and its lead. */
+function trackText(seat, i, behind) {
+  const space = ((seat.time % 24) + 24) % 24;
+  const ahead = seat.time - behind;
+  return h("span", { class: "track-pos", "data-testid": `track-pos-${i}`, title: `Moon track space ${space}; time spent ${seat.time}` },
+    "moon track ", h("b", {}, String(space)), ahead > 0 ? ` · ${ahead} ahead` : "");
+}
+
+function miniDisplay(tiles, lastCell) {
   const svg = s("svg", { class: "mini", viewBox: "0 0 60 44", "aria-hidden": "true" });
   if (!tiles.length) return svg;
   const xs = tiles.map((t) => t.cell[0]);
@@ -538,7 +615,8 @@ function miniDisplay(tiles) {
   const oy = (44 - hh * size) / 2;
   for (const t of tiles) {
     const info = tileInfo(t.tile);
-    svg.append(s("rect", { x: ox + (t.cell[0] - x0) * size + 0.5, y: oy + (t.cell[1] - y0) * size + 0.5, width: size - 1, height: size - 1, rx: size * 0.15, fill: info ? COLORS[info.color].fill : "#888" }));
+    const last = `${t.cell[0]},${t.cell[1]}` === lastCell;
+    svg.append(s("rect", { class: last ? "mini-last" : null, x: ox + (t.cell[0] - x0) * size + 0.5, y: oy + (t.cell[1] - y0) * size + 0.5, width: size - 1, height: size - 1, rx: size * 0.15, fill: info ? COLORS[info.color].fill : "#888" }));
   }
   return svg;
 }

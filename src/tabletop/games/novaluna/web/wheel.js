@@ -32,7 +32,9 @@ export function drawWheel(opts) {
   const track = s("g", { class: `track${solo ? " track-solo" : ""}` });
   for (let k = 0; k < 24; k++) {
     const [x, y] = polar(R_TRACK, k, 24);
-    track.append(s("circle", { class: k === 0 ? "track-space track-zero" : "track-space", cx: x, cy: y, r: 8 }));
+    track.append(
+      s("circle", { class: k === 0 ? "track-space track-zero" : "track-space", cx: x, cy: y, r: 10.5 }),
+      s("text", { class: "track-num", x, y, "text-anchor": "middle", "dominant-baseline": "central", "data-testid": `track-num-${k}` }, String(k)));
   }
   svg.append(track);
   // the centre: the moon and the pile
