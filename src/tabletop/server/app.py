@@ -158,8 +158,12 @@ def _loads(data: str | bytes, what: str) -> Any:
         return json.loads(data)
     except RecursionError:
         raise ApiError(400, f"{what} is nested too deep to be a request") from None
-    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError, the integer limit
+    except json.JSONDecodeError as err:
         raise ApiError(400, f"{what} is not valid JSON ({err})") from None
+    except UnicodeDecodeError:
+        raise ApiError(400, f"{what} is not UTF-8 text") from None
+    except ValueError:  # Python's limit on integer digits, not a JSON error
+        raise ApiError(400, f"{what} holds a number with too many digits") from None
 
 
 def _object(body: Any) -> dict[str, Any]:
