@@ -28,6 +28,16 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: The two screen sizes every page finding is checked at.
+SIZES: dict[str, dict[str, Any]] = {
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "desktop": {"viewport": {"width": 1400, "height": 900}},
+}
 REPO = Path(__file__).resolve().parent.parent
 SCREENSHOTS = REPO / "test-output" / "screenshots"
 TIMEOUT_MS = 15_000
@@ -83,6 +93,26 @@ def require_chromium() -> None:
             "(apt-get install chromium)",
             pytrace=False,
         )
+
+
+@contextlib.contextmanager
+def checked_page(browser: Any, **context: Any) -> Iterator[Any]:
+    """A page in a new browser context (``context``: Playwright's options); the test fails
+    on any JavaScript error, or any breach of the page's Content-Security-Policy."""
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on(
+        "console",
+        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
+    )
+    try:
+        yield page
+    finally:
+        ctx.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def api(base: str, path: str, body: Any = None, token: str | None = None) -> Any:

@@ -16,17 +16,15 @@ from typing import Any
 import pytest
 
 from browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     TIMEOUT_MS,
     api,
+    checked_page,
     create_game,
     free_port,
     no_horizontal_overflow,
     play_one_turn,
     ply,
     previewed_tasks,
-    require_chromium,
     running_server,
     shot,
     wait_for_my_turn_or_end,
@@ -40,38 +38,11 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("browser") / "games.db"
-    with running_server(db) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on(  # the page must run under its own Content-Security-Policy
-        "console",
-        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
-    )
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    """A desktop page (these tests predate the phone/desktop pairs of the other modules)."""
+    with checked_page(browser, viewport=DESKTOP, accept_downloads=True) as page:
+        yield page
 
 
 def token_of(page: Any) -> str:

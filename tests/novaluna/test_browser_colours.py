@@ -10,20 +10,14 @@ Screenshots: test-output/screenshots/cb-phone*.png and cb-desktop*.png.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    TIMEOUT_MS,
     api,
     create_game,
     no_horizontal_overflow,
-    require_chromium,
-    running_server,
     shot,
     wait_for_my_turn_or_end,
 )
@@ -31,15 +25,6 @@ from browser_support import (
 sync_api = pytest.importorskip("playwright.sync_api")
 
 SHAPES = {"red": "triangle", "blue": "square", "cyan": "plus", "yellow": "circle"}
-VIEWPORTS = {
-    "phone": {
-        "viewport": {"width": 390, "height": 844},
-        "device_scale_factor": 2,
-        "is_mobile": True,
-        "has_touch": True,
-    },
-    "desktop": {"viewport": {"width": 1400, "height": 900}},
-}
 TOGGLE = "[data-testid=colour-symbols]"
 
 # Everything on the game page that carries a tile colour, checked in one pass: the task
@@ -101,41 +86,6 @@ INSPECT = """([on, shapes]) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("browser-colours") / "games.db"
-    with running_server(db) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(params=list(VIEWPORTS))
-def device(request: pytest.FixtureRequest, browser: Any) -> Iterator[tuple[str, Any]]:
-    """(name, page) for each viewport; fails on any JavaScript error or CSP violation."""
-    context = browser.new_context(**VIEWPORTS[request.param])
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on(
-        "console",
-        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
-    )
-    yield request.param, page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def game_after_moves(base: str, moves: int) -> dict[str, Any]:
     """A game of a human against the greedy bot, ``moves`` of the human's turns played
     through the API (so both displays hold tiles with tasks); the human is to move."""
@@ -177,8 +127,8 @@ def assert_mode(page: Any, on: bool) -> None:
     assert has_class is on
 
 
-def test_colour_symbols_switch_on_every_tile_dot_and_chip(device: tuple[str, Any], server: str):
-    name, page = device
+def test_colour_symbols_switch_on_every_tile_dot_and_chip(page: Any, size: str, server: str):
+    name = size
     mobile = name == "phone"
     game = game_after_moves(server, 3)
     page.goto(server + game["seats"][0]["link"])

@@ -8,21 +8,15 @@ shown, the hint in board terms, long names, and task dots legible on a full disp
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    TIMEOUT_MS,
     api,
     create_game,
     no_horizontal_overflow,
     ply,
-    require_chromium,
-    running_server,
     shot,
     wait_for_my_turn_or_end,
     wait_for_ply_after,
@@ -30,55 +24,8 @@ from browser_support import (
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-SIZES = {
-    "phone": {
-        "viewport": {"width": 390, "height": 844},
-        "device_scale_factor": 2,
-        "is_mobile": True,
-        "has_touch": True,
-    },
-    "desktop": {"viewport": {"width": 1400, "height": 900}},
-}
 GREEDY = {"kind": "bot", "bot": "greedy"}
 WHERE = r"(right of|left of|above|below) (the|your) (red|blue|cyan|yellow) \d|as the first tile"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("page") / "games.db") as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(params=list(SIZES))
-def size(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
-@pytest.fixture
-def page(browser: Any, size: str) -> Iterator[Any]:
-    context = browser.new_context(**SIZES[size])
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on(
-        "console",
-        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
-    )
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 def press(page: Any, size: str, selector: str) -> None:

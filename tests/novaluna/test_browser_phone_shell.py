@@ -15,77 +15,23 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
-    TIMEOUT_MS,
     api,
     create_game,
     no_horizontal_overflow,
-    require_chromium,
-    running_server,
     shot,
     wait_until_over,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-DEVICES: dict[str, dict[str, Any]] = {
-    "phone": {
-        "viewport": {"width": 390, "height": 844},
-        "is_mobile": True,
-        "has_touch": True,
-        "device_scale_factor": 2,
-    },
-    "desktop": {"viewport": {"width": 1400, "height": 900}},
-}
 TOUCH_TARGET = 40  # px, the smallest button a finger can hit reliably
 REPLAY_CONTROLS = ["replay-first", "replay-prev", "replay-slider", "replay-next", "replay-last"]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("phone-shell") / "games.db"
-    with running_server(db) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(params=list(DEVICES))
-def device(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
-@pytest.fixture
-def page(browser: Any, device: str) -> Iterator[Any]:
-    context = browser.new_context(**DEVICES[device])
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.on(  # the page must run under its own Content-Security-Policy
-        "console",
-        lambda msg: errors.append(msg.text) if "Content Security Policy" in msg.text else None,
-    )
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
 
 
 @pytest.fixture(scope="module")
@@ -127,22 +73,22 @@ def turn_of(page: Any) -> int:
     return int(match.group(1))
 
 
-def press(page: Any, device: str, testid: str) -> None:
+def press(page: Any, size: str, testid: str) -> None:
     button = page.locator(f"[data-testid={testid}]")
-    if device == "phone":
+    if size == "phone":
         button.tap()
     else:
         button.click()
 
 
-def drag_slider(page: Any, device: str, fraction: float) -> None:
+def drag_slider(page: Any, size: str, fraction: float) -> None:
     """Drag the slider's thumb from its start to ``fraction`` of its width: a finger on the
     phone (touch events through the DevTools protocol), the mouse on the desktop."""
     slider = box(page, "[data-testid=replay-slider]")
     y = middle(slider)
     start, end = slider["x"] + 4, slider["x"] + slider["width"] * fraction
     steps = [start + (end - start) * k / 8 for k in range(9)]
-    if device == "phone":
+    if size == "phone":
         cdp = page.context.new_cdp_session(page)
         cdp.send(
             "Input.dispatchTouchEvent",
@@ -163,7 +109,7 @@ def drag_slider(page: Any, device: str, fraction: float) -> None:
 
 
 def test_replay_bar_fits_and_works(
-    page: Any, device: str, server: str, finished_game: dict[str, Any]
+    page: Any, size: str, server: str, finished_game: dict[str, Any]
 ) -> None:
     page.goto(server + f"/replay/{finished_game['id']}")
     page.locator("[data-testid=replay-counter]").wait_for()
@@ -186,7 +132,7 @@ def test_replay_bar_fits_and_works(
     assert all(abs(middle(b) - middle(order[0])) <= 2 for b in order)
     assert all(right(a) <= b["x"] + 0.5 for a, b in zip(order, order[1:], strict=False))
     slider = boxes["replay-slider"]
-    if device == "phone":
+    if size == "phone":
         # the title and the counter on the first line, the controls on the next
         assert abs(middle(boxes["title"]) - middle(boxes["replay-counter"])) <= 4
         assert boxes["replay-counter"]["y"] + boxes["replay-counter"]["height"] <= order[0]["y"]
@@ -202,28 +148,28 @@ def test_replay_bar_fits_and_works(
 
     n = int(re.search(r"(\d+) turns", page.inner_text("[data-testid=replay-counter]")).group(1))
     assert turn_of(page) == 0 and n > 10
-    press(page, device, "replay-next")
+    press(page, size, "replay-next")
     assert turn_of(page) == 1
-    press(page, device, "replay-next")
+    press(page, size, "replay-next")
     assert turn_of(page) == 2
-    press(page, device, "replay-prev")
+    press(page, size, "replay-prev")
     assert turn_of(page) == 1
-    press(page, device, "replay-last")
+    press(page, size, "replay-last")
     assert turn_of(page) == n
-    press(page, device, "replay-first")
+    press(page, size, "replay-first")
     assert turn_of(page) == 0
-    drag_slider(page, device, 0.5)
+    drag_slider(page, size, 0.5)
     assert abs(turn_of(page) - n / 2) <= max(2, n / 10), (turn_of(page), n)
     assert page.input_value("[data-testid=replay-slider]") == str(turn_of(page))
     page.fill("[data-testid=replay-slider]", "7")
     assert turn_of(page) == 7
     assert no_horizontal_overflow(page)
     page.evaluate("() => window.scrollTo(0, 0)")
-    shot(page, f"replay-{device}")
+    shot(page, f"replay-{size}")
 
 
 def test_replay_of_an_uploaded_record_fits(
-    page: Any, device: str, server: str, finished_game: dict[str, Any], tmp_path: Path
+    page: Any, size: str, server: str, finished_game: dict[str, Any], tmp_path: Path
 ) -> None:
     """An uploaded record's title also holds an "Another file" button: the tightest bar."""
     path = tmp_path / "a-rather-long-record-file-name-from-last-night.json"
@@ -237,11 +183,11 @@ def test_replay_of_an_uploaded_record_fits(
     for selector in selectors:
         b = box(page, selector)
         assert inside(b, 0, width) and b["width"] > 0, f"{selector}: {b}"
-    press(page, device, "replay-last")
+    press(page, size, "replay-last")
     assert turn_of(page) > 10
-    press(page, device, "replay-prev")
+    press(page, size, "replay-prev")
     assert no_horizontal_overflow(page)
-    shot(page, f"replay-upload-{device}")
+    shot(page, f"replay-upload-{size}")
 
 
 # -- the bot drop-downs in the lobby -----------------------------------------------------
@@ -271,7 +217,7 @@ MEASURE_SELECT = """(select) => {
 }"""
 
 
-def test_lobby_bot_selects_show_their_whole_label(page: Any, device: str, server: str) -> None:
+def test_lobby_bot_selects_show_their_whole_label(page: Any, size: str, server: str) -> None:
     page.goto(server + "/")
     page.locator("[data-testid=create-form]").wait_for()
     while page.locator("[data-testid^=seat-row-]").count() < 4:
@@ -303,4 +249,4 @@ def test_lobby_bot_selects_show_their_whole_label(page: Any, device: str, server
     assert inside(name, card["x"], right(card)) and inside(name, 0, width)
     assert no_horizontal_overflow(page)
     page.evaluate("() => window.scrollTo(0, 0)")  # a sticky top bar in a full-page shot
-    shot(page, f"lobby-bots-{device}", full_page=True)
+    shot(page, f"lobby-bots-{size}", full_page=True)

@@ -17,6 +17,7 @@ export class DisplayView {
     this.tx = 0;
     this.ty = 0;
     this.userMoved = false;
+    this.overview = false; // the player asked for the whole display (fit button)
     this.bounds = null;
     this.svg = s("svg", { class: "display-svg", "data-testid": "display" });
     this.world = s("g", { class: "world" });
