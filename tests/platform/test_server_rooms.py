@@ -2,32 +2,39 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import threading
 from pathlib import Path
 
 from tabletop.server.botpool import BotPool
-from tabletop.server.rooms import Hub, Subscriber
+from tabletop.server.rooms import ApiError, Hub, Subscriber
 from tabletop.server.store import Store
 
 
-def _play_to_the_end(hub: Hub, game_id: str) -> None:
+async def _play_to_the_end(hub: Hub, game_id: str) -> None:
     rng = random.Random(3)
     room = hub.room(game_id)
     while not room.match.is_over():
         seat = room.match.to_move()
         action = rng.choice(room.match.choices(seat))["action"]
-        room = hub.act(game_id, frozenset({seat}), action, room.ply)
+        room = await hub.act(game_id, frozenset({seat}), action, room.ply)
 
 
 def test_finished_games_nobody_watches_leave_memory_and_come_back_whole(tmp_path: Path) -> None:
+    asyncio.run(_finished_games_leave_memory(tmp_path))
+
+
+async def _finished_games_leave_memory(tmp_path: Path) -> None:
     store = Store(tmp_path / "games.sqlite3")
     hub = Hub(store, BotPool(1))
     seats = [{"kind": "human"}, {"kind": "human"}]
-    done, watched, running = (
-        hub.create({"type": "nova-luna", "seats": seats, "seed": n})["id"] for n in (1, 2, 3)
-    )
-    _play_to_the_end(hub, done)
-    _play_to_the_end(hub, watched)
+    done, watched, running = [
+        (await hub.create({"type": "nova-luna", "seats": seats, "seed": n}))["id"]
+        for n in (1, 2, 3)
+    ]
+    await _play_to_the_end(hub, done)
+    await _play_to_the_end(hub, watched)
     hub.room(watched).subscribers.add(Subscriber(frozenset()))
     before = hub.state(hub.room(done), frozenset())
 
@@ -36,5 +43,78 @@ def test_finished_games_nobody_watches_leave_memory_and_come_back_whole(tmp_path
     again = hub.state(hub.room(done), frozenset())  # rebuilt from the store
     assert again["log"] == before["log"] and again["view"] == before["view"]
     assert again["result"] == before["result"] and again["over"]
+    hub.close()
+    store.close()
+
+
+def _two_humans(seed: int) -> dict:
+    return {"type": "nova-luna", "seats": [{"kind": "human"}, {"kind": "human"}], "seed": seed}
+
+
+def _first_move(hub: Hub, game_id: str) -> tuple[frozenset[int], str]:
+    room = hub.room(game_id)
+    seat = room.match.to_move()
+    return frozenset({seat}), room.match.choices(seat)[0]["action"]
+
+
+def test_a_slow_disk_stalls_no_other_game_and_waiting_moves_share_the_next_commit(
+    tmp_path: Path,
+) -> None:
+    asyncio.run(_slow_disk(tmp_path))
+
+
+async def _slow_disk(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    hub = Hub(store, BotPool(1))
+    games = [(await hub.create(_two_humans(n)))["id"] for n in range(3)]
+    disk = threading.Event()
+    batches: list[int] = []
+    write_many = store.write_many
+
+    def slow_write_many(writes: list) -> list:
+        batches.append(len(writes))
+        if len(batches) == 1:
+            disk.wait(30)  # the first commit waits until the test lets the disk go on
+        return write_many(writes)
+
+    store.write_many = slow_write_many  # type: ignore[method-assign]
+    moves = [asyncio.ensure_future(hub.act(g, *_first_move(hub, g), 0)) for g in games[:1]]
+    for _ in range(500):
+        if batches:
+            break
+        await asyncio.sleep(0.01)
+    assert batches == [1], "the first move's commit should be waiting for the disk"
+    moves += [asyncio.ensure_future(hub.act(g, *_first_move(hub, g), 0)) for g in games[1:]]
+    for _ in range(5):
+        await asyncio.sleep(0)
+
+    # the event loop is free: every game's state is served, none shows an unstored move
+    assert [hub.state(hub.room(g), frozenset())["ply"] for g in games] == [0, 0, 0]
+    assert not any(move.done() for move in moves)
+    disk.set()
+    rooms = await asyncio.gather(*moves)
+    assert [room.ply for room in rooms] == [1, 1, 1]
+    assert batches == [1, 2], "the two moves that came meanwhile should share one commit"
+    assert [len(store.actions(g)) for g in games] == [1, 1, 1]
+    hub.close()
+    store.close()
+
+
+def test_of_two_submissions_of_the_same_move_exactly_one_applies(tmp_path: Path) -> None:
+    asyncio.run(_same_move_twice(tmp_path))
+
+
+async def _same_move_twice(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    hub = Hub(store, BotPool(1))
+    game = (await hub.create(_two_humans(5)))["id"]
+    seats, _ = _first_move(hub, game)
+    choices = [c["action"] for c in hub.room(game).match.choices(next(iter(seats)))]
+    answers = await asyncio.gather(
+        *(hub.act(game, seats, action, 0) for action in choices[:2]), return_exceptions=True
+    )
+    refused = [a for a in answers if isinstance(a, ApiError)]
+    assert len(refused) == 1 and refused[0].status == 409
+    assert hub.room(game).ply == 1 and len(store.actions(game)) == 1
     hub.close()
     store.close()

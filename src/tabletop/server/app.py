@@ -210,7 +210,7 @@ async def _create(request: Request) -> Response:
     hub = _hub(request)
     hub.check_rate("create", request.client.host if request.client else None)
     body = await _json_body(request)
-    return JSONResponse(hub.create(body), status_code=201)
+    return JSONResponse(await hub.create(body), status_code=201)
 
 
 async def _get_state(request: Request) -> Response:
@@ -222,7 +222,7 @@ async def _act(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = hub.act(room.id, seats, body.get("action"), body.get("ply"))
+    room = await hub.act(room.id, seats, body.get("action"), body.get("ply"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
@@ -230,7 +230,7 @@ async def _undo(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = hub.undo(room.id, seats, body.get("ply"))
+    room = await hub.undo(room.id, seats, body.get("ply"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
@@ -355,10 +355,10 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         kind = message.get("type")
         room = hub.room(game_id)
         if kind == "act":
-            room = hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
+            room = await hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "undo":
-            room = hub.undo(game_id, sub.seats, message.get("ply"))
+            room = await hub.undo(game_id, sub.seats, message.get("ply"))
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "hint":
             asyncio.get_running_loop().create_task(_hint_over_socket(hub, room, sub, message, ref))

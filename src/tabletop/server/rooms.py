@@ -1,10 +1,11 @@
 """Live games: one ``Room`` per game in memory, kept in step with the store.
 
-The ``Hub`` is the single authority. Acting is synchronous between the checks
-and the durable write (no ``await`` in between), so on one event loop two
-submissions for the same turn can never both be applied: the second one sees
-a different ``ply`` and is refused. Bots think in worker processes, so the
-event loop stays free while they do.
+The ``Hub`` is the single authority. The changes to one game (moves, undos)
+run one at a time, from the checks to the durable write and the change in
+memory, so two submissions for the same turn can never both be applied: the
+second one sees a different ``ply`` and is refused. Meanwhile other games go
+on: writes are committed off the event loop (``Committer``), and bots think in
+worker processes.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import json
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from ..core.web import (
     DEFAULT_LIMITS,
@@ -32,11 +33,13 @@ from ..core.web import (
     web_games,
 )
 from .botpool import BotPool
+from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
-from .store import GameRow, Seat, Store, StoreError, Write
+from .store import GameRow, Seat, Store, StoreError
 
 log = logging.getLogger("tabletop.server")
+T = TypeVar("T")
 
 
 class ApiError(Exception):
@@ -151,6 +154,8 @@ class Hub:
         self.rates = rates.limiters()
         self._hints_running: set[str] = set()  # games with a hint being worked out
         self.rooms: dict[str, Room] = {}
+        self._turns: dict[str, asyncio.Lock] = {}  # per game: its changes one at a time
+        self.committer = Committer(store)
         self._unchecked = 0  # commits since the last checkpoint
         self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="tabletop-checkpoint")
 
@@ -184,24 +189,38 @@ class Hub:
         ]
         for game_id in idle:
             del self.rooms[game_id]
+        for game_id in [g for g, turn in self._turns.items() if g not in self.rooms]:
+            if not self._turns[game_id].locked():
+                del self._turns[game_id]
         return len(idle)
 
     def close(self) -> None:
+        self.committer.close()
         self._checkpoints.shutdown(wait=True)
 
-    def _write(self, name: str, *args: Any) -> Any:
+    async def _write(self, name: str, *args: Any) -> Any:
         """Store one write (a ``Store`` write method and its arguments); 503 if refused.
 
-        The commit runs right here on the event loop: it waits for the disk for well
-        under a millisecond, which costs less than handing it to a thread that must
-        then win the interpreter lock back (measured: p99 latency halved). Copying
-        the journal into the database file, the slow part, runs on a thread.
+        Commits wait for the disk on a thread, several games' writes at once (see
+        ``Committer``). Copying the journal into the database file runs on another.
         """
-        (result,) = self.store.write_many([Write(name, args)])
+        result = await self.committer.write(name, *args)
         self._unchecked += 1
         if isinstance(result, StoreError):
             raise ApiError(503, str(result))
         return result
+
+    async def _in_turn(self, game_id: str, change: Callable[[Room], Awaitable[T]]) -> T:
+        """``change(room)`` for the game's live room once the game's earlier changes
+        are done; it runs to its end even if the caller goes away (a stored move must
+        also reach memory)."""
+        turn = self._turns.setdefault(game_id, asyncio.Lock())
+
+        async def alone() -> T:
+            async with turn:
+                return await change(self.room(game_id))
+
+        return await asyncio.shield(asyncio.ensure_future(alone()))
 
     # -- loading ------------------------------------------------------------------
 
@@ -241,7 +260,7 @@ class Hub:
 
     # -- creating -----------------------------------------------------------------
 
-    def create(self, body: Any) -> JSON:
+    async def create(self, body: Any) -> JSON:
         if not isinstance(body, dict):
             raise ApiError(400, "send a JSON object describing the game")
         try:
@@ -273,7 +292,7 @@ class Hub:
         except OptionsError as err:
             raise ApiError(400, str(err)) from None
         game_id = secrets.token_urlsafe(9)
-        self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
+        await self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
         room = self.room(game_id)
         self.schedule_bot(room)
         return {
@@ -326,31 +345,35 @@ class Hub:
 
     # -- acting -----------------------------------------------------------------------
 
-    def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
+    async def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
         """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone.
 
-        The checks, the stored write and the change run without yielding to the
-        event loop, so of two submissions for the same move exactly one applies.
+        The checks, the stored write and the change run in the game's turn (see
+        ``_in_turn``), so of two submissions for the same move exactly one applies.
         """
         if not isinstance(action, str):
             raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
         room = self.room(game_id)
         _require_player(seats)
         self.check_rate("action", (room.id, seats))
-        self._check_ply(room, ply)
-        seat = self.acting_seat(room, seats)
-        self._apply(room, seat, action)
-        return room
 
-    def _apply(self, room: Room, seat: int, action: str) -> None:
-        """Apply to a copy, store, then make the copy the game (nothing half-done on failure)."""
+        async def change(room: Room) -> Room:
+            self._check_ply(room, ply)
+            await self._apply(room, self.acting_seat(room, seats), action)
+            return room
+
+        return await self._in_turn(room.id, change)
+
+    async def _apply(self, room: Room, seat: int, action: str) -> None:
+        """Apply to a copy, store, then make the copy the game (nothing half-done on
+        failure). Only in the game's turn (``_in_turn``)."""
         match = room.match.clone()
         try:
             applied = match.apply(seat, action)
         except ActionRejected as err:
             raise ApiError(422, str(err)) from None
         ply = room.ply
-        at = self._write(
+        at = await self._write(
             "append_action", room.id, ply, seat, action, applied.reveals, match.is_over()
         )
         room.match = match
@@ -379,23 +402,27 @@ class Hub:
             return "a refill has revealed new tiles since your last move, so it cannot be undone"
         return None
 
-    def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
+    async def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
         """Take back the player's last move and every bot move after it."""
         room = self.room(game_id)
         _require_player(seats)
         self.check_rate("action", (room.id, seats))
-        self._check_ply(room, ply)
-        seat = next(iter(seats)) if len(seats) == 1 else None
-        blocker = self.undo_blocker(room, seat)
-        if blocker:
-            raise ApiError(409, blocker)
-        last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-        self._write("truncate", room.id, last)
-        self.rooms.pop(room.id, None)
-        new_room = self.room(room.id)
-        self._move_subscribers(room, new_room)
-        self.broadcast(new_room)
-        return new_room
+
+        async def change(room: Room) -> Room:
+            self._check_ply(room, ply)
+            seat = next(iter(seats)) if len(seats) == 1 else None
+            blocker = self.undo_blocker(room, seat)
+            if blocker:
+                raise ApiError(409, blocker)
+            last = max(i for i, s in enumerate(room.action_seats) if s == seat)
+            await self._write("truncate", room.id, last)
+            self.rooms.pop(room.id, None)
+            new_room = self.room(room.id)
+            self._move_subscribers(room, new_room)
+            self.broadcast(new_room)
+            return new_room
+
+        return await self._in_turn(room.id, change)
 
     def _move_subscribers(self, old: Room, new: Room) -> None:
         if old.bot_task is not None:
@@ -454,12 +481,17 @@ class Hub:
             return
         room.thinking = None
         room.bot_task = None
-        if self.rooms.get(room.id) is not room or room.ply != ply:
-            return  # an undo came first
-        try:
-            self._apply(room, seat, action)
-        except ApiError as err:
-            log.error("bot %s in game %s: %s", bot, room.id, err.message)
+
+        async def change(live: Room) -> None:
+            if live is not room or room.ply != ply:
+                return  # an undo came first
+            try:
+                await self._apply(room, seat, action)
+            except ApiError as err:
+                log.error("bot %s in game %s: %s", bot, room.id, err.message)
+
+        if self.rooms.get(room.id) is room:
+            await self._in_turn(room.id, change)
 
     # -- what clients see -------------------------------------------------------------
 
