@@ -65,3 +65,11 @@ export async function copyText(text) {
     return ok;
   }
 }
+
+/** Adds the stylesheet at ``url`` to the page; resolves once it applies, so nothing is drawn
+ * unstyled. A failed load resolves too: the page then works, if plainly, rather than not at all. */
+export function stylesheet(url) {
+  return new Promise((resolve) => {
+    document.head.append(h("link", { rel: "stylesheet", href: String(url), onload: resolve, onerror: resolve }));
+  });
+}
