@@ -74,3 +74,12 @@ def test_the_replay_upload_page_loads_nothing_of_the_game(page: Any, server: str
     files = static_files(page, paths)
     assert not names(files, "games"), files
     assert "replay.js" in names(files, "shell")
+
+
+def test_a_page_whose_code_version_is_gone_says_to_reload(page: Any, server: str) -> None:
+    """A page left open across an upgrade asks for files of its version, which the server
+    no longer has: it says what helps instead of spinning for ever."""
+    game = create_game(server, [{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+    page.route("**/games/nova-luna/index.js", lambda route: route.fulfill(status=404))
+    page.goto(server + game["seats"][0]["link"])
+    assert "Reload the page" in page.locator("[data-testid=fatal]").inner_text()

@@ -1,14 +1,22 @@
 // The game modules this shell knows, by game type name. A game module draws the board,
 // explains moves and results; the shell does everything that is the same for every game.
 // Each game has two entry modules: ``intro``, what the lobby shows (tagline, rules, seat
-// colours, art), and ``full``, that plus the board. The lobby loads only the intro, so a
-// first visit downloads no board code. The paths are relative, so they keep the page's
-// asset version (/static/<version>/...).
+// colours, art), and ``full``, that plus the board; each with the stylesheets it needs,
+// fetched alongside its code. The lobby loads only the intro, so a first visit downloads
+// no board code. The paths are relative, so they keep the page's asset version
+// (/static/<version>/...).
+import { loadCode, stylesheet } from "./util.js";
 
 const games = {
   "nova-luna": {
-    intro: () => import("../games/nova-luna/intro.js"),
-    full: () => import("../games/nova-luna/index.js"),
+    intro: {
+      module: () => import("../games/nova-luna/intro.js"),
+      styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css"],
+    },
+    full: {
+      module: () => import("../games/nova-luna/index.js"),
+      styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css", "../games/nova-luna/board.css"],
+    },
   },
 };
 
@@ -18,14 +26,15 @@ function load(typeName, typeInfo, part) {
   if (!games[typeName]) return Promise.reject(new Error(`This page cannot show games of type ${typeName}.`));
   const key = `${typeName} ${part}`;
   if (!cache.has(key)) {
-    cache.set(key, games[typeName][part]().then((m) => {
+    const { module, styles } = games[typeName][part];
+    const styled = Promise.all(styles.map((path) => stylesheet(new URL(path, import.meta.url))));
+    cache.set(key, Promise.all([loadCode(module), styled]).then(([m]) => {
       const mod = m.default;
       if (typeInfo && mod.setup) mod.setup(typeInfo);
       return mod;
-    }, () => {
+    }, (err) => {
       cache.delete(key); // try again next time
-      // After an upgrade this page's version of the code is gone: only a reload helps.
-      throw new Error("The game's code could not be loaded: reload the page (the server may have been updated).");
+      throw err;
     }));
   }
   return cache.get(key);

@@ -1,12 +1,11 @@
 // Nova Luna for the shell: the board (moon wheel, displays, players), its controls,
 // move descriptions and the end-of-game result; the lobby's part comes from intro.js.
-import { h, ordinal, plural, s, stylesheet } from "../../shell/util.js";
+// Styles: tiles.css, colours.css and board.css (shell/games.js adds them).
+import { h, ordinal, plural, s } from "../../shell/util.js";
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
 import { COLORS, defs, drawTile, tileInfo, tileText } from "./tiles.js";
 import { drawWheel } from "./wheel.js";
-
-await stylesheet(new URL("./board.css", import.meta.url));
 
 function parseAction(action) {
   const m = /^(\d+)@(-?\d+),(-?\d+)$/.exec(action || "");

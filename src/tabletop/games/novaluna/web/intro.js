@@ -1,10 +1,9 @@
 // Nova Luna in the lobby: what a player sees before a game — the tagline, the rules in
 // short, seat colours and modes, and some tiles as art. Kept apart from the board (index.js)
-// so that the lobby never downloads the board's code or styles.
-import { h, s, stylesheet } from "../../shell/util.js";
+// so that the lobby never downloads the board's code or styles (shell/games.js lists both,
+// with their stylesheets: tiles.css and colours.css here).
+import { h, s } from "../../shell/util.js";
 import { drawTile, setTiles, tileInfo } from "./tiles.js";
-
-await Promise.all(["./tiles.css", "./colours.css"].map((name) => stylesheet(new URL(name, import.meta.url))));
 
 // Player discs: chosen to stay apart from the four tile colours.
 const SEAT_COLORS = [
