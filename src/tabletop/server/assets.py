@@ -12,13 +12,15 @@ code it has not loaded yet, never files of another version.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator, Mapping
 from importlib.resources.abc import Traversable
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import PathLike, StaticFiles
+from starlette.types import Scope
 
 #: Versioned URLs never change content: keep them a year without revalidating.
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -54,9 +56,11 @@ class CachedFiles(StaticFiles):
         super().__init__(directory=str(directory))
         self.cache_control = cache_control
 
-    def file_response(self, *args: object, **kwargs: object) -> Response:
-        response = super().file_response(*args, **kwargs)  # type: ignore[arg-type]
-        response.headers["Cache-Control"] = self.cache_control
+    def file_response(
+        self, full_path: PathLike, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = self.cache_control  # on 304s too
         return response
 
 
