@@ -29,13 +29,14 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, RecordError, web_games
+from .assets import Assets
 from .botpool import BotPool
 from .headers import SecurityHeaders
 from .ratelimit import RateLimits
@@ -63,6 +64,7 @@ def create_app(
     store = Store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(store, pool, bot_pause, bot_limits, rate_limits)
+    assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -94,19 +96,17 @@ def create_app(
         Route("/api/games/{game_id}/replay", _stored_replay),
         Route("/api/replay", _upload_replay, methods=["POST"]),
         WebSocketRoute("/api/games/{game_id}/ws", _socket),
-        *(
-            Mount(f"/static/games/{name}", StaticFiles(directory=str(game.assets)))
-            for name, game in web_games().items()
-        ),
-        Mount("/static", StaticFiles(directory=str(STATIC)), name="static"),
+        *assets.routes(),
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SecurityHeaders)],
+        # Outermost first; GZip leaves WebSockets and small or already encoded bodies alone.
+        middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware)],
         lifespan=lifespan,
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, 500: _crash},
     )
     app.state.hub = hub
+    app.state.assets = assets
     return app
 
 
@@ -196,7 +196,8 @@ def _without_type(state: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _page(request: Request) -> Response:
-    return FileResponse(str(STATIC.joinpath("index.html")), headers={"Cache-Control": "no-cache"})
+    assets: Assets = request.app.state.assets
+    return assets.page_response(request)
 
 
 # -- HTTP API ----------------------------------------------------------------------

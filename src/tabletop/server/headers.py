@@ -4,6 +4,7 @@ Seat tokens travel in URLs (``/g/<id>#seat=<token>``), so no referrer leaves the
 page; the page may not be framed (click-jacking a move); browsers must not
 guess content types. The page has no inline script or style attribute: styles
 set from JavaScript go through the CSSOM, which ``style-src 'self'`` allows.
+API answers are seat-dependent and may hold a seat's secrets: no cache keeps them.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"referrer-policy", b"no-referrer"),
 ]
+API_HEADERS = [(b"cache-control", b"no-store")]
 
 
 class SecurityHeaders:
-    """ASGI middleware adding ``HEADERS`` to every HTTP response."""
+    """ASGI middleware adding ``HEADERS`` to every HTTP response, and ``API_HEADERS``
+    to those under ``/api/``, unless the response sets them itself."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -41,11 +44,12 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        defaults = HEADERS + API_HEADERS if scope["path"].startswith("/api/") else HEADERS
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in HEADERS if k not in present]
+                extra = [(k, v) for k, v in defaults if k not in present]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

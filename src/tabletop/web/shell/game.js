@@ -17,11 +17,38 @@ export async function showGame(root, gameId, navigate) {
   let fatal = false;
   const connStatus = document.getElementById("conn");
 
+  // While connecting, fetch the board of the only game this server hosts (with several,
+  // the first state says which); a failure shows when the state arrives.
+  if (types.length === 1) gameModule(types[0].name, types[0]).catch(() => {});
+
+  function fail(title, message, status) {
+    if (fatal) return;
+    fatal = true;
+    loading.remove();
+    if (screen) screen.destroy();
+    clear(root);
+    const spectate = status === 403 || status === 401;
+    root.append(h("section", { class: "card narrow center", "data-testid": "fatal" },
+      h("h1", {}, title),
+      h("p", { class: "lead" }, capitalise(message)),
+      h("div", { class: "row center" },
+        spectate ? h("a", { class: "btn", href: `/g/${gameId}`, "data-testid": "spectate-instead" }, "Watch as a spectator") : null,
+        h("a", { class: "btn primary", href: "/" }, "Go to the lobby"))));
+    toast(message, "error");
+  }
+
   const conn = new Connection(gameId, tokens, {
     onState: async (state) => {
+      if (fatal) return;
       if (!screen) {
         const type = types.find((t) => t.name === state.game.type) || types[0];
-        const mod = await gameModule(type.name, type);
+        let mod;
+        try {
+          mod = await gameModule(type.name, type);
+        } catch (err) {
+          conn.close();
+          return fail("Cannot show this game", err.message);
+        }
         if (screen) return screen.update(state);
         loading.remove();
         screen = new GameScreen(root, mod, { conn, type, navigate, tokens });
@@ -37,20 +64,7 @@ export async function showGame(root, gameId, navigate) {
       connStatus.textContent = { connecting: "connecting…", reconnecting: "reconnecting…", offline: "offline — reconnecting…", closed: "disconnected" }[status] || "";
       if (screen) screen.setOnline(status === "online");
     },
-    onFatal: (message, status) => {
-      fatal = true;
-      loading.remove();
-      if (screen) screen.destroy();
-      clear(root);
-      const spectate = status === 403 || status === 401;
-      root.append(h("section", { class: "card narrow center", "data-testid": "fatal" },
-        h("h1", {}, status === 404 ? "No such game" : "Cannot open this seat"),
-        h("p", { class: "lead" }, capitalise(message)),
-        h("div", { class: "row center" },
-          spectate ? h("a", { class: "btn", href: `/g/${gameId}`, "data-testid": "spectate-instead" }, "Watch as a spectator") : null,
-          h("a", { class: "btn primary", href: "/" }, "Go to the lobby"))));
-      toast(message, "error");
-    },
+    onFatal: (message, status) => fail(status === 404 ? "No such game" : "Cannot open this seat", message, status),
   });
   return {
     destroy() {

@@ -1,20 +1,51 @@
 // The game modules this shell knows, by game type name. A game module draws the board,
 // explains moves and results; the shell does everything that is the same for every game.
+// Each game has two entry modules: ``intro``, what the lobby shows (tagline, rules, seat
+// colours, art), and ``full``, that plus the board; each with the stylesheets it needs,
+// fetched alongside its code. The lobby loads only the intro, so a first visit downloads
+// no board code. The paths are relative, so they keep the page's asset version
+// (/static/<version>/...).
+import { loadCode, stylesheet } from "./util.js";
 
-const loaders = {
-  "nova-luna": () => import("../games/nova-luna/index.js"),
+const games = {
+  "nova-luna": {
+    intro: {
+      module: () => import("../games/nova-luna/intro.js"),
+      styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css"],
+    },
+    full: {
+      module: () => import("../games/nova-luna/index.js"),
+      styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css", "../games/nova-luna/board.css"],
+    },
+  },
 };
 
 const cache = new Map();
 
-export async function gameModule(typeName, typeInfo) {
-  if (!loaders[typeName]) throw new Error(`This page cannot show games of type ${typeName}.`);
-  if (!cache.has(typeName)) {
-    cache.set(typeName, loaders[typeName]().then((m) => {
+function load(typeName, typeInfo, part) {
+  if (!games[typeName]) return Promise.reject(new Error(`This page cannot show games of type ${typeName}.`));
+  const key = `${typeName} ${part}`;
+  if (!cache.has(key)) {
+    const { module, styles } = games[typeName][part];
+    const styled = Promise.all(styles.map((path) => stylesheet(new URL(path, import.meta.url))));
+    cache.set(key, Promise.all([loadCode(module), styled]).then(([m]) => {
       const mod = m.default;
       if (typeInfo && mod.setup) mod.setup(typeInfo);
       return mod;
+    }, (err) => {
+      cache.delete(key); // try again next time
+      throw err;
     }));
   }
-  return cache.get(typeName);
+  return cache.get(key);
+}
+
+/** What the lobby needs of a game (see above). */
+export function gameIntro(typeName, typeInfo) {
+  return load(typeName, typeInfo, "intro");
+}
+
+/** The whole game module, board included. */
+export function gameModule(typeName, typeInfo) {
+  return load(typeName, typeInfo, "full");
 }

@@ -1,6 +1,6 @@
 // The lobby: create a game (seats, bots, options, seed), share its seat links, list your games.
 import { api, gameTypes } from "./api.js";
-import { gameModule } from "./games.js";
+import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
 import { clear, copyText, h } from "./util.js";
@@ -10,7 +10,7 @@ const NAME_KEY = "boardgames.name";
 export async function showLobby(root, navigate) {
   const types = await gameTypes();
   const type = types[0];
-  const mod = await gameModule(type.name, type);
+  const mod = await gameIntro(type.name, type);
   const createdId = new URLSearchParams(location.hash.slice(1)).get("created");
   const created = createdId ? getGame(createdId) : null;
 

@@ -1,8 +1,16 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id}.
-import { showLobby } from "./lobby.js";
-import { showGame } from "./game.js";
-import { showReplay } from "./replay.js";
-import { clear, h } from "./util.js";
+import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
+import { clear, h, loadCode } from "./util.js";
+
+// The game and replay screens, and the game's board with them, load when first shown:
+// the lobby, the usual first page, downloads none of it.
+async function showGame(...args) {
+  return (await loadCode(() => import("./game.js"))).showGame(...args);
+}
+
+async function showReplay(...args) {
+  return (await loadCode(() => import("./replay.js"))).showReplay(...args);
+}
 
 // Colour symbols (a colour-blind mode): <html class="cb"> makes the game draw a shape for
 // each colour. Set before the first route so no page is drawn without it; remembered in

@@ -65,3 +65,27 @@ export async function copyText(text) {
     return ok;
   }
 }
+
+const sheets = new Map(); // href → promise: each stylesheet is added once
+
+/** Adds the stylesheet at ``url`` to the page; resolves once it applies, so nothing is drawn
+ * unstyled. A failed load resolves too: the page then works, if plainly, rather than not at all. */
+export function stylesheet(url) {
+  const href = String(url);
+  if (!sheets.has(href)) {
+    sheets.set(href, new Promise((resolve) => {
+      document.head.append(h("link", { rel: "stylesheet", href, onload: resolve, onerror: resolve }));
+    }));
+  }
+  return sheets.get(href);
+}
+
+/** The module ``load()`` imports. After an upgrade this page's version of the code is gone
+ * from the server (only the current one is served): a failed load says what helps. */
+export async function loadCode(load) {
+  try {
+    return await load();
+  } catch (err) {
+    throw new Error(`The page's code could not be loaded (${err.message}). Reload the page: the server may have been updated.`, { cause: err });
+  }
+}
