@@ -1,10 +1,11 @@
-"""Nova Luna with the keyboard alone (issue 16), on a phone
+"""Nova Luna with the keyboard alone, and what a screen reader hears (issue 16), on a phone
 (390×844) and a desktop (1400×900).
 
 Once the page is open these tests only press keys (Tab, the arrows, Home, End, Enter,
 Space, Escape): no clicks, and no API calls on the page's behalf. The API is read to check
 where each tile went. Focus must never drop to <body>; the wheel's tiles, the legal cells
-and the seat tabs each keep one stop in the tab order (arrows move within them).
+and the seat tabs each keep one stop in the tab order (arrows move within them); and one
+move with the bot's reply is a few short sentences in the live region, not the whole page.
 """
 
 from __future__ import annotations
@@ -42,6 +43,23 @@ CELLS = """() => [...document.querySelectorAll("[data-testid^='cell-']")]
 
 TAB_STOPS = """(selector) => [...document.querySelectorAll(selector)]
   .filter(e => e.getAttribute('tabindex') === '0').map(e => e.getAttribute('data-testid'))"""
+
+#: Every change of a live region, as the text it adds (what a screen reader would read).
+RECORD_LIVE = """() => {
+  window.spoken = [];
+  const live = '[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]';
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      if (!el || !el.closest(live)) continue;
+      let text = '';
+      if (r.type === 'characterData') text = r.target.data;
+      else for (const n of r.addedNodes) text += n.textContent;
+      text = text.trim();
+      if (text) window.spoken.push(text);
+    }
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
 
 
 def active(page: Any) -> dict[str, Any]:
@@ -330,3 +348,35 @@ def test_one_stop_per_group_in_the_tab_order_and_the_arrows_move_within(
     key(page, "ArrowLeft")
     assert focused_testid(page) == "tab-2"
     shot(page, f"keyboard-tabs-{size}")
+
+
+def test_one_move_and_the_bots_reply_are_a_few_short_sentences(
+    page: Any, size: str, server: str
+) -> None:
+    game = create_game(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=3)
+    page.goto(server + game["seats"][0]["link"])
+    assert wait_for_my_turn_or_end(page)
+    assert page.get_attribute("#app", "aria-live") is None
+    assert page.get_attribute("[data-testid=turn-banner]", "aria-live") is None
+    keyboard_turn(page, server, game["id"], 0)  # a first tile, so the next lies beside it
+    assert wait_for_my_turn_or_end(page)
+    wait_for_focus(page, r"^space-")
+    page.evaluate(RECORD_LIVE)
+    before = ply(page)
+    keyboard_turn(page, server, game["id"], 1)
+    assert wait_for_my_turn_or_end(page)
+    page.wait_for_function("() => window.spoken.some(t => t.includes('Your turn'))")
+    page.wait_for_timeout(300)  # anything said late is counted too
+    spoken: list[str] = page.evaluate("window.spoken")
+    state = api(server, f"/api/games/{game['id']}")
+    moves = state["log"][before:]
+    bot = state["game"]["seats"][1]["name"]
+    assert 2 <= len(spoken) <= len(moves) + 1 <= 4, spoken
+    assert all(len(text) <= 160 for text in spoken), spoken
+    assert sum(map(len, spoken)) <= 400, spoken
+    said = " ".join(spoken)
+    took = r"You took the (red|blue|cyan|yellow) \d+ and laid it (right of|left of|above|below) the"
+    assert re.search(took, said), said
+    assert f"{bot} took the" in said, said
+    assert said.rstrip().endswith("Your turn."), said
+    assert not re.search(r"-?\d+,-?\d+", said), said  # board terms, not coordinates

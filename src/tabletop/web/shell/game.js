@@ -1,5 +1,6 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
+import { announce } from "./announce.js";
 import { api, capitalise, gameTypes } from "./api.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
@@ -80,7 +81,8 @@ export class GameScreen {
     this.endShownFor = null;
     this.el = h("div", { class: `game ${replay ? "is-replay" : ""}`, "data-testid": "game" });
     root.append(this.el);
-    this.banner = h("section", { class: "banner", "data-testid": "turn-banner", "aria-live": "polite", tabindex: "-1" });
+    // Not a live region (its redraws would all be read out): announce() says what matters.
+    this.banner = h("section", { class: "banner", "data-testid": "turn-banner", tabindex: "-1" });
     this.controls = h("div", { class: "controls", "data-testid": "controls" });
     this.gameControls = h("div", { class: "controls-game" });
     this.shellControls = h("div", { class: "controls-shell" });
@@ -155,6 +157,7 @@ export class GameScreen {
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
     this.resultBtn.hidden = !(live && state.over);
+    if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
       this.showEnd(false);
@@ -172,6 +175,28 @@ export class GameScreen {
     if (!focusLost()) return;
     if (had && focusOn(this.el.querySelector(`[data-testid="${CSS.escape(had)}"]`))) return;
     if (!(state.acting !== null && this.board.focusTurn?.())) focusOn(this.banner);
+  }
+
+  /** A short sentence for a screen reader: the moves since the last state (the log's own
+   * words), then whose turn it is, or the result. */
+  announceChange(previous, state) {
+    const said = [];
+    if (previous && previous.game.id === state.game.id && state.log.length > previous.log.length) {
+      for (const entry of state.log.slice(previous.log.length)) {
+        const who = state.you.length === 1 && entry.seat === state.you[0] ? "You" : this.seatName(entry.seat);
+        said.push(`${who} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`);
+      }
+    }
+    const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${p.ply}` : null);
+    if (state.over && !previous?.over) {
+      said.push(`Game over: ${this.mod.resultHeadline(state, (i) => this.seatName(i))}`);
+    } else if (!state.over && whose(previous) !== whose(state)) {
+      const seat = state.to_move;
+      const info = seat !== null && seat !== undefined ? state.game.seats[seat] : null;
+      if (state.acting !== null) said.push(state.you.length > 1 ? `${this.seatName(state.acting)}, your turn` : "Your turn");
+      else if (info && info.kind !== "bot" && previous?.to_move !== seat) said.push(`Waiting for ${this.seatName(seat)}`);
+    }
+    announce(said.map((text) => (/[.!?]$/.test(text) ? text : `${text}.`)).join(" "));
   }
 
   /** On a phone the player is often down at a display when their turn comes: scroll

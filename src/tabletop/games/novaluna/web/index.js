@@ -45,6 +45,22 @@ function capital(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** What the log says of an entry, in parts: {text, cls} (cls: the span the log draws it
+ * in), {tile} (the tile taken: a chip in the log, "the red 4" read out) and {sep: true}
+ * (the part follows " · " in the log, "; " read out). The log draws them (logText); a
+ * screen reader hears them (moveSentence). */
+function logWords(entry) {
+  if (entry.kind === "refill") return [{ text: "refilled the wheel" }];
+  if (entry.kind === "end") return [{ text: `ended phase 1; the wheel was refilled${entry.drawn ? ` (${entry.drawn} tiles)` : ""}` }];
+  const n = (entry.covered || []).length;
+  const words = [{ text: (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took " }, { tile: entry.tile }];
+  if ("beside" in entry) words.push({ text: ` and laid it ${whereText(entry.beside)}`, cls: "log-where" });
+  if (n) words.push({ text: `covered ${plural(n, "task")}`, cls: "covered-note", sep: true });
+  if (entry.drawn) words.push({ text: `the wheel ran empty and was refilled (${entry.drawn} tiles)`, cls: "muted", sep: true });
+  if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
+  return words;
+}
+
 function lastPlace(log) {
   for (let i = log.length - 1; i >= 0; i--) {
     if (log[i].kind === "place" || log[i].tile) return log[i];
@@ -123,20 +139,20 @@ const nova = {
   },
 
   logText(entry) {
-    if (entry.kind === "refill") return "refilled the wheel";
-    if (entry.kind === "end") return `ended phase 1; the wheel was refilled${entry.drawn ? ` (${entry.drawn} tiles)` : ""}`;
-    const t = tileInfo(entry.tile);
-    const n = (entry.covered || []).length;
-    const chip = t ? h("span", { class: `tile-chip tc-${t.color}`, title: `${t.color} ${t.cost}` }, String(t.cost)) : null;
-    const parts = [
-      (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took ",
-      chip, t ? ` ${t.color}` : "",
-      "beside" in entry ? h("span", { class: "log-where" }, ` and laid it ${whereText(entry.beside)}`) : "",
-      n ? h("span", { class: "covered-note" }, ` · covered ${plural(n, "task")}`) : "",
-    ];
-    if (entry.drawn) parts.push(h("span", { class: "muted" }, ` · the wheel ran empty and was refilled (${entry.drawn} tiles)`));
-    if ((entry.text || "").endsWith("the game is over")) parts.push(h("span", { class: "muted" }, " · game over"));
-    return h("span", {}, ...parts);
+    return h("span", {}, ...logWords(entry).map((w) => {
+      if ("tile" in w) {
+        const t = tileInfo(w.tile);
+        return t ? [h("span", { class: `tile-chip tc-${t.color}`, title: `${t.color} ${t.cost}` }, String(t.cost)), ` ${t.color}`] : "";
+      }
+      const text = w.sep ? ` · ${w.text}` : w.text;
+      return w.cls ? h("span", { class: w.cls }, text) : text;
+    }));
+  },
+
+  /** The log's words for a screen reader: "took the red 4 and laid it right of the blue 3;
+   * covered 1 task" (the shell puts the player's name before it). */
+  moveSentence(entry) {
+    return logWords(entry).map((w) => ("tile" in w ? `the ${tileText(w.tile)}` : w.sep ? `; ${w.text}` : w.text)).join("");
   },
 
   resultHeadline(state, name) {
