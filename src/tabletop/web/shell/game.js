@@ -1,12 +1,13 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
+import { announce } from "./announce.js";
 import { api, capitalise, gameTypes } from "./api.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
 import { fragmentTokens, gameLink, getGame, rememberGame } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, h } from "./util.js";
+import { clear, focusLost, focusName, focusOn, h } from "./util.js";
 
 export async function showGame(root, gameId, navigate) {
   const tokens = fragmentTokens();
@@ -94,7 +95,8 @@ export class GameScreen {
     this.endShownFor = null;
     this.el = h("div", { class: `game ${replay ? "is-replay" : ""}`, "data-testid": "game" });
     root.append(this.el);
-    this.banner = h("section", { class: "banner", "data-testid": "turn-banner", "aria-live": "polite" });
+    // Not a live region (its redraws would all be read out): announce() says what matters.
+    this.banner = h("section", { class: "banner", "data-testid": "turn-banner", tabindex: "-1" });
     this.controls = h("div", { class: "controls", "data-testid": "controls" });
     this.gameControls = h("div", { class: "controls-game" });
     this.shellControls = h("div", { class: "controls-shell" });
@@ -124,8 +126,8 @@ export class GameScreen {
     this.notices.append(this.seedNote, this.hintBox);
     this.onKey = (e) => {
       if (e.key === "Escape") {
-        this.board.cancel?.();
-        this.overlay?.remove();
+        if (this.overlay?.isConnected) this.closeEnd();
+        else this.board.cancel?.();
       }
     };
     document.addEventListener("keydown", this.onKey);
@@ -160,6 +162,7 @@ export class GameScreen {
     if (state.acting !== null && previous && (previous.acting !== state.acting) && state.you.length > 1) {
       this.banner.classList.add("flash");
     }
+    const had = focusName(this.el);
     this.board.update(state);
     this.renderLog(state);
     const live = !this.replay;
@@ -168,10 +171,46 @@ export class GameScreen {
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
     this.resultBtn.hidden = !(live && state.over);
+    if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
       this.showEnd(false);
+    } else if (live) {
+      this.placeFocus(previous, state, had);
     }
+  }
+
+  /** Focus after a state: on the wheel when your turn begins (or the page opens on it),
+   * else where it was (the board gives it back to the same control), else the banner. */
+  placeFocus(previous, state, had) {
+    const begins = state.acting !== null && !state.over && (!previous || previous.acting !== state.acting || previous.ply !== state.ply);
+    const typing = document.activeElement?.closest?.("input, textarea, select, [role=dialog]");
+    if (begins && !typing && (previous || focusLost()) && this.board.focusTurn?.()) return;
+    if (!focusLost()) return;
+    if (had && focusOn(this.el.querySelector(`[data-testid="${CSS.escape(had)}"]`))) return;
+    if (!(state.acting !== null && this.board.focusTurn?.())) focusOn(this.banner);
+  }
+
+  /** A short sentence for a screen reader: the moves since the last state (the log's own
+   * words), then whose turn it is, or the result. */
+  announceChange(previous, state) {
+    const said = [];
+    if (previous && previous.game.id === state.game.id && state.log.length > previous.log.length) {
+      for (const entry of state.log.slice(previous.log.length)) {
+        const who = state.you.length === 1 && entry.seat === state.you[0] ? "You" : this.seatName(entry.seat);
+        said.push(`${who} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`);
+      }
+    }
+    const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${p.ply}` : null);
+    if (state.over && !previous?.over) {
+      said.push(`Game over: ${this.mod.resultHeadline(state, (i) => this.seatName(i))}`);
+    } else if (!state.over && whose(previous) !== whose(state)) {
+      const seat = state.to_move;
+      const info = seat !== null && seat !== undefined ? state.game.seats[seat] : null;
+      if (state.acting !== null) said.push(state.you.length > 1 ? `${this.seatName(state.acting)}, your turn` : "Your turn");
+      else if (info && info.kind !== "bot" && previous?.to_move !== seat) said.push(`Waiting for ${this.seatName(seat)}`);
+    }
+    announce(said.map((text) => (/[.!?]$/.test(text) ? text : `${text}.`)).join(" "));
   }
 
   /** On a phone the player is often down at a display when their turn comes: scroll
@@ -277,21 +316,25 @@ export class GameScreen {
     }
   }
 
+  // Hint and Undo are not disabled while they wait (a disabled button loses focus):
+  // aria-disabled says so, and a second press is ignored.
   async undo() {
-    this.undoBtn.disabled = true;
+    if (this.undoBtn.getAttribute("aria-disabled") === "true") return;
+    this.undoBtn.setAttribute("aria-disabled", "true");
     try {
       await this.conn.request("undo", { ply: this.state.ply });
       toast("Your last move was taken back", "ok");
     } catch (err) {
       toast(err.message, "error");
     } finally {
-      this.undoBtn.disabled = false;
+      this.undoBtn.removeAttribute("aria-disabled");
     }
   }
 
   async askHint() {
     const ply = this.state.ply;
-    this.hintBtn.disabled = true;
+    if (this.hintBtn.getAttribute("aria-disabled") === "true") return;
+    this.hintBtn.setAttribute("aria-disabled", "true");
     this.hintBtn.textContent = "Thinking…";
     try {
       const hint = await this.conn.request("hint", { ply });
@@ -301,15 +344,16 @@ export class GameScreen {
       clear(this.hintBox);
       this.hintBox.hidden = false;
       this.hintBox.append(
-        h("div", { class: "hint-head" }, h("strong", {}, "Suggestion: "), this.mod.describeAction(this.state, hint.action)),
-        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason" }, capitalise(hint.reason)) : null,
+        h("div", { class: "hint-head", id: "hint-text" }, h("strong", {}, "Suggestion: "), this.mod.describeAction(this.state, hint.action)),
+        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason", id: "hint-reason" }, capitalise(hint.reason)) : null,
         h("div", { class: "row" },
-          h("button", { class: "btn small primary", "data-testid": "play-hint", onclick: () => this.act(hint.action) }, "Play it"),
-          h("button", { class: "btn small ghost", onclick: () => this.clearHint() }, "Dismiss")));
+          h("button", { class: "btn small primary", "data-testid": "play-hint", "aria-describedby": hint.reason ? "hint-text hint-reason" : "hint-text", onclick: () => this.act(hint.action) }, "Play it"),
+          h("button", { class: "btn small ghost", "data-testid": "dismiss-hint", onclick: () => { this.clearHint(); focusOn(this.hintBtn); } }, "Dismiss")));
+      if (this.hintBtn.contains(document.activeElement) || focusLost()) focusOn(this.hintBox.querySelector("[data-testid=play-hint]"));
     } catch (err) {
       toast(err.message, "error");
     } finally {
-      this.hintBtn.disabled = false;
+      this.hintBtn.removeAttribute("aria-disabled");
       this.hintBtn.textContent = "Hint";
     }
   }
@@ -324,10 +368,10 @@ export class GameScreen {
     const state = this.state;
     if (!state || !state.over) return;
     this.overlay?.remove();
-    const close = () => this.overlay.remove();
+    const close = () => this.closeEnd();
     const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, "Play again");
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
-      h("h1", { id: "end-title" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
+      h("h1", { id: "end-title", tabindex: "-1" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
       this.mod.resultView(state, (i) => this.seatName(i)),
       h("div", { class: "row center wrap" },
         state.record ? h("a", { class: "btn", href: state.record, download: `nova-luna-${state.game.id}.json`, "data-testid": "download-record" }, "Download record") : null,
@@ -336,7 +380,14 @@ export class GameScreen {
         h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, "Look at the board")));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
     document.body.append(this.overlay);
-    if (force) dialog.querySelector("button")?.focus();
+    // A modal dialog takes focus: its first button when asked for, else its headline.
+    if (force) focusOn(dialog.querySelector("button"));
+    else focusOn(dialog.querySelector("#end-title"));
+  }
+
+  closeEnd() {
+    this.overlay?.remove();
+    if (focusLost()) focusOn(this.resultBtn.hidden ? this.banner : this.resultBtn);
   }
 
   async playAgain(button) {

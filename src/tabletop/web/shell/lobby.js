@@ -3,7 +3,7 @@ import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, copyText, h } from "./util.js";
+import { clear, copyText, focusLost, focusOn, h } from "./util.js";
 
 const NAME_KEY = "boardgames.name";
 
@@ -32,6 +32,8 @@ export async function showLobby(root, navigate) {
 
   if (created) left.append(sharePanel(created, navigate));
   else left.append(createForm(type, mod, navigate));
+  // Just created (the form, and its focus, are gone): on to the game.
+  if (created && focusLost()) focusOn(left.querySelector("[data-testid=enter-game]"));
   if (mod.howToPlay) {
     right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, "How to play")), mod.howToPlay())));
   }
@@ -178,6 +180,7 @@ function createForm(type, mod, navigate) {
     } finally {
       submit.disabled = false;
       submit.textContent = "Create game";
+      if (submit.isConnected && focusLost()) focusOn(submit); // refused: try again from here
     }
   });
   render();

@@ -89,3 +89,72 @@ export async function loadCode(load) {
     throw new Error(`The page's code could not be loaded (${err.message}). Reload the page: the server may have been updated.`, { cause: err });
   }
 }
+
+// -- focus ---------------------------------------------------------------------------
+// The pages redraw whole parts of themselves (a state, a chosen tile): the element that
+// had focus is replaced, and focus would fall to <body>. Each focusable control carries
+// a data-testid, its name across redraws: focusName() before, refocus() after.
+
+/** True when nothing useful has focus: <body>, <main>, or an element that was removed
+ * or hidden by a redraw. */
+export function focusLost() {
+  const el = document.activeElement;
+  if (!el || el === document.body || el.id === "app" || !el.isConnected) return true;
+  return typeof el.checkVisibility === "function" && !el.checkVisibility();
+}
+
+/** The data-testid of the focused element, when it lies inside ``root``. */
+export function focusName(root) {
+  const el = document.activeElement;
+  if (!el || el === document.body || !root.contains(el)) return null;
+  return el.getAttribute("data-testid");
+}
+
+/** Focus ``el`` (without scrolling: each page decides what to bring into view); true if
+ * it took focus (never a hidden element, even one that still holds focus). */
+export function focusOn(el) {
+  if (!el || !el.isConnected) return false;
+  if (typeof el.checkVisibility === "function" && !el.checkVisibility()) return false;
+  el.focus({ preventScroll: true });
+  return document.activeElement === el;
+}
+
+/** After a redraw: focus the element of ``root`` named ``name`` (a data-testid) if focus
+ * was lost; true if focus is on it. */
+export function refocus(root, name) {
+  if (!name || !focusLost()) return false;
+  return focusOn(root.querySelector(`[data-testid="${CSS.escape(name)}"]`));
+}
+
+/**
+ * A roving tabindex over ``items`` (elements, in order): only ``current`` (else the first)
+ * is in the tab order; the arrow keys move focus between them, Home and End to the ends.
+ * ``step(index, key, items)`` gives the index an arrow key leads to (default: Right and
+ * Down the next, Left and Up the previous, wrapping), null when that key is not ours.
+ * ``onMove(el)`` is called after a key moved focus.
+ */
+export function rove(items, { current = null, step = null, onMove = null } = {}) {
+  if (!items.length) return;
+  const start = items.includes(current) ? current : items[0];
+  for (const el of items) el.setAttribute("tabindex", el === start ? "0" : "-1");
+  const next = step || ((i, key, all) => {
+    if (key === "ArrowRight" || key === "ArrowDown") return (i + 1) % all.length;
+    if (key === "ArrowLeft" || key === "ArrowUp") return (i - 1 + all.length) % all.length;
+    return null;
+  });
+  items.forEach((el, i) => {
+    el.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      const to = e.key === "Home" ? 0 : e.key === "End" ? items.length - 1 : next(i, e.key, items);
+      if (to === null || to === undefined) return;
+      e.preventDefault();
+      e.stopPropagation(); // not also a page shortcut (the replay's arrow keys)
+      for (const other of items) other.setAttribute("tabindex", other === items[to] ? "0" : "-1");
+      focusOn(items[to]);
+      onMove?.(items[to]);
+    });
+    el.addEventListener("focus", () => {
+      for (const other of items) other.setAttribute("tabindex", other === el ? "0" : "-1");
+    });
+  });
+}

@@ -1,6 +1,6 @@
 // A player's display: tiles on a grid in a pannable, zoomable SVG (drag, wheel, pinch,
 // fit button), legal cells for the selected tile, and the preview of a placement.
-import { h, s } from "../../shell/util.js";
+import { h, rove, s } from "../../shell/util.js";
 import { defs, drawTile, TILE } from "./tiles.js";
 
 export const PITCH = 108; // cell size: a tile plus the gap
@@ -12,7 +12,7 @@ const PHONE = "(max-width: 900px)";
 
 export class DisplayView {
   constructor(container, handlers) {
-    this.handlers = handlers; // onEnter(key), onLeave(key), onTap(key, pointerType)
+    this.handlers = handlers; // onEnter(key), onLeave(key), onTap(key, pointerType), onFocus(key)
     this.scale = 1;
     this.tx = 0;
     this.ty = 0;
@@ -47,7 +47,8 @@ export class DisplayView {
   /**
    * tiles: [{cell, tile, covered}], owner: colour, cells: [{key, cell, label}], last: "x,y",
    * fresh: Map "x,y" → Set(task) (covered by the last move), hinted: "x,y",
-   * chosen: "x,y" (tapped cell waiting for confirmation), emptyText.
+   * chosen: "x,y" (tapped cell waiting for confirmation), current: "x,y" (the cell in the
+   * tab order; the arrow keys move between cells), emptyText.
    */
   render(model) {
     const world = this.world;
@@ -55,6 +56,7 @@ export class DisplayView {
     const tileLayer = s("g", { class: "tiles" });
     const cellLayer = s("g", { class: "cells" });
     const keys = [];
+    const cellEls = [];
     for (const t of model.tiles) {
       const key = `${t.cell[0]},${t.cell[1]}`;
       keys.push(t.cell);
@@ -74,8 +76,11 @@ export class DisplayView {
       g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") this.handlers.onEnter(c.key); });
       g.addEventListener("pointerleave", (e) => { if (e.pointerType === "mouse") this.handlers.onLeave(c.key); });
       g.addEventListener("click", (e) => this.handlers.onTap(c.key, this.lastPointerType || "mouse", e));
-      g.setAttribute("tabindex", "0");
-      g.addEventListener("focus", () => this.handlers.onEnter(c.key));
+      // Keyboard focus previews the cell (a pointer's focus does not: it points instead).
+      g.addEventListener("focus", () => {
+        this.handlers.onFocus?.(c.key);
+        if (g.matches(":focus-visible")) this.handlers.onEnter(c.key);
+      });
       g.addEventListener("blur", () => this.handlers.onLeave(c.key));
       g.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") {
@@ -84,7 +89,15 @@ export class DisplayView {
         }
       });
       cellLayer.append(g);
+      cellEls.push({ g, x: c.cell[0], y: c.cell[1], key: c.key });
     }
+    // Reading order (rows top down, each left to right): Left/Right step through it,
+    // Up/Down go to the nearest cell in the nearest row above/below.
+    cellEls.sort((a, b) => a.y - b.y || a.x - b.x);
+    rove(cellEls.map((c) => c.g), {
+      current: cellEls.find((c) => c.key === model.current)?.g,
+      step: (i, key) => stepCell(cellEls, i, key),
+    });
     if (model.hinted && !(model.cells || []).some((c) => c.key === model.hinted)) {
       const [x, y] = model.hinted.split(",").map(Number);
       keys.push([x, y]);
@@ -260,4 +273,20 @@ export class DisplayView {
       this.zoomAt(x, y, Math.exp(-delta * 0.0015));
     }, { passive: false });
   }
+}
+
+/** Where an arrow key leads from cell ``i`` of ``cells`` (in reading order); null for
+ * other keys. */
+function stepCell(cells, i, key) {
+  const n = cells.length;
+  if (key === "ArrowRight") return (i + 1) % n;
+  if (key === "ArrowLeft") return (i - 1 + n) % n;
+  if (key !== "ArrowUp" && key !== "ArrowDown") return null;
+  const { x, y } = cells[i];
+  const rows = cells.filter((c) => (key === "ArrowUp" ? c.y < y : c.y > y));
+  if (!rows.length) return i;
+  const row = key === "ArrowUp" ? Math.max(...rows.map((c) => c.y)) : Math.min(...rows.map((c) => c.y));
+  const inRow = rows.filter((c) => c.y === row);
+  const best = inRow.reduce((a, c) => (Math.abs(c.x - x) < Math.abs(a.x - x) ? c : a));
+  return cells.indexOf(best);
 }

@@ -1,7 +1,7 @@
 // Nova Luna for the shell: the board (moon wheel, displays, players), its controls,
 // move descriptions and the end-of-game result; the lobby's part comes from intro.js.
 // Styles: tiles.css, colours.css and board.css (shell/games.js adds them).
-import { h, ordinal, plural, s } from "../../shell/util.js";
+import { focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
 import { COLORS, defs, drawTile, tileInfo, tileText } from "./tiles.js";
@@ -33,6 +33,22 @@ function whereText(where, owner = "the") {
 
 function capital(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What the log says of an entry, in parts: {text, cls} (cls: the span the log draws it
+ * in), {tile} (the tile taken: a chip in the log, "the red 4" read out) and {sep: true}
+ * (the part follows " · " in the log, "; " read out). The log draws them (logText); a
+ * screen reader hears them (moveSentence). */
+function logWords(entry) {
+  if (entry.kind === "refill") return [{ text: "refilled the wheel" }];
+  if (entry.kind === "end") return [{ text: `ended phase 1; the wheel was refilled${entry.drawn ? ` (${entry.drawn} tiles)` : ""}` }];
+  const n = (entry.covered || []).length;
+  const words = [{ text: (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took " }, { tile: entry.tile }];
+  if ("beside" in entry) words.push({ text: ` and laid it ${whereText(entry.beside)}`, cls: "log-where" });
+  if (n) words.push({ text: `covered ${plural(n, "task")}`, cls: "covered-note", sep: true });
+  if (entry.drawn) words.push({ text: `the wheel ran empty and was refilled (${entry.drawn} tiles)`, cls: "muted", sep: true });
+  if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
+  return words;
 }
 
 function lastPlace(log) {
@@ -72,20 +88,20 @@ const nova = {
   },
 
   logText(entry) {
-    if (entry.kind === "refill") return "refilled the wheel";
-    if (entry.kind === "end") return `ended phase 1; the wheel was refilled${entry.drawn ? ` (${entry.drawn} tiles)` : ""}`;
-    const t = tileInfo(entry.tile);
-    const n = (entry.covered || []).length;
-    const chip = t ? h("span", { class: `tile-chip tc-${t.color}`, title: `${t.color} ${t.cost}` }, String(t.cost)) : null;
-    const parts = [
-      (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took ",
-      chip, t ? ` ${t.color}` : "",
-      "beside" in entry ? h("span", { class: "log-where" }, ` and laid it ${whereText(entry.beside)}`) : "",
-      n ? h("span", { class: "covered-note" }, ` · covered ${plural(n, "task")}`) : "",
-    ];
-    if (entry.drawn) parts.push(h("span", { class: "muted" }, ` · the wheel ran empty and was refilled (${entry.drawn} tiles)`));
-    if ((entry.text || "").endsWith("the game is over")) parts.push(h("span", { class: "muted" }, " · game over"));
-    return h("span", {}, ...parts);
+    return h("span", {}, ...logWords(entry).map((w) => {
+      if ("tile" in w) {
+        const t = tileInfo(w.tile);
+        return t ? [h("span", { class: `tile-chip tc-${t.color}`, title: `${t.color} ${t.cost}` }, String(t.cost)), ` ${t.color}`] : "";
+      }
+      const text = w.sep ? ` · ${w.text}` : w.text;
+      return w.cls ? h("span", { class: w.cls }, text) : text;
+    }));
+  },
+
+  /** The log's words for a screen reader: "took the red 4 and laid it right of the blue 3;
+   * covered 1 task" (the shell puts the player's name before it). */
+  moveSentence(entry) {
+    return logWords(entry).map((w) => ("tile" in w ? `the ${tileText(w.tile)}` : w.sep ? `; ${w.text}` : w.text)).join("");
   },
 
   resultHeadline(state, name) {
@@ -135,6 +151,9 @@ const nova = {
   },
 };
 
+// The legal cell in the tab order (see rove() in util.js): the one focus goes to.
+const CELL_STOP = "[data-testid^='cell-'][tabindex='0']";
+
 function scoreBox(label, value, testid, main) {
   return h("div", { class: `score-box${main ? " main" : ""}`, "data-testid": `score-${testid}` }, h("span", { class: "score-value" }, String(value)), h("span", { class: "score-label" }, label));
 }
@@ -151,6 +170,12 @@ class Board {
     this.focus = null; // seat whose display is shown
     this.pinned = false; // the user picked the tab
     this.busy = false;
+    // Keyboard play: the wheel tile and the legal cell in the tab order (roving tabindex),
+    // and where focus goes after the next render (a selector; see placeFocus).
+    this.wheelAt = null;
+    this.cellAt = null;
+    this.focusWant = null;
+    this.root = slots.main.closest("[data-testid=game]") || document.body;
     this.wheelBox = h("div", { class: "wheel-box" });
     slots.side.append(this.wheelBox);
     // main: tabs, the display, the selection bar
@@ -162,6 +187,7 @@ class Board {
       onEnter: (key) => { this.hovered = key; this.preview(); },
       onLeave: (key) => { if (this.hovered === key) this.hovered = null; this.preview(); },
       onTap: (key, type) => this.tapCell(key, type),
+      onFocus: (key) => { this.cellAt = key; },
     });
     this.displayCard.append(this.selectBar);
     this.playersCard = h("section", { class: "card players-card", "data-testid": "players" });
@@ -191,6 +217,8 @@ class Board {
       this.chosen = null;
       this.hovered = null;
       this.busy = false;
+      this.wheelAt = null;
+      this.cellAt = null;
     }
     if (this.selected !== null && !state.choices.some((c) => c.space === this.selected)) this.selected = null;
     // whose display to show: the acting seat, else yours, else the seat to move
@@ -243,6 +271,7 @@ class Board {
   }
 
   cancel() {
+    if (this.selected !== null) this.focusWant = `[data-testid=space-${this.selected}]`; // back to the tile
     this.selected = null;
     this.chosen = null;
     this.render();
@@ -274,6 +303,9 @@ class Board {
     if (!state || state.acting === null || this.busy) return;
     this.selected = this.selected === space ? null : space;
     this.chosen = null;
+    // Focus goes on to the legal cells: the one the pointer previews, else the first.
+    this.cellAt = this.selected !== null && this.hovered && this.choiceFor(this.hovered) ? this.hovered : null;
+    this.focusWant = this.selected !== null ? CELL_STOP : null;
     this.focus = state.acting;
     this.pinned = false;
     this.render();
@@ -296,7 +328,25 @@ class Board {
     }
     this.chosen = key;
     this.hovered = null;
+    this.cellAt = key;
+    this.focusWant = "[data-testid=confirm-place]"; // the next Enter places it here, nowhere else
     this.render();
+  }
+
+  /** Your turn begins: focus on the wheel's tile in the tab order (else End phase 1 or
+   * Refill); false when there is none. */
+  focusTurn() {
+    return focusOn(this.wheelBox.querySelector(".space.selectable[tabindex='0']"))
+      || focusOn([this.endBtn, this.refillBtn].find((b) => !b.hidden));
+  }
+
+  /** After a render: focus where the last action leads (``focusWant``), else back on the
+   * replacement of the element that had it (``had``: its data-testid). */
+  placeFocus(had) {
+    const want = this.focusWant;
+    this.focusWant = null;
+    if (want && focusOn(this.root.querySelector(want))) return;
+    refocus(this.root, had);
   }
 
   preview() {
@@ -319,6 +369,7 @@ class Board {
     const last = lastPlace(state.log);
     const lastEntry = state.log[state.log.length - 1];
     const hintP = this.hint ? parseAction(this.hint.action) : null;
+    const had = focusName(this.root);
     // the wheel
     this.wheelBox.replaceChildren(drawWheel({
       view,
@@ -329,21 +380,25 @@ class Board {
       hinted: hintP ? hintP.space : null,
       lastSpace: lastEntry && lastEntry.kind === "place" ? lastEntry.space : null,
       onSpace: (space) => this.selectSpace(space),
+      current: this.wheelAt,
+      onFocusSpace: (space) => { this.wheelAt = space; },
     }));
     this.el?.classList.toggle("busy", this.busy);
     // controls
     const has = (a) => state.choices.some((c) => c.action === a);
     this.refillBtn.hidden = !(acting && view.can_refill && has("refill"));
     this.endBtn.hidden = !(acting && view.can_end_phase && has("end"));
-    this.refillBtn.disabled = this.endBtn.disabled = this.busy;
+    for (const b of [this.refillBtn, this.endBtn]) b.setAttribute("aria-disabled", String(this.busy)); // not disabled: that drops focus
     this.refillBtn.classList.toggle("hinted", this.hint?.action === "refill");
     this.endBtn.classList.toggle("hinted", this.hint?.action === "end");
     this.renderNotices(state, lastEntry);
     this.renderSolo(state);
     this.renderTabs(state);
+    this.labelPanel(state);
     this.renderDisplay(state, last, hintP);
     this.renderPlayers(state);
     this.preview();
+    this.placeFocus(had);
   }
 
   renderNotices(state, lastEntry) {
@@ -417,12 +472,33 @@ class Board {
       return h("button", {
         class: `tab${i === this.focus ? " on" : ""}${i === state.to_move ? " to-move" : ""}${this.movedRecently(i) ? " just-moved" : ""}`,
         role: "tab", "aria-selected": i === this.focus ? "true" : "false", "data-testid": `tab-${i}`,
+        id: `nl-tab-${i}`, "aria-controls": "nl-display-panel",
         style: { "--disc": c.fill, "--ink": c.ink },
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
       h("span", { class: "tab-name", title: this.seatName(i) }, this.seatName(i)), mine ? h("span", { class: "you" }, "you") : null,
       h("span", { class: "tab-discs", title: "discs left" }, String(seat.discs_left)));
     }));
+    // The tabs pattern: only the selected tab in the tab order; Left/Right select the next.
+    const tabs = [...this.tabs.children];
+    rove(tabs, {
+      current: tabs[this.focus],
+      step: (i, key, all) => (key === "ArrowRight" ? (i + 1) % all.length : key === "ArrowLeft" ? (i - 1 + all.length) % all.length : null),
+      onMove: (tab) => tab.click(),
+    });
+  }
+
+  /** The display is the seat tabs' panel (with more than one seat). */
+  labelPanel(state) {
+    const frame = this.display.frame;
+    frame.id = "nl-display-panel";
+    if (state.view.seats.length > 1) {
+      frame.setAttribute("role", "tabpanel");
+      frame.setAttribute("aria-labelledby", `nl-tab-${this.focus}`);
+    } else {
+      frame.removeAttribute("role");
+      frame.removeAttribute("aria-labelledby");
+    }
   }
 
   renderDisplay(state, last, hintP) {
@@ -460,6 +536,7 @@ class Board {
       fresh,
       hinted: hinted,
       chosen: this.chosen,
+      current: this.cellAt,
       emptyText,
     });
     this.display.svg.dataset.seat = seat;
@@ -472,8 +549,8 @@ class Board {
     if (!this.selParts) {
       this.selParts = {
         chip: h("span", { class: "tile-chip" }),
-        text: h("span", { class: "sel-text", "data-testid": "preview-text" }),
-        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", hidden: true, onclick: () => {
+        text: h("span", { class: "sel-text", "data-testid": "preview-text", id: "nl-preview-text" }),
+        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", "aria-describedby": "nl-preview-text", hidden: true, onclick: () => {
           const c = this.chosen && this.choiceFor(this.chosen);
           if (c) this.send(c.action);
         } }, "Place here"),

@@ -1,6 +1,6 @@
 // The moon wheel: 12 selection spaces with their tiles and the meeple, the three takeable
 // tiles marked, and the 24-space moon track with the players' markers in stacking order.
-import { s } from "../../shell/util.js";
+import { rove, s } from "../../shell/util.js";
 import { defs, drawTile, tileText } from "./tiles.js";
 
 const R_SPACE = 150;
@@ -14,7 +14,8 @@ function polar(r, index, count) {
 
 /**
  * opts: view, seatColor(seat), selectable (bool), selected (space|null), hinted (space|null),
- * lastSpace, onSpace(space).
+ * lastSpace, onSpace(space), current (the space in the tab order: the arrow keys move
+ * between the selectable tiles, in their marked order), onFocusSpace(space).
  */
 export function drawWheel(opts) {
   const { view } = opts;
@@ -76,6 +77,7 @@ export function drawWheel(opts) {
   }
   // the selection track
   const takeable = view.takeable || [];
+  const buttons = [];
   for (let space = 0; space < 12; space++) {
     const [x, y] = polar(R_SPACE, space, 12);
     const tile = view.wheel[space];
@@ -97,7 +99,8 @@ export function drawWheel(opts) {
       g.setAttribute("aria-label", `${tileText(tile)} on space ${space}${order >= 0 ? `, takeable (${order + 1})` : ""}`);
       if (opts.selectable && order >= 0) {
         g.setAttribute("role", "button");
-        g.setAttribute("tabindex", "0");
+        buttons[order] = g;
+        g.addEventListener("focus", () => opts.onFocusSpace?.(space));
         g.addEventListener("click", () => opts.onSpace(space));
         g.addEventListener("keydown", (e) => {
           if (e.key === "Enter" || e.key === " ") {
@@ -115,6 +118,8 @@ export function drawWheel(opts) {
     if (space === view.meeple) g.append(meeple());
     svg.append(g);
   }
+  const items = buttons.filter(Boolean);
+  rove(items, { current: items.find((g) => Number(g.dataset.space) === opts.current) });
   return svg;
 }
 
