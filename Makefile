@@ -1,6 +1,7 @@
 # Two entry points (see README): `make serve` (the web app) and `make test`.
 # Both create .venv and install the package into it when needed; `make test`
-# also installs Debian's chromium for the browser tests when it is missing.
+# also installs Debian's chromium for the browser tests when it is missing, and axe-core
+# (npm, pinned in package-lock.json) for the accessibility test.
 
 PYTHON ?= python3
 VENV := .venv
@@ -12,7 +13,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load browser
+.PHONY: serve play solo test lint bench load browser axe
 
 $(STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -38,7 +39,12 @@ browser:
 	test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; }
 
-test: lint browser
+# axe-core, injected into the pages by tests/novaluna/test_browser_axe.py
+AXE := node_modules/axe-core/axe.min.js
+axe:
+	test -f $(AXE) || npm ci --no-audit --no-fund
+
+test: lint browser axe
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

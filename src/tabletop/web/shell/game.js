@@ -105,9 +105,13 @@ export class GameScreen {
     this.side = h("div", { class: "side-board" });
     this.main = h("div", { class: "main-board" });
     this.players = h("div", { class: "players-slot" });
-    this.logList = h("ol", { class: "log-list", "data-testid": "log" });
+    // the log scrolls: focusable, so a keyboard can scroll it too
+    this.logList = h("ol", { class: "log-list", "data-testid": "log", tabindex: "0", "aria-label": "Game log" });
     this.logCard = h("section", { class: "card log-card" }, h("h2", {}, "Game log"), this.logList);
+    // the page's heading, for screen readers (the banner says the rest)
+    this.heading = h("h1", { class: "visually-hidden", "data-testid": "page-heading" });
     this.el.append(
+      this.heading,
       this.banner,
       h("div", { class: "col col-left" }, h("section", { class: "card wheel-card" }, this.side, this.controls, this.notices)),
       h("div", { class: "col col-main" }, this.main),
@@ -154,6 +158,7 @@ export class GameScreen {
     this.state = state;
     if (this.hint && (!previous || previous.ply !== state.ply || state.acting === null)) this.clearHint();
     document.title = `${state.over ? "Game over" : state.acting !== null ? "Your turn" : "Nova Luna"} · ${state.game.title}`;
+    this.heading.textContent = this.replay ? state.game.title : `${state.game.title} game`;
     this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
     this.el.classList.toggle("acting", state.acting !== null);
     this.el.dataset.ply = state.ply;

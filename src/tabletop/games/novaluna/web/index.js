@@ -142,7 +142,7 @@ const nova = {
         ? `${name(r.ranking[0])} placed their last disc.`
         : "The tiles ran out: fewest discs left wins (ties: who would have moved sooner)."),
       h("table", { class: "ranking" },
-        h("thead", {}, h("tr", {}, h("th", {}, ""), h("th", {}, "Player"), h("th", { class: "num" }, "Discs left"), h("th", { class: "num" }, "Tiles"))),
+        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, "Rank")), h("th", {}, "Player"), h("th", { class: "num" }, "Discs left"), h("th", { class: "num" }, "Tiles"))),
         h("tbody", {}, rows)));
   },
 
@@ -456,16 +456,18 @@ class Board {
         ["Total now", p1 !== null && p1 !== undefined ? p1 + p2 : "–", "solo-now"],
       ];
     }
-    this.soloBox.replaceChildren(h("h3", {}, "Solo score", h("small", { class: "muted" }, " · lower is better, under 100 is good")),
+    this.soloBox.replaceChildren(h("h2", {}, "Solo score", h("small", { class: "muted" }, " · lower is better, under 100 is good")),
       h("dl", { class: "solo-grid" }, ...rows.flatMap(([k, v, id]) => [h("dt", {}, k), h("dd", id ? { "data-testid": id } : {}, String(v))])));
   }
 
   renderTabs(state) {
     const n = state.view.seats.length;
-    if (n === 1) {
+    if (n === 1) { // one display: a title, no tabs (a tablist would need tabs)
+      this.tabs.removeAttribute("role");
       this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, `${this.seatName(0)}'s display`)));
       return;
     }
+    this.tabs.setAttribute("role", "tablist");
     this.tabs.replaceChildren(...state.view.seats.map((seat, i) => {
       const c = seatColor(i);
       const mine = state.you.includes(i);

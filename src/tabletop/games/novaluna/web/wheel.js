@@ -110,13 +110,20 @@ export function drawWheel(opts) {
         });
       }
     }
-    if (order >= 0) {
-      const [bx, by] = polar(196 - R_SPACE, space, 12);
-      g.append(s("g", { class: "take-badge", transform: `translate(${bx.toFixed(1)} ${by.toFixed(1)})` },
-        s("circle", { r: 9 }), s("text", { "text-anchor": "middle", "dominant-baseline": "central", y: 0.5 }, String(order + 1))));
-    }
     if (space === view.meeple) g.append(meeple());
     svg.append(g);
+    if (order >= 0) {
+      // beside the space's group, not in it: a tile's name ("cyan 3 …") holds the one
+      // number shown on it, its cost; the badge's number is in its label as "takeable (1)"
+      const [bx, by] = polar(196, space, 12);
+      const badge = s("g", { class: "take-badge", transform: `translate(${bx.toFixed(1)} ${by.toFixed(1)})`, "aria-hidden": "true" },
+        s("circle", { r: 9 }), s("text", { "text-anchor": "middle", "dominant-baseline": "central", y: 0.5 }, String(order + 1)));
+      if (opts.selectable) {
+        badge.classList.add("selectable");
+        badge.addEventListener("click", () => opts.onSpace(space));
+      }
+      svg.append(badge);
+    }
   }
   const items = buttons.filter(Boolean);
   rove(items, { current: items.find((g) => Number(g.dataset.space) === opts.current) });
