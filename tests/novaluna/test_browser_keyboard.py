@@ -22,6 +22,7 @@ from browser_support import (
     shot,
     wait_for_my_turn_or_end,
     wait_for_ply_after,
+    wait_until_over,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -380,3 +381,22 @@ def test_one_move_and_the_bots_reply_are_a_few_short_sentences(
     assert f"{bot} took the" in said, said
     assert said.rstrip().endswith("Your turn."), said
     assert not re.search(r"-?\d+,-?\d+", said), said  # board terms, not coordinates
+
+
+def test_the_replay_says_each_turn_it_steps_to(page: Any, size: str, server: str) -> None:
+    bots = [{"kind": "bot", "bot": "random", "name": name} for name in ("Ann", "Ben")]
+    game = create_game(server, bots, seed=4)
+    record = wait_until_over(server, game["id"])
+    turns = len(record["log"])
+    page.goto(server + f"/replay/{game['id']}")
+    page.locator("[data-testid=replay-counter]").wait_for()
+    page.evaluate(RECORD_LIVE)
+    tab_to(page, "replay-next")
+    key(page, "Enter")
+    key(page, "End")
+    page.wait_for_function("() => window.spoken.length >= 2")
+    spoken: list[str] = page.evaluate("window.spoken")
+    took = r"took the (red|blue|cyan|yellow) \d+"
+    assert re.match(rf"Turn 1 of {turns}: (Ann|Ben) {took}", spoken[0]), spoken
+    assert re.match(rf"Turn {turns} of {turns}: (Ann|Ben) .*Game over\.$", spoken[-1]), spoken
+    assert len(spoken) == 2 and all(len(text) <= 160 for text in spoken), spoken

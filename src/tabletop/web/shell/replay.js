@@ -1,5 +1,6 @@
 // The replay viewer: frames of a finished game (uploaded record or stored game),
 // stepped with buttons, a slider and the arrow keys, drawn by the game's own board.
+import { announce } from "./announce.js";
 import { api, gameTypes } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
@@ -150,6 +151,16 @@ class ReplayViewer {
       undo: false,
       record: null,
     });
+    announce(this.sentence(frame, n));
+  }
+
+  /** What a screen reader hears at a step: the turn and its move (the log's own words). */
+  sentence(frame, n) {
+    if (this.index === 0) return `Start of the game: ${n} turns.`;
+    const entry = frame.log[frame.log.length - 1];
+    const name = this.players[entry.seat] || `Seat ${entry.seat + 1}`;
+    const move = `${name} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`;
+    return `Turn ${this.index} of ${n}: ${move}${frame.view.over ? ". Game over" : ""}.`;
   }
 
   destroy() {
