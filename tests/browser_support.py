@@ -183,6 +183,29 @@ def previewed_tasks(page: Any) -> set[tuple[int, int, int]]:
     return {tuple(int(v) for v in m.split(",")) for m in marks}  # type: ignore[misc]
 
 
+def press(page: Any, size: str, selector: str) -> None:
+    """Tap on a phone, click on a desktop."""
+    if size == "phone":
+        page.locator(selector).first.tap()
+    else:
+        page.locator(selector).first.click()
+
+
+def place_by_hand(page: Any, size: str) -> None:
+    """End phase 1 if offered (solo), else take the first marked tile and lay it on the
+    first legal cell, as a player would (on a phone: tap, then *Place here*)."""
+    before = ply(page)
+    if page.locator("[data-testid=end-phase]").is_visible():
+        press(page, size, "[data-testid=end-phase]")
+    else:
+        press(page, size, "[data-testid=wheel] .space[data-takeable='1']")
+        page.locator("[data-testid^='cell-']").first.wait_for()
+        press(page, size, "[data-testid^='cell-']")
+        if size == "phone":  # a tap previews; the button places
+            press(page, size, "[data-testid=confirm-place]")
+    wait_for_ply_after(page, before)
+
+
 def take_first_tile(page: Any) -> int:
     """Click the first takeable tile on the wheel; return its space."""
     space = page.locator("[data-testid=wheel] .space[data-takeable='1']")

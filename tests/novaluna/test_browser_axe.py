@@ -22,10 +22,10 @@ from browser_support import (
     REPO,
     api,
     create_game,
-    ply,
+    place_by_hand,
+    press,
     shot,
     wait_for_my_turn_or_end,
-    wait_for_ply_after,
     wait_until_over,
 )
 
@@ -118,26 +118,6 @@ def check_axe(page: Any, source: str, name: str) -> None:
     assert not found["violations"] and not found["undecided"], (
         f"axe-core {found['version']} on {name}:\n{report(found)}"
     )
-
-
-def press(page: Any, size: str, selector: str) -> None:
-    """Tap on a phone, click on a desktop."""
-    if size == "phone":
-        page.locator(selector).first.tap()
-    else:
-        page.locator(selector).first.click()
-
-
-def place_by_hand(page: Any, size: str) -> None:
-    before = ply(page)
-    if page.locator("[data-testid=end-phase]").is_visible():
-        press(page, size, "[data-testid=end-phase]")
-    else:
-        choose_tile(page, size)
-        press(page, size, "[data-testid^='cell-']")
-        if size == "phone":  # a tap previews; the button places
-            press(page, size, "[data-testid=confirm-place]")
-    wait_for_ply_after(page, before)
 
 
 def choose_tile(page: Any, size: str) -> None:

@@ -16,35 +16,16 @@ from browser_support import (
     api,
     create_game,
     no_horizontal_overflow,
-    ply,
+    place_by_hand,
+    press,
     shot,
     wait_for_my_turn_or_end,
-    wait_for_ply_after,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 GREEDY = {"kind": "bot", "bot": "greedy"}
 WHERE = r"(right of|left of|above|below) (the|your) (red|blue|cyan|yellow) \d|as the first tile"
-
-
-def press(page: Any, size: str, selector: str) -> None:
-    """Tap on a phone, click on a desktop."""
-    if size == "phone":
-        page.locator(selector).first.tap()
-    else:
-        page.locator(selector).first.click()
-
-
-def place_by_hand(page: Any, size: str) -> None:
-    """Take the first marked tile and lay it on the first legal cell, as a player would."""
-    before = ply(page)
-    press(page, size, "[data-testid=wheel] .space[data-takeable='1']")
-    page.locator("[data-testid^='cell-']").first.wait_for()
-    press(page, size, "[data-testid^='cell-']")
-    if size == "phone":  # a tap previews; the button places
-        press(page, size, "[data-testid=confirm-place]")
-    wait_for_ply_after(page, before)
 
 
 def in_view(page: Any, selector: str) -> dict[str, float]:
