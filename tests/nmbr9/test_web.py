@@ -232,7 +232,8 @@ def test_a_hot_seat_socket_places_for_each_seat_it_holds(api: Api, server: Serve
     state = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 1)  # before the ack
     assert receive(ws, lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
     assert state["acting"] == 0 and state["active"] == [0]
-    ws.send(json.dumps({"type": "act", "action": state["choices"][0]["action"], "ply": 1}))
+    assert state["choices"] is None  # seat 0's placements are those the socket already has
+    ws.send(json.dumps({"type": "act", "action": choice, "ply": 1}))
     state = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 2)
     assert state["view"]["round"] == 1 and state["active"] == [0, 1]
     ws.close()
@@ -397,3 +398,27 @@ def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
     finally:
         api.http.close()
         server.stop()
+
+
+def test_the_servers_views_are_the_engines_views() -> None:
+    """``Nmbr9Match.view`` is built straight from the state for speed: it must say
+    exactly what ``View`` (the engine's account of what a seat may know) says."""
+    import random
+
+    from tabletop.core.web import get_web_game
+    from tabletop.games.nmbr9.records import placement_json, result_json
+
+    web = get_web_game("nmbr9")
+    match = web.new_match(3, web.check_setup([HUMAN] * 3, {"remove": 14}), seed=8)
+    rng = random.Random(2)
+    while not match.is_over():
+        for seat in sorted(match.active_seats())[: rng.randint(1, 3)]:
+            match.apply(seat, rng.choice(match.choices(seat))["action"])
+            for viewer in (None, 0, 1, 2):
+                view = match.state.view(viewer)
+                expected = view.to_json()
+                pending = view.pending
+                expected["pending"] = None if pending is None else placement_json(pending)
+                if view.is_over:
+                    expected["result"] = result_json(match.state)
+                assert match.view(viewer) == expected

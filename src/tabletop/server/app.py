@@ -387,5 +387,5 @@ async def _hint_over_socket(
 async def _writer(ws: WebSocket, sub: Subscriber) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
-            _, text = await sub.outbox.get()
+            _, text, _ = await sub.outbox.get()
             await ws.send_text(text)

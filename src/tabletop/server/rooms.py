@@ -71,36 +71,50 @@ class Subscriber:
     States carry only the log entries the client lacks (a late-game log is most
     of a state): ``log_of`` and ``log_known`` are the log the client will hold
     once its outbox is sent — the room's list (a new one after an undo) and how
-    many of its entries.
+    many of its entries. Likewise ``choices_known`` names the choices it will
+    hold (in a simultaneous round a seat's hundreds of placements stay the same
+    while the others place): a state repeating them says ``"choices": null``.
     """
 
     seats: frozenset[int]
-    # (log start of a state, or None for an answer; the text)
-    outbox: asyncio.Queue[tuple[int | None, str]] = field(default_factory=asyncio.Queue)
+    # (log start of a state, or None for an answer; the text; choices known before it)
+    outbox: asyncio.Queue[tuple[int | None, str, Any]] = field(default_factory=asyncio.Queue)
     log_of: list[JSON] | None = None
     log_known: int = 0
+    choices_known: Any = None
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
-        self.outbox.put_nowait((None, _dumps(message)))
+        self.outbox.put_nowait((None, _dumps(message), None))
 
-    def send_state(self, log: list[JSON], build: Callable[[int], str]) -> None:
-        """Queue a state, ``build(start)`` with the entries of ``log`` from ``start`` on.
+    def send_state(
+        self, log: list[JSON], build: Callable[[int, bool], str], choices: Any = None
+    ) -> None:
+        """Queue a state, ``build(start, kept)`` with the entries of ``log`` from
+        ``start`` on, and its choices unless ``kept`` (the client has them: they are
+        named ``choices``, and ``None`` names none).
 
         An older state still waiting is superseded (only the newest matters); the
-        new one then starts the log where the superseded one did.
+        new one then starts the log where the superseded one did, and counts only
+        on the choices the client had before it.
         """
         start = self.log_known if self.log_of is log else 0
+        known = self.choices_known
         waiting = []
         while not self.outbox.empty():
             waiting.append(self.outbox.get_nowait())
+        superseded = False
         for item in waiting:
             if item[0] is None:
                 self.outbox.put_nowait(item)
             else:
                 start = min(start, item[0])
-        self.outbox.put_nowait((start, build(start)))
+                if not superseded:
+                    known, superseded = item[2], True
+        kept = choices is not None and choices == known
+        self.outbox.put_nowait((start, build(start, kept), known))
         self.log_of, self.log_known = log, len(log)
+        self.choices_known = choices
 
 
 @dataclass(eq=False)
@@ -118,8 +132,9 @@ class Room:
     thinking: set[int] = field(default_factory=set)  # bot seats working out a move
     clock_task: asyncio.Task[None] | None = None
     clock_start: int = -1  # the ``round_start`` the clock task runs for
-    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and choices
+    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and logs
     _cache_ply: int = -1
+    _choices: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
 
     def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per move: views and choices only change when a move is made."""
@@ -129,6 +144,16 @@ class Room:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+    def choices_text(self, seat: int) -> str:
+        """``match.choices(seat)`` as JSON text, kept while nothing changes for the seat
+        (``since``): in a simultaneous round, the others' placements leave it as it is."""
+        since = self.since(seat)
+        kept = self._choices.get(seat)
+        if kept is None or kept[0] != since:
+            kept = (since, _dumps(self.match.choices(seat)))
+            self._choices[seat] = kept
+        return kept[1]
 
     @property
     def id(self) -> str:
@@ -677,9 +702,12 @@ class Hub:
         """The message a client playing ``seats`` (none: a spectator) gets."""
         return json.loads(self.state_text(room, seats))
 
-    def state_text(self, room: Room, seats: frozenset[int], log_start: int = 0) -> str:
+    def state_text(
+        self, room: Room, seats: frozenset[int], log_start: int = 0, choices_kept: bool = False
+    ) -> str:
         """``state`` as JSON text with the log entries from ``log_start`` on (the
-        client has the others).
+        client has the others), and ``"choices": null`` if ``choices_kept`` (the
+        client has them: see ``Subscriber``).
 
         The large parts are encoded once per move, not per client, and only their
         text is kept: kept as objects, thousands of lists and dicts per move piled
@@ -688,10 +716,7 @@ class Hub:
         """
         head, viewer, acting = self._state_head(room, seats)
         view = room.cached(("view", viewer), lambda: _dumps(room.match.view(viewer)))
-        choices = room.cached(
-            ("choices", acting),
-            lambda: "[]" if acting is None else _dumps(room.match.choices(acting)),
-        )
+        choices = "[]" if acting is None else "null" if choices_kept else room.choices_text(acting)
         log = room.cached(("log", log_start), lambda: _dumps(room.log[log_start:]))
         return (
             f'{_dumps(head)[:-1]},"view":{view},"choices":{choices},'
@@ -756,8 +781,12 @@ class Hub:
         return head, viewer, acting
 
     def broadcast(self, room: Room) -> None:
+        active = room.match.active_seats() if room.simultaneous else frozenset()
         for sub in list(room.subscribers):
-            sub.send_state(room.log, partial(self.state_text, room, sub.seats))
+            acting = min(active & sub.seats, default=None)
+            # what the choices depend on: the seat acting and what happened to it
+            choices = None if acting is None else (acting, room.since(acting))
+            sub.send_state(room.log, partial(self.state_text, room, sub.seats), choices)
 
 
 def _dumps(value: Any) -> str:

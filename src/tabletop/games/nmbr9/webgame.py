@@ -26,7 +26,7 @@ placed, and the seat may take it back (``TAKE_BACK``).
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -43,7 +43,15 @@ from ...core.web import (
 )
 from .bots import BotSpecError, hint_bot, make_bot
 from .records import Recorder, placement_json, replay, result_json
-from .rules import CARDS, Game, IllegalActionError, InvalidActionError, View, parse_action
+from .rules import (
+    CARDS,
+    Game,
+    IllegalActionError,
+    InvalidActionError,
+    Placed,
+    View,
+    parse_action,
+)
 
 #: Bots that answer in milliseconds: their moves run in the server's quick lane.
 QUICK_BOTS = frozenset({"random", "greedy"})
@@ -169,17 +177,12 @@ def _check_bot(spec: Any, number: int) -> None:
 class Nmbr9Match:
     """An NMBR 9 game in progress, recorded as it goes."""
 
-    def __init__(
-        self, recorder: Recorder, choices: dict[tuple[int, int], list[JSON]] | None = None
-    ) -> None:
+    def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.state = recorder.state
-        # per (seat, round): an active seat's board is that of the rounds before, so its
-        # choices stay the same all round, whoever else places meanwhile
-        self._choices = {} if choices is None else choices
 
     def clone(self) -> Nmbr9Match:
-        return Nmbr9Match(self.recorder.clone(), self._choices)
+        return Nmbr9Match(self.recorder.clone())
 
     def active_seats(self) -> frozenset[int]:
         return frozenset(self.state.acting_seats())
@@ -225,18 +228,46 @@ class Nmbr9Match:
         return Applied(log=log, reveals=resolved)
 
     def view(self, seat: int | None) -> JSON:
-        return _view_json(self.state.view(seat), self.state)
+        """``View(state, seat).to_json()`` with ``"pending"`` (the seat's own placement of
+        this round) and, once over, ``"result"``; built straight from the state, as the
+        server builds one per seat after every placement."""
+        state = self.state
+        if seat is not None and not 0 <= seat < state.game.players:
+            raise ValueError(f"there is no seat {seat}")
+        boards = []
+        for number, board in enumerate(state.boards):
+            tiles, score = board.tiles, board.score
+            if state.placed[number] is not None and number != seat:  # hidden: pending
+                tiles, score = tiles[:-1], score - tiles[-1].digit * tiles[-1].level
+            boards.append({"score": score, "tiles": [_tile_json(t) for t in tiles]})
+        turned = state.turned()
+        out: JSON = {
+            "viewer": seat,
+            "players": state.game.players,
+            "round": state.round,
+            "rounds": state.rounds,
+            "removed": state.removed,
+            "card": state.card,
+            "turned": list(turned),
+            "unturned": list(state.unturned()),
+            "over": state.is_over,
+            "has_placed": [p is not None for p in state.placed],
+            "boards": boards,
+        }
+        pending = None if seat is None else state.placed[seat]
+        out["pending"] = None if pending is None else placement_json(pending)
+        if state.is_over:
+            out["result"] = result_json(state)
+        return out
 
     def choices(self, seat: int) -> list[JSON]:
-        """``{"action": "r1@3,-2", "level": 1}`` per legal placement of this round's tile."""
+        """``{"action": "r1@3,-2", "level": 1}`` per legal placement of this round's tile
+        (the server keeps the text while the seat's board and card stay the same)."""
         state = self.state
         if state.is_over or not 0 <= seat < state.game.players or state.placed[seat] is not None:
             return []
-        key = (seat, state.round)
-        if key not in self._choices:
-            legal = state.boards[seat].legal(state.card)
-            self._choices[key] = [{"action": str(p), "level": level} for p, level in legal]
-        return self._choices[key]
+        legal = state.boards[seat].legal(state.card)
+        return [{"action": f"r{r}@{x},{y}", "level": level} for (r, x, y), level in legal]
 
     def result(self) -> JSON | None:
         return result_json(self.state) if self.state.is_over else None
@@ -274,6 +305,18 @@ def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:
     ]
     text = f"round {number + 1} ({card}): " + ", ".join(parts)
     return {"kind": "round", "round": number, "card": card, "placements": shown, "text": text}
+
+
+@lru_cache(maxsize=1 << 16)
+def _tile_json(tile: Placed) -> JSON:
+    """A tile as views show it (tiles never change once laid: one dict per tile)."""
+    return {
+        "digit": tile.digit,
+        "rotation": tile.rotation,
+        "x": tile.x,
+        "y": tile.y,
+        "level": tile.level,
+    }
 
 
 def _view_json(view: View, state: Any) -> JSON:
