@@ -429,7 +429,7 @@ class Hub:
         if not mine:
             waiting = " and ".join(room.seat(s).name for s in sorted(active))
             if any(room.match.has_pending(s) for s in seats):
-                raise ApiError(409, f"you have placed this round: waiting for {waiting}")
+                raise ApiError(409, f"you have acted this round: waiting for {waiting}")
             raise ApiError(409, f"it is not your turn: waiting for {waiting}")
         return mine[0]
 
@@ -443,7 +443,7 @@ class Hub:
         pending = sorted(s for s in seats if room.match.has_pending(s))
         if not pending:
             raise ApiError(
-                409, "you have nothing to take back: no placement of yours is waiting this round"
+                409, "you have nothing to take back: no action of yours is waiting this round"
             )
         return pending[0]
 
@@ -523,7 +523,7 @@ class Hub:
         """Why ``seat`` may not undo now, or ``None`` if it may."""
         if room.simultaneous:
             if seat is None or not room.match.has_pending(seat):
-                return "there is no placement of yours waiting this round to take back"
+                return "you have no action waiting this round to take back"
             return None
         if seat is None:
             return "only a player can undo"
