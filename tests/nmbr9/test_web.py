@@ -422,3 +422,27 @@ def test_the_servers_views_are_the_engines_views() -> None:
                 if view.is_over:
                     expected["result"] = result_json(match.state)
                 assert match.view(viewer) == expected
+
+
+def test_a_bots_placement_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
+    """Once a state says a bot has placed, a crash cannot take it back: after a
+    restart the bot's entry is there, unchanged, and it is not placed again."""
+    server = ServerProcess(tmp_path / "bots.sqlite3").start()
+    api = Api(server)
+    try:
+        game_id, tokens = create(api, [HUMAN, GREEDY, {"kind": "bot", "bot": "planner:fast"}])
+        seen = api.wait(game_id, tokens[0], lambda s: s["active"] == [0], timeout=30)
+        server.kill9()
+        server.start()
+        again = api.state(game_id, tokens[0])
+        assert again["log"] == seen["log"] and again["active"] == [0]
+        assert again["view"] == seen["view"]
+        _, resolved = place(api, game_id, tokens[0])
+        assert [p is not None for p in resolved["log"][-1]["resolved"]["placements"]] == [
+            True,
+            True,
+            True,
+        ]
+    finally:
+        api.http.close()
+        server.stop()
