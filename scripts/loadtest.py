@@ -1,13 +1,15 @@
 """Load test: N concurrent games driven over WebSocket by bot clients.
 
 Starts ``novaluna serve`` on a fresh database (or uses ``--url``), keeps
-``--games`` two-player games running at once — each seat a client on its own
-WebSocket that picks a random legal move after a think time — and prints
+``--games`` games of ``--seats`` people running at once — each seat a client on
+its own WebSocket that picks a random legal move after a think time — and prints
 actions per second and the latency of each action: from sending ``act`` to
 receiving its ``ack``, which the server sends only after the move is stored
-durably. A finished game is replaced by a new one.
+durably. A finished game is replaced by a new one. In NMBR 9 every seat places
+at once, so each seat acts as soon as a round begins (after its think time).
 
     .venv/bin/python scripts/loadtest.py --games 200 --seconds 60
+    .venv/bin/python scripts/loadtest.py --game nmbr9 --seats 4 --games 200
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ async def seat_client(
         # Only what the next move needs: a whole parsed state kept for the think time
         # would burden this process's garbage collector, and its pauses count as latency.
         turn: tuple[int, list[str]] | None = None  # (ply, legal actions) when it is ours
+        choices: list[str] = []
         async for raw in ws:
             message = json.loads(raw)
             kind = message["type"]
@@ -58,8 +61,10 @@ async def seat_client(
                 if message["over"]:
                     return
                 turn = None
+                if message["choices"] is not None:  # null: the same as before
+                    choices = [c["action"] for c in message["choices"]]
                 if message["acting"] is not None:
-                    turn = (message["ply"], [c["action"] for c in message["choices"]])
+                    turn = (message["ply"], choices)
             elif kind == "ack" and sent_at is not None:
                 if stats.recording:
                     stats.latencies.append(time.perf_counter() - sent_at)
@@ -75,12 +80,19 @@ async def seat_client(
 
 
 async def game_loop(
-    client: httpx.AsyncClient, url: str, stats: Stats, seed: int, think: float, stop: float
+    client: httpx.AsyncClient,
+    url: str,
+    stats: Stats,
+    seed: int,
+    think: float,
+    stop: float,
+    game: str = "nova-luna",
+    seats: int = 2,
 ) -> None:
     """Run one game after another until ``stop``."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
-        body = {"seats": [{"kind": "human"}, {"kind": "human"}], "seed": rng.getrandbits(40)}
+        body = {"type": game, "seats": [{"kind": "human"}] * seats, "seed": rng.getrandbits(40)}
         created = (await client.post(f"{url}/api/games", json=body)).json()
         tokens = [s["token"] for s in created["seats"]]
         await asyncio.gather(
@@ -89,14 +101,22 @@ async def game_loop(
         stats.games_finished += 1
 
 
-async def run(url: str, games: int, seconds: float, think: float, warmup: float) -> Stats:
+async def run(
+    url: str,
+    games: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    game: str = "nova-luna",
+    seats: int = 2,
+) -> Stats:
     stats = Stats()
     start = time.perf_counter()
     stop = start + warmup + seconds
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         loops = [
-            asyncio.create_task(game_loop(client, url, stats, seed, think, stop))
+            asyncio.create_task(game_loop(client, url, stats, seed, think, stop, game, seats))
             for seed in range(games)
         ]
         await asyncio.sleep(warmup)  # let every game get going before measuring
@@ -163,6 +183,10 @@ def main() -> int:
         "--think", type=float, default=1.0, help="mean think time per move, s (default 1.0)"
     )
     parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument(
+        "--game", default="nova-luna", help="game type: nova-luna (default) or nmbr9"
+    )
+    parser.add_argument("--seats", type=int, default=2, help="people per game (default 2)")
     args = parser.parse_args()
     tune_gc()  # the clients must not be what is slow: same collector settings as the server
     proc = None
@@ -171,7 +195,9 @@ def main() -> int:
         proc, url, db = start_server(workers=1)
         print(f"server: {url}, database {db}")
     try:
-        stats = asyncio.run(run(url, args.games, args.seconds, args.think, args.warmup))
+        stats = asyncio.run(
+            run(url, args.games, args.seconds, args.think, args.warmup, args.game, args.seats)
+        )
     finally:
         if proc is not None:
             proc.terminate()
@@ -188,7 +214,8 @@ def report(stats: Stats, args: argparse.Namespace) -> None:
     ms = [x * 1000 for x in lat]
     p = statistics.quantiles(ms, n=100)
     print(
-        f"{args.games} concurrent games, think {args.think} s, {args.seconds:.0f} s measured: "
+        f"{args.games} concurrent {args.seats}-seat {args.game} games, think {args.think} s, "
+        f"{args.seconds:.0f} s measured: "
         f"{len(lat)} actions = {len(lat) / args.seconds:.0f} actions/s; "
         f"latency p50 {p[49]:.1f} ms, p90 {p[89]:.1f} ms, p99 {p[98]:.1f} ms, max {ms[-1]:.1f} ms; "
         f"{stats.games_finished} games finished, {stats.errors} errors"

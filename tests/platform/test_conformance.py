@@ -8,12 +8,14 @@ names and bad records are refused with the game's own errors.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
 
 from tabletop.core.errors import BotSpecError, RecordError
 from tabletop.core.game import game_types, get_game
+from tabletop.core.web import SIMULTANEOUS, TAKE_BACK, ActionRejected, web_games
 from tabletop.harness.selfplay import play_game
 
 GAMES = sorted(game_types())
@@ -92,3 +94,81 @@ def test_unknown_bots_and_foreign_records_are_refused(name):
 def test_every_game_offers_random_and_greedy_bots(name):
     game = get_game(name)
     assert {"random", "greedy"} <= set(game.bots.names())
+
+
+# -- the web side: every game the server hosts ------------------------------------------------
+
+WEB_GAMES = sorted(web_games())
+
+
+def _views(match, seats: int) -> list[str]:
+    return [json.dumps(match.view(viewer)) for viewer in [None, *range(seats)]]
+
+
+@pytest.mark.parametrize("name", WEB_GAMES)
+def test_web_matches_play_out_and_rebuild_from_their_stored_actions(name):
+    web = web_games()[name]
+    seats = min(3, web.max_seats)
+    options = web.check_setup([{"kind": "human"}] * seats, {})
+    match = web.new_match(seats, options, seed=5)
+    rng = random.Random(1)
+    stored: list[tuple[int, str]] = []
+    while active := match.active_seats():
+        assert web.dynamics == SIMULTANEOUS or len(active) == 1
+        for seat in range(seats):  # only active seats have choices
+            assert bool(match.choices(seat)) == (seat in active)
+        seat = rng.choice(sorted(active))
+        action = rng.choice(match.choices(seat))["action"]
+        copy, before = match.clone(), _views(match, seats)
+        applied = match.apply(seat, action)
+        stored.append((seat, action))
+        assert _views(copy, seats) == before  # a clone is independent
+        assert isinstance(applied.log["text"], str)
+        if web.dynamics == SIMULTANEOUS and not applied.reveals:
+            assert match.has_pending(seat) and seat not in match.active_seats()
+            if rng.random() < 0.2:  # take it back now and then: as if never placed
+                assert not match.apply(seat, TAKE_BACK).reveals
+                stored.append((seat, TAKE_BACK))
+                assert _views(match, seats) == before
+        else:
+            assert not any(match.has_pending(s) for s in range(seats))
+    assert match.is_over() and match.result() is not None
+    again = web.new_match(seats, options, seed=5)
+    for seat, action in stored:  # what a restart does: same actions, same game
+        again.apply(seat, action)
+    assert _views(again, seats) == _views(match, seats) and again.result() == match.result()
+    record = json.loads(json.dumps(match.record([f"P{s}" for s in range(seats)])))
+    frames = web.replay(record)
+    assert frames[-1]["view"] == json.loads(json.dumps(match.view(None)))
+    with pytest.raises(ActionRejected):
+        match.apply(0, stored[-1][1])
+
+
+@pytest.mark.parametrize("name", [n for n in WEB_GAMES if web_games()[n].dynamics == SIMULTANEOUS])
+def test_a_pending_action_shows_in_no_other_view_and_no_log(name):
+    """Two different actions of one seat leave every other seat's and the spectator's
+    view, and the public log entry, the same: nothing of a pending action leaks."""
+    web = web_games()[name]
+    seats = 3
+    match = web.new_match(seats, web.check_setup([{"kind": "human"}] * seats, {}), seed=2)
+    rng = random.Random(4)
+    for _ in range(12):  # several rounds, each seat in turn holding back
+        active = sorted(match.active_seats())
+        if len(active) < 2:
+            seat = active[0]
+            match.apply(seat, rng.choice(match.choices(seat))["action"])
+            continue
+        seat = rng.choice(active)
+        first, second = rng.sample([c["action"] for c in match.choices(seat)], 2)
+        one, other = match.clone(), match.clone()
+        log_one = one.apply(seat, first).log
+        log_other = other.apply(seat, second).log
+        assert log_one == log_other
+        for viewer in [None, *(s for s in range(seats) if s != seat)]:
+            assert one.view(viewer) == other.view(viewer)
+        assert one.view(seat) != other.view(seat)  # the seat itself sees its own
+        bots = [s for s in active if s != seat]
+        job_one, job_other = (m.bot_job(bots[0], "random", 1) for m in (one, other))
+        # what a bot is given holds nothing of the pending action
+        assert pickle.dumps(job_one.args) == pickle.dumps(job_other.args)
+        match = one

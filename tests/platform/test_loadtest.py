@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import threading
 from collections.abc import Iterator
@@ -58,3 +59,16 @@ def test_by_default_it_starts_its_own_server_on_a_free_port(loadtest: ModuleType
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_it_plays_nmbr9_with_every_seat_placing_at_once(loadtest: ModuleType) -> None:
+    proc, url, _ = loadtest.start_server(workers=1)
+    try:
+        stats = asyncio.run(
+            loadtest.run(url, 3, seconds=3, think=0.02, warmup=0.5, game="nmbr9", seats=4)
+        )
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    assert stats.errors == 0
+    assert len(stats.latencies) >= 24  # several rounds of 3 games of 4 seats were measured

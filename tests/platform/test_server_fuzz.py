@@ -19,8 +19,22 @@ from websockets.sync.client import connect
 from server_support import Api, ServerProcess, open_socket, receive
 
 KEYS = ["seats", "type", "options", "seed", "action", "ply", "kind", "bot", "name", "tokens", "id"]
+KEYS += ["seat", "remove", "clock"]
 ODD_TEXT = st.sampled_from(
-    ["", "\ud800", "\u200b", "mcts:\u00b2", "mcts:2000000000", "1@0,0", "refill", "nova-luna"]
+    [
+        "",
+        "\ud800",
+        "\u200b",
+        "mcts:\u00b2",
+        "mcts:2000000000",
+        "1@0,0",
+        "refill",
+        "nova-luna",
+        "nmbr9",
+        "r0@0,0",
+        "take-back",
+        "planner:strong",
+    ]
 )
 SCALARS = (
     st.none()
@@ -65,13 +79,23 @@ def api(server: ServerProcess) -> Iterator[Api]:
 
 
 @pytest.fixture(scope="module")
-def game(api: Api) -> dict[str, Any]:
-    """A game of two people; only the seat *not* to move is used below, so nothing
-    sent may legally change it."""
+def games(api: Api) -> dict[str, dict[str, Any]]:
+    """Per game type, a game and a seat token with which nothing may legally change it.
+
+    Nova Luna: two people; only the seat *not* to move is used. NMBR 9 (every seat
+    without a placement may place, and one with a pending placement may take it back):
+    a finished game of one seat, played to its end first."""
     created = api.create([{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
     state = api.state(created["id"])
     waiter = created["seats"][1 - state["to_move"]]["token"]
-    return {"id": created["id"], "waiter": waiter, "before": state}
+    nova = {"id": created["id"], "waiter": waiter, "before": state}
+    solo = api.create([{"kind": "human"}], type="nmbr9", options={"remove": 15})
+    game_id, token = solo["id"], solo["seats"][0]["token"]
+    while not (state := api.state(game_id, token))["over"]:
+        action = state["choices"][-1]["action"]
+        assert api.act(game_id, token, action, state["ply"]).status_code == 200
+    nmbr9 = {"id": game_id, "waiter": token, "before": api.state(game_id)}
+    return {"nova-luna": nova, "nmbr9": nmbr9}
 
 
 def _paths(game_id: str) -> list[str]:
@@ -82,10 +106,16 @@ def _paths(game_id: str) -> list[str]:
 
 
 @FUZZ
-@given(body=BODIES, which=st.integers(0, 4), token=st.sampled_from([None, "waiter", "forged"]))
+@given(
+    body=BODIES,
+    which=st.integers(0, 4),
+    token=st.sampled_from([None, "waiter", "forged"]),
+    kind=st.sampled_from(["nova-luna", "nmbr9"]),
+)
 def test_random_bodies_never_get_a_5xx(
-    api: Api, game: dict[str, Any], body: str, which: int, token: str | None
+    api: Api, games: dict[str, Any], body: str, which: int, token: str | None, kind: str
 ) -> None:
+    game = games[kind]
     path = _paths(game["id"])[which]
     bearer = game["waiter"] if token == "waiter" else token
     response = api.request(
@@ -109,10 +139,17 @@ def test_random_bodies_never_get_a_5xx(
         min_size=1,
         max_size=3,
     ),
+    kind=st.sampled_from(["nova-luna", "nmbr9"]),
 )
 def test_random_socket_messages_get_error_messages(
-    server: ServerProcess, api: Api, game: dict[str, Any], hello: Any, messages: list[str]
+    server: ServerProcess,
+    api: Api,
+    games: dict[str, Any],
+    hello: Any,
+    messages: list[str],
+    kind: str,
 ) -> None:
+    game = games[kind]
     with open_socket(server, game["id"], [game["waiter"]]) as ws:
         receive(ws, lambda m: m["type"] == "state")
         for text in messages:

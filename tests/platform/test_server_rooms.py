@@ -118,3 +118,37 @@ async def _same_move_twice(tmp_path: Path) -> None:
     assert hub.room(game).ply == 1 and len(store.actions(game)) == 1
     hub.close()
     store.close()
+
+
+def test_a_state_leaves_out_only_choices_the_client_will_really_have() -> None:
+    asyncio.run(_choices_kept())
+
+
+async def _choices_kept() -> None:
+    sub = Subscriber(frozenset({0}))
+    log: list = []
+
+    def build(start: int, kept: bool) -> str:
+        return "kept" if kept else "full"
+
+    def sent() -> list[str]:
+        out = []
+        while not sub.outbox.empty():
+            out.append(sub.outbox.get_nowait()[1])
+        return out
+
+    sub.send_state(log, build, ("seat 0", 3))
+    assert sent() == ["full"]
+    sub.send_state(log, build, ("seat 0", 3))  # the same choices: the client has them
+    assert sent() == ["kept"]
+    sub.send_state(log, build, ("seat 0", 5))  # new ones, not sent yet ...
+    sub.send_state(log, build, ("seat 0", 5))  # ... so the state superseding them has them
+    assert sent() == ["full"]
+    sub.send_state(log, build, None)  # a state without choices, superseded unsent:
+    sub.send({"type": "ack"})
+    sub.send_state(log, build, ("seat 0", 5))
+    assert sent() == ['{"type":"ack"}', "kept"]  # the client still has the earlier ones
+    sub.send_state(log, build, None)  # ... and one the client receives: it has none now
+    assert sent() == ["full"]
+    sub.send_state(log, build, ("seat 0", 5))
+    assert sent() == ["full"]

@@ -69,3 +69,28 @@ def test_a_database_from_before_fixed_seeds_were_recorded_is_upgraded(tmp_path: 
     assert store.game("old").seed == 9 and not store.game("old").seed_chosen
     store.create_game("new", "nova-luna", {}, 3, [Seat(0, "Ann", "human", None, "t")], True)
     assert store.game("new").seed_chosen
+
+
+def test_a_database_from_before_move_clocks_is_upgraded(tmp_path: Path) -> None:
+    """Older actions tables have no ``by``: opening one adds it; old actions were the
+    seats' own."""
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    Store(path).close()
+    old = sqlite3.connect(path)
+    old.executescript(
+        "DROP TABLE actions;"
+        "CREATE TABLE actions (game_id TEXT NOT NULL, ply INTEGER NOT NULL,"
+        " seat INTEGER NOT NULL, action TEXT NOT NULL, reveals INTEGER NOT NULL,"
+        " at TEXT NOT NULL, PRIMARY KEY (game_id, ply));"
+        "INSERT INTO games (id, type, options, seed, created, updated)"
+        " VALUES ('old', 'nmbr9', '{}', 9, 't', 't');"
+        "INSERT INTO actions VALUES ('old', 0, 0, 'r0@0,0', 0, 't');"
+    )
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert [(a.action, a.by) for a in store.actions("old")] == [("r0@0,0", None)]
+    store.append_action("old", 1, 1, "r1@0,0", True, False, "clock")
+    assert [a.by for a in store.actions("old")] == [None, "clock"]

@@ -8,6 +8,15 @@ views, choices, log entries, results and records are JSON-ready dicts. A match
 is rebuilt after a restart by creating it again from its options and seed and
 re-applying the stored actions, so ``new_match`` and ``apply`` must be
 deterministic.
+
+Games are ``sequential`` (one seat acts at a time: Nova Luna) or
+``simultaneous`` (several seats act at once and each seat's action of the round
+stays hidden from the others until the last one arrives: NMBR 9). Either way a
+match says which seats must act now (``active_seats``); every action is applied
+and stored one at a time with its seat, so replaying the stored actions in
+order rebuilds the same pending actions. In a simultaneous game a seat may
+withdraw its pending action with the action ``TAKE_BACK`` until the round
+resolves.
 """
 
 from __future__ import annotations
@@ -21,14 +30,25 @@ from .errors import ActionRejected, OptionsError, RecordError
 
 JSON = dict[str, Any]
 
+#: ``WebGame.dynamics``: one seat acts at a time, or several at once (see the module).
+SEQUENTIAL = "sequential"
+SIMULTANEOUS = "simultaneous"
+
+#: In a simultaneous game: the action that withdraws the seat's pending action of the
+#: current round (refused once the round has resolved, or if it has none).
+TAKE_BACK = "take-back"
+
 
 @dataclass(frozen=True)
 class Applied:
     """What applying one action did.
 
-    ``log`` is a public log entry (with a human-readable ``"text"``); ``reveals``
-    says whether hidden information came to light (e.g. tiles drawn from the
-    pile), which undo must never cross.
+    ``log`` is a public log entry (with a human-readable ``"text"``): every seat
+    and spectator gets it, so in a simultaneous game it never shows a pending
+    action (only that the seat has acted). ``reveals`` says whether hidden
+    information came to light (e.g. tiles drawn from the pile, or a round of
+    simultaneous actions resolved), which undo must never cross; in a
+    simultaneous game it also marks the start of a new round.
     """
 
     log: JSON
@@ -69,8 +89,13 @@ class Match(Protocol):
         """An independent copy: the server applies an action to a copy and keeps it
         only once the action is stored."""
 
-    def to_move(self) -> int | None:
-        """The seat that must act now; ``None`` once the game is over."""
+    def active_seats(self) -> frozenset[int]:
+        """The seats that must act now (one in a sequential game; in a simultaneous
+        game every seat without an action this round); empty once the game is over."""
+
+    def has_pending(self, seat: int) -> bool:
+        """Whether ``seat`` has a hidden action of the current round it may still take
+        back (``TAKE_BACK``); always ``False`` in a sequential game."""
 
     def is_over(self) -> bool: ...
 
@@ -78,10 +103,12 @@ class Match(Protocol):
         """Validate and apply ``action`` for ``seat``; raise ``ActionRejected`` otherwise."""
 
     def view(self, seat: int | None) -> JSON:
-        """Everything ``seat`` (``None``: a spectator) may see, and nothing more."""
+        """Everything ``seat`` (``None``: a spectator) may see, and nothing more: in a
+        simultaneous game a seat's own pending action, but of the others' only whether
+        they have acted this round."""
 
     def choices(self, seat: int) -> list[JSON]:
-        """The legal actions of ``seat`` if it is to move, each ``{"action": ...}`` plus
+        """The legal actions of ``seat`` if it is active, each ``{"action": ...}`` plus
         whatever the page needs to preview it; otherwise ``[]``."""
 
     def result(self) -> JSON | None:
@@ -92,7 +119,8 @@ class Match(Protocol):
 
     def bot_job(self, seat: int, bot: str, seed: int, limits: BotLimits = DEFAULT_LIMITS) -> Job:
         """A job whose result is the action string ``bot`` plays for ``seat`` now,
-        searching no longer than ``limits.seconds``."""
+        searching no longer than ``limits.seconds``. It is built from ``seat``'s view
+        only: never from the deck or another seat's pending action."""
 
     def hint_job(self, seat: int, seed: int) -> Job:
         """A job whose result is ``{"action": str, "reason": str}`` for ``seat``."""
@@ -105,6 +133,9 @@ class WebGame(Protocol):
     title: str  # e.g. "Nova Luna"
     min_seats: int
     max_seats: int
+    dynamics: str  # SEQUENTIAL or SIMULTANEOUS
+    #: The bot that plays for a seat whose move clock ran out (option ``clock``).
+    default_bot: str
     # False when every seat sees the same (no hidden hands): one view serves all.
     view_depends_on_seat: bool
 
@@ -119,7 +150,11 @@ class WebGame(Protocol):
         self, seats: list[JSON], options: JSON, limits: BotLimits = DEFAULT_LIMITS
     ) -> JSON:
         """Validate seats (``{"kind": "human"|"bot", "bot": spec}``, no bot above
-        ``limits``) and options; return the options normalised. Raise ``OptionsError``."""
+        ``limits``) and options; return the options normalised. Raise ``OptionsError``.
+
+        A normalised option ``"clock"`` (seconds, 0 or absent: none) asks the server to
+        play ``default_bot``'s move for every seat still active that long after its
+        round (or turn) began."""
 
     def new_match(self, seats: int, options: JSON, seed: int) -> Match: ...
 
@@ -145,6 +180,9 @@ def get_web_game(name: str) -> WebGame:
 
 __all__ = [
     "JSON",
+    "SEQUENTIAL",
+    "SIMULTANEOUS",
+    "TAKE_BACK",
     "ActionRejected",
     "DEFAULT_LIMITS",
     "BotLimits",

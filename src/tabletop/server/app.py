@@ -6,8 +6,11 @@ HTTP API (every error is ``{"error": message}`` with a 4xx/5xx status):
 * ``POST /api/games`` — create a game; the answer holds each human seat's secret link;
 * ``GET  /api/games/{id}`` — the state (``Authorization: Bearer <seat token>`` for a seat);
 * ``POST /api/games/{id}/actions`` ``{"action", "ply"}`` — act; ``ply`` is the move
-  count of the state you saw, so a stale or repeated submission is refused;
-* ``POST /api/games/{id}/undo`` ``{"ply"}``, ``POST /api/games/{id}/hint`` ``{"ply"}``;
+  count of the state you saw, so a stale or repeated submission is refused (in a
+  simultaneous game only if something changed for your seat since); an optional
+  ``"seat"`` picks which of a hot-seat client's seats acts;
+* ``POST /api/games/{id}/undo`` ``{"ply"}`` (in a simultaneous game: take back your
+  pending action of this round), ``POST /api/games/{id}/hint`` ``{"ply"}``;
 * ``GET  /api/games/{id}/record`` and ``/replay`` — once the game is over;
 * ``POST /api/replay`` — the frames of an uploaded record;
 * ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
@@ -223,7 +226,7 @@ async def _act(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = await hub.act(room.id, seats, body.get("action"), body.get("ply"))
+    room = await hub.act(room.id, seats, body.get("action"), body.get("ply"), body.get("seat"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
@@ -231,14 +234,14 @@ async def _undo(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
     hub = _hub(request)
-    room = await hub.undo(room.id, seats, body.get("ply"))
+    room = await hub.undo(room.id, seats, body.get("ply"), body.get("seat"))
     return JSONResponse(_without_type(hub.state(room, seats)))
 
 
 async def _hint(request: Request) -> Response:
     body = _object(await _json_body(request))
     room, seats = _room_and_seats(request)
-    return JSONResponse(await _hub(request).hint(room, seats, body.get("ply")))
+    return JSONResponse(await _hub(request).hint(room, seats, body.get("ply"), body.get("seat")))
 
 
 def _finished_room(request: Request) -> Room:
@@ -356,10 +359,12 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         kind = message.get("type")
         room = hub.room(game_id)
         if kind == "act":
-            room = await hub.act(game_id, sub.seats, message.get("action"), message.get("ply"))
+            room = await hub.act(
+                game_id, sub.seats, message.get("action"), message.get("ply"), message.get("seat")
+            )
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "undo":
-            room = await hub.undo(game_id, sub.seats, message.get("ply"))
+            room = await hub.undo(game_id, sub.seats, message.get("ply"), message.get("seat"))
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "hint":
             asyncio.get_running_loop().create_task(_hint_over_socket(hub, room, sub, message, ref))
@@ -373,7 +378,7 @@ async def _hint_over_socket(
     hub: Hub, room: Room, sub: Subscriber, message: dict[str, Any], ref: Any
 ) -> None:
     try:
-        hint = await hub.hint(room, sub.seats, message.get("ply"))
+        hint = await hub.hint(room, sub.seats, message.get("ply"), message.get("seat"))
         sub.send({"type": "hint", "id": ref, **hint})
     except ApiError as err:
         sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
@@ -382,5 +387,5 @@ async def _hint_over_socket(
 async def _writer(ws: WebSocket, sub: Subscriber) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
-            _, text = await sub.outbox.get()
+            _, text, _ = await sub.outbox.get()
             await ws.send_text(text)

@@ -6,6 +6,15 @@ memory, so two submissions for the same turn can never both be applied: the
 second one sees a different ``ply`` and is refused. Meanwhile other games go
 on: writes are committed off the event loop (``Committer``), and bots think in
 worker processes.
+
+In a simultaneous game (NMBR 9) several seats act at once, so a submission is
+stale only if something changed *for its seat* since the state it saw: its own
+earlier action or take-back, or a resolved round (``Room.since``). Each bot seat
+thinks on its own, from its own view; each action is stored, one at a time and
+with its seat, before anyone hears of it, and the round resolves when the last
+one is applied, so replaying the stored actions rebuilds the same hidden
+pending actions after a crash. A game's optional move clock (``clock`` option)
+is derived from stored times, so it survives restarts too.
 """
 
 from __future__ import annotations
@@ -15,15 +24,19 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
 from ..core.web import (
     DEFAULT_LIMITS,
     JSON,
+    SIMULTANEOUS,
+    TAKE_BACK,
     ActionRejected,
     BotLimits,
     Match,
@@ -58,36 +71,50 @@ class Subscriber:
     States carry only the log entries the client lacks (a late-game log is most
     of a state): ``log_of`` and ``log_known`` are the log the client will hold
     once its outbox is sent — the room's list (a new one after an undo) and how
-    many of its entries.
+    many of its entries. Likewise ``choices_known`` names the choices it will
+    hold (in a simultaneous round a seat's hundreds of placements stay the same
+    while the others place): a state repeating them says ``"choices": null``.
     """
 
     seats: frozenset[int]
-    # (log start of a state, or None for an answer; the text)
-    outbox: asyncio.Queue[tuple[int | None, str]] = field(default_factory=asyncio.Queue)
+    # (log start of a state, or None for an answer; the text; choices known before it)
+    outbox: asyncio.Queue[tuple[int | None, str, Any]] = field(default_factory=asyncio.Queue)
     log_of: list[JSON] | None = None
     log_known: int = 0
+    choices_known: Any = None
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
-        self.outbox.put_nowait((None, _dumps(message)))
+        self.outbox.put_nowait((None, _dumps(message), None))
 
-    def send_state(self, log: list[JSON], build: Callable[[int], str]) -> None:
-        """Queue a state, ``build(start)`` with the entries of ``log`` from ``start`` on.
+    def send_state(
+        self, log: list[JSON], build: Callable[[int, bool], str], choices: Any = None
+    ) -> None:
+        """Queue a state, ``build(start, kept)`` with the entries of ``log`` from
+        ``start`` on, and its choices unless ``kept`` (the client has them: they are
+        named ``choices``, and ``None`` names none).
 
         An older state still waiting is superseded (only the newest matters); the
-        new one then starts the log where the superseded one did.
+        new one then starts the log where the superseded one did, and counts only
+        on the choices the client had before it.
         """
         start = self.log_known if self.log_of is log else 0
+        known = self.choices_known
         waiting = []
         while not self.outbox.empty():
             waiting.append(self.outbox.get_nowait())
+        superseded = False
         for item in waiting:
             if item[0] is None:
                 self.outbox.put_nowait(item)
             else:
                 start = min(start, item[0])
-        self.outbox.put_nowait((start, build(start)))
+                if not superseded:
+                    known, superseded = item[2], True
+        kept = choices is not None and choices == known
+        self.outbox.put_nowait((start, build(start, kept), known))
         self.log_of, self.log_known = log, len(log)
+        self.choices_known = choices
 
 
 @dataclass(eq=False)
@@ -100,11 +127,14 @@ class Room:
     reveals: list[bool]  # per ply: whether that action revealed hidden information
     action_seats: list[int]  # per ply: who acted
     subscribers: set[Subscriber] = field(default_factory=set)
-    bot_task: asyncio.Task[None] | None = None
-    bot_ply: int = -1
-    thinking: int | None = None
-    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and choices
+    bot_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)  # per bot seat
+    bot_since: dict[int, int] = field(default_factory=dict)  # the ``since`` each task is for
+    thinking: set[int] = field(default_factory=set)  # bot seats working out a move
+    clock_task: asyncio.Task[None] | None = None
+    clock_start: int = -1  # the ``round_start`` the clock task runs for
+    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and logs
     _cache_ply: int = -1
+    _choices: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
 
     def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per move: views and choices only change when a move is made."""
@@ -114,6 +144,16 @@ class Room:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+    def choices_text(self, seat: int) -> str:
+        """``match.choices(seat)`` as JSON text, kept while nothing changes for the seat
+        (``since``): in a simultaneous round, the others' placements leave it as it is."""
+        since = self.since(seat)
+        kept = self._choices.get(seat)
+        if kept is None or kept[0] != since:
+            kept = (since, _dumps(self.match.choices(seat)))
+            self._choices[seat] = kept
+        return kept[1]
 
     @property
     def id(self) -> str:
@@ -129,6 +169,49 @@ class Room:
     @property
     def humans(self) -> list[int]:
         return [s.seat for s in self.seats if s.kind == "human"]
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.type.dynamics == SIMULTANEOUS
+
+    def since(self, seat: int) -> int:
+        """The first ply of the state ``seat`` must have seen to act: in a sequential
+        game every move changes everything (the current ply); in a simultaneous game
+        only the seat's own actions and resolved rounds (``reveals``) change what it
+        may do, so the others' pending actions never make its submission stale."""
+        if not self.simultaneous:
+            return self.ply
+        for ply in range(self.ply - 1, -1, -1):
+            if self.action_seats[ply] == seat or self.reveals[ply]:
+                return ply + 1
+        return 0
+
+    def round_start(self) -> int:
+        """The ply at which the current turn (sequential) or round (simultaneous) began."""
+        if not self.simultaneous:
+            return self.ply
+        for ply in range(self.ply - 1, -1, -1):
+            if self.reveals[ply]:
+                return ply + 1
+        return 0
+
+    def started_at(self, ply: int) -> str:
+        """When ply ``ply`` became possible: the time of the action before it, or of the
+        game's creation."""
+        return self.log[ply - 1]["at"] if ply else self.row.created
+
+    @property
+    def clock(self) -> float:
+        """The game's move clock in seconds (0: none)."""
+        seconds = self.row.options.get("clock", 0)
+        return float(seconds) if type(seconds) in (int, float) and seconds > 0 else 0.0
+
+    def clock_deadline(self) -> float | None:
+        """When the current round's (or turn's) clock runs out, as a Unix time."""
+        if not self.clock or self.match.is_over():
+            return None
+        started = datetime.fromisoformat(self.started_at(self.round_start())).timestamp()
+        return started + self.clock
 
 
 def derived_seed(seed: int, ply: int, purpose: str) -> int:
@@ -152,7 +235,7 @@ class Hub:
         self.bot_pause = bot_pause
         self.limits = limits
         self.rates = rates.limiters()
-        self._hints_running: set[str] = set()  # games with a hint being worked out
+        self._hints_running: set[tuple[str, int]] = set()  # (game, seat) with a hint coming
         self.rooms: dict[str, Room] = {}
         self._turns: dict[str, asyncio.Lock] = {}  # per game: its changes one at a time
         self.committer = Committer(store)
@@ -245,7 +328,7 @@ class Hub:
                 applied = match.apply(action.seat, action.action)
             except ActionRejected as err:  # only if the rules changed under a stored game
                 raise ApiError(500, f"stored game {game_id} no longer replays: {err}") from None
-            room.log.append({**applied.log, "ply": action.ply, "at": action.at})
+            room.log.append(_entry(applied.log, action.ply, action.at, action.by))
             room.reveals.append(applied.reveals)
             room.action_seats.append(action.seat)
         return room
@@ -254,7 +337,7 @@ class Hub:
         """After a restart: load unfinished games and let their bots move on."""
         for game_id in self.store.unfinished_games():
             try:
-                self.schedule_bot(self.room(game_id))
+                self.schedule_bots(self.room(game_id))
             except ApiError as err:
                 log.error("%s", err.message)
 
@@ -294,7 +377,7 @@ class Hub:
         game_id = secrets.token_urlsafe(9)
         await self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
         room = self.room(game_id)
-        self.schedule_bot(room)
+        self.schedule_bots(room)
         return {
             "id": game_id,
             "url": f"/g/{game_id}",
@@ -333,20 +416,44 @@ class Hub:
             seats.add(seat)
         return frozenset(seats)
 
-    def acting_seat(self, room: Room, seats: frozenset[int]) -> int:
+    def acting_seat(self, room: Room, seats: frozenset[int], wanted: Any = None) -> int:
         """The seat among ``seats`` (a player's, see ``_require_player``) that may act
-        now, or a 409 saying why not."""
-        to_move = room.match.to_move()
-        if to_move is None:
+        now — ``wanted`` if given, else the lowest — or a 409 saying why not."""
+        active = room.match.active_seats()
+        if not active:
             raise ApiError(409, "the game is over")
-        if to_move not in seats:
-            raise ApiError(409, f"it is not your turn: waiting for {room.seat(to_move).name}")
-        return to_move
+        mine = sorted(active & seats)
+        if wanted is not None:
+            _check_wanted(wanted, seats)
+            mine = [wanted] if wanted in active else []
+        if not mine:
+            waiting = " and ".join(room.seat(s).name for s in sorted(active))
+            if any(room.match.has_pending(s) for s in seats):
+                raise ApiError(409, f"you have acted this round: waiting for {waiting}")
+            raise ApiError(409, f"it is not your turn: waiting for {waiting}")
+        return mine[0]
+
+    def pending_seat(self, room: Room, seats: frozenset[int], wanted: Any = None) -> int:
+        """The seat among ``seats`` with a pending action to take back, or a 409."""
+        if room.match.is_over():
+            raise ApiError(409, "the game is over")
+        if wanted is not None:
+            _check_wanted(wanted, seats)
+            seats = frozenset({wanted})
+        pending = sorted(s for s in seats if room.match.has_pending(s))
+        if not pending:
+            raise ApiError(
+                409, "you have nothing to take back: no action of yours is waiting this round"
+            )
+        return pending[0]
 
     # -- acting -----------------------------------------------------------------------
 
-    async def act(self, game_id: str, seats: frozenset[int], action: Any, ply: Any) -> Room:
-        """Apply ``action`` for the acting seat among ``seats``, store it, tell everyone.
+    async def act(
+        self, game_id: str, seats: frozenset[int], action: Any, ply: Any, seat: Any = None
+    ) -> Room:
+        """Apply ``action`` for the acting seat among ``seats`` (``seat`` if given: a
+        hot-seat client of a simultaneous game holds several), store it, tell everyone.
 
         The checks, the stored write and the change run in the game's turn (see
         ``_in_turn``), so of two submissions for the same move exactly one applies.
@@ -358,13 +465,29 @@ class Hub:
         self.check_rate("action", (room.id, seats))
 
         async def change(room: Room) -> Room:
-            self._check_ply(room, ply)
-            await self._apply(room, self.acting_seat(room, seats), action)
+            if not room.simultaneous:
+                self._check_ply(room, ply)
+                await self._apply(room, self.acting_seat(room, seats, seat), action)
+            elif action == TAKE_BACK:
+                await self._take_back(room, seats, ply, seat)
+            else:
+                acting = self.acting_seat(room, seats, seat)
+                self._check_fresh(room, acting, ply)
+                await self._apply(room, acting, action)
             return room
 
         return await self._in_turn(room.id, change)
 
-    async def _apply(self, room: Room, seat: int, action: str) -> None:
+    async def _take_back(self, room: Room, seats: frozenset[int], ply: Any, wanted: Any) -> None:
+        """Withdraw a pending action of a simultaneous round: stored as an action
+        (``TAKE_BACK``), so a restart rebuilds the round without it."""
+        if type(ply) is not int:
+            raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+        seat = self.pending_seat(room, seats, wanted)
+        self._check_fresh(room, seat, ply)
+        await self._apply(room, seat, TAKE_BACK)
+
+    async def _apply(self, room: Room, seat: int, action: str, by: str | None = None) -> None:
         """Apply to a copy, store, then make the copy the game (nothing half-done on
         failure). Only in the game's turn (``_in_turn``)."""
         match = room.match.clone()
@@ -374,14 +497,14 @@ class Hub:
             raise ApiError(422, str(err)) from None
         ply = room.ply
         at = await self._write(
-            "append_action", room.id, ply, seat, action, applied.reveals, match.is_over()
+            "append_action", room.id, ply, seat, action, applied.reveals, match.is_over(), by
         )
         room.match = match
-        room.log.append({**applied.log, "ply": ply, "at": at})
+        room.log.append(_entry(applied.log, ply, at, by))
         room.reveals.append(applied.reveals)
         room.action_seats.append(seat)
         self.broadcast(room)
-        self.schedule_bot(room)
+        self.schedule_bots(room)
 
     def _check_ply(self, room: Room, ply: Any) -> None:
         if type(ply) is not int:
@@ -389,8 +512,19 @@ class Hub:
         if ply != room.ply:
             raise ApiError(409, f"the game has moved on (move {room.ply}, not {ply}); look again")
 
+    def _check_fresh(self, room: Room, seat: int, ply: Any) -> None:
+        """409 unless the state seen (``ply``) is current for ``seat`` (``Room.since``)."""
+        if type(ply) is not int:
+            raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+        if not room.since(seat) <= ply <= room.ply:
+            raise ApiError(409, f"the game has moved on (move {room.ply}, not {ply}); look again")
+
     def undo_blocker(self, room: Room, seat: int | None) -> str | None:
         """Why ``seat`` may not undo now, or ``None`` if it may."""
+        if room.simultaneous:
+            if seat is None or not room.match.has_pending(seat):
+                return "you have no action waiting this round to take back"
+            return None
         if seat is None:
             return "only a player can undo"
         if room.humans != [seat]:
@@ -402,13 +536,17 @@ class Hub:
             return "a refill has revealed new tiles since your last move, so it cannot be undone"
         return None
 
-    async def undo(self, game_id: str, seats: frozenset[int], ply: Any) -> Room:
-        """Take back the player's last move and every bot move after it."""
+    async def undo(self, game_id: str, seats: frozenset[int], ply: Any, wanted: Any = None) -> Room:
+        """Take back the player's last move and every bot move after it; in a
+        simultaneous game, the player's pending action of this round (``TAKE_BACK``)."""
         room = self.room(game_id)
         _require_player(seats)
         self.check_rate("action", (room.id, seats))
 
         async def change(room: Room) -> Room:
+            if room.simultaneous:
+                await self._take_back(room, seats, ply, wanted)
+                return room
             self._check_ply(room, ply)
             seat = next(iter(seats)) if len(seats) == 1 else None
             blocker = self.undo_blocker(room, seat)
@@ -425,66 +563,83 @@ class Hub:
         return await self._in_turn(room.id, change)
 
     def _move_subscribers(self, old: Room, new: Room) -> None:
-        if old.bot_task is not None:
-            old.bot_task.cancel()
+        for task in [*old.bot_tasks.values(), old.clock_task]:
+            if task is not None:
+                task.cancel()
         new.subscribers |= old.subscribers
         old.subscribers.clear()
 
-    async def hint(self, room: Room, seats: frozenset[int], ply: Any) -> JSON:
+    async def hint(self, room: Room, seats: frozenset[int], ply: Any, wanted: Any = None) -> JSON:
         _require_player(seats)
         self.check_rate("hint", (room.id, seats))
-        self._check_ply(room, ply)
-        seat = self.acting_seat(room, seats)
-        if room.id in self._hints_running:  # one search per game at a time, however asked
+        if not room.simultaneous:
+            self._check_ply(room, ply)
+        seat = self.acting_seat(room, seats, wanted)
+        self._check_fresh(room, seat, ply)
+        running = (room.id, seat)
+        if running in self._hints_running:  # one search per seat at a time, however asked
             raise ApiError(429, "a hint is already being worked out for this game")
-        job = room.match.hint_job(seat, derived_seed(room.row.seed, room.ply, "hint"))
-        self._hints_running.add(room.id)
+        purpose = f"hint {seat}" if room.simultaneous else "hint"
+        job = room.match.hint_job(seat, derived_seed(room.row.seed, room.since(seat), purpose))
+        self._hints_running.add(running)
         try:
             result = await self.pool.run(job)
         except Exception:  # a crashed worker: the game itself is unaffected
             log.exception("hint failed in game %s", room.id)
             raise ApiError(503, "the hint could not be worked out just now; try again") from None
         finally:
-            self._hints_running.discard(room.id)
+            self._hints_running.discard(running)
         return {**result, "ply": ply}
 
-    # -- bots ---------------------------------------------------------------------------
+    # -- bots and clocks -----------------------------------------------------------------
 
-    def schedule_bot(self, room: Room) -> None:
-        seat = room.match.to_move()
-        if seat is None or room.seat(seat).kind != "bot":
-            return
-        if room.bot_task is not None and not room.bot_task.done() and room.bot_ply == room.ply:
-            return
-        room.bot_ply = room.ply
-        room.bot_task = asyncio.get_running_loop().create_task(self._bot_move(room, room.ply))
+    def schedule_bots(self, room: Room) -> None:
+        """Start a move for every active bot seat that has none under way for its
+        current situation, and the game's clock."""
+        for seat in sorted(room.match.active_seats()):
+            if room.seat(seat).kind != "bot":
+                continue
+            since = room.since(seat)
+            task = room.bot_tasks.get(seat)
+            if task is not None and not task.done() and room.bot_since.get(seat) == since:
+                continue
+            room.bot_since[seat] = since
+            loop = asyncio.get_running_loop()
+            room.bot_tasks[seat] = loop.create_task(self._bot_move(room, seat, since))
+        self.schedule_clock(room)
 
-    async def _bot_move(self, room: Room, ply: int) -> None:
+    def _bot_current(self, room: Room, seat: int, since: int) -> bool:
+        """Whether a move worked out for ``seat`` from ``since`` still applies."""
+        return (
+            self.rooms.get(room.id) is room
+            and room.since(seat) == since
+            and seat in room.match.active_seats()
+        )
+
+    async def _bot_move(self, room: Room, seat: int, since: int) -> None:
         await asyncio.sleep(self.bot_pause)
-        if self.rooms.get(room.id) is not room or room.ply != ply:
-            return
-        seat = room.match.to_move()
-        if seat is None:
+        if not self._bot_current(room, seat, since):
             return
         bot = room.seat(seat).bot or "random"
-        job = room.match.bot_job(seat, bot, derived_seed(room.row.seed, ply, "bot"), self.limits)
-        room.thinking = seat
+        # sequential games keep their seeds: one per move; simultaneous ones one per seat too
+        purpose = f"bot {seat}" if room.simultaneous else "bot"
+        seed = derived_seed(room.row.seed, since, purpose)
+        job = room.match.bot_job(seat, bot, seed, self.limits)  # from the seat's view only
+        room.thinking.add(seat)
         self.broadcast(room)
         try:
             action = await self.pool.run(job)
         except Exception:  # a crashed worker must not stall the game: try again shortly
             log.exception("bot %s failed in game %s; retrying", bot, room.id)
-            room.thinking = None
-            room.bot_task = None
+            self._bot_done(room, seat)
             await asyncio.sleep(1.0)
-            self.schedule_bot(room)
+            self.schedule_bots(room)
             return
-        room.thinking = None
-        room.bot_task = None
+        self._bot_done(room, seat)
 
         async def change(live: Room) -> None:
-            if live is not room or room.ply != ply:
-                return  # an undo came first
+            if live is not room or not self._bot_current(room, seat, since):
+                return  # an undo, a take-back or the clock came first
             try:
                 await self._apply(room, seat, action)
             except ApiError as err:
@@ -493,15 +648,66 @@ class Hub:
         if self.rooms.get(room.id) is room:
             await self._in_turn(room.id, change)
 
+    def _bot_done(self, room: Room, seat: int) -> None:
+        room.thinking.discard(seat)
+        if room.bot_tasks.get(seat) is asyncio.current_task():
+            del room.bot_tasks[seat]
+
+    def schedule_clock(self, room: Room) -> None:
+        """Set the game's clock (if it has one) for the current round or turn."""
+        deadline = room.clock_deadline()
+        start = room.round_start()
+        if deadline is None or (room.clock_start == start and room.clock_task is not None):
+            return
+        if room.clock_task is not None:
+            room.clock_task.cancel()
+        room.clock_start = start
+        loop = asyncio.get_running_loop()
+        room.clock_task = loop.create_task(self._clock_runs_out(room, start, deadline))
+
+    async def _clock_runs_out(self, room: Room, start: int, deadline: float) -> None:
+        """At ``deadline``, play the game's default bot for every seat still active in
+        the round (or turn) that began at ply ``start``; the log says so (``by``)."""
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+
+        async def change(live: Room) -> None:
+            for seat in sorted(room.match.active_seats()):
+                if live is not room or room.round_start() != start:
+                    return  # moved on meanwhile
+                if seat not in room.match.active_seats():
+                    continue
+                action = await self._default_move(room, seat, start)
+                try:
+                    await self._apply(room, seat, action, by="clock")
+                except ApiError as err:
+                    log.error("clock in game %s: %s", room.id, err.message)
+                    return
+
+        if self.rooms.get(room.id) is room:
+            await self._in_turn(room.id, change)
+
+    async def _default_move(self, room: Room, seat: int, start: int) -> str:
+        """The default bot's move for ``seat``; the first legal action if it fails."""
+        bot = room.type.default_bot
+        seed = derived_seed(room.row.seed, start, f"clock {seat}")
+        try:
+            return await self.pool.run(room.match.bot_job(seat, bot, seed, self.limits))
+        except Exception:  # noqa: BLE001 - the clock must not stall the game
+            log.exception("default bot failed in game %s", room.id)
+            return room.match.choices(seat)[0]["action"]
+
     # -- what clients see -------------------------------------------------------------
 
     def state(self, room: Room, seats: frozenset[int]) -> JSON:
         """The message a client playing ``seats`` (none: a spectator) gets."""
         return json.loads(self.state_text(room, seats))
 
-    def state_text(self, room: Room, seats: frozenset[int], log_start: int = 0) -> str:
+    def state_text(
+        self, room: Room, seats: frozenset[int], log_start: int = 0, choices_kept: bool = False
+    ) -> str:
         """``state`` as JSON text with the log entries from ``log_start`` on (the
-        client has the others).
+        client has the others), and ``"choices": null`` if ``choices_kept`` (the
+        client has them: see ``Subscriber``).
 
         The large parts are encoded once per move, not per client, and only their
         text is kept: kept as objects, thousands of lists and dicts per move piled
@@ -510,10 +716,7 @@ class Hub:
         """
         head, viewer, acting = self._state_head(room, seats)
         view = room.cached(("view", viewer), lambda: _dumps(room.match.view(viewer)))
-        choices = room.cached(
-            ("choices", acting),
-            lambda: "[]" if acting is None else _dumps(room.match.choices(acting)),
-        )
+        choices = "[]" if acting is None else "null" if choices_kept else room.choices_text(acting)
         log = room.cached(("log", log_start), lambda: _dumps(room.log[log_start:]))
         return (
             f'{_dumps(head)[:-1]},"view":{view},"choices":{choices},'
@@ -522,19 +725,26 @@ class Hub:
 
     def _state_head(self, room: Room, seats: frozenset[int]) -> tuple[JSON, int | None, int | None]:
         """The small, per-client part of a state; and the seat viewing and the seat acting."""
-        to_move = room.match.to_move()
-        acting = to_move if to_move in seats else None
+        active = room.match.active_seats()
+        to_move = next(iter(active)) if len(active) == 1 else None
+        mine = sorted(active & seats)
+        acting = mine[0] if mine else None
         viewer = acting if acting is not None else (min(seats) if seats else None)
         if not room.type.view_depends_on_seat:
             viewer = None  # one view, built once per move, serves everyone
         online = set().union(*(s.seats for s in room.subscribers)) if room.subscribers else set()
-        undo_seat = next(iter(seats)) if len(seats) == 1 else None
+        if room.simultaneous:
+            undo_seat = next((s for s in sorted(seats) if room.match.has_pending(s)), None)
+        else:
+            undo_seat = next(iter(seats)) if len(seats) == 1 else None
+        deadline = room.clock_deadline()
         head = {
             "type": "state",
             "game": {
                 "id": room.id,
                 "type": room.type.name,
                 "title": room.type.title,
+                "dynamics": room.type.dynamics,
                 "created": room.row.created,
                 # a seed the creator chose lets them know the pile: every seat must see it
                 "fixed_seed": room.row.seed if room.row.seed_chosen else None,
@@ -550,11 +760,20 @@ class Hub:
                 ],
             },
             "ply": room.ply,
-            "to_move": to_move,
+            "to_move": to_move,  # the one seat to act, if only one is
+            "active": sorted(active),  # every seat that must act now
             "over": room.match.is_over(),
             "you": sorted(seats),
-            "acting": acting,
-            "thinking": room.thinking,
+            "acting": acting,  # the (first) seat of yours that must act now
+            "thinking": min(room.thinking) if room.thinking else None,
+            "thinking_seats": sorted(room.thinking),
+            "clock": None
+            if deadline is None
+            else {
+                "seconds": room.clock,
+                "deadline": _iso(deadline),
+                "left": round(max(0.0, deadline - time.time()), 1),  # for skewed client clocks
+            },
             "result": room.match.result(),
             "undo": self.undo_blocker(room, undo_seat) is None,
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
@@ -562,12 +781,37 @@ class Hub:
         return head, viewer, acting
 
     def broadcast(self, room: Room) -> None:
+        active = room.match.active_seats() if room.simultaneous else frozenset()
         for sub in list(room.subscribers):
-            sub.send_state(room.log, partial(self.state_text, room, sub.seats))
+            acting = min(active & sub.seats, default=None)
+            # what the choices depend on: the seat acting and what happened to it
+            choices = None if acting is None else (acting, room.since(acting))
+            sub.send_state(room.log, partial(self.state_text, room, sub.seats), choices)
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
+
+
+def _iso(unix_time: float) -> str:
+    return datetime.fromtimestamp(unix_time, UTC).isoformat(timespec="milliseconds")
+
+
+def _entry(log: JSON, ply: int, at: str, by: str | None) -> JSON:
+    """A log entry as clients get it: the game's, with its move number and time, and
+    who acted when the seat did not (``"by": "clock"``)."""
+    entry = {**log, "ply": ply, "at": at}
+    if by == "clock":
+        entry["by"] = by
+        entry["text"] = f"ran out of time; the default bot played for them: {log.get('text', '')}"
+    return entry
+
+
+def _check_wanted(wanted: Any, seats: frozenset[int]) -> None:
+    """400 unless ``wanted`` (a ``seat`` field) names one of ``seats``."""
+    if type(wanted) is not int or wanted not in seats:
+        yours = ", ".join(map(str, sorted(seats)))
+        raise ApiError(400, f"'seat' must be one of your seats ({yours})")
 
 
 def _created(game_id: str, seat: Seat) -> JSON:

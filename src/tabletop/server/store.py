@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     reveals INTEGER NOT NULL,
     at TEXT NOT NULL,
+    by TEXT,
     PRIMARY KEY (game_id, ply)
 );
 """
@@ -97,6 +98,7 @@ class ActionRow:
     action: str
     reveals: bool
     at: str
+    by: str | None = None  # "clock": played for the seat when its time ran out
 
 
 def hash_token(token: str) -> str:
@@ -132,6 +134,10 @@ class Store:
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         if "seed_chosen" not in columns:  # before 0.3: games did not say who chose the seed
             self._db.execute("ALTER TABLE games ADD COLUMN seed_chosen INTEGER NOT NULL DEFAULT 0")
+            self._db.commit()
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(actions)")}
+        if "by" not in columns:  # before move clocks: every action was the seat's own
+            self._db.execute("ALTER TABLE actions ADD COLUMN by TEXT")
             self._db.commit()
 
     def checkpoint_separately(self) -> None:
@@ -210,10 +216,18 @@ class Store:
         self._one("create_game", game_id, type_name, options, seed, seats, seed_chosen)
 
     def append_action(
-        self, game_id: str, ply: int, seat: int, action: str, reveals: bool, over: bool
+        self,
+        game_id: str,
+        ply: int,
+        seat: int,
+        action: str,
+        reveals: bool,
+        over: bool,
+        by: str | None = None,
     ) -> str:
-        """Store action number ``ply`` (0-based); return its time. Fails if the ply is taken."""
-        return self._one("append_action", game_id, ply, seat, action, reveals, over)
+        """Store action number ``ply`` (0-based); return its time. Fails if the ply is taken.
+        ``by``: who acted when not the seat itself (``"clock"``)."""
+        return self._one("append_action", game_id, ply, seat, action, reveals, over, by)
 
     def truncate(self, game_id: str, ply: int) -> None:
         """Drop the actions from ``ply`` on (an undo); the game is not over any more."""
@@ -253,12 +267,13 @@ class Store:
         action: str,
         reveals: bool,
         over: bool,
+        by: str | None = None,
     ) -> str:
         now = _now()
         db.execute(
-            "INSERT INTO actions (game_id, ply, seat, action, reveals, at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, ply, seat, action, int(reveals), now),
+            "INSERT INTO actions (game_id, ply, seat, action, reveals, at, by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, ply, seat, action, int(reveals), now, by),
         )
         db.execute("UPDATE games SET updated = ?, over = ? WHERE id = ?", (now, int(over), game_id))
         return now
@@ -293,11 +308,12 @@ class Store:
 
     def actions(self, game_id: str) -> list[ActionRow]:
         rows = self._reader.execute(
-            "SELECT ply, seat, action, reveals, at FROM actions WHERE game_id = ? ORDER BY ply",
+            "SELECT ply, seat, action, reveals, at, by FROM actions WHERE game_id = ? ORDER BY ply",
             (game_id,),
         )
         return [
-            ActionRow(r["ply"], r["seat"], r["action"], bool(r["reveals"]), r["at"]) for r in rows
+            ActionRow(r["ply"], r["seat"], r["action"], bool(r["reveals"]), r["at"], r["by"])
+            for r in rows
         ]
 
     def seat_for_token(self, game_id: str, token: str) -> int | None:

@@ -1,5 +1,5 @@
-"""NMBR 9 as the platform sees it: the ``GameType`` behind the ``nmbr9`` command and
-the harnesses. (The browser side comes with its own issue: ``web`` is ``None``.)
+"""NMBR 9 as the platform sees it: the ``GameType`` behind the ``nmbr9`` command,
+the harnesses and the web server (``webgame.Nmbr9Web``).
 
 >>> from tabletop.harness.selfplay import play_game
 >>> record = play_game(GAME, ["greedy", "random"], seed=3)
@@ -20,6 +20,7 @@ from ...core.game import JSON, Outcome
 from .bots.base import REGISTRY
 from .records import Recorder, replay
 from .rules import CARDS, Game, Place, Placed, View
+from .webgame import Nmbr9Web
 
 
 class Nmbr9Table:
@@ -67,7 +68,7 @@ class Nmbr9:
     seats_matter = False  # everybody places the same tile at the same time
     solo_threshold = 80  # a solo score of 80 or more is a good game
     bots = REGISTRY
-    web = None
+    web = Nmbr9Web()
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(

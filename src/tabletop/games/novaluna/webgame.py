@@ -20,6 +20,7 @@ from typing import Any
 from ...core.web import (
     DEFAULT_LIMITS,
     JSON,
+    SEQUENTIAL,
     ActionRejected,
     Applied,
     BotLimits,
@@ -71,6 +72,8 @@ class NovaLunaWeb:
     title = "Nova Luna"
     min_seats = 1
     max_seats = 4
+    dynamics = SEQUENTIAL
+    default_bot = "greedy"
     view_depends_on_seat = False  # only the pile order is hidden, from everyone
     assets = resources.files(__package__).joinpath("web")
 
@@ -79,6 +82,7 @@ class NovaLunaWeb:
             "name": self.name,
             "title": self.title,
             "seats": [self.min_seats, self.max_seats],
+            "dynamics": self.dynamics,
             "bots": BOTS,
             "options": [
                 {
@@ -165,7 +169,14 @@ class NovaLunaMatch:
         return NovaLunaMatch(self.recorder.clone())
 
     def to_move(self) -> int | None:
+        """The one seat to move; ``None`` once the game is over."""
         return None if self.state.is_over else self.state.current_seat
+
+    def active_seats(self) -> frozenset[int]:
+        return frozenset() if self.state.is_over else frozenset({self.state.current_seat})
+
+    def has_pending(self, seat: int) -> bool:
+        return False  # one seat at a time: nothing is ever pending
 
     def is_over(self) -> bool:
         return self.state.is_over

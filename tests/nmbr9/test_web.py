@@ -1,0 +1,448 @@
+"""NMBR 9 on the web server: simultaneous, hidden placement over HTTP and WebSocket,
+against a real server process."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tabletop.games.nmbr9.records import replay
+
+from server_support import Api, ServerProcess, open_socket, receive
+
+HUMAN = {"kind": "human"}
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path_factory.mktemp("nmbr9") / "games.sqlite3").start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def api(server: ServerProcess) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.http.close()
+
+
+def create(
+    api: Api, seats: list[dict[str, Any]], seed: int = 1, **options: Any
+) -> tuple[str, list[str]]:
+    named = [{**s, "name": f"P{i + 1}"} for i, s in enumerate(seats)]
+    created = api.create(named, type="nmbr9", seed=seed, options=options)
+    return created["id"], [s.get("token", "") for s in created["seats"]]
+
+
+def place(api: Api, game_id: str, token: str, pick: int = 0) -> tuple[str, dict]:
+    """Place the seat's ``pick``-th legal placement; return it and the answer."""
+    state = api.state(game_id, token)
+    action = state["choices"][pick]["action"]
+    response = api.act(game_id, token, action, state["ply"])
+    assert response.status_code == 200, response.text
+    return action, response.json()
+
+
+def undo(api: Api, game_id: str, token: str, ply: int) -> httpx.Response:
+    return api.request("POST", f"/api/games/{game_id}/undo", token, json={"ply": ply})
+
+
+def play_round(api: Api, game_id: str, tokens: list[str]) -> None:
+    for token in tokens:
+        place(api, game_id, token)
+
+
+def shown(state: dict) -> str:
+    """A state as text, without the seat's own legal placements (which may well
+    coincide with another seat's placement)."""
+    return json.dumps({k: v for k, v in state.items() if k != "choices"})
+
+
+def unseen_action(state: dict, others: list[str]) -> str:
+    """A legal placement whose notation appears in none of ``others`` (texts)."""
+    return next(
+        c["action"] for c in state["choices"] if not any(c["action"] in text for text in others)
+    )
+
+
+def as_placement(action: str) -> dict[str, int]:
+    rotation, _, where = action[1:].partition("@")
+    x, y = where.split(",")
+    return {"rotation": int(rotation), "x": int(x), "y": int(y)}
+
+
+# -- simultaneous rounds ------------------------------------------------------------------------
+
+
+def test_seats_place_in_any_order_and_the_last_placement_resolves_the_round(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN, HUMAN])
+    start = api.state(game_id)
+    assert start["active"] == [0, 1, 2] and start["to_move"] is None
+    assert start["game"]["dynamics"] == "simultaneous"
+    seen = {seat: api.state(game_id, tokens[seat]) for seat in range(3)}  # all at ply 0
+    placed = {}
+    for n, seat in enumerate((2, 0, 1)):  # any order, each with the state it saw (ply 0)
+        action = seen[seat]["choices"][seat]["action"]
+        response = api.act(game_id, tokens[seat], action, seen[seat]["ply"])
+        assert response.status_code == 200, response.text
+        placed[seat] = action
+        after = response.json()
+        assert after["ply"] == n + 1
+        assert (after["view"]["pending"] is None) == (n == 2)  # the last one resolves
+    final = api.state(game_id)
+    assert final["active"] == [0, 1, 2] and final["view"]["round"] == 1
+    resolved = final["log"][-1]["resolved"]
+    assert resolved["round"] == 0 and resolved["card"] == start["view"]["card"]
+    for seat, action in placed.items():
+        shown = resolved["placements"][seat]
+        assert {k: shown[k] for k in ("rotation", "x", "y")} == as_placement(action)
+        tile = final["view"]["boards"][seat]["tiles"][0]
+        assert {k: tile[k] for k in ("rotation", "x", "y")} == as_placement(action)
+    assert [e["seat"] for e in final["log"]] == [2, 0, 1]
+
+
+def test_a_seat_acts_once_a_round_however_often_it_submits(api: Api, server: ServerProcess) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN])
+    state = api.state(game_id, tokens[0])
+    action = state["choices"][0]["action"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(5)
+
+    def submit(token: str) -> None:
+        with httpx.Client(base_url=server.url) as client:
+            barrier.wait()
+            response = client.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": action, "ply": 0},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+            statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=submit, args=(tokens[0],)) for _ in range(4)]
+    threads.append(threading.Thread(target=submit, args=(tokens[1],)))  # the other seat
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(statuses) == [200, 200, 409, 409, 409]
+    after = api.state(game_id)
+    assert after["ply"] == 2 and after["view"]["round"] == 1
+
+
+def test_a_pending_placement_is_seen_by_its_seat_only(api: Api, server: ServerProcess) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN, HUMAN], seed=4)
+    play_round(api, game_id, tokens)  # a first round, so placements spread out
+    other = open_socket(server, game_id, [tokens[1]])
+    watcher = open_socket(server, game_id, [])
+    for ws in (other, watcher):
+        receive(ws, lambda m: m["type"] == "state" and m["ply"] == 3)
+    before = [api.state(game_id, token) for token in (tokens[1], tokens[2], None)]
+    mine = api.state(game_id, tokens[0])
+    texts = [shown(s) for s in before]
+    action = unseen_action(mine, texts)
+    response = api.act(game_id, tokens[0], action, mine["ply"])
+    assert response.status_code == 200
+    own = response.json()["view"]
+    assert {k: own["pending"][k] for k in ("rotation", "x", "y")} == as_placement(action)
+    assert len(own["boards"][0]["tiles"]) == 2
+    pushed = [
+        receive(ws, lambda m: m["type"] == "state" and m["ply"] == 4) for ws in (other, watcher)
+    ]
+    polled = [api.state(game_id, tokens[1]), api.state(game_id), api.state(game_id, tokens[2])]
+    for state in pushed + polled:
+        view = state["view"]
+        assert view["has_placed"] == [True, False, False]
+        assert len(view["boards"][0]["tiles"]) == 1  # the first round's tile only
+        assert view["boards"][0] == before[2]["view"]["boards"][0]
+        assert view["pending"] is None
+        assert action not in shown(state)
+        entry = state["log"][-1] if state["log"] else None
+        if entry is not None and entry["ply"] == 3:
+            assert set(entry) == {"seat", "kind", "round", "card", "text", "ply", "at"}
+    for ws in (other, watcher):
+        ws.close()
+    place(api, game_id, tokens[1])
+    _, last = place(api, game_id, tokens[2])  # the round resolves: now everyone sees it
+    resolved = last["log"][-1]["resolved"]["placements"][0]
+    assert {k: resolved[k] for k in ("rotation", "x", "y")} == as_placement(action)
+    assert len(api.state(game_id)["view"]["boards"][0]["tiles"]) == 2
+
+
+def test_a_seat_takes_back_its_placement_until_the_round_resolves(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN], seed=2)
+    start = api.state(game_id, tokens[0])
+    assert start["undo"] is False
+    assert undo(api, game_id, tokens[0], 0).status_code == 409  # nothing placed yet
+    first, answer = place(api, game_id, tokens[0], pick=0)
+    assert answer["undo"] is True and answer["active"] == [1]
+    taken = undo(api, game_id, tokens[0], answer["ply"])
+    assert taken.status_code == 200, taken.text
+    after = taken.json()
+    assert after["active"] == [0, 1] and after["view"]["pending"] is None
+    assert after["log"][-1]["kind"] == "take-back" and after["undo"] is False
+    assert api.state(game_id, tokens[1])["view"]["has_placed"] == [False, False]
+    # a take-back over the action endpoint too, and a stale one is refused
+    second, answer = place(api, game_id, tokens[0], pick=1)
+    stale = api.act(game_id, tokens[0], "take-back", answer["ply"] - 1)
+    assert stale.status_code == 409 and "moved on" in stale.json()["error"]
+    assert api.act(game_id, tokens[0], "take-back", answer["ply"]).status_code == 200
+    third, _ = place(api, game_id, tokens[0], pick=2)
+    _, resolved = place(api, game_id, tokens[1])
+    placements = resolved["log"][-1]["resolved"]["placements"]
+    assert {k: placements[0][k] for k in ("rotation", "x", "y")} == as_placement(third)
+    # the round has resolved: nothing moves any more
+    late = undo(api, game_id, tokens[0], resolved["ply"])
+    assert late.status_code == 409 and "nothing to take back" in late.json()["error"]
+    assert api.act(game_id, tokens[0], "take-back", resolved["ply"]).status_code == 409
+    assert api.state(game_id)["view"]["round"] == 1
+
+
+def test_a_seat_that_has_placed_waits_and_others_cannot_act_for_it(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN])
+    action, answer = place(api, game_id, tokens[0])
+    again = api.act(game_id, tokens[0], action, answer["ply"])
+    assert again.status_code == 409 and "waiting for P2" in again.json()["error"]
+    other = api.request(
+        "POST",
+        f"/api/games/{game_id}/actions",
+        tokens[1],
+        json={"action": action, "ply": 1, "seat": 0},
+    )
+    assert other.status_code == 400 and "'seat'" in other.json()["error"]
+    bad = api.act(game_id, tokens[1], "r9@0,0", 1)
+    assert bad.status_code == 422
+
+
+def test_a_hot_seat_socket_places_for_each_seat_it_holds(api: Api, server: ServerProcess) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN])
+    ws = open_socket(server, game_id, tokens)
+    state = receive(ws, lambda m: m["type"] == "state")
+    assert state["you"] == [0, 1] and state["acting"] == 0
+    choice = state["choices"][0]["action"]
+    ws.send(json.dumps({"type": "act", "action": choice, "ply": 0, "seat": 1, "id": 7}))
+    state = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 1)  # before the ack
+    assert receive(ws, lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+    assert state["acting"] == 0 and state["active"] == [0]
+    assert state["choices"] is None  # seat 0's placements are those the socket already has
+    ws.send(json.dumps({"type": "act", "action": choice, "ply": 1}))
+    state = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 2)
+    assert state["view"]["round"] == 1 and state["active"] == [0, 1]
+    ws.close()
+
+
+def test_spectators_get_401_and_forged_links_403(api: Api, server: ServerProcess) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN])
+    base = f"/api/games/{game_id}"
+    for verb, body in [
+        ("actions", {"action": "r0@0,0", "ply": 0}),
+        ("actions", {"action": "take-back", "ply": 0}),
+        ("undo", {"ply": 0}),
+        ("hint", {"ply": 0}),
+    ]:
+        assert api.request("POST", f"{base}/{verb}", json=body).status_code == 401
+        assert api.request("POST", f"{base}/{verb}", "forged", json=body).status_code == 403
+    spectator = open_socket(server, game_id, [])
+    receive(spectator, lambda m: m["type"] == "state")
+    for message in ({"type": "undo", "ply": 0}, {"type": "act", "action": "r0@0,0", "ply": 0}):
+        spectator.send(json.dumps(message))
+        assert receive(spectator, lambda m: m["type"] == "error")["status"] == 401
+    spectator.close()
+    assert api.state(game_id)["ply"] == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "seats", "words"),
+    [
+        ({"clock": -1}, 2, "'clock'"),
+        ({"clock": "fast"}, 2, "'clock'"),
+        ({"clock": 10**6}, 2, "'clock'"),
+        ({"remove": 20}, 2, "'remove'"),
+        ({"remove": "some"}, 2, "'remove'"),
+        ({"speed": 1}, 2, "unknown option"),
+        ({}, 5, "1 to 4 seats"),
+    ],
+)
+def test_bad_nmbr9_setups_are_refused(api: Api, options: dict, seats: int, words: str) -> None:
+    body = {"type": "nmbr9", "seats": [HUMAN] * seats, "options": options}
+    response = api.request("POST", "/api/games", json=body)
+    assert response.status_code == 400 and words in response.json()["error"]
+    bot = {"type": "nmbr9", "seats": [HUMAN, {"kind": "bot", "bot": "planner:huge"}]}
+    assert "planner" in api.request("POST", "/api/games", json=bot).json()["error"]
+
+
+def test_types_describe_nmbr9(api: Api) -> None:
+    types = {t["name"]: t for t in api.request("GET", "/api/types").json()["types"]}
+    nmbr9 = types["nmbr9"]
+    assert nmbr9["dynamics"] == "simultaneous" and nmbr9["seats"] == [1, 4]
+    assert {b["spec"] for b in nmbr9["bots"]["standard"]} >= {"random", "greedy", "planner:strong"}
+    assert {o["name"] for o in nmbr9["options"]} == {"remove", "clock"}
+    assert sorted(nmbr9["tiles"]) == [str(d) for d in range(10)]
+    assert types["nova-luna"]["dynamics"] == "sequential"
+
+
+# -- bots ----------------------------------------------------------------------------------------
+
+
+def test_bots_place_in_parallel_while_a_human_thinks(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, GREEDY, {"kind": "bot", "bot": "random"}], seed=6)
+    waiting = api.wait(game_id, tokens[0], lambda s: s["active"] == [0], timeout=30)
+    assert waiting["view"]["has_placed"] == [False, True, True]
+    assert waiting["view"]["boards"][1]["tiles"] == []  # bots' placements are hidden too
+    assert waiting["ply"] == 2 and waiting["thinking_seats"] == []
+    _, answer = place(api, game_id, tokens[0])
+    assert answer["view"]["round"] == 1
+    later = api.wait(game_id, tokens[0], lambda s: s["active"] == [0] and s["ply"] == 5)
+    assert len(later["view"]["boards"][2]["tiles"]) == 1
+
+
+def test_a_hint_names_a_legal_placement_with_a_reason(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, HUMAN], seed=8)
+    place(api, game_id, tokens[1])  # another seat's placement does not make a hint stale
+    state = api.state(game_id, tokens[0])
+    response = api.request("POST", f"/api/games/{game_id}/hint", tokens[0], json={"ply": 0})
+    assert response.status_code == 200, response.text
+    hint = response.json()
+    assert hint["action"] in {c["action"] for c in state["choices"]} and hint["reason"]
+
+
+# -- records, replays, restarts, clocks --------------------------------------------------------
+
+
+def test_a_finished_game_gives_its_record_and_replay(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, GREEDY], seed=12, remove=15)  # 5 rounds
+    assert api.request("GET", f"/api/games/{game_id}/record").status_code == 409
+    for _ in range(5):
+        api.wait(game_id, tokens[0], lambda s: 0 in s["active"] or s["over"])
+        place(api, game_id, tokens[0], pick=-1)
+    final = api.wait(game_id, tokens[0], lambda s: s["over"])
+    assert final["active"] == [] and final["result"]["ranking"] in ([0, 1], [1, 0])
+    response = api.request("GET", final["record"])
+    assert response.status_code == 200 and "attachment" in response.headers["content-disposition"]
+    record = response.json()
+    assert record["game"] == "nmbr9" and record["players"] == ["P1", "P2"]
+    rebuilt = replay(record)
+    assert (
+        rebuilt.state.is_over and list(rebuilt.state.result().scores) == final["result"]["scores"]
+    )
+    frames = api.request("GET", f"/api/games/{game_id}/replay").json()["frames"]
+    assert len(frames) == len(record["rounds"]) + 1 == 6
+    assert frames[0]["log"] == [] and frames[-1]["view"]["over"]
+    assert [len(b["tiles"]) for b in frames[-1]["view"]["boards"]] == [5, 5]
+    assert frames[-1]["log"][-1]["placements"] == final["log"][-1]["resolved"]["placements"]
+    assert api.request("POST", "/api/replay", json=record).json()["frames"] == frames
+    record["rounds"][2]["placements"][0]["x"] += 40
+    bad = api.request("POST", "/api/replay", json=record)
+    assert bad.status_code == 422 and "round 3" in bad.json()["error"]
+
+
+def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(tmp_path / "crash.sqlite3").start()
+    api = Api(server)
+    try:
+        game_id, tokens = create(api, [HUMAN, HUMAN, HUMAN], seed=9)
+        play_round(api, game_id, tokens)
+        first, _ = place(api, game_id, tokens[0], pick=3)
+        mine = api.state(game_id, tokens[0])["view"]
+        theirs = api.state(game_id, tokens[2])["view"]
+        server.kill9()  # between seat 0's placement and seat 1's
+        server.start()
+        assert api.state(game_id, tokens[0])["view"] == mine  # still pending, still its own
+        again = api.state(game_id, tokens[2])["view"]
+        assert again == theirs and again["has_placed"] == [True, False, False]
+        assert first not in shown(api.state(game_id))
+        second, _ = place(api, game_id, tokens[1], pick=2)
+        server.kill9()  # and again between seat 1's and seat 2's
+        server.start()
+        assert api.state(game_id, tokens[2])["view"]["has_placed"] == [True, True, False]
+        _, resolved = place(api, game_id, tokens[2])
+        placements = resolved["log"][-1]["resolved"]["placements"]
+        assert {k: placements[0][k] for k in ("rotation", "x", "y")} == as_placement(first)
+        assert {k: placements[1][k] for k in ("rotation", "x", "y")} == as_placement(second)
+    finally:
+        api.http.close()
+        server.stop()
+
+
+def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    server = ServerProcess(tmp_path / "clock.sqlite3").start()
+    api = Api(server)
+    try:
+        game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)
+        state = api.state(game_id, tokens[0])
+        assert state["clock"]["seconds"] == 1 and state["clock"]["deadline"]
+        place(api, game_id, tokens[0])
+        resolved = api.wait(game_id, None, lambda s: s["view"]["round"] == 1, timeout=15)
+        entry = resolved["log"][1]
+        assert entry["seat"] == 1 and entry["by"] == "clock"
+        assert "ran out of time" in entry["text"] and "resolved" in entry
+        assert "by" not in resolved["log"][0]
+        # round 2: nobody places; the server dies and comes back after the deadline
+        server.kill9()
+        time.sleep(1.2)
+        server.start()
+        later = api.wait(game_id, None, lambda s: s["view"]["round"] == 2, timeout=15)
+        assert [e.get("by") for e in later["log"][2:4]] == ["clock", "clock"]
+    finally:
+        api.http.close()
+        server.stop()
+
+
+def test_the_servers_views_are_the_engines_views() -> None:
+    """``Nmbr9Match.view`` is built straight from the state for speed: it must say
+    exactly what ``View`` (the engine's account of what a seat may know) says."""
+    import random
+
+    from tabletop.core.web import get_web_game
+    from tabletop.games.nmbr9.records import placement_json, result_json
+
+    web = get_web_game("nmbr9")
+    match = web.new_match(3, web.check_setup([HUMAN] * 3, {"remove": 14}), seed=8)
+    rng = random.Random(2)
+    while not match.is_over():
+        for seat in sorted(match.active_seats())[: rng.randint(1, 3)]:
+            match.apply(seat, rng.choice(match.choices(seat))["action"])
+            for viewer in (None, 0, 1, 2):
+                view = match.state.view(viewer)
+                expected = view.to_json()
+                pending = view.pending
+                expected["pending"] = None if pending is None else placement_json(pending)
+                if view.is_over:
+                    expected["result"] = result_json(match.state)
+                assert match.view(viewer) == expected
+
+
+def test_a_bots_placement_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
+    """Once a state says a bot has placed, a crash cannot take it back: after a
+    restart the bot's entry is there, unchanged, and it is not placed again."""
+    server = ServerProcess(tmp_path / "bots.sqlite3").start()
+    api = Api(server)
+    try:
+        game_id, tokens = create(api, [HUMAN, GREEDY, {"kind": "bot", "bot": "planner:fast"}])
+        seen = api.wait(game_id, tokens[0], lambda s: s["active"] == [0], timeout=30)
+        server.kill9()
+        server.start()
+        again = api.state(game_id, tokens[0])
+        assert again["log"] == seen["log"] and again["active"] == [0]
+        assert again["view"] == seen["view"]
+        _, resolved = place(api, game_id, tokens[0])
+        assert [p is not None for p in resolved["log"][-1]["resolved"]["placements"]] == [
+            True,
+            True,
+            True,
+        ]
+    finally:
+        api.http.close()
+        server.stop()
