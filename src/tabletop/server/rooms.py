@@ -32,6 +32,8 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
+import orjson
+
 from ..core.web import (
     DEFAULT_LIMITS,
     JSON,
@@ -790,7 +792,10 @@ class Hub:
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    """Compact JSON text. orjson, not ``json``: encoding states and choices was a fifth
+    of the server's time under load (an NMBR 9 seat's choices are hundreds of
+    placements), and orjson encodes them about ten times faster."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _iso(unix_time: float) -> str:
