@@ -9,6 +9,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,20 +21,6 @@ from server_support import Api, ServerProcess, open_socket, receive
 
 HUMAN = {"kind": "human", "name": "Ann"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("server") / "games.sqlite3").start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.http.close()
 
 
 def two_humans(api: Api, seed: int = 1) -> tuple[str, list[str], dict]:
@@ -611,3 +598,21 @@ def test_serve_refuses_a_bad_port_a_busy_port_and_a_broken_database(
         main(["serve", "--port", str(free_port()), "--db", str(broken)])
     assert "cannot open the game database" in str(bad_db.value.code)
     assert broken.read_text().startswith("not a database")  # left as it was
+
+
+def test_any_json_id_is_echoed_back_as_sent(api: Api, server: ServerProcess) -> None:
+    """A client's ``id`` comes back unchanged, even where the server's fast JSON
+    encoder gives up (integers beyond 64 bits, deep nesting)."""
+    game_id, tokens, state = two_humans(api)
+    token = token_to_move(state, tokens)
+    ws = open_socket(server, game_id, [token])
+    receive(ws, lambda m: m["type"] == "state")
+    nested: Any = "x"
+    for _ in range(300):
+        nested = [nested]
+    for ref in (10**30, -(2**70), nested, "ok", 3.5):
+        ws.send(json.dumps({"type": "undo", "ply": 0, "id": ref}))
+        answer = receive(ws, lambda m: m["type"] in ("ack", "error"))
+        assert answer["type"] == "error" and answer["id"] == ref
+    ws.close()
+    assert "Traceback" not in server.log.read_text(errors="replace")

@@ -4,33 +4,17 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tabletop.server.assets import IMMUTABLE, content_version
 
-from server_support import Api, ServerProcess
+from server_support import Api
 
 GZIP = {"Accept-Encoding": "gzip"}
 PLAIN = {"Accept-Encoding": "identity"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("server") / "games.sqlite3").start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.http.close()
 
 
 def raw_get(api: Api, path: str, headers: dict[str, str]) -> httpx.Response:

@@ -795,7 +795,10 @@ def _dumps(value: Any) -> str:
     """Compact JSON text. orjson, not ``json``: encoding states and choices was a fifth
     of the server's time under load (an NMBR 9 seat's choices are hundreds of
     placements), and orjson encodes them about ten times faster."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except orjson.JSONEncodeError:  # an echoed client id beyond 64 bits or 254 levels deep
+        return json.dumps(value, separators=(",", ":"))
 
 
 def _iso(unix_time: float) -> str:
