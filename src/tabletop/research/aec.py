@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from ..games.nmbr9 import rules as n9
 from ..games.novaluna import rules as nl
@@ -40,6 +42,28 @@ from . import nmbr9 as n9enc
 from . import novaluna as nlenc
 
 REWARDS = ("rank", "score")
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` and ``step()`` go to the
+    environment directly: the inherited ones read their attributes through the
+    wrapper's ``__getattr__``, a third of a fast environment's step time. Same checks,
+    same results."""
+
+    def last(self, observe: bool = True) -> tuple:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        env = self.env
+        self._has_updated = True
+        if not env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            env.step(action)
 
 
 class IllegalActionError(ValueError):
@@ -94,10 +118,13 @@ class _TabletopAEC(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game: dealt from ``seed`` if given, else from the env's own generator
-        (itself seeded by the last seed given), so runs repeat exactly."""
+        (itself seeded by the last seed given), so runs repeat exactly. ``options`` may
+        fix the deal instead: Nova Luna ``{"pile": 68 tile ids in draw order,
+        "start_stack": seats bottom to top}``, NMBR 9 ``{"deck": 20 digits in order}``
+        (duplicate play: every agent population meets the same deal)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self._new_game(self._rng.getrandbits(64))
+        self._new_game(self._rng.getrandbits(64), options or {})
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -164,8 +191,10 @@ class NovaLunaEnv(_TabletopAEC):
         self.encoder: nlenc.Encoder | None = None
         super().__init__(players, reward, render_mode)
 
-    def _new_game(self, seed: int) -> None:
-        self.state = self.game.new_state(seed)
+    def _new_game(self, seed: int, options: dict) -> None:
+        self.state = self.game.new_state(
+            seed, pile=options.get("pile"), start_stack=options.get("start_stack")
+        )
         self.encoder = nlenc.Encoder(self.state)
 
     def _to_act(self) -> int:
@@ -227,21 +256,20 @@ class Nmbr9Env(_TabletopAEC):
         self._obs_size = n9enc.observation_size(players, size)
         super().__init__(players, reward, render_mode)
 
-    def _new_game(self, seed: int) -> None:
-        self.state = self.game.new_state(seed)
+    def _new_game(self, seed: int, options: dict) -> None:
+        self.state = self.game.new_state(seed, deck=options.get("deck"))
 
     def _to_act(self) -> int:
         return self.state.acting_seats()[0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What the seat sees, and its legal placements if it has still to place this
+        round (whether or not it is ``agent_selection`` yet: the round is simultaneous)."""
         seat = self._seat[agent]
-        acting = not self.state.is_over and seat == self._to_act()
-        obs = n9enc.observe(self.state, seat, self.size, acting=acting)
-        if acting:
-            mask = n9enc.legal_mask(self.state, seat, self.size)
-        else:
-            mask = np.zeros(self._actions, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        return {
+            "observation": n9enc.observe(self.state, seat, self.size),
+            "action_mask": n9enc.legal_mask(self.state, seat, self.size),
+        }
 
     def _apply(self, seat: int, action: int) -> None:
         state = self.state

@@ -54,10 +54,13 @@ class _SoloEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
     ) -> tuple[np.ndarray, dict]:
+        """A new game, dealt from ``seed`` (or the env's own generator, seeded by the
+        last seed given); ``options`` may fix the deal: Nova Luna ``{"pile": 68 tile
+        ids in draw order}``, NMBR 9 ``{"deck": 20 digits in order}``."""
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        self._new_game(self._rng.getrandbits(64))
+        self._new_game(self._rng.getrandbits(64), options or {})
         self._mask = self._legal_mask()
         if self.render_mode == "human":
             self.render()
@@ -107,8 +110,8 @@ class NovaLunaSoloEnv(_SoloEnv):
         self.encoder: nlenc.Encoder | None = None
         super().__init__(render_mode, illegal_penalty)
 
-    def _new_game(self, seed: int) -> None:
-        self.state = self.game.new_state(seed)
+    def _new_game(self, seed: int, options: dict) -> None:
+        self.state = self.game.new_state(seed, pile=options.get("pile"))
         self.encoder = nlenc.Encoder(self.state)
 
     def _legal_mask(self) -> np.ndarray:
@@ -150,8 +153,8 @@ class Nmbr9SoloEnv(_SoloEnv):
         self.action_space = spaces.Discrete(n9enc.actions(size))
         super().__init__(render_mode, illegal_penalty)
 
-    def _new_game(self, seed: int) -> None:
-        self.state = self.game.new_state(seed)
+    def _new_game(self, seed: int, options: dict) -> None:
+        self.state = self.game.new_state(seed, deck=options.get("deck"))
 
     def _legal_mask(self) -> np.ndarray:
         return n9enc.legal_mask(self.state, 0, self.size)

@@ -20,7 +20,8 @@ window in every game we have played; ``window_is_full`` is what would tell.
 observer comes first):
 
 * ``header`` (6): players, round (from 0), rounds in the game, this round's
-  card (digit; -1 once over), whether the observer is to place now, game over;
+  card (digit; -1 once over), whether the observer has still to place this
+  round, game over;
 * ``unturned`` (10): per digit, the cards not turned yet (the removed ones among
   them: nobody knows which) — a multiset, never the order;
 * ``scores`` (players): points on each board as the observer may see it;

@@ -9,9 +9,7 @@
 
 from __future__ import annotations
 
-from pettingzoo.utils import wrappers
-
-from .aec import Nmbr9Env
+from .aec import Nmbr9Env, OrderEnforcingWrapper
 
 
 def raw_env(**kwargs) -> Nmbr9Env:
@@ -20,10 +18,11 @@ def raw_env(**kwargs) -> Nmbr9Env:
 
 
 def env(**kwargs):
-    """The environment with PettingZoo's order checks (``OrderEnforcingWrapper``). The
-    raw environment checks every action itself (``IllegalActionError``), so PettingZoo's
-    ``AssertOutOfBoundsWrapper`` would only repeat that check."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    """The environment with PettingZoo's order checks (``aec.OrderEnforcingWrapper``, a
+    faster ``last()`` on PettingZoo's own). The raw environment checks every action itself
+    (``IllegalActionError``), so PettingZoo's ``AssertOutOfBoundsWrapper`` would only
+    repeat that check."""
+    return OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 __all__ = ["env", "raw_env"]

@@ -147,6 +147,8 @@ TILE_FEATURES: tuple[tuple[int, int, int], ...] = ((0, 0, 0),) + tuple(
     (t, TILE_COLOR[t] + 1, TILE_COST[t]) for t in TILE_IDS
 )
 _EMPTY_SPACE = (0, 0, 0, 0)
+#: Per tile id, per choice (0 = not takeable, 1-3): the wheel entry.
+_WHEEL_ENTRY = tuple(tuple((*f, c) for c in range(4)) for f in TILE_FEATURES)
 
 
 class Encoder:
@@ -157,12 +159,15 @@ class Encoder:
     array copies, not a walk over every tile.
     """
 
-    __slots__ = ("state", "players", "size", "_rows", "_where", "_free", "_unseen", "_drawn")
+    __slots__ = (
+        "state", "players", "size", "_orders", "_rows", "_where", "_free", "_unseen", "_drawn"
+    )  # fmt: skip
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.players = n = state.game.players
         self.size = observation_size(n)
+        self._orders = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._rows = [np.zeros(MAX_TILES * ROW, dtype=np.int16) for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
         self._free = [np.zeros(CELLS, dtype=np.int8) for _ in range(n)]  # legal cells
@@ -238,21 +243,17 @@ class Encoder:
             over,
         ]
         wheel = s.wheel
-        choice = 0 if over else 1
+        k = 3 if over else 0  # takeable tiles seen so far (none once over)
         for space in _CLOCKWISE_AFTER[s.meeple]:
             tile = wheel[space]
             if tile:
-                head += TILE_FEATURES[tile]
-                if 0 < choice <= 3:
-                    head.append(choice)
-                    choice += 1
-                else:
-                    head.append(0)
+                k += 1
+                head += _WHEEL_ENTRY[tile][k if k < 4 else 0]
             else:
                 head += _EMPTY_SPACE
         supply, time, displays, where = s.supply, s.time, s.displays, self._where
         mine = time[seat]
-        order = [(seat + k) % n for k in range(n)]
+        order = self._orders[seat]
         turn_order = s.turn_order() if n > 1 else order
         for other in order:
             head += (
