@@ -258,6 +258,16 @@ class Nmbr9Env(_TabletopAEC):
 
     def _new_game(self, seed: int, options: dict) -> None:
         self.state = self.game.new_state(seed, deck=options.get("deck"))
+        self._masks: dict[int, tuple[int, np.ndarray]] = {}  # seat -> (placements, mask)
+        self._placements = 0
+
+    def _mask(self, seat: int) -> np.ndarray:
+        """The seat's mask, computed once per placement made (observe, then step)."""
+        cached = self._masks.get(seat)
+        if cached is None or cached[0] != self._placements:
+            cached = self._placements, n9enc.legal_mask(self.state, seat, self.size)
+            self._masks[seat] = cached
+        return cached[1]
 
     def _to_act(self) -> int:
         return self.state.acting_seats()[0]
@@ -268,20 +278,21 @@ class Nmbr9Env(_TabletopAEC):
         seat = self._seat[agent]
         return {
             "observation": n9enc.observe(self.state, seat, self.size),
-            "action_mask": n9enc.legal_mask(self.state, seat, self.size),
+            "action_mask": self._mask(seat).copy(),
         }
 
     def _apply(self, seat: int, action: int) -> None:
         state = self.state
         if not 0 <= action < self._actions:
             raise IllegalActionError(f"action {action} is outside 0..{self._actions - 1}")
-        if not n9enc.legal_mask(state, seat, self.size)[action]:
+        if not self._mask(seat)[action]:
             place = n9enc.decode(action, self.size)
             raise IllegalActionError(
                 f"action {action} ({place} for the {state.card}) is not a legal placement "
                 "in the window"
             )
         state.apply(n9enc.decode(action, self.size), seat)
+        self._placements += 1
 
     def _ranks(self) -> list[int]:
         return list(self.state.result().ranks)

@@ -104,15 +104,42 @@ def in_window(digit: int, place: Place, size: int = SIZE) -> bool:
     )
 
 
+def _offsets(bits: int) -> np.ndarray:
+    """The positions of the set bits of a non-negative int, lowest first."""
+    raw = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+
+#: Per digit and rotation: the shape's (width, height).
+_EXTENT = tuple(tuple((s.width, s.height) for s in rotations) for rotations in SHAPES)
+
+
 def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
-    """``int8``: 1 for each legal placement of ``seat`` that lies in the window."""
+    """``int8``: 1 for each legal placement of ``seat`` that lies in the window.
+
+    The same placements as ``state.legal_actions(seat)`` (tests check it), read
+    straight from the board's bit masks of legal corners rather than listed.
+    """
     mask = np.zeros(actions(size), dtype=np.int8)
     if state.is_over or state.placed[seat] is not None:
         return mask
     digit = state.card
-    for place in state.legal_actions(seat):
-        if in_window(digit, place, size):
-            mask[encode(place, size)] = 1
+    board = state.boards[seat]
+    if not board.tiles:
+        for place in state.legal_actions(seat):
+            if in_window(digit, place, size):
+                mask[encode(place, size)] = 1
+        return mask
+    half = size // 2
+    ox, oy = board.corner(0)
+    w = board._w  # the board's bitboard stride (see ``Board.corner``)
+    for bits, _level, offsets in board.legal_masks(digit):
+        rotation = bits.shape.rotation
+        width, height = _EXTENT[digit][rotation]
+        rows, columns = np.divmod(_offsets(offsets), w)
+        x, y = columns + (ox + half), rows + (oy + half)  # window coordinates
+        inside = (x >= 0) & (x + width <= size) & (y >= 0) & (y + height <= size)
+        mask[rotation * size * size + y[inside] * size + x[inside]] = 1
     return mask
 
 
@@ -159,12 +186,16 @@ def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) ->
     half = size // 2
     for k, s in enumerate(order):
         board = view.boards[s]
+        if not board.squares:
+            continue
         tiles = board.tiles
-        for (x, y), (height, index) in board.squares.items():
-            column, row = x + half, y + half
-            if 0 <= column < size and 0 <= row < size:
-                planes[k, 0, row, column] = height
-                planes[k, 1, row, column] = tiles[index].digit + 1
+        cells = np.array(list(board.squares), dtype=np.int64) + half
+        tops = np.array(list(board.squares.values()), dtype=np.int64)
+        inside = ((cells >= 0) & (cells < size)).all(axis=1)
+        columns, rows = cells[inside, 0], cells[inside, 1]
+        planes[k, 0, rows, columns] = tops[inside, 0]
+        digits = np.array([tiles[i].digit + 1 for i in tops[inside, 1].tolist()], dtype=np.int16)
+        planes[k, 1, rows, columns] = digits
     return obs
 
 
