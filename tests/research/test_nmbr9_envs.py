@@ -138,3 +138,24 @@ def test_an_illegal_solo_placement_ends_the_episode_with_the_documented_penalty(
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (NMBR9_ILLEGAL_PENALTY, True, True)
     assert NMBR9_ILLEGAL_PENALTY == -100.0
+
+
+def test_pettingzoo_observations_hold_no_deck_order():
+    """Two games whose decks differ only after the cards turned so far give every seat
+    the same observations and masks, round after round, until the decks part."""
+    base = list(Game(players=2).new_state(6).deck_order())
+    decks = [base[:3] + sorted(base[3:]), base[:3] + sorted(base[3:], reverse=True)]
+    assert decks[0] != decks[1]
+    envs = [nmbr9_v0.env(players=2) for _ in decks]
+    for env, deck in zip(envs, decks, strict=True):
+        env.reset(options={"deck": deck})
+    a, b = (e.unwrapped for e in envs)
+    rng = random.Random(6)
+    while a.state.round < 3:
+        for agent in a.possible_agents:
+            oa, ob = a.observe(agent), b.observe(agent)
+            assert np.array_equal(oa["observation"], ob["observation"])
+            assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        action = rng.choice(legal_indices(a.observe(a.agent_selection)["action_mask"]))
+        for env in envs:
+            env.step(action)
