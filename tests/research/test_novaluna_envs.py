@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tabletop.games.novaluna.rules import Game
+from tabletop.games.novaluna.rules.tiles import TILE_COST
 from tabletop.research import novaluna as enc
 from tabletop.research import novaluna_v0
 from tabletop.research.aec import IllegalActionError, NovaLunaEnv
@@ -59,6 +60,18 @@ def test_the_agent_to_act_is_the_rearmost_seat_and_may_act_several_times_in_a_ro
     env.reset(seed=5)
     acted = play(env, random.Random(5), check)
     assert any(a == b for a, b in zip(acted, acted[1:], strict=False))
+
+
+def test_the_grid_radius_follows_from_the_tile_costs():
+    """A seat's time exceeds no other's by more than 7, so with p players it is at most
+    (268 + 7 (p - 1)) / p: the most tiles a seat can hold is how many of the cheapest
+    fit in that; solo, 11 tiles per phase. The k-th tile lies k - 1 steps out."""
+    costs = sorted(TILE_COST[1:])
+    assert sum(costs) == 268
+    for players, most in ((2, 45), (3, 34), (4, 29)):
+        budget = (268 + 7 * (players - 1)) // players
+        assert sum(costs[:most]) <= budget < sum(costs[: most + 1])
+    assert enc.MAX_TILES == 45 and enc.RADIUS == 45 - 1 and enc.GRID == 89
 
 
 def test_the_grid_radius_bounds_every_display_in_two_player_games():

@@ -233,14 +233,14 @@ class Encoder:
         head = [
             n,
             (current - seat) % n,
-            not over and current == seat,
+            int(not over and current == seat),  # ints: numpy converts bools slowly
             s.phase,
-            s.can_refill(),
-            s.can_end_phase(),
+            int(s.can_refill()),
+            int(s.can_end_phase()),
             s.pile_count,
             s.on_wheel,
             s.turn,
-            over,
+            int(over),
         ]
         wheel = s.wheel
         k = 3 if over else 0  # takeable tiles seen so far (none once over)
