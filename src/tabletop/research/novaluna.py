@@ -170,7 +170,8 @@ class Encoder:
         self._orders = [[(seat + k) % n for k in range(n)] for seat in range(n)]
         self._rows = [np.zeros(MAX_TILES * ROW, dtype=np.int16) for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
-        self._free = [np.zeros(CELLS, dtype=np.int8) for _ in range(n)]  # legal cells
+        # per seat: its legal cells, once per choice (a mask's layout): a mask is a copy
+        self._free = [np.zeros(ACTIONS, dtype=np.int8) for _ in range(n)]
         self._unseen = np.zeros(UNSEEN, dtype=np.int16)
         for tile in state.unseen_tiles():
             self._unseen[tile - 1] = 1
@@ -178,8 +179,7 @@ class Encoder:
         for seat in range(n):  # a state may already be under way
             d = state.displays[seat]
             for key in d.frontier:
-                if KEY_INDEX[key] >= 0:
-                    self._free[seat][KEY_INDEX[key]] = 1
+                self._set_free(seat, key, 1)
             for key, tile in d.tiles.items():
                 self._add(seat, cell_xy(key), tile)
                 open_mask = d.open.get(key, 0)
@@ -189,13 +189,29 @@ class Encoder:
                         self._rows[seat][row * ROW + 6 + i] = 2
         self._see_wheel()
 
+    def _set_free(self, seat: int, key: int, value: int) -> None:
+        index = KEY_INDEX[key]
+        if index >= 0:
+            free = self._free[seat]
+            free[index] = free[index + CELLS] = free[index + 2 * CELLS] = value
+
     def _add(self, seat: int, cell: tuple[int, int], tile: int) -> None:
         where = self._where[seat]
         at = len(where) * ROW
         where[cell] = len(where)
         tasks = len(TILE_TASKS[tile])
         color, cost = TILE_COLOR[tile], TILE_COST[tile]
-        row = (1, cell[0], cell[1], tile, color, cost, tasks > 0, tasks > 1, tasks > 2)
+        row = (
+            1,
+            cell[0],
+            cell[1],
+            tile,
+            color,
+            cost,
+            int(tasks > 0),
+            int(tasks > 1),
+            int(tasks > 2),
+        )
         self._rows[seat][at : at + ROW] = row
 
     def _see_wheel(self) -> None:
@@ -217,11 +233,10 @@ class Encoder:
             rows, where = self._rows[seat], self._where[seat]
             for cx, cy, i in covered:
                 rows[where[(cx, cy)] * ROW + 6 + i] = 2
-            free = self._free[seat]
-            free[KEY_INDEX[key]] = 0
+            self._set_free(seat, key, 0)
             for n in (key + 1, key - 1, key + 256, key - 256):
-                if n not in tiles and KEY_INDEX[n] >= 0:
-                    free[KEY_INDEX[n]] = 1
+                if n not in tiles:
+                    self._set_free(seat, n, 1)
         self._see_wheel()
 
     def observe(self, seat: int) -> np.ndarray:
@@ -271,17 +286,17 @@ class Encoder:
 
     def mask(self) -> np.ndarray:
         """``int8``, 1 for each legal action of the seat to move (all 0 once over)."""
-        mask = np.zeros(ACTIONS, dtype=np.int8)
         s = self.state
         if s.is_over:
-            return mask
+            return np.zeros(ACTIONS, dtype=np.int8)
+        mask = self._free[s.current_seat].copy()
+        choices = len(s.takeable_spaces())
+        if choices < 3:
+            mask[choices * CELLS : 3 * CELLS] = 0
         if s.can_refill():
             mask[REFILL_ACTION] = 1
         if s.can_end_phase():
             mask[END_PHASE_ACTION] = 1
-        free = self._free[s.current_seat]
-        for choice in range(len(s.takeable_spaces())):
-            mask[choice * CELLS : (choice + 1) * CELLS] = free
         return mask
 
 
