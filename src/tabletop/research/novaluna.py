@@ -52,6 +52,8 @@ True
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from ..games.novaluna.rules import END_PHASE, REFILL, Action, Place, State
@@ -160,7 +162,8 @@ class Encoder:
     """
 
     __slots__ = (
-        "state", "players", "size", "_orders", "_rows", "_where", "_free", "_unseen", "_drawn"
+        "state", "players", "size", "_orders", "_pack", "_rows", "_where", "_free", "_unseen",
+        "_drawn",
     )  # fmt: skip
 
     def __init__(self, state: State) -> None:
@@ -168,6 +171,8 @@ class Encoder:
         self.players = n = state.game.players
         self.size = observation_size(n)
         self._orders = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        # header, wheel and seats as int16 bytes (faster than numpy's list conversion)
+        self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * n}h").pack
         self._rows = [np.zeros(MAX_TILES * ROW, dtype=np.int16) for _ in range(n)]
         self._where: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
         # per seat: its legal cells, once per choice (a mask's layout): a mask is a copy
@@ -281,7 +286,7 @@ class Encoder:
             )
         rows = self._rows
         return np.concatenate(
-            [np.array(head, dtype=np.int16), *[rows[o] for o in order], self._unseen]
+            [np.frombuffer(self._pack(*head), np.int16), *[rows[o] for o in order], self._unseen]
         )
 
     def mask(self) -> np.ndarray:
