@@ -47,6 +47,20 @@ def test_the_mask_is_exactly_the_engines_legal_actions_throughout_a_game(players
     play(env, random.Random(players), check)
 
 
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_stepping_the_env_plays_the_same_game_as_the_engines_apply(players):
+    env = NovaLunaEnv(players=players)
+    env.reset(seed=20 + players)
+    twin = env.state.clone()
+    rng = random.Random(players)
+    while not env.state.is_over:
+        action = rng.choice(sorted(legal_indices(env.observe(env.agent_selection)["action_mask"])))
+        twin.apply(enc.decode(action, twin))
+        env.step(action)
+        assert env.state.view().to_json() == twin.view().to_json()
+    assert env.state.result() == twin.result()
+
+
 def test_the_agent_to_act_is_the_rearmost_seat_and_may_act_several_times_in_a_row():
     def check(env, agent, obs):
         state = env.state
@@ -169,6 +183,11 @@ def test_an_illegal_action_is_refused_and_changes_nothing():
         env.step(enc.encode_place(0, 5, 5))  # not next to anything
     with pytest.raises(IllegalActionError):
         env.step(enc.END_PHASE_ACTION)  # only solo has phases
+    with pytest.raises(IllegalActionError):
+        env.step(enc.REFILL_ACTION)  # the wheel is full
+    for bad in (-1, enc.ACTIONS, enc.encode_place(1, 0, 1)):
+        with pytest.raises(IllegalActionError):
+            env.step(bad)
     assert np.array_equal(before, env.observe(env.agent_selection)["observation"])
 
 

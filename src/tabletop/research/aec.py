@@ -210,15 +210,10 @@ class NovaLunaEnv(_TabletopAEC):
         return {"observation": enc.observe(seat), "action_mask": mask}
 
     def _apply(self, seat: int, action: int) -> None:
-        state = self.state
-        move = nlenc.decode(action, state)
-        if move is None:
-            raise IllegalActionError(f"action {action} names no tile on the wheel")
         try:
-            covered = state.apply(move)
+            self.encoder.apply(action)
         except nl.IllegalActionError as e:
-            raise IllegalActionError(f"action {action} ({move}): {e}") from None
-        self.encoder.update(seat, move, covered)
+            raise IllegalActionError(f"action {action}: {e}") from None
 
     def _ranks(self) -> list[int]:
         ranking = self.state.result().ranking

@@ -121,8 +121,7 @@ class NovaLunaSoloEnv(_SoloEnv):
         return self.encoder.observe(0)
 
     def _apply(self, action: int) -> None:
-        move = nlenc.decode(action, self.state)
-        self.encoder.update(0, move, self.state.apply(move))
+        self.encoder.apply(action)
 
     def _score(self) -> int:
         return self.state.result().total

@@ -56,7 +56,7 @@ import struct
 
 import numpy as np
 
-from ..games.novaluna.rules import END_PHASE, REFILL, Action, Place, State
+from ..games.novaluna.rules import END_PHASE, REFILL, Action, IllegalActionError, Place, State
 from ..games.novaluna.rules.display import cell_key, cell_xy
 from ..games.novaluna.rules.state import _CLOCKWISE_AFTER
 from ..games.novaluna.rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
@@ -231,18 +231,48 @@ class Encoder:
     def update(self, seat: int, action: Action, covered: list[tuple[int, int, int]]) -> None:
         """Record ``action`` by ``seat`` (already applied) and the tasks it covered."""
         if isinstance(action, Place):
-            x, y = action.x, action.y
-            key = cell_key(x, y)
-            tiles = self.state.displays[seat].tiles
-            self._add(seat, (x, y), tiles[key])
-            rows, where = self._rows[seat], self._where[seat]
-            for cx, cy, i in covered:
-                rows[where[(cx, cy)] * ROW + 6 + i] = 2
-            self._set_free(seat, key, 0)
-            for n in (key + 1, key - 1, key + 256, key - 256):
-                if n not in tiles:
-                    self._set_free(seat, n, 1)
+            self._record_place(seat, action.x, action.y, cell_key(action.x, action.y), covered)
         self._see_wheel()
+
+    def _record_place(
+        self, seat: int, x: int, y: int, key: int, covered: list[tuple[int, int, int]]
+    ) -> None:
+        tiles = self.state.displays[seat].tiles
+        self._add(seat, (x, y), tiles[key])
+        rows, where = self._rows[seat], self._where[seat]
+        for cx, cy, i in covered:
+            rows[where[(cx, cy)] * ROW + 6 + i] = 2
+        self._set_free(seat, key, 0)
+        for n in (key + 1, key - 1, key + 256, key - 256):
+            if n not in tiles:
+                self._set_free(seat, n, 1)
+
+    def apply(self, action: int) -> Action:
+        """Apply action index ``action`` for the seat to move and record it; return the
+        engine's action. ``IllegalActionError`` (the engine's; nothing changes) if the
+        mask forbids it."""
+        s = self.state
+        seat = s.current_seat
+        if 0 <= action < REFILL_ACTION and not s.is_over:
+            choice, cell = divmod(action, CELLS)
+            spaces = s.takeable_spaces()
+            if choice < len(spaces) and self._free[seat][action]:
+                # The grid mirrors the engine's frontier (tests compare the masks with
+                # legal_actions() over whole games), so this is a legal placement and the
+                # engine's own check in State.apply would only repeat this one.
+                row, column = divmod(cell, GRID)
+                x, y = column - RADIUS, row - RADIUS
+                key = cell_key(x, y)
+                space = spaces[choice]
+                covered = s._place(space, key)
+                self._record_place(seat, x, y, key, covered)
+                self._see_wheel()
+                return Place(space, x, y)
+        move = decode(action, s)
+        if move is None:
+            raise IllegalActionError(f"action {action} names no tile on the wheel")
+        self.update(seat, move, s.apply(move))  # State.apply refuses what is illegal
+        return move
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` (see the module docstring)."""
