@@ -72,7 +72,7 @@ def test_a_seats_observation_is_unchanged_by_another_seats_pending_placement():
         env.step(rng.choice(legal_indices(obs["action_mask"])))
 
 
-def test_observations_hold_only_the_unturned_cards_as_a_multiset():
+def test_gymnasium_observations_hold_no_deck_order_only_the_unturned_multiset():
     decks = []
     base = list(Game(players=1).new_state(5).deck_order())
     for k in range(2):
