@@ -1,0 +1,116 @@
+"""``python -m tabletop.research.bench``: environment steps per second, one process.
+
+Plays whole games with a uniformly random legal action picked from each
+observation's mask and counts ``env.step`` calls; every step includes the
+``env.last()`` that builds the acting agent's observation and mask. PettingZoo
+environments are measured as ``env()`` makes them (with ``OrderEnforcingWrapper``),
+Gymnasium ones as ``gymnasium.make`` does. The median of several runs is printed,
+per second of wall-clock time and per second of the process's CPU time (on a
+machine shared with other work the two part: the process waits for a core).
+
+>>> wall, cpu = aec_steps_per_second("novaluna", 2, seconds=0.05)
+>>> wall > 0 and cpu > 0
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import gymnasium
+import numpy as np
+
+from . import nmbr9_v0, novaluna_v0
+
+AEC = {"novaluna": novaluna_v0.env, "nmbr9": nmbr9_v0.env}
+GYM = {"novaluna": "tabletop/NovaLunaSolo-v0", "nmbr9": "tabletop/Nmbr9Solo-v0"}
+
+
+def _pick(mask: np.ndarray, rand) -> int:
+    legal = mask.view(np.bool_).nonzero()[0]
+    return int(legal[int(rand() * len(legal))])
+
+
+def aec_steps_per_second(
+    game: str, players: int, seconds: float, seed: int = 0
+) -> tuple[float, float]:
+    """Steps per second (wall clock, CPU) of the PettingZoo environment of ``game``."""
+    env = AEC[game](players=players)
+    rand = random.Random(seed).random
+    env.reset(seed=seed)
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                if not env.agents:
+                    env.reset()
+                continue
+            env.step(_pick(obs["action_mask"], rand))
+            steps += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return steps / (now - start), steps / (time.process_time() - cpu)
+
+
+def gym_steps_per_second(game: str, seconds: float, seed: int = 0) -> tuple[float, float]:
+    """Steps per second (wall clock, CPU) of the Gymnasium solo environment of ``game``."""
+    import tabletop.research  # noqa: F401  (registers the environments)
+
+    env = gymnasium.make(GYM[game])
+    rand = random.Random(seed).random
+    _obs, info = env.reset(seed=seed)
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            _obs, _reward, terminated, truncated, info = env.step(_pick(info["action_mask"], rand))
+            steps += 1
+            if terminated or truncated:
+                _obs, info = env.reset()
+        now = time.perf_counter()
+        if now >= deadline:
+            return steps / (now - start), steps / (time.process_time() - cpu)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m tabletop.research.bench",
+        description="Steps per second of the research environments (median of runs).",
+    )
+    parser.add_argument("--seconds", type=float, default=2.0, help="per run (default 2)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
+    parser.add_argument("--only", choices=["novaluna", "nmbr9"], help="one game (default: both)")
+    args = parser.parse_args(argv)
+    games = [args.only] if args.only else ["novaluna", "nmbr9"]
+    rows = []
+    for game in games:
+        for players in (2,) if game == "novaluna" else (1, 2):
+            rows.append(
+                (f"PettingZoo {game}_v0, {players} players",
+                 lambda g=game, p=players: aec_steps_per_second(g, p, args.seconds))
+            )  # fmt: skip
+        rows.append(
+            (f"Gymnasium {GYM[game]}", lambda g=game: gym_steps_per_second(g, args.seconds))
+        )
+    for label, measure in rows:
+        values = [measure() for _ in range(args.runs)]
+        wall = [w for w, _ in values]
+        cpu = [c for _, c in values]
+        runs = ", ".join(f"{v:,.0f}" for v in wall)
+        print(
+            f"{label}: {statistics.median(wall):,.0f} steps/s "
+            f"(median of {args.runs}: {runs}); per CPU second {statistics.median(cpu):,.0f}",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,374 @@
+"""Nova Luna as arrays: the fixed flat action space, the observation and the mask.
+
+**Actions** (``Discrete(ACTIONS)``, ``ACTIONS = 3 * GRID * GRID + 2 = 23765``):
+
+* ``choice * GRID * GRID + (y + RADIUS) * GRID + (x + RADIUS)`` — take the
+  ``choice``-th tile (0, 1 or 2) clockwise from the meeple (empty spaces
+  skipped: ``State.takeable_spaces()[choice]``) and lay it on cell ``(x, y)``
+  of your display, ``-RADIUS <= x, y <= RADIUS``;
+* ``REFILL_ACTION = 3 * GRID * GRID`` — refill the wheel (2–4 players);
+* ``END_PHASE_ACTION = REFILL_ACTION + 1`` — solo: end phase 1.
+
+The first tile lies on ``(0, 0)`` and every later one touches the display, so
+a seat's ``k``-th tile lies at most ``k - 1`` cells (edge steps) from it. The
+rearmost seat always moves and costs are 1–7, so a seat's total time never
+exceeds the others' by more than 7: with two players a seat can take at most
+45 tiles (the 45 cheapest cost 137 = (268 + 7) / 2 rounded down), with three
+34, with four 29, solo 22. Every legal cell therefore lies within
+``RADIUS = 44`` steps of the first tile, and the grid ``GRID = 89`` covers
+every legal placement of every game: the mask is exactly the engine's legal
+actions.
+
+**Observation** (``Box(-64, 300, (size,), int16)``, the seats rotated so that
+the observer comes first, then the following seats in seat order):
+
+* ``header`` (10): players, the seat to move (relative: 0 = the observer),
+  whether the observer is to move, solo phase, refill legal, end-phase legal,
+  tiles in the pile, tiles on the wheel, turns played, game over;
+* ``wheel`` (11 × 4): the spaces clockwise after the meeple, each
+  ``(tile id or 0, colour + 1 or 0, cost or 0, choice + 1 if takeable else 0)``;
+* ``seats`` (players × 6): discs left, discs placed, time, time minus the
+  observer's, place in the turn order (0 = moves next), tiles in the display;
+* ``displays`` (players × 45 × 9): per seat the tiles in the order laid, each
+  ``(1, x, y, tile id, colour, cost, task 0, task 1, task 2)``, a task being
+  0 = none, 1 = open, 2 = covered; unused rows are 0;
+* ``unseen`` (68): 1 for each tile id still in the draw pile — the pile as a
+  multiset; its order is never encoded.
+
+``split(obs, players)`` gives these parts as named, shaped views.
+
+>>> from tabletop.games.novaluna.rules import Game, Place
+>>> state = Game(players=2).new_state(seed=1)
+>>> enc = Encoder(state)
+>>> mask = enc.mask()
+>>> int(mask.sum()) == len(state.legal_actions())
+True
+>>> decode(encode_place(2, 0, 0), state) == Place(state.takeable_spaces()[2], 0, 0)
+True
+>>> parts = split(enc.observe(0), 2)
+>>> parts["displays"].shape, int(parts["unseen"].sum())
+((2, 45, 9), 57)
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from ..games.novaluna.rules import END_PHASE, REFILL, Action, IllegalActionError, Place, State
+from ..games.novaluna.rules.display import cell_key, cell_xy
+from ..games.novaluna.rules.state import _CLOCKWISE_AFTER
+from ..games.novaluna.rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
+
+RADIUS = 44
+GRID = 2 * RADIUS + 1
+CELLS = GRID * GRID
+REFILL_ACTION = 3 * CELLS
+END_PHASE_ACTION = REFILL_ACTION + 1
+ACTIONS = END_PHASE_ACTION + 1
+
+MAX_TILES = 45  # the most tiles one seat can hold (see above)
+HEADER = 10
+WHEEL = 11 * 4
+SEAT = 6
+ROW = 9
+UNSEEN = 68
+LOW, HIGH = -64, 300
+
+
+def observation_size(players: int) -> int:
+    """The length of the observation vector for ``players`` seats.
+
+    >>> observation_size(2)
+    944
+    """
+    return HEADER + WHEEL + players * SEAT + players * MAX_TILES * ROW + UNSEEN
+
+
+def split(obs: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """The observation's parts as shaped views (see the module docstring)."""
+    out = {}
+    at = 0
+    for name, shape in (
+        ("header", (HEADER,)),
+        ("wheel", (11, 4)),
+        ("seats", (players, SEAT)),
+        ("displays", (players, MAX_TILES, ROW)),
+        ("unseen", (UNSEEN,)),
+    ):
+        size = int(np.prod(shape))
+        out[name] = obs[at : at + size].reshape(shape)
+        at += size
+    return out
+
+
+def encode_place(choice: int, x: int, y: int) -> int:
+    """The action index of taking the ``choice``-th tile and laying it on ``(x, y)``."""
+    return choice * CELLS + (y + RADIUS) * GRID + (x + RADIUS)
+
+
+def decode(action: int, state: State) -> Action | None:
+    """The engine action an index stands for in ``state``; ``None`` if it names no tile."""
+    action = int(action)
+    if action == REFILL_ACTION:
+        return REFILL
+    if action == END_PHASE_ACTION:
+        return END_PHASE
+    if not 0 <= action < REFILL_ACTION:
+        return None
+    choice, cell = divmod(action, CELLS)
+    spaces = state.takeable_spaces()
+    if choice >= len(spaces):
+        return None
+    row, column = divmod(cell, GRID)
+    return Place(spaces[choice], column - RADIUS, row - RADIUS)
+
+
+def encode(action: Action, state: State) -> int:
+    """The index of an engine action in ``state`` (the inverse of ``decode``)."""
+    if action == REFILL:
+        return REFILL_ACTION
+    if action == END_PHASE:
+        return END_PHASE_ACTION
+    return encode_place(state.takeable_spaces().index(action.space), action.x, action.y)
+
+
+def _key_index() -> list[int]:
+    table = [-1] * (1 << 16)
+    for y in range(-RADIUS, RADIUS + 1):
+        for x in range(-RADIUS, RADIUS + 1):
+            table[cell_key(x, y)] = (y + RADIUS) * GRID + x + RADIUS
+    return table
+
+
+#: Packed display cell key -> grid index (-1 outside the grid).
+KEY_INDEX = _key_index()
+#: Per tile id: (id, colour + 1, cost); an empty space (id 0) is zeros.
+TILE_FEATURES: tuple[tuple[int, int, int], ...] = ((0, 0, 0),) + tuple(
+    (t, TILE_COLOR[t] + 1, TILE_COST[t]) for t in TILE_IDS
+)
+_EMPTY_SPACE = (0, 0, 0, 0)
+#: Per tile id, per choice (0 = not takeable, 1-3): the wheel entry.
+_WHEEL_ENTRY = tuple(tuple((*f, c) for c in range(4)) for f in TILE_FEATURES)
+
+
+class Encoder:
+    """Follows one game and encodes it; call ``update`` after every action applied.
+
+    The displays, each seat's legal cells (as a grid) and the unseen tiles are
+    kept up to date incrementally, so that an observation or a mask costs a few
+    array copies, not a walk over every tile.
+    """
+
+    __slots__ = (
+        "state", "players", "size", "_orders", "_pack", "_rows", "_where", "_free", "_unseen",
+        "_drawn",
+    )  # fmt: skip
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.players = n = state.game.players
+        self.size = observation_size(n)
+        self._orders = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        # header, wheel and seats as int16 bytes (faster than numpy's list conversion)
+        self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * n}h").pack
+        self._rows = [np.zeros(MAX_TILES * ROW, dtype=np.int16) for _ in range(n)]
+        self._where: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
+        # per seat: its legal cells, once per choice (a mask's layout): a mask is a copy
+        self._free = [np.zeros(ACTIONS, dtype=np.int8) for _ in range(n)]
+        self._unseen = np.zeros(UNSEEN, dtype=np.int16)
+        for tile in state.unseen_tiles():
+            self._unseen[tile - 1] = 1
+        self._drawn = state.drawn
+        for seat in range(n):  # a state may already be under way
+            d = state.displays[seat]
+            for key in d.frontier:
+                self._set_free(seat, key, 1)
+            for key, tile in d.tiles.items():
+                self._add(seat, cell_xy(key), tile)
+                open_mask = d.open.get(key, 0)
+                row = self._where[seat][cell_xy(key)]
+                for i in range(len(TILE_TASKS[tile])):
+                    if not open_mask >> i & 1:
+                        self._rows[seat][row * ROW + 6 + i] = 2
+        self._see_wheel()
+
+    def _set_free(self, seat: int, key: int, value: int) -> None:
+        index = KEY_INDEX[key]
+        if index >= 0:
+            free = self._free[seat]
+            free[index] = free[index + CELLS] = free[index + 2 * CELLS] = value
+
+    def _add(self, seat: int, cell: tuple[int, int], tile: int) -> None:
+        where = self._where[seat]
+        at = len(where) * ROW
+        where[cell] = len(where)
+        tasks = len(TILE_TASKS[tile])
+        color, cost = TILE_COLOR[tile], TILE_COST[tile]
+        row = (
+            1,
+            cell[0],
+            cell[1],
+            tile,
+            color,
+            cost,
+            int(tasks > 0),
+            int(tasks > 1),
+            int(tasks > 2),
+        )
+        self._rows[seat][at : at + ROW] = row
+
+    def _see_wheel(self) -> None:
+        """Tiles drawn from the pile (refills, chosen or forced) are no longer unseen."""
+        if self.state.drawn != self._drawn:
+            self._drawn = self.state.drawn
+            unseen = self._unseen
+            for tile in self.state.wheel:
+                if tile:
+                    unseen[tile - 1] = 0
+
+    def update(self, seat: int, action: Action, covered: list[tuple[int, int, int]]) -> None:
+        """Record ``action`` by ``seat`` (already applied) and the tasks it covered."""
+        if isinstance(action, Place):
+            self._record_place(seat, action.x, action.y, cell_key(action.x, action.y), covered)
+        self._see_wheel()
+
+    def _record_place(
+        self, seat: int, x: int, y: int, key: int, covered: list[tuple[int, int, int]]
+    ) -> None:
+        tiles = self.state.displays[seat].tiles
+        self._add(seat, (x, y), tiles[key])
+        rows, where = self._rows[seat], self._where[seat]
+        for cx, cy, i in covered:
+            rows[where[(cx, cy)] * ROW + 6 + i] = 2
+        self._set_free(seat, key, 0)
+        for n in (key + 1, key - 1, key + 256, key - 256):
+            if n not in tiles:
+                self._set_free(seat, n, 1)
+
+    def apply(self, action: int) -> Action:
+        """Apply action index ``action`` for the seat to move and record it; return the
+        engine's action. ``IllegalActionError`` (the engine's; nothing changes) if the
+        mask forbids it."""
+        s = self.state
+        seat = s.current_seat
+        if 0 <= action < REFILL_ACTION and not s.is_over:
+            choice, cell = divmod(action, CELLS)
+            spaces = s.takeable_spaces()
+            if choice < len(spaces) and self._free[seat][action]:
+                # The grid mirrors the engine's frontier (tests compare the masks with
+                # legal_actions() over whole games), so this is a legal placement and the
+                # engine's own check in State.apply would only repeat this one.
+                row, column = divmod(cell, GRID)
+                x, y = column - RADIUS, row - RADIUS
+                key = cell_key(x, y)
+                space = spaces[choice]
+                covered = s._place(space, key)
+                self._record_place(seat, x, y, key, covered)
+                self._see_wheel()
+                return Place(space, x, y)
+        move = decode(action, s)
+        if move is None:
+            raise IllegalActionError(f"action {action} names no tile on the wheel")
+        self.update(seat, move, s.apply(move))  # State.apply refuses what is illegal
+        return move
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (see the module docstring)."""
+        s = self.state
+        n = self.players
+        current = s.current_seat
+        over = s.is_over
+        head = [
+            n,
+            (current - seat) % n,
+            int(not over and current == seat),  # ints: numpy converts bools slowly
+            s.phase,
+            int(s.can_refill()),
+            int(s.can_end_phase()),
+            s.pile_count,
+            s.on_wheel,
+            s.turn,
+            int(over),
+        ]
+        wheel = s.wheel
+        k = 3 if over else 0  # takeable tiles seen so far (none once over)
+        for space in _CLOCKWISE_AFTER[s.meeple]:
+            tile = wheel[space]
+            if tile:
+                k += 1
+                head += _WHEEL_ENTRY[tile][k if k < 4 else 0]
+            else:
+                head += _EMPTY_SPACE
+        supply, time, displays, where = s.supply, s.time, s.displays, self._where
+        mine = time[seat]
+        order = self._orders[seat]
+        turn_order = s.turn_order() if n > 1 else order
+        for other in order:
+            head += (
+                supply[other],
+                displays[other].covered,
+                time[other],
+                time[other] - mine,
+                turn_order.index(other),
+                len(where[other]),
+            )
+        rows = self._rows
+        return np.concatenate(
+            [np.frombuffer(self._pack(*head), np.int16), *[rows[o] for o in order], self._unseen]
+        )
+
+    def mask(self) -> np.ndarray:
+        """``int8``, 1 for each legal action of the seat to move (all 0 once over)."""
+        s = self.state
+        if s.is_over:
+            return np.zeros(ACTIONS, dtype=np.int8)
+        mask = self._free[s.current_seat].copy()
+        choices = len(s.takeable_spaces())
+        if choices < 3:
+            mask[choices * CELLS : 3 * CELLS] = 0
+        if s.can_refill():
+            mask[REFILL_ACTION] = 1
+        if s.can_end_phase():
+            mask[END_PHASE_ACTION] = 1
+        return mask
+
+
+def render(state: State) -> str:
+    """A plain-text picture of a position: wheel, seats and displays."""
+    from ..games.novaluna.rules import TILES
+
+    def name(tile: int) -> str:
+        t = TILES[tile]
+        return f"{t.color[0].upper()}{t.cost}"
+
+    lines = [
+        f"Nova Luna, {state.game.players} player(s), turn {state.turn}, "
+        + ("over" if state.is_over else f"seat {state.current_seat} to move"),
+        "wheel (clockwise from the meeple): "
+        + " ".join(
+            name(state.wheel[s]) if state.wheel[s] else "--" for s in _CLOCKWISE_AFTER[state.meeple]
+        )
+        + f"; pile {state.pile_count}",
+    ]
+    for seat, d in enumerate(state.displays):
+        lines.append(
+            f"seat {seat}: {state.supply[seat]} discs left, time {state.time[seat]}, "
+            f"{len(d.tiles)} tiles"
+        )
+        if d.tiles:
+            cells = {cell_xy(k): t for k, t in d.tiles.items()}
+            xs = [x for x, _ in cells]
+            ys = [y for _, y in cells]
+            for y in range(min(ys), max(ys) + 1):
+                row = []
+                for x in range(min(xs), max(xs) + 1):
+                    tile = cells.get((x, y))
+                    if tile is None:
+                        row.append(" . ")
+                    else:
+                        mark = "*" if d.open.get(cell_key(x, y), 0) == 0 else " "
+                        row.append(name(tile) + mark)
+                lines.append("  " + "".join(row))
+    return "\n".join(lines)

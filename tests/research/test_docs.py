@@ -1,0 +1,46 @@
+"""The research pages' examples run, and the package stands without the research extra."""
+
+from __future__ import annotations
+
+import doctest
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.mark.parametrize("page", ["research-pettingzoo.md", "research-gymnasium.md"])
+def test_the_example_on_each_research_page_runs(page):
+    result = doctest.testfile(str(DOCS / page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
+BLOCKER = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("gymnasium", "pettingzoo", "numpy"):
+            raise ImportError(f"{name} is blocked")
+sys.meta_path.insert(0, Block())
+import tabletop, tabletop.cli, tabletop.core.game
+for name in ("nova-luna", "nmbr9"):
+    game = tabletop.core.game.get_game(name)
+    game.bots
+import tabletop.games.novaluna.bots, tabletop.games.nmbr9.bots
+extras = ("gymnasium", "pettingzoo", "numpy", "tabletop.research")
+assert not any(m.startswith(extras) for m in sys.modules)
+try:
+    import tabletop.research
+except ImportError as e:
+    print("research needs the extra:", e)
+"""
+
+
+def test_tabletop_its_games_and_bots_import_without_gymnasium_pettingzoo_or_numpy():
+    out = subprocess.run(
+        [sys.executable, "-c", BLOCKER], capture_output=True, text=True, check=True
+    ).stdout
+    assert "research needs the extra: gymnasium is blocked" in out
