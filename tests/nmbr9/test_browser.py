@@ -63,7 +63,7 @@ def create_n9(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str,
 
 
 def seat_url(base: str, game: dict[str, Any], seat: int) -> str:
-    return f"{base}/g/{game['id']}#t={game['seats'][seat]['token']}"
+    return f"{base}/g/{game['id']}#seat={game['seats'][seat]['token']}"
 
 
 WAIT_FOR_PLACING = """() => {
@@ -131,3 +131,137 @@ def test_a_whole_game_from_the_lobby_by_clicking(
     headline = page.inner_text("#end-title")
     assert ("Score:" in headline) if solo else ("wins" in headline or "share" in headline)
     shot(page, f"n9-end-{'solo' if solo else 'bot'}-{size}")
+
+
+def ghost(page: Any) -> dict[str, Any]:
+    g = page.locator("[data-testid=ghost]")
+    x, y = (int(v) for v in g.get_attribute("data-at").split(","))
+    return {
+        "rot": int(g.get_attribute("data-rot")),
+        "x": x,
+        "y": y,
+        "legal": g.get_attribute("data-legal") == "true",
+    }
+
+
+def tiles_on_board(page: Any, seat: int) -> int:
+    return page.locator(f"[data-testid=mini-svg-{seat}] .n9-tile").count()
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_a_friend_sees_no_pending_placement_until_both_have_placed(
+    browser: Any, server: str, size: str
+) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    with checked_page(browser, **SIZES[size]) as ann, checked_page(browser, **SIZES[size]) as bob:
+        ann.goto(seat_url(server, game, 0))
+        bob.goto(seat_url(server, game, 1))
+        for p in (ann, bob):
+            assert wait_for_placing_or_end(p)
+        confirm_by_hand(ann, size)
+        # Bob learns that Ann has placed, not where
+        bob.wait_for_function(
+            "() => document.querySelector('[data-testid=placed-0]')?.textContent === 'placed'"
+        )
+        assert tiles_on_board(bob, 0) == 0
+        assert tiles_on_board(ann, 0) == 1  # Ann sees her own, dashed
+        assert ann.locator("[data-testid=board] .n9-tile.pending").count() == 1
+        assert "Waiting for Bob" in ann.inner_text("[data-testid=banner-title]")
+        shot(ann, f"n9-friend-waiting-{size}")
+        confirm_by_hand(bob, size)
+        for p in (ann, bob):
+            p.wait_for_function(
+                "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+            )
+            assert tiles_on_board(p, 0) == 1
+            assert tiles_on_board(p, 1) == 1
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_take_back_before_the_round_resolves(browser: Any, server: str, size: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    with checked_page(browser, **SIZES[size]) as ann:
+        ann.goto(seat_url(server, game, 0))
+        assert wait_for_placing_or_end(ann)
+        first = ghost(ann)
+        confirm_by_hand(ann, size)
+        assert ann.locator("[data-testid=ghost]").count() == 0
+        undo = ann.locator("[data-testid=undo]")
+        assert undo.inner_text() == "Take back"
+        shot(ann, f"n9-placed-{size}", full_page=True)
+        before = ply(ann)
+        press(ann, size, "[data-testid=undo]")
+        wait_for_ply_after(ann, before)
+        assert wait_for_placing_or_end(ann)  # placing again, the same round
+        assert ann.inner_text("[data-testid=round]").startswith("Round 1")
+        assert ann.locator("[data-testid=board] .n9-tile").count() == 0
+        assert ghost(ann)["legal"] and ghost(ann)["rot"] == first["rot"]
+        assert api(server, f"/api/games/{game['id']}")["view"]["has_placed"] == [False, False]
+
+
+def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
+    page: Any, server: str, size: str
+) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=3)
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    confirm_by_hand(page, "desktop")
+    assert wait_for_placing_or_end(page)
+    page.locator("[data-testid=board]").focus()
+    start = ghost(page)
+    page.keyboard.press("r")
+    turned = ghost(page)
+    assert turned["rot"] == (start["rot"] + 1) % 4
+    page.keyboard.press("Shift+R")
+    assert ghost(page)["rot"] == start["rot"]
+    # far from the first tile: it touches nothing on the table
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    assert not ghost(page)["legal"]
+    status = page.inner_text("[data-testid=ghost-status]")
+    assert "does not touch level 0" in status
+    # on top of the only tile: it would rest on one tile, or overhang
+    reasons = set()
+    for dx in range(-16, 0):
+        page.keyboard.press("ArrowLeft")
+        g = ghost(page)
+        if not g["legal"]:
+            text = page.inner_text("[data-testid=ghost-status]")
+            reasons.update(
+                r for r in ("overhangs", "rests on one tile", "does not touch") if r in text
+            )
+    assert "overhangs" in reasons
+    # Confirm on an illegal spot places nothing
+    while ghost(page)["legal"]:
+        page.keyboard.press("ArrowUp")
+    before = ply(page)
+    page.keyboard.press("Enter")
+    page.click("[data-testid=confirm]", force=True)  # aria-disabled: it says why instead
+    page.wait_for_timeout(300)
+    assert ply(page) == before
+    assert page.locator("[data-testid=ghost-status]").inner_text().startswith("Not here:")
+    shot(page, f"n9-illegal-{size}")
+
+
+def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY])
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    for number in range(4):
+        assert wait_for_placing_or_end(page)
+        # the turn puts focus on the board; arrow keys move the ghost, Enter confirms
+        page.wait_for_function("() => document.activeElement?.dataset.testid === 'board'")
+        start = ghost(page)
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowUp")
+        assert ghost(page)["x"] == start["x"] and ghost(page)["y"] == start["y"]
+        before = ply(page)
+        page.keyboard.press("Enter")
+        wait_for_ply_after(page, before)
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=round]').textContent"
+            ".startsWith(`Round ${n + 2}`)",
+            arg=number,
+        )
+        assert page.evaluate("() => document.activeElement !== document.body")
+    assert page.locator("[data-testid=board] .n9-tile").count() == 4

@@ -486,7 +486,7 @@ class Board {
     }
     if (this.ghost && this.placing()) {
       const j = this.judge();
-      const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false" });
+      const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false", "data-rot": this.ghost.rot, "data-at": `${this.ghost.x},${this.ghost.y}` });
       const cells = shapeCells(st.view.card, this.ghost.rot).map(([dx, dy]) => [this.ghost.x + dx, this.ghost.y + dy]);
       for (const [x, y] of cells) g.append(s("rect", { x, y, width: 1, height: 1 }));
       const [lx, ly] = labelCell(cells);
