@@ -171,7 +171,8 @@ def test_a_friend_sees_no_pending_placement_until_both_have_placed(
         confirm_by_hand(bob, size)
         for p in (ann, bob):
             p.wait_for_function(
-                "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+                "() => document.querySelector('[data-testid=round]')"
+                ".textContent.startsWith('Round 2')"
             )
             assert tiles_on_board(p, 0) == 1
             assert tiles_on_board(p, 1) == 1
@@ -222,7 +223,7 @@ def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
     assert "does not touch level 0" in status
     # on top of the only tile: it would rest on one tile, or overhang
     reasons = set()
-    for dx in range(-16, 0):
+    for _ in range(16):
         page.keyboard.press("ArrowLeft")
         g = ghost(page)
         if not g["legal"]:
