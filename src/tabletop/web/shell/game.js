@@ -274,6 +274,7 @@ export class GameScreen {
       sub = mod.waitPrompt ? mod.waitPrompt(state) : "";
       if (state.thinking_seats && state.thinking_seats.length) this.banner.classList.add("banner-thinking");
     }
+    if (title === undefined) title = mod.bannerTitle ? mod.bannerTitle(state) : "";
     if (seat !== null) {
       const color = mod.seatColor(seat, state.game.seats.length);
       this.banner.style.setProperty("--seat", color.fill);
@@ -312,11 +313,17 @@ export class GameScreen {
       list.append(h("li", { class: "muted empty" }, "No moves yet."));
     }
     state.log.forEach((entry, i) => {
+      const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : entry.text;
+      const cls = i === state.log.length - 1 ? "last" : "";
+      if (entry.seat === undefined || entry.seat === null) { // an entry of every seat (a round)
+        list.append(h("li", { class: cls, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));
+        return;
+      }
       const color = this.mod.seatColor(entry.seat, state.game.seats.length);
-      list.append(h("li", { class: i === state.log.length - 1 ? "last" : "", "data-testid": "log-entry" },
+      list.append(h("li", { class: cls, "data-testid": "log-entry" },
         h("span", { class: "log-num" }, String(i + 1)),
         h("span", { class: "disc small", style: { "--disc": color.fill, "--ink": color.ink } }),
-        h("span", { class: "log-text" }, h("strong", { title: this.seatName(entry.seat) }, this.seatName(entry.seat)), " ", this.mod.logText ? this.mod.logText(entry) : entry.text)));
+        h("span", { class: "log-text" }, h("strong", { title: this.seatName(entry.seat) }, this.seatName(entry.seat)), " ", text)));
     });
     if (atBottom || this.replay || !this.logSeen) list.scrollTop = list.scrollHeight;
     this.logSeen = true;

@@ -179,15 +179,30 @@ const nmbr9 = {
     return `place the ${card} on level ${level} where the board shows it (${card * level} points)`;
   },
 
-  logText(entry) {
-    return h("span", {}, ...this.logWords(entry).map((w) => (w.cls ? h("span", { class: w.cls }, w.text) : w.text)));
+  seatCount(view) {
+    return view.players;
   },
 
-  moveSentence(entry) {
-    return this.logWords(entry).map((w) => w.text).join("");
+  replayStep: "Round",
+
+  bannerTitle(state) {
+    const v = state.view;
+    return v.over ? "Game over" : `Round ${v.round + 1} of ${v.rounds}: the ${v.card}`;
   },
 
-  logWords(entry) {
+  logText(entry, name) {
+    return h("span", {}, ...this.logWords(entry, name).map((w) => (w.cls ? h("span", { class: w.cls }, w.text) : w.text)));
+  },
+
+  moveSentence(entry, name) {
+    return this.logWords(entry, name).map((w) => w.text).join("");
+  },
+
+  logWords(entry, name = (seat) => `Seat ${seat + 1}`) {
+    if (entry.kind === "round") { // a replay's step: every seat's placement of one card
+      const where = (entry.placements || []).map((p, seat) => (p ? `${name(seat)} on level ${p.level}${p.level ? ` (+${p.points})` : ""}` : null)).filter(Boolean);
+      return [{ text: `Round ${entry.round + 1}, the ${entry.card}: ` }, { text: where.join(", "), cls: "log-where" }];
+    }
     if (entry.kind === "take-back") return [{ text: `took back their ${entry.card}` }];
     const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed their ${entry.card}` }];
     if (entry.resolved) {
@@ -476,7 +491,8 @@ class Board {
     svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
     svg.append(s("defs", {}, s("pattern", { id: "n9-grid", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
       s("path", { class: "n9-gridline", d: "M1 0H0V1" }))));
-    svg.append(s("rect", { class: "n9-grid", x: Math.floor(vb.x) - 1, y: Math.floor(vb.y) - 1, width: Math.ceil(vb.w) + 3, height: Math.ceil(vb.h) + 3, fill: "url(#n9-grid)" }));
+    // the grid exactly as large as the view: nothing drawn beyond it lies over the page's text
+    svg.append(s("rect", { class: "n9-grid", x: vb.x, y: vb.y, width: vb.w, height: vb.h, fill: "url(#n9-grid)" }));
     const pendingIndex = !this.ctx.readOnly && st.view.pending && seat === this.mySeat() ? tiles.length - 1 : -1;
     tiles.map((t, i) => [t, i]).sort((a, b) => a[0].level - b[0].level || a[1] - b[1])
       .forEach(([t, i]) => svg.append(drawTile(t, i === pendingIndex ? "pending" : "")));
@@ -510,9 +526,9 @@ class Board {
       current ? h("div", { class: "n9-card-now", "data-testid": "current-card" },
         h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)),
         h("span", {}, h("strong", {}, `This round: the ${v.card}`), h("small", { class: "muted" }, `worth ${v.card} a level`))) : null,
-      h("h3", { class: "n9-sub" }, "Cards turned"),
+      h("h2", { class: "n9-sub" }, "Cards turned"),
       h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, "none yet")),
-      h("h3", { class: "n9-sub" }, `Still to come (${v.unturned.length}${v.removed ? `, ${plural(v.removed, "card")} of them removed unseen` : ""})`),
+      h("h2", { class: "n9-sub" }, `Still to come (${v.unturned.length}${v.removed ? `, ${plural(v.removed, "card")} of them removed unseen` : ""})`),
       h("p", { class: "n9-chips", "data-testid": "unturned" }, v.unturned.length
         ? [...counts.entries()].map(([c, n]) => h("span", { class: "n9-chip", title: `${n} × ${c}` }, n > 1 ? `${c} ×${n}` : String(c)))
         : h("span", { class: "muted" }, "none")));
@@ -538,10 +554,10 @@ class Board {
       const shown = this.shownSeat() === seat;
       const btn = h("button", {
         type: "button", class: `n9-mini ${shown ? "shown" : ""}`, "data-testid": `mini-board-${seat}`,
-        "aria-label": `${seat === mine ? "Your" : `${name}'s`} board (${describeBoard(board.tiles)}): show it large`,
         "aria-pressed": shown ? "true" : "false",
         onclick: () => this.showSeat(seat === mine ? null : seat),
-      }, boardPicture(board.tiles, "", `mini-svg-${seat}`));
+      }, boardPicture(board.tiles, "", `mini-svg-${seat}`),
+      h("span", { class: "visually-hidden" }, `Show ${seat === mine ? "your" : `${name}'s`} board large (${describeBoard(board.tiles)})`));
       btn.querySelector("svg").setAttribute("aria-hidden", "true");
       btn.querySelector("svg").removeAttribute("role");
       btn.querySelector("svg").removeAttribute("aria-label");
