@@ -266,3 +266,33 @@ def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> N
         )
         assert page.evaluate("() => document.activeElement !== document.body")
     assert page.locator("[data-testid=board] .n9-tile").count() == 4
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -> None:
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(server + "/")
+    assert page.inner_text("[data-testid=brand]") == "Tabletop"
+    page.click("[data-testid=game-type-nmbr9]")
+    page.locator("[data-testid=option-remove]").wait_for()
+    assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-pressed") == "true"
+    assert page.title() == "NMBR 9 · Tabletop"
+    # the choice options, as the server describes them
+    assert "a random number, 1 to 4" in page.inner_text("[data-testid=option-remove]")
+    assert "30 s" in page.inner_text("[data-testid=option-clock]")
+    page.wait_for_load_state("networkidle")
+    assert any(url.endswith("/games/nmbr9/intro.js") for url in fetched)
+    assert not any("/games/nmbr9/index.js" in url or "board.css" in url for url in fetched)
+    # and creates an NMBR 9 game with the options chosen
+    page.select_option("[data-testid=option-remove]", label="a random number, 1 to 4")
+    page.select_option("[data-testid=option-clock]", label="60 s")
+    page.click("[data-testid=create-game]")
+    page.click("[data-testid=enter-game]")
+    page.locator("[data-testid=clock]").wait_for()
+    assert "left this round" in page.inner_text("[data-testid=clock]")
+    assert "NMBR 9" in page.title()
+    game_id = page.url.split("/g/")[1].split("#")[0]
+    state = api(server, f"/api/games/{game_id}")
+    assert state["game"]["type"] == "nmbr9"
+    assert state["clock"]["seconds"] == 60

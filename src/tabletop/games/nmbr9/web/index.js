@@ -300,6 +300,7 @@ class Board {
   }
 
   destroy() {
+    clearInterval(this.ticker);
     this.resizer.disconnect();
   }
 
@@ -526,12 +527,31 @@ class Board {
       current ? h("div", { class: "n9-card-now", "data-testid": "current-card" },
         h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)),
         h("span", {}, h("strong", {}, `This round: the ${v.card}`), h("small", { class: "muted" }, `worth ${v.card} a level`))) : null,
+      this.clockLine(st),
       h("h2", { class: "n9-sub" }, "Cards turned"),
       h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, "none yet")),
       h("h2", { class: "n9-sub" }, `Still to come (${v.unturned.length}${v.removed ? `, ${plural(v.removed, "card")} of them removed unseen` : ""})`),
       h("p", { class: "n9-chips", "data-testid": "unturned" }, v.unturned.length
         ? [...counts.entries()].map(([c, n]) => h("span", { class: "n9-chip", title: `${n} × ${c}` }, n > 1 ? `${c} ×${n}` : String(c)))
         : h("span", { class: "muted" }, "none")));
+  }
+
+  /** The move clock, when the game has one: the seconds left this round (a line that
+   * counts down on its own; not a live region). */
+  clockLine(st) {
+    clearInterval(this.ticker);
+    const clock = st.clock;
+    if (!clock || !clock.deadline || st.over || this.ctx.readOnly) return null;
+    const line = h("p", { class: "n9-clock", "data-testid": "clock" });
+    const ends = Date.now() + (clock.left ?? 0) * 1000;
+    const tick = () => {
+      const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
+      line.textContent = `Clock: ${left} s left this round`;
+      line.classList.toggle("low", left <= 10);
+    };
+    tick();
+    this.ticker = setInterval(tick, 1000);
+    return line;
   }
 
   renderPlayers(st) {
@@ -708,10 +728,9 @@ class Board {
       if (this.pointers.size < 2) this.pinch = null;
       if (!p || p.moved || e.type === "pointercancel") return;
       if (this.placing() && this.ghost) {
-        // a click or tap: the ghost goes there and stays (a second click lets it follow again)
-        const was = this.pinned;
+        // a click or tap: the ghost goes there and stays (no longer following the pointer)
         this.ghostAt(e);
-        this.pinned = e.pointerType === "mouse" ? !was : true;
+        this.pinned = true;
       }
     };
     el.addEventListener("pointerup", end);
@@ -723,7 +742,8 @@ class Board {
     });
     el.addEventListener("wheel", (e) => {
       if (!this.state) return;
-      if (e.ctrlKey || !this.placing()) {
+      if (!e.ctrlKey && !this.placing()) return; // the page scrolls
+      if (e.ctrlKey) {
         e.preventDefault();
         this.zoomBy(e.deltaY < 0 ? 1.1 : 0.9);
         return;
