@@ -253,8 +253,12 @@ def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> N
         # the turn puts focus on the board; arrow keys move the ghost, Enter confirms
         page.wait_for_function("() => document.activeElement?.dataset.testid === 'board'")
         start = ghost(page)
+        page.keyboard.press("ArrowRight")
+        assert ghost(page)["x"] == start["x"] + 1
         page.keyboard.press("ArrowDown")
+        assert ghost(page)["y"] == start["y"] + 1
         page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowLeft")
         assert ghost(page)["x"] == start["x"] and ghost(page)["y"] == start["y"]
         before = ply(page)
         page.keyboard.press("Enter")

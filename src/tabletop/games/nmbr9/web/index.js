@@ -6,8 +6,8 @@
 // placements ("r<rotation>@x,y", x,y the top-left of the turned tile's bounding box);
 // a small check of the rules here says why a spot is not among them.
 import { announce } from "../../shell/announce.js";
-import { clear, focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
-import intro, { canonicalRotation, seatColor, shapeCells, tileArt } from "./intro.js";
+import { clear, focusLost, focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
+import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 const MIN_SCALE = 12; // pixels a square
@@ -268,7 +268,6 @@ class Board {
     this.rotateBtn = h("button", { class: "btn", type: "button", "data-testid": "rotate", "aria-label": "Turn the tile (R)", title: "Turn the tile (R)", onclick: () => this.rotate(1) }, "⟳ Turn");
     this.confirmBtn = h("button", { class: "btn primary", type: "button", "data-testid": "confirm", onclick: () => this.confirm() }, "Confirm");
     this.placeControls = h("div", { class: "row n9-place-controls", hidden: true }, this.rotateBtn, this.confirmBtn);
-    slots.controls.append(this.placeControls);
 
     // the main board
     this.heading = h("h2", { class: "n9-board-title", "data-testid": "board-title" });
@@ -288,12 +287,14 @@ class Board {
     this.card = h("section", { class: "card n9-board-card" },
       h("div", { class: "n9-board-head" }, this.heading, this.backBtn),
       h("div", { class: "n9-surface-wrap" }, this.surface, this.zoomBar),
-      this.status, this.levelBox);
+      this.status, this.placeControls, this.levelBox);
     slots.main.append(this.card);
 
     this.playersBox = h("section", { class: "card n9-players", "data-testid": "players" });
     slots.players.append(this.playersBox);
 
+    // on a narrow screen the board comes first, its buttons (in the card panel) next
+    slots.main.closest(".game")?.classList.add("n9-game");
     this.bindSurface();
     this.resizer = new ResizeObserver(() => this.drawBoard());
     this.resizer.observe(this.surface);
@@ -387,7 +388,7 @@ class Board {
   render() {
     const st = this.state;
     if (!st) return;
-    const had = focusName(this.slots.controls.parentElement || this.slots.controls);
+    const had = focusName(this.placeControls);
     this.renderCards(st);
     this.renderPlayers(st);
     const placing = this.placing();
@@ -403,7 +404,8 @@ class Board {
     this.renderLevels(st.view.boards[seat]);
     this.drawBoard();
     this.renderStatus();
-    refocus(this.slots.controls.parentElement || this.slots.controls, had);
+    // Confirm pressed: its buttons hide; focus stays on the board
+    if (had && !refocus(this.placeControls, had) && focusLost()) focusOn(this.surface);
   }
 
   renderStatus() {
@@ -522,7 +524,7 @@ class Board {
     const counts = new Map();
     for (const c of v.unturned) counts.set(c, (counts.get(c) || 0) + 1);
     const current = !v.over && v.card !== null && v.card !== undefined;
-    this.cardBox.append(
+    this.cardBox.append(...[
       h("div", { class: "n9-round", "data-testid": "round" }, v.over ? `All ${v.rounds} rounds played` : `Round ${v.round + 1} of ${v.rounds}`),
       current ? h("div", { class: "n9-card-now", "data-testid": "current-card" },
         h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)),
@@ -533,7 +535,8 @@ class Board {
       h("h2", { class: "n9-sub" }, `Still to come (${v.unturned.length}${v.removed ? `, ${plural(v.removed, "card")} of them removed unseen` : ""})`),
       h("p", { class: "n9-chips", "data-testid": "unturned" }, v.unturned.length
         ? [...counts.entries()].map(([c, n]) => h("span", { class: "n9-chip", title: `${n} × ${c}` }, n > 1 ? `${c} ×${n}` : String(c)))
-        : h("span", { class: "muted" }, "none")));
+        : h("span", { class: "muted" }, "none")),
+    ].filter(Boolean));
   }
 
   /** The move clock, when the game has one: the seconds left this round (a line that

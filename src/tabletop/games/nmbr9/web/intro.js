@@ -70,9 +70,10 @@ const intro = {
 
   heroArt() {
     const svg = s("svg", { class: "hero-art n9-hero", viewBox: "0 0 340 220", "aria-hidden": "true" });
-    const layers = [[8, 0, 40, 70, 0], [6, 1, 150, 96, 0], [9, 0, 220, 20, 1], [7, 3, 96, 10, 2]];
+    // a staircase of four tiles, one per level (the shades of the board)
+    const layers = [[6, 0, 16, 110, 0], [8, 0, 98, 80, 1], [0, 0, 180, 50, 2], [9, 0, 262, 20, 3]];
     for (const [digit, rot, x, y, level] of layers) {
-      const g = tileArt(digit, rot, 26, `lv-${level}`);
+      const g = tileArt(digit, rot, 24, `lv-${level}`);
       g.setAttribute("transform", `translate(${x} ${y})`);
       svg.append(g);
     }
