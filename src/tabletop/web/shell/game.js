@@ -316,7 +316,7 @@ export class GameScreen {
       const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : entry.text;
       const cls = i === state.log.length - 1 ? "last" : "";
       if (entry.seat === undefined || entry.seat === null) { // an entry of every seat (a round)
-        list.append(h("li", { class: cls, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));
+        list.append(h("li", { class: `${cls} log-all`, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));
         return;
       }
       const color = this.mod.seatColor(entry.seat, state.game.seats.length);

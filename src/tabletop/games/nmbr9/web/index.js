@@ -108,7 +108,11 @@ function drawTile(t, cls = "") {
   const [lx, ly] = labelCell(cells);
   g.append(shadow, face, s("path", { class: "n9-edge", d: outline(cells) }),
     s("text", { class: "n9-digit", x: lx + 0.5, y: ly + 0.56 }, String(t.digit)));
-  if (t.level > 0) g.append(s("text", { class: "n9-level", x: lx + 0.06, y: ly + 0.3 }, `L${t.level}`));
+  if (t.level > 0) {
+    // the level in another square of the tile (the digit has its own)
+    const [bx, by] = cells.find(([x, y]) => x !== lx || y !== ly) || [lx, ly];
+    g.append(s("text", { class: "n9-level", x: bx + 0.5, y: by + 0.56 }, `L${t.level}`));
+  }
   return g;
 }
 
@@ -187,7 +191,7 @@ const nmbr9 = {
 
   bannerTitle(state) {
     const v = state.view;
-    return v.over ? "Game over" : `Round ${v.round + 1} of ${v.rounds}: the ${v.card}`;
+    return v.over ? "Game over" : `${v.round} of ${v.rounds} rounds played`;
   },
 
   logText(entry, name) {
@@ -426,7 +430,7 @@ class Board {
       this.status.textContent = `Your ${st.view.card} is placed (dashed outline); the others do not see it until everyone has placed.`;
     } else {
       this.status.className = "n9-status";
-      this.status.textContent = this.ctx.readOnly ? `Round ${Math.min(st.view.round + 1, st.view.rounds)} of ${st.view.rounds}.` : "Drag to pan; the buttons or + and − zoom.";
+      this.status.textContent = "Drag to pan; the buttons or + and − zoom.";
     }
   }
 
@@ -525,10 +529,11 @@ class Board {
     for (const c of v.unturned) counts.set(c, (counts.get(c) || 0) + 1);
     const current = !v.over && v.card !== null && v.card !== undefined;
     this.cardBox.append(...[
-      h("div", { class: "n9-round", "data-testid": "round" }, v.over ? `All ${v.rounds} rounds played` : `Round ${v.round + 1} of ${v.rounds}`),
+      h("div", { class: "n9-round", "data-testid": "round" }, v.over ? `All ${v.rounds} rounds played`
+        : this.ctx.readOnly ? `${v.round} of ${v.rounds} rounds played` : `Round ${v.round + 1} of ${v.rounds}`),
       current ? h("div", { class: "n9-card-now", "data-testid": "current-card" },
         h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)),
-        h("span", {}, h("strong", {}, `This round: the ${v.card}`), h("small", { class: "muted" }, `worth ${v.card} a level`))) : null,
+        h("span", {}, h("strong", {}, this.ctx.readOnly ? `Next: the ${v.card}` : `This round: the ${v.card}`), h("small", { class: "muted" }, `worth ${v.card} a level`))) : null,
       this.clockLine(st),
       h("h2", { class: "n9-sub" }, "Cards turned"),
       h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, "none yet")),
