@@ -120,6 +120,15 @@ def test_a_whole_game_from_the_lobby_by_clicking(
         if rounds == 3:
             shot(page, f"n9-game-{'solo' if solo else 'bot'}-{size}", full_page=True)
             assert no_horizontal_overflow(page)
+            assert page.inner_text("[data-testid=turned]").split() != []
+            assert page.locator("[data-testid=level-scores]").is_visible()
+            if not solo:  # the bot's board, large, then back to yours
+                press(page, size, "[data-testid=mini-board-1]")
+                assert page.inner_text("[data-testid=board-title]") == "Greedy's board"
+                assert page.locator("[data-testid=ghost]").count() == 0
+                press(page, size, "[data-testid=own-board]")
+                page.locator("[data-testid=ghost]").wait_for()
+                assert page.inner_text("[data-testid=board-title]") == "Your board"
         confirm_by_hand(page, size)
         rounds += 1
         assert rounds <= 20
@@ -215,6 +224,17 @@ def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
     assert turned["rot"] == (start["rot"] + 1) % 4
     page.keyboard.press("Shift+R")
     assert ghost(page)["rot"] == start["rot"]
+    if size == "desktop":  # the mouse wheel turns it too
+        box = page.locator("[data-testid=board]").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # pin
+        before = ghost(page)
+        page.mouse.wheel(0, 100)
+        page.wait_for_function(
+            "(r) => document.querySelector('[data-testid=ghost]').dataset.rot !== String(r)",
+            arg=before["rot"],
+        )
+        page.locator("[data-testid=board]").focus()
     # far from the first tile: it touches nothing on the table
     for _ in range(12):
         page.keyboard.press("ArrowRight")
@@ -269,6 +289,9 @@ def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> N
             arg=number,
         )
         assert page.evaluate("() => document.activeElement !== document.body")
+        # one short sentence for the round, from the live region
+        said = page.locator("[data-testid=announcement]").last.inner_text()
+        assert "placed the" in said and len(said) < 200
     assert page.locator("[data-testid=board] .n9-tile").count() == 4
 
 

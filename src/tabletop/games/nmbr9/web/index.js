@@ -195,11 +195,16 @@ const nmbr9 = {
   },
 
   logText(entry, name) {
-    return h("span", {}, ...this.logWords(entry, name).map((w) => (w.cls ? h("span", { class: w.cls }, w.text) : w.text)));
+    return h("span", {}, ...this.logWords(entry, name).map((w) => {
+      const text = w.sep ? ` · ${w.text}` : w.text;
+      return w.cls ? h("span", { class: w.cls }, text) : text;
+    }));
   },
 
+  /** The log's words for a screen reader ("placed the 7; round 3 complete"; the shell
+   * puts the player's name, or "You", before it). */
   moveSentence(entry, name) {
-    return this.logWords(entry, name).map((w) => w.text).join("");
+    return this.logWords(entry, name).map((w) => (w.sep ? `; ${w.text}` : w.text)).join("");
   },
 
   logWords(entry, name = (seat) => `Seat ${seat + 1}`) {
@@ -207,12 +212,10 @@ const nmbr9 = {
       const where = (entry.placements || []).map((p, seat) => (p ? `${name(seat)} on level ${p.level}${p.level ? ` (+${p.points})` : ""}` : null)).filter(Boolean);
       return [{ text: `Round ${entry.round + 1}, the ${entry.card}: ` }, { text: where.join(", "), cls: "log-where" }];
     }
-    if (entry.kind === "take-back") return [{ text: `took back their ${entry.card}` }];
-    const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed their ${entry.card}` }];
-    if (entry.resolved) {
-      words.push({ text: ` · round ${entry.resolved.round + 1} complete`, cls: "muted" });
-    }
-    if ((entry.text || "").endsWith("the game is over")) words.push({ text: " · game over", cls: "muted" });
+    if (entry.kind === "take-back") return [{ text: `took back the ${entry.card}` }];
+    const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed the ${entry.card}` }];
+    if (entry.resolved) words.push({ text: `round ${entry.resolved.round + 1} complete`, cls: "muted", sep: true });
+    if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
     return words;
   },
 
