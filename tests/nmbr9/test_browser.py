@@ -323,3 +323,24 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     state = api(server, f"/api/games/{game_id}")
     assert state["game"]["type"] == "nmbr9"
     assert state["clock"]["seconds"] == 60
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_hot_seat_places_for_each_seat_in_turn(page: Any, server: str) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    game = create_n9(server, seats)
+    tokens = ",".join(s["token"] for s in game["seats"])
+    page.goto(f"{server}/g/{game['id']}#seat={tokens}")
+    for name in ("Ann", "Bob"):
+        assert wait_for_placing_or_end(page)
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=banner-title]').textContent"
+            " === `${n}, your turn`",
+            arg=name,
+        )
+        assert page.inner_text("[data-testid=board-title]") == f"{name}'s board"
+        confirm_by_hand(page, "phone")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+    )
+    assert tiles_on_board(page, 0) == 1 and tiles_on_board(page, 1) == 1

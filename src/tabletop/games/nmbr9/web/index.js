@@ -403,7 +403,8 @@ class Board {
     const seat = this.shownSeat();
     const mine = this.mySeat();
     const name = this.ctx.seatName(seat);
-    this.heading.textContent = seat === mine && mine !== null ? "Your board" : `${name}'s board`;
+    // hot-seat (several seats here): whose board it is, by name
+    this.heading.textContent = seat === mine && mine !== null && st.you.length < 2 ? "Your board" : `${name}'s board`;
     this.backBtn.hidden = this.viewSeat === null || mine === null;
     this.surface.setAttribute("aria-label", placing
       ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom.`
