@@ -344,3 +344,32 @@ def test_hot_seat_places_for_each_seat_in_turn(page: Any, server: str) -> None:
         "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
     )
     assert tiles_on_board(page, 0) == 1 and tiles_on_board(page, 1) == 1
+
+
+def view_width(page: Any) -> float:
+    return float(page.get_attribute("[data-testid=board] svg", "viewBox").split()[2])
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_zoom_and_a_tap_puts_the_ghost_there(page: Any, server: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=5)
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    confirm_by_hand(page, "phone")
+    assert wait_for_placing_or_end(page)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+    )
+    wide = view_width(page)
+    page.locator("[data-testid=zoom-in]").tap()
+    assert view_width(page) < wide
+    page.locator("[data-testid=zoom-out]").tap()
+    page.locator("[data-testid=zoom-out]").tap()
+    assert view_width(page) > wide
+    start = ghost(page)
+    box = page.locator("[data-testid=board]").bounding_box()
+    page.touchscreen.tap(box["x"] + 12, box["y"] + 12)  # the top-left corner
+    moved = ghost(page)
+    assert moved["x"] < start["x"] and moved["y"] < start["y"]
+    assert not moved["legal"]
+    assert page.inner_text("[data-testid=ghost-status]").startswith("Not here:")

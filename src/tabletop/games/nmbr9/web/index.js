@@ -338,6 +338,8 @@ class Board {
       this.choices = new Map(state.choices.map((c) => [c.action, c.level]));
       this.choicesRound = `${round}/${state.acting}`;
     }
+    // a new round brings your own board back (another one was only looked at)
+    if (previous && previous.view.round !== round && !this.ctx.readOnly && this.mySeat() !== null) this.viewSeat = null;
     const placing = this.placing();
     if (!placing) {
       this.ghost = null;
@@ -347,7 +349,8 @@ class Board {
       this.pinned = false;
       this.hint = null;
     }
-    if (previous && previous.view.round !== round && this.viewSeat === null) this.view = null; // refit to the new tile
+    // refit to the grown board, unless the player panned or zoomed
+    if (previous && previous.view.round !== round && this.viewSeat === null && !this.userView) this.view = null;
     this.render();
   }
 
@@ -459,11 +462,15 @@ class Board {
     const margin = 5;
     const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE * 0.6, w / (b.x1 - b.x0 + 2 * margin), hgt / (b.y1 - b.y0 + 2 * margin)));
     this.view = { cx: (b.x0 + b.x1) / 2, cy: (b.y0 + b.y1) / 2, scale };
-    if (user) this.drawBoard();
+    if (user) {
+      this.userView = false;
+      this.drawBoard();
+    }
   }
 
   zoomBy(factor) {
     if (!this.view) this.fit(false);
+    this.userView = true;
     this.view.scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, this.view.scale * factor));
     this.drawBoard();
   }
@@ -706,7 +713,8 @@ class Board {
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY, moved: false });
       if (this.pointers.size === 2) {
         const [a, b] = [...this.pointers.values()];
-        this.pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), scale: this.view?.scale };
+        if (!this.view) this.fit(false);
+        this.pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), scale: this.view.scale };
       }
     });
     el.addEventListener("pointermove", (e) => {
@@ -726,11 +734,13 @@ class Board {
         const d = Math.hypot(a.x - b.x, a.y - b.y);
         if (!this.view) this.fit(false);
         this.view.scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, this.pinch.scale * d / Math.max(this.pinch.d, 1)));
+        this.userView = true;
         this.drawBoard();
       } else if (p.moved) {
         if (!this.view) this.fit(false);
         this.view.cx -= dx / this.view.scale;
         this.view.cy -= dy / this.view.scale;
+        this.userView = true;
         this.drawBoard();
       }
     });
@@ -782,6 +792,7 @@ class Board {
           if (!this.view) this.fit(false);
           this.view.cx += dx * 2;
           this.view.cy += dy * 2;
+          this.userView = true;
           this.drawBoard();
         }
       } else if ((e.key === "r" || e.key === "R") && placing) {
