@@ -177,6 +177,14 @@ def test_a_friend_sees_no_pending_placement_until_both_have_placed(
         assert ann.locator("[data-testid=board] .n9-tile.pending").count() == 1
         assert "Waiting for Bob" in ann.inner_text("[data-testid=banner-title]")
         shot(ann, f"n9-friend-waiting-{size}")
+        # a spectator sees Ann's board as of the last round, and no ghost
+        with checked_page(browser, **SIZES[size]) as watcher:
+            watcher.goto(f"{server}/g/{game['id']}")
+            watcher.locator("[data-testid=spectator-chip]").wait_for()
+            assert watcher.inner_text("[data-testid=board-title]") == "Ann's board"
+            assert watcher.locator("[data-testid=ghost]").count() == 0
+            assert watcher.locator("[data-testid=board] .n9-tile").count() == 0
+            assert watcher.inner_text("[data-testid=placed-0]") == "placed"
         confirm_by_hand(bob, size)
         for p in (ann, bob):
             p.wait_for_function(
