@@ -176,6 +176,7 @@ def test_a_friend_sees_no_pending_placement_until_both_have_placed(
         assert tiles_on_board(ann, 0) == 1  # Ann sees her own, dashed
         assert ann.locator("[data-testid=board] .n9-tile.pending").count() == 1
         assert "Waiting for Bob" in ann.inner_text("[data-testid=banner-title]")
+        assert "take it back" in ann.inner_text("[data-testid=turn-banner]")
         shot(ann, f"n9-friend-waiting-{size}")
         # a spectator sees Ann's board as of the last round, and no ghost
         with checked_page(browser, **SIZES[size]) as watcher:

@@ -271,10 +271,11 @@ export class GameScreen {
     } else if (state.active && state.active.length) {
       // several seats act at once (a simultaneous game)
       title = `Waiting for ${listNames(state.active.map((i) => this.seatName(i)))}`;
-      sub = mod.waitPrompt ? mod.waitPrompt(state) : "";
       if (state.thinking_seats && state.thinking_seats.length) this.banner.classList.add("banner-thinking");
     }
     if (title === undefined) title = mod.bannerTitle ? mod.bannerTitle(state) : "";
+    // while others act: what the game has to say to you (NMBR 9: your placement may be taken back)
+    if (!sub && !this.replay && !state.over && state.acting === null && mod.waitPrompt) sub = mod.waitPrompt(state);
     if (seat !== null) {
       const color = mod.seatColor(seat, state.game.seats.length);
       this.banner.style.setProperty("--seat", color.fill);
