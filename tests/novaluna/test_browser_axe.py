@@ -253,3 +253,105 @@ def test_axe_replay(
     press(page, size, "[data-testid=replay-last]")  # the end: the winner in the banner
     page.locator(".banner-over").wait_for()
     check_axe(page, axe_source, f"axe-replay-end-{size}")
+
+
+# -- NMBR 9 -----------------------------------------------------------------------------
+
+
+def create_n9(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return api(base, "/api/games", {"type": "nmbr9", "seats": seats, **extra})
+
+
+def n9_confirm_rounds(page: Any, size: str, rounds: int) -> None:
+    """Confirm the ghost where it begins (a legal spot), ``rounds`` times, by hand."""
+    for _ in range(rounds):
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=ghost]')?.dataset.legal === 'true'",
+            timeout=30_000,
+        )
+        before = int(page.get_attribute("[data-testid=game]", "data-ply"))
+        press(page, size, "[data-testid=confirm]")
+        page.wait_for_function(
+            "(p) => Number(document.querySelector('[data-testid=game]').dataset.ply) > p",
+            arg=before,
+        )
+    page.locator("[data-testid=ghost]").wait_for(timeout=30_000)
+
+
+@pytest.fixture(scope="module")
+def n9_finished(server: str) -> dict[str, Any]:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=21)
+    finish_by_api(server, game)
+    return game
+
+
+@pytest.fixture(scope="module")
+def n9_stored(server: str) -> dict[str, Any]:
+    game = create_n9(server, [GREEDY, {"kind": "bot", "bot": "random"}, GREEDY], seed=4)
+    wait_until_over(server, game["id"])
+    return game
+
+
+def test_axe_nmbr9_lobby(axe_source: str, page: Any, size: str, server: str) -> None:
+    page.goto(server + "/")
+    press(page, size, "[data-testid=game-type-nmbr9]")
+    page.locator("[data-testid=option-remove]").wait_for()
+    page.fill("[data-testid=seat-0-name]", "Ann")
+    page.click(".how summary")
+    page.click(".advanced summary")
+    check_axe(page, axe_source, f"axe-n9-lobby-{size}")
+
+
+def test_axe_nmbr9_game(axe_source: str, page: Any, size: str, server: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=8)
+    page.goto(server + game["seats"][0]["link"])
+    n9_confirm_rounds(page, size, 3)
+    press(page, size, "[data-testid=hint]")  # the hint, shown on the board
+    page.locator("[data-testid=hint-outline]").wait_for(timeout=30_000)
+    check_axe(page, axe_source, f"axe-n9-game-{size}")
+
+
+def test_axe_nmbr9_placed(axe_source: str, page: Any, size: str, server: str) -> None:
+    """Placed, the round not resolved (a friend still to place): the take-back button."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    game = create_n9(server, seats, seed=8)
+    page.goto(server + game["seats"][0]["link"])
+    n9_confirm_rounds(page, size, 0)
+    press(page, size, "[data-testid=confirm]")
+    page.locator("[data-testid=undo]").wait_for()
+    check_axe(page, axe_source, f"axe-n9-placed-{size}")
+
+
+def test_axe_nmbr9_solo_game(axe_source: str, page: Any, size: str, server: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Sol"}], seed=2)
+    page.goto(server + game["seats"][0]["link"])
+    n9_confirm_rounds(page, size, 3)
+    page.keyboard.press("ArrowRight")  # keep the ghost where it is, or show a reason
+    check_axe(page, axe_source, f"axe-n9-solo-{size}")
+
+
+def test_axe_nmbr9_finished_game(
+    axe_source: str, page: Any, size: str, server: str, n9_finished: dict[str, Any]
+) -> None:
+    page.goto(server + n9_finished["seats"][0]["link"])
+    page.locator("[data-testid=end-screen] [data-testid=result]").wait_for()
+    check_axe(page, axe_source, f"axe-n9-finished-{size}")
+    press(page, size, "[data-testid=close-end]")
+    page.locator("[data-testid=end-screen]").wait_for(state="detached")
+    check_axe(page, axe_source, f"axe-n9-finished-board-{size}")
+
+
+def test_axe_nmbr9_replay(
+    axe_source: str, page: Any, size: str, server: str, n9_stored: dict[str, Any]
+) -> None:
+    page.goto(server + f"/replay/{n9_stored['id']}")
+    page.locator("[data-testid=replay-counter]").wait_for()
+    page.fill("[data-testid=replay-slider]", "12")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=replay-counter]').textContent"
+        ".startsWith('Round 12 ')"
+    )
+    check_axe(page, axe_source, f"axe-n9-replay-{size}")
+    press(page, size, "[data-testid=replay-last]")
+    page.locator(".banner-over").wait_for()
+    check_axe(page, axe_source, f"axe-n9-replay-end-{size}")

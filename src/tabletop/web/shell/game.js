@@ -122,7 +122,7 @@ export class GameScreen {
       seatName: (seat) => this.seatName(seat),
     });
     this.hintBtn = h("button", { class: "btn", "data-testid": "hint", onclick: () => this.askHint() }, "Hint");
-    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, "Undo");
+    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, mod.undoLabel || "Undo");
     this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, "Show result");
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
     this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
@@ -144,6 +144,12 @@ export class GameScreen {
     this.el.remove();
   }
 
+  /** What changes when a new turn begins: the move number, or the game's own (NMBR 9:
+   * the round, as the other seats' placements do not begin a turn). */
+  turnKey(state) {
+    return this.mod.turnKey ? this.mod.turnKey(state) : state.ply;
+  }
+
   seatName(seat) {
     const s = this.state?.game.seats[seat];
     return s ? s.name : `Seat ${seat + 1}`;
@@ -156,8 +162,8 @@ export class GameScreen {
   update(state) {
     const previous = this.state;
     this.state = state;
-    if (this.hint && (!previous || previous.ply !== state.ply || state.acting === null)) this.clearHint();
-    document.title = `${state.over ? "Game over" : state.acting !== null ? "Your turn" : "Nova Luna"} · ${state.game.title}`;
+    if (this.hint && (!previous || this.turnKey(previous) !== this.turnKey(state) || state.acting === null)) this.clearHint();
+    document.title = state.over ? `Game over · ${state.game.title}` : state.acting !== null ? `Your turn · ${state.game.title}` : state.game.title;
     this.heading.textContent = this.replay ? state.game.title : `${state.game.title} game`;
     this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
     this.el.classList.toggle("acting", state.acting !== null);
@@ -171,7 +177,7 @@ export class GameScreen {
     this.board.update(state);
     this.renderLog(state);
     const live = !this.replay;
-    const turnBegins = previous && state.acting !== null && (previous.acting !== state.acting || previous.ply !== state.ply);
+    const turnBegins = previous && state.acting !== null && (previous.acting !== state.acting || this.turnKey(previous) !== this.turnKey(state));
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
@@ -188,7 +194,7 @@ export class GameScreen {
   /** Focus after a state: on the wheel when your turn begins (or the page opens on it),
    * else where it was (the board gives it back to the same control), else the banner. */
   placeFocus(previous, state, had) {
-    const begins = state.acting !== null && !state.over && (!previous || previous.acting !== state.acting || previous.ply !== state.ply);
+    const begins = state.acting !== null && !state.over && (!previous || previous.acting !== state.acting || this.turnKey(previous) !== this.turnKey(state));
     const typing = document.activeElement?.closest?.("input, textarea, select, [role=dialog]");
     if (begins && !typing && (previous || focusLost()) && this.board.focusTurn?.()) return;
     if (!focusLost()) return;
@@ -206,7 +212,7 @@ export class GameScreen {
         said.push(`${who} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`);
       }
     }
-    const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${p.ply}` : null);
+    const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${this.turnKey(p)}` : null);
     if (state.over && !previous?.over) {
       said.push(`Game over: ${this.mod.resultHeadline(state, (i) => this.seatName(i))}`);
     } else if (!state.over && whose(previous) !== whose(state)) {
@@ -214,6 +220,7 @@ export class GameScreen {
       const info = seat !== null && seat !== undefined ? state.game.seats[seat] : null;
       if (state.acting !== null) said.push(state.you.length > 1 ? `${this.seatName(state.acting)}, your turn` : "Your turn");
       else if (info && info.kind !== "bot" && previous?.to_move !== seat) said.push(`Waiting for ${this.seatName(seat)}`);
+      else if (seat === null && this.mod.waitSentence) said.push(this.mod.waitSentence(state, (i) => this.seatName(i)));
     }
     announce(said.map((text) => (/[.!?]$/.test(text) ? text : `${text}.`)).join(" "));
   }
@@ -261,7 +268,14 @@ export class GameScreen {
         title = `Waiting for ${name}`;
         sub = info.online ? "" : `${name} is not connected right now`;
       }
+    } else if (state.active && state.active.length) {
+      // several seats act at once (a simultaneous game)
+      title = `Waiting for ${listNames(state.active.map((i) => this.seatName(i)))}`;
+      if (state.thinking_seats && state.thinking_seats.length) this.banner.classList.add("banner-thinking");
     }
+    if (title === undefined) title = mod.bannerTitle ? mod.bannerTitle(state) : "";
+    // while others act: what the game has to say to you (NMBR 9: your placement may be taken back)
+    if (!sub && !this.replay && !state.over && state.acting === null && mod.waitPrompt) sub = mod.waitPrompt(state);
     if (seat !== null) {
       const color = mod.seatColor(seat, state.game.seats.length);
       this.banner.style.setProperty("--seat", color.fill);
@@ -300,11 +314,17 @@ export class GameScreen {
       list.append(h("li", { class: "muted empty" }, "No moves yet."));
     }
     state.log.forEach((entry, i) => {
+      const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : entry.text;
+      const cls = i === state.log.length - 1 ? "last" : "";
+      if (entry.seat === undefined || entry.seat === null) { // an entry of every seat (a round)
+        list.append(h("li", { class: `${cls} log-all`, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));
+        return;
+      }
       const color = this.mod.seatColor(entry.seat, state.game.seats.length);
-      list.append(h("li", { class: i === state.log.length - 1 ? "last" : "", "data-testid": "log-entry" },
+      list.append(h("li", { class: cls, "data-testid": "log-entry" },
         h("span", { class: "log-num" }, String(i + 1)),
         h("span", { class: "disc small", style: { "--disc": color.fill, "--ink": color.ink } }),
-        h("span", { class: "log-text" }, h("strong", { title: this.seatName(entry.seat) }, this.seatName(entry.seat)), " ", this.mod.logText ? this.mod.logText(entry) : entry.text)));
+        h("span", { class: "log-text" }, h("strong", { title: this.seatName(entry.seat) }, this.seatName(entry.seat)), " ", text)));
     });
     if (atBottom || this.replay || !this.logSeen) list.scrollTop = list.scrollHeight;
     this.logSeen = true;
@@ -328,7 +348,7 @@ export class GameScreen {
     this.undoBtn.setAttribute("aria-disabled", "true");
     try {
       await this.conn.request("undo", { ply: this.state.ply });
-      toast("Your last move was taken back", "ok");
+      toast(this.mod.undoDone || "Your last move was taken back", "ok");
     } catch (err) {
       toast(err.message, "error");
     } finally {
@@ -338,12 +358,13 @@ export class GameScreen {
 
   async askHint() {
     const ply = this.state.ply;
+    const turn = this.turnKey(this.state);
     if (this.hintBtn.getAttribute("aria-disabled") === "true") return;
     this.hintBtn.setAttribute("aria-disabled", "true");
     this.hintBtn.textContent = "Thinking…";
     try {
       const hint = await this.conn.request("hint", { ply });
-      if (this.state.ply !== ply) return;
+      if (this.turnKey(this.state) !== turn || this.state.acting === null) return;
       this.hint = hint;
       this.board.showHint?.(hint);
       clear(this.hintBox);
@@ -379,7 +400,7 @@ export class GameScreen {
       h("h1", { id: "end-title", tabindex: "-1" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
       this.mod.resultView(state, (i) => this.seatName(i)),
       h("div", { class: "row center wrap" },
-        state.record ? h("a", { class: "btn", href: state.record, download: `nova-luna-${state.game.id}.json`, "data-testid": "download-record" }, "Download record") : null,
+        state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, "Download record") : null,
         h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, "Watch the replay"),
         again,
         h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, "Look at the board")));
@@ -424,4 +445,9 @@ export class GameScreen {
       button.disabled = false;
     }
   }
+}
+
+/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
+function listNames(names) {
+  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }

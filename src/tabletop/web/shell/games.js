@@ -18,6 +18,16 @@ const games = {
       styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css", "../games/nova-luna/board.css"],
     },
   },
+  nmbr9: {
+    intro: {
+      module: () => import("../games/nmbr9/intro.js"),
+      styles: ["../games/nmbr9/intro.css"],
+    },
+    full: {
+      module: () => import("../games/nmbr9/index.js"),
+      styles: ["../games/nmbr9/intro.css", "../games/nmbr9/board.css"],
+    },
+  },
 };
 
 const cache = new Map();

@@ -3,45 +3,76 @@ import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, copyText, focusLost, focusOn, h } from "./util.js";
+import { clear, copyText, focusLost, focusOn, h, rove } from "./util.js";
 
 const NAME_KEY = "boardgames.name";
+const TYPE_KEY = "boardgames.type";
 
 export async function showLobby(root, navigate) {
   const types = await gameTypes();
-  const type = types[0];
-  const mod = await gameIntro(type.name, type);
   const createdId = new URLSearchParams(location.hash.slice(1)).get("created");
   const created = createdId ? getGame(createdId) : null;
+  const known = (name) => types.find((t) => t.name === name);
+  let type = (created && known(created.type)) || known(localStorage.getItem(TYPE_KEY)) || types[0];
 
   const page = h("div", { class: "lobby" });
   root.append(page);
-  const hero = h("section", { class: "hero" },
-    h("div", { class: "hero-text" },
-      h("h1", {}, type.title),
-      h("p", { class: "lead" }, mod.tagline || ""),
-    ),
-    mod.heroArt ? mod.heroArt() : null);
-  page.append(hero);
+  let drawn = 0;
 
-  const grid = h("div", { class: "lobby-grid" });
-  page.append(grid);
-  const left = h("div", { class: "lobby-main" });
-  const right = h("div", { class: "lobby-side" });
-  grid.append(left, right);
+  // One game type at a time: its hero, form and rules; a picker above when there are several.
+  async function draw(focusPicker) {
+    const mine = ++drawn;
+    const mod = await gameIntro(type.name, type);
+    if (mine !== drawn) return;
+    clear(page);
+    document.title = `${type.title} · Tabletop`;
+    if (types.length > 1 && !created) page.append(typePicker(types, type, (chosen) => {
+      type = chosen;
+      localStorage.setItem(TYPE_KEY, type.name);
+      draw(true);
+    }));
+    page.append(h("section", { class: "hero" },
+      h("div", { class: "hero-text" },
+        h("h1", {}, type.title),
+        h("p", { class: "lead" }, mod.tagline || "")),
+      mod.heroArt ? mod.heroArt() : null));
 
-  if (created) left.append(sharePanel(created, navigate));
-  else left.append(createForm(type, mod, navigate));
-  // Just created (the form, and its focus, are gone): on to the game.
-  if (created && focusLost()) focusOn(left.querySelector("[data-testid=enter-game]"));
-  if (mod.howToPlay) {
-    right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, "How to play")), mod.howToPlay())));
+    const grid = h("div", { class: "lobby-grid" });
+    page.append(grid);
+    const left = h("div", { class: "lobby-main" });
+    const right = h("div", { class: "lobby-side" });
+    grid.append(left, right);
+
+    if (created) left.append(sharePanel(created, navigate));
+    else left.append(createForm(type, mod, navigate));
+    // Just created (the form, and its focus, are gone): on to the game.
+    if (created && focusLost()) focusOn(left.querySelector("[data-testid=enter-game]"));
+    if (focusPicker) focusOn(page.querySelector(`[data-testid="game-type-${CSS.escape(type.name)}"]`));
+    if (mod.howToPlay) {
+      right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, "How to play")), mod.howToPlay())));
+    }
+    right.append(yourGames(navigate), h("section", { class: "card" },
+      h("h2", {}, "Replays"),
+      h("p", { class: "muted" }, "Step through a finished game move by move — upload a record file or open one of your finished games."),
+      h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, "Open the replay viewer")));
   }
-  right.append(yourGames(navigate), h("section", { class: "card" },
-    h("h2", {}, "Replays"),
-    h("p", { class: "muted" }, "Step through a finished game move by move — upload a record file or open one of your finished games."),
-    h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, "Open the replay viewer")));
+  await draw(false);
   return {};
+}
+
+/** The games this server hosts, one button each (a roving group: arrow keys move). */
+function typePicker(types, current, choose) {
+  const buttons = types.map((t) => h("button", {
+    type: "button",
+    class: t === current ? "on" : "",
+    "aria-pressed": t === current ? "true" : "false",
+    "data-testid": `game-type-${t.name}`,
+    onclick: () => { if (t !== current) choose(t); },
+  }, t.title));
+  rove(buttons, { current: buttons[types.indexOf(current)] });
+  return h("nav", { class: "type-picker", "aria-label": "Game" },
+    h("span", { class: "type-picker-label", id: "type-picker-label" }, "Game"),
+    h("div", { class: "seg", role: "group", "aria-labelledby": "type-picker-label" }, ...buttons));
 }
 
 // -- creating -------------------------------------------------------------------------
@@ -114,6 +145,15 @@ function createForm(type, mod, navigate) {
     modeNote.textContent = mod.modeNote ? mod.modeNote(seats.length) : "";
     clear(optionBox);
     for (const opt of type.options) {
+      if (opt.type === "choice") {
+        const id = `option-${opt.name}`;
+        optionBox.append(h("label", { class: "field option-choice", for: id }, h("span", {}, opt.label),
+          h("select", {
+            id, "data-testid": id,
+            onchange: (e) => { options[opt.name] = opt.choices[Number(e.target.value)].value; },
+          }, ...opt.choices.map((c, k) => h("option", { value: String(k), selected: c.value === options[opt.name] }, c.label)))));
+        continue;
+      }
       if (opt.type !== "bool") continue;
       const disabled = opt.min_seats && seats.length < opt.min_seats;
       optionBox.append(h("label", { class: `check ${disabled ? "disabled" : ""}` },

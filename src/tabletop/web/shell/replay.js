@@ -131,15 +131,18 @@ class ReplayViewer {
     const n = this.frames.length - 1;
     this.index = Math.max(0, Math.min(n, i));
     this.slider.value = String(this.index);
-    this.counter.textContent = this.index === 0 ? `Start · ${n} turns` : `Turn ${this.index} of ${n}`;
+    const step = this.mod.replayStep || "Turn";
+    this.counter.textContent = this.index === 0 ? `Start · ${n} ${step.toLowerCase()}s` : `${step} ${this.index} of ${n}`;
     const frame = this.frames[this.index];
     const view = frame.view;
-    const seats = view.seats.map((_, seat) => ({ seat, name: this.players[seat] || `Seat ${seat + 1}`, kind: "human", bot: null, online: true }));
+    const count = this.mod.seatCount ? this.mod.seatCount(view) : view.seats.length;
+    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || `Seat ${seat + 1}`, kind: "human", bot: null, online: true }));
     this.screen.update({
       type: "state",
       game: { id: null, type: this.mod.name, title: "Replay", seats },
       ply: this.index,
-      to_move: view.over ? null : view.current_seat,
+      to_move: view.over || view.current_seat === undefined ? null : view.current_seat,
+      active: [],
       over: view.over,
       you: [],
       acting: null,
@@ -156,11 +159,13 @@ class ReplayViewer {
 
   /** What a screen reader hears at a step: the turn and its move (the log's own words). */
   sentence(frame, n) {
-    if (this.index === 0) return `Start of the game: ${n} turns.`;
+    const step = this.mod.replayStep || "Turn";
+    if (this.index === 0) return `Start of the game: ${n} ${step.toLowerCase()}s.`;
     const entry = frame.log[frame.log.length - 1];
-    const name = this.players[entry.seat] || `Seat ${entry.seat + 1}`;
-    const move = `${name} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`;
-    return `Turn ${this.index} of ${n}: ${move}${frame.view.over ? ". Game over" : ""}.`;
+    const said = this.mod.moveSentence ? this.mod.moveSentence(entry, (i) => this.players[i] || `Seat ${i + 1}`) : entry.text;
+    // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
+    const move = entry.seat === undefined || entry.seat === null ? said : `${this.players[entry.seat] || `Seat ${entry.seat + 1}`} ${said}`;
+    return `${step} ${this.index} of ${n}: ${move}${frame.view.over ? ". Game over" : ""}.`;
   }
 
   destroy() {

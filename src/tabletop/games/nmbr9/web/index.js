@@ -1,0 +1,820 @@
+// NMBR 9 for the shell: your board (a grid that pans and zooms, the tile to place as a
+// ghost that snaps to it), the cards, the other boards, move descriptions and the result;
+// the lobby's part comes from intro.js. Styles: intro.css and board.css.
+//
+// Every seat places the same tile at once: the server's choices are the legal
+// placements ("r<rotation>@x,y", x,y the top-left of the turned tile's bounding box);
+// a small check of the rules here says why a spot is not among them.
+import { announce } from "../../shell/announce.js";
+import { clear, focusLost, focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
+import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
+
+const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
+const MIN_SCALE = 12; // pixels a square
+const MAX_SCALE = 72;
+
+function parseAction(action) {
+  const m = /^r(\d)@(-?\d+),(-?\d+)$/.exec(action || "");
+  return m ? { rot: Number(m[1]), x: Number(m[2]), y: Number(m[3]) } : null;
+}
+
+/** Squares of a board: "x,y" -> {h: level + 1, tile: index} of the top tile there. */
+function heights(tiles) {
+  const map = new Map();
+  tiles.forEach((t, i) => {
+    for (const [dx, dy] of shapeCells(t.digit, t.rotation)) map.set(`${t.x + dx},${t.y + dy}`, { h: t.level + 1, tile: i });
+  });
+  return map;
+}
+
+/** Why the tile ``digit`` turned ``rot`` at ``x,y`` may not go on ``tiles`` (null: it
+ * may, as far as this check goes), and the level it would lie on — the rules of
+ * RULES.md as the server's Board.check applies them. */
+export function checkSpot(tiles, digit, rot, x, y) {
+  if (!tiles.length) return { level: 0, why: null };
+  const squares = heights(tiles);
+  const cells = shapeCells(digit, rot).map(([dx, dy]) => [x + dx, y + dy]);
+  const under = cells.map(([cx, cy]) => squares.get(`${cx},${cy}`) || { h: 0, tile: -1 });
+  const level = Math.max(...under.map((u) => u.h));
+  if (under.some((u) => u.h !== level)) {
+    if (under.some((u) => u.h === 0)) return { level, why: "overhangs: a square has nothing under it" };
+    return { level, why: "not flat: its squares lie on different levels" };
+  }
+  if (level > 0 && new Set(under.map((u) => u.tile)).size === 1) {
+    return { level, why: "rests on one tile: a tile above the table must rest on at least two" };
+  }
+  const levels = Math.max(0, ...[...squares.values()].map((u) => u.h));
+  if (level < levels) {
+    const own = new Set(cells.map((c) => c.join(",")));
+    const touching = cells.some(([cx, cy]) => NEIGHBOURS.some(([dx, dy]) => {
+      const key = `${cx + dx},${cy + dy}`;
+      return !own.has(key) && (squares.get(key)?.h || 0) > level;
+    }));
+    if (!touching) return { level, why: `does not touch level ${level}: it must share an edge with one of your tiles there` };
+  }
+  return { level, why: null };
+}
+
+function bounds(tiles) {
+  if (!tiles.length) return { x0: 0, y0: 0, x1: 4, y1: 4 };
+  let x0 = Infinity; let y0 = Infinity; let x1 = -Infinity; let y1 = -Infinity;
+  for (const t of tiles) {
+    for (const [dx, dy] of shapeCells(t.digit, t.rotation)) {
+      x0 = Math.min(x0, t.x + dx); y0 = Math.min(y0, t.y + dy);
+      x1 = Math.max(x1, t.x + dx + 1); y1 = Math.max(y1, t.y + dy + 1);
+    }
+  }
+  return { x0, y0, x1, y1 };
+}
+
+/** The outline of a set of squares (edges with no square of the set beyond), as a path. */
+function outline(cells) {
+  const own = new Set(cells.map((c) => c.join(",")));
+  let d = "";
+  for (const [x, y] of cells) {
+    if (!own.has(`${x},${y - 1}`)) d += `M${x} ${y}h1`;
+    if (!own.has(`${x + 1},${y}`)) d += `M${x + 1} ${y}v1`;
+    if (!own.has(`${x},${y + 1}`)) d += `M${x} ${y + 1}h1`;
+    if (!own.has(`${x - 1},${y}`)) d += `M${x} ${y}v1`;
+  }
+  return d;
+}
+
+/** The square of a tile its digit is written on: the one nearest the middle. */
+function labelCell(cells) {
+  const mx = cells.reduce((a, c) => a + c[0], 0) / cells.length;
+  const my = cells.reduce((a, c) => a + c[1], 0) / cells.length;
+  let best = cells[0];
+  let bestD = Infinity;
+  for (const c of cells) {
+    const d = (c[0] + 0.5 - mx - 0.5) ** 2 + (c[1] + 0.5 - my - 0.5) ** 2;
+    if (d < bestD - 1e-9) { best = c; bestD = d; }
+  }
+  return best;
+}
+
+/** One tile drawn in square units: its shadow (deeper the higher it lies), its squares
+ * shaded by level, its outline, the digit and (above the table) the level number. */
+function drawTile(t, cls = "") {
+  const cells = shapeCells(t.digit, t.rotation).map(([dx, dy]) => [t.x + dx, t.y + dy]);
+  const g = s("g", { class: `n9-tile lv-${Math.min(t.level, 4)} ${cls}` });
+  const lift = 0.06 + 0.07 * t.level;
+  const shadow = s("g", { class: "n9-shadow", transform: `translate(${lift} ${lift})` });
+  const face = s("g", { class: "n9-face" });
+  for (const [x, y] of cells) {
+    shadow.append(s("rect", { x, y, width: 1, height: 1 }));
+    face.append(s("rect", { x, y, width: 1, height: 1 }));
+  }
+  const [lx, ly] = labelCell(cells);
+  g.append(shadow, face, s("path", { class: "n9-edge", d: outline(cells) }),
+    s("text", { class: "n9-digit", x: lx + 0.5, y: ly + 0.56 }, String(t.digit)));
+  if (t.level > 0) {
+    // the level in another square of the tile (the digit has its own)
+    const [bx, by] = cells.find(([x, y]) => x !== lx || y !== ly) || [lx, ly];
+    g.append(s("text", { class: "n9-level", x: bx + 0.5, y: by + 0.56 }, `L${t.level}`));
+  }
+  return g;
+}
+
+/** A whole board, fitted into its own box (minis and the end screen). */
+function boardPicture(tiles, label, testid) {
+  const b = bounds(tiles);
+  const pad = 0.5;
+  const svg = s("svg", {
+    class: "n9-mini-svg", role: "img", "aria-label": label, "data-testid": testid,
+    viewBox: `${b.x0 - pad} ${b.y0 - pad} ${b.x1 - b.x0 + 2 * pad} ${b.y1 - b.y0 + 2 * pad}`,
+  });
+  [...tiles].sort((a, c) => a.level - c.level).forEach((t) => svg.append(drawTile(t)));
+  if (!tiles.length) svg.append(s("text", { class: "n9-empty", x: 2, y: 2.2 }, "no tiles"));
+  return svg;
+}
+
+function levelRows(tiles) {
+  const rows = new Map();
+  for (const t of tiles) {
+    const r = rows.get(t.level) || { tiles: 0, points: 0 };
+    r.tiles += 1;
+    r.points += t.digit * t.level;
+    rows.set(t.level, r);
+  }
+  return [...rows.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+function describeBoard(tiles) {
+  if (!tiles.length) return "no tiles yet";
+  return levelRows(tiles).map(([level, r]) => `level ${level}: ${plural(r.tiles, "tile")}${level ? `, ${r.points} points` : ""}`).join("; ");
+}
+
+const nmbr9 = {
+  ...intro,
+  undoLabel: "Take back",
+  undoDone: "Your tile was taken back",
+
+  optionsFromState() {
+    return {};
+  },
+
+  turnKey(state) {
+    return state.view.over ? "over" : state.view.round;
+  },
+
+  turnPrompt(state) {
+    return `Place the ${state.view.card}: move the ghost tile over your board, turn it (R), then Confirm (Enter).`;
+  },
+
+  waitPrompt(state) {
+    const v = state.view;
+    if (v.pending) return `You placed your ${v.card}: you may take it back until everyone has placed.`;
+    return "";
+  },
+
+  waitSentence(state, name) {
+    const others = state.active.map(name);
+    return `Waiting for ${others.join(", ")}`;
+  },
+
+  describeAction(state, action) {
+    const p = parseAction(action);
+    if (!p) return action;
+    const choice = (state.choices || []).find((c) => c.action === action);
+    const level = choice ? choice.level : null;
+    const card = state.view.card;
+    if (level === null) return `place the ${card} where the board shows it`;
+    return `place the ${card} on level ${level} where the board shows it (${card * level} points)`;
+  },
+
+  seatCount(view) {
+    return view.players;
+  },
+
+  replayStep: "Round",
+
+  bannerTitle(state) {
+    const v = state.view;
+    return v.over ? "Game over" : `${v.round} of ${v.rounds} rounds played`;
+  },
+
+  logText(entry, name) {
+    return h("span", {}, ...this.logWords(entry, name).map((w) => {
+      const text = w.sep ? ` · ${w.text}` : w.text;
+      return w.cls ? h("span", { class: w.cls }, text) : text;
+    }));
+  },
+
+  /** The log's words for a screen reader ("placed the 7; round 3 complete"; the shell
+   * puts the player's name, or "You", before it). */
+  moveSentence(entry, name) {
+    return this.logWords(entry, name).map((w) => (w.sep ? `; ${w.text}` : w.text)).join("");
+  },
+
+  logWords(entry, name = (seat) => `Seat ${seat + 1}`) {
+    if (entry.kind === "round") { // a replay's step: every seat's placement of one card
+      const where = (entry.placements || []).map((p, seat) => (p ? `${name(seat)} on level ${p.level}${p.level ? ` (+${p.points})` : ""}` : null)).filter(Boolean);
+      return [{ text: `Round ${entry.round + 1}, the ${entry.card}: ` }, { text: where.join(", "), cls: "log-where" }];
+    }
+    if (entry.kind === "take-back") return [{ text: `took back the ${entry.card}` }];
+    const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed the ${entry.card}` }];
+    if (entry.resolved) words.push({ text: `round ${entry.resolved.round + 1} complete`, cls: "muted", sep: true });
+    if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
+    return words;
+  },
+
+  resultHeadline(state, name) {
+    const r = state.result || state.view.result;
+    if (!r) return "Game over";
+    if (r.scores.length === 1) return `Score: ${r.scores[0]}`;
+    const best = r.ranking.filter((seat) => r.ranks[seat] === r.ranks[r.ranking[0]]);
+    if (best.length > 1) return `${best.map(name).join(" and ")} share first place`;
+    return `${name(best[0])} wins with ${r.scores[best[0]]}`;
+  },
+
+  resultView(state, name) {
+    const r = state.result || state.view.result;
+    if (!r) return h("p", {}, "The game is over.");
+    const boards = state.view.boards;
+    const rows = r.ranking.map((seat, i) => {
+      const c = seatColor(seat);
+      return h("tr", { "data-testid": `rank-${i + 1}` },
+        h("td", { class: "rank" }, r.ranks[seat] === 1 ? h("span", { class: "star" }, "★") : ordinal(r.ranks[seat])),
+        h("td", { class: "rank-name" }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }), " ", h("strong", { title: name(seat) }, name(seat))),
+        h("td", { class: "num" }, String(r.scores[seat])));
+    });
+    return h("div", { class: "result n9-result", "data-testid": "result" },
+      h("table", { class: "ranking" },
+        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, "Rank")), h("th", {}, "Player"), h("th", { class: "num" }, "Score"))),
+        h("tbody", {}, rows)),
+      h("div", { class: "n9-end-boards" }, ...r.ranking.map((seat) => h("figure", { class: "n9-end-board", "data-testid": `end-board-${seat}` },
+        boardPicture(boards[seat].tiles, `${name(seat)}'s board: ${describeBoard(boards[seat].tiles)}`, `end-board-svg-${seat}`),
+        h("figcaption", {}, h("strong", {}, name(seat)), ` · ${r.scores[seat]}`)))));
+  },
+
+  createBoard(slots, ctx) {
+    return new Board(slots, ctx);
+  },
+};
+
+class Board {
+  constructor(slots, ctx) {
+    this.slots = slots;
+    this.ctx = ctx;
+    this.state = null;
+    this.choices = new Map(); // action -> level
+    this.choicesRound = null;
+    this.ghost = null; // {rot, x, y}
+    this.pinned = false;
+    this.hint = null;
+    this.viewSeat = null; // whose board the main view shows (null: your own)
+    this.view = null; // {cx, cy, scale}
+    this.pointers = new Map();
+
+    // the card and the cards to come
+    this.cardBox = h("div", { class: "n9-cards", "data-testid": "cards" });
+    slots.side.append(this.cardBox);
+
+    // controls: rotate, confirm; zoom
+    this.rotateBtn = h("button", { class: "btn", type: "button", "data-testid": "rotate", "aria-label": "Turn the tile (R)", title: "Turn the tile (R)", onclick: () => this.rotate(1) }, "⟳ Turn");
+    this.confirmBtn = h("button", { class: "btn primary", type: "button", "data-testid": "confirm", onclick: () => this.confirm() }, "Confirm");
+    this.placeControls = h("div", { class: "row n9-place-controls", hidden: true }, this.rotateBtn, this.confirmBtn);
+
+    // the main board
+    this.heading = h("h2", { class: "n9-board-title", "data-testid": "board-title" });
+    this.backBtn = h("button", { class: "btn small ghost", type: "button", "data-testid": "own-board", hidden: true, onclick: () => this.showSeat(null) }, "Back to your board");
+    this.status = h("p", { class: "n9-status", id: "n9-status", "data-testid": "ghost-status" });
+    this.svg = s("svg", { class: "n9-board-svg", "aria-hidden": "true" });
+    this.surface = h("div", {
+      class: "n9-surface", tabindex: "0", role: "group", "data-testid": "board",
+      "aria-describedby": "n9-status",
+    }, this.svg);
+    const zoom = (label, testid, f, text) => h("button", { class: "btn small icon", type: "button", "data-testid": testid, title: label, "aria-label": label, onclick: f }, text);
+    this.zoomBar = h("div", { class: "n9-zoom" },
+      zoom("Zoom in (+)", "zoom-in", () => this.zoomBy(1.25), "+"),
+      zoom("Zoom out (−)", "zoom-out", () => this.zoomBy(0.8), "−"),
+      zoom("Fit the board (0)", "zoom-fit", () => this.fit(true), "⤢"));
+    this.levelBox = h("div", { class: "n9-levels", "data-testid": "level-scores" });
+    this.card = h("section", { class: "card n9-board-card" },
+      h("div", { class: "n9-board-head" }, this.heading, this.backBtn),
+      h("div", { class: "n9-surface-wrap" }, this.surface, this.zoomBar),
+      this.status, this.placeControls, this.levelBox);
+    slots.main.append(this.card);
+
+    this.playersBox = h("section", { class: "card n9-players", "data-testid": "players" });
+    slots.players.append(this.playersBox);
+
+    // on a narrow screen the board comes first, its buttons (in the card panel) next
+    slots.main.closest(".game")?.classList.add("n9-game");
+    this.bindSurface();
+    this.resizer = new ResizeObserver(() => this.drawBoard());
+    this.resizer.observe(this.surface);
+  }
+
+  destroy() {
+    clearInterval(this.ticker);
+    this.resizer.disconnect();
+  }
+
+  mySeat() {
+    const st = this.state;
+    if (!st || this.ctx.readOnly) return null;
+    if (st.acting !== null && st.acting !== undefined) return st.acting;
+    return st.you.length ? st.you[0] : null;
+  }
+
+  shownSeat() {
+    const mine = this.mySeat();
+    if (this.viewSeat !== null) return this.viewSeat;
+    return mine !== null ? mine : 0;
+  }
+
+  placing() {
+    const st = this.state;
+    return !!st && !this.ctx.readOnly && st.acting !== null && st.acting !== undefined && !st.over && this.viewSeat === null;
+  }
+
+  update(state) {
+    const previous = this.state;
+    this.state = state;
+    const round = state.view.round;
+    if (state.choices !== null && state.choices !== undefined) {
+      this.choices = new Map(state.choices.map((c) => [c.action, c.level]));
+      this.choicesRound = `${round}/${state.acting}`;
+    }
+    // a new round brings your own board back (another one was only looked at)
+    if (previous && previous.view.round !== round && !this.ctx.readOnly && this.mySeat() !== null) this.viewSeat = null;
+    const placing = this.placing();
+    if (!placing) {
+      this.ghost = null;
+      this.pinned = false;
+    } else if (!this.ghost || !previous || previous.view.round !== round || previous.acting !== state.acting) {
+      this.ghost = this.startGhost();
+      this.pinned = false;
+      this.hint = null;
+    }
+    // refit to the grown board, unless the player panned or zoomed
+    if (previous && previous.view.round !== round && this.viewSeat === null && !this.userView) this.view = null;
+    this.render();
+  }
+
+  myTiles() {
+    const seat = this.mySeat();
+    return seat === null ? [] : this.state.view.boards[seat].tiles;
+  }
+
+  /** Where the ghost begins: a legal spot near the middle of your board, turned 0. */
+  startGhost() {
+    const tiles = this.myTiles();
+    const b = bounds(tiles);
+    const mx = (b.x0 + b.x1) / 2;
+    const my = (b.y0 + b.y1) / 2;
+    let best = null;
+    let bestD = Infinity;
+    for (const action of this.choices.keys()) {
+      const p = parseAction(action);
+      if (!p) continue;
+      const d = (p.x - mx) ** 2 + (p.y - my) ** 2 + p.rot * 0.01;
+      if (d < bestD) { best = p; bestD = d; }
+    }
+    return best || { rot: 0, x: Math.round(mx) - 1, y: Math.round(my) - 2 };
+  }
+
+  /** The ghost's legality: {legal, level, why, action}. */
+  judge(g = this.ghost) {
+    const st = this.state;
+    const digit = st.view.card;
+    const tiles = this.myTiles();
+    const rot = canonicalRotation(digit, g.rot);
+    if (!tiles.length) {
+      // the first tile goes anywhere: the board is where it lies (the server names it 0,0)
+      const action = `r${rot}@0,0`;
+      return { legal: this.choices.has(action), level: 0, why: null, action };
+    }
+    const action = `r${rot}@${g.x},${g.y}`;
+    if (this.choices.has(action)) return { legal: true, level: this.choices.get(action), why: null, action };
+    const check = checkSpot(tiles, digit, g.rot, g.x, g.y);
+    return { legal: false, level: check.level, why: check.why || "not a legal spot", action };
+  }
+
+  // -- drawing ---------------------------------------------------------------------
+
+  render() {
+    const st = this.state;
+    if (!st) return;
+    const had = focusName(this.placeControls);
+    this.renderCards(st);
+    this.renderPlayers(st);
+    const placing = this.placing();
+    this.placeControls.hidden = !placing;
+    const seat = this.shownSeat();
+    const mine = this.mySeat();
+    const name = this.ctx.seatName(seat);
+    // hot-seat (several seats here): whose board it is, by name
+    this.heading.textContent = seat === mine && mine !== null && st.you.length < 2 ? "Your board" : `${name}'s board`;
+    this.backBtn.hidden = this.viewSeat === null || mine === null;
+    this.surface.setAttribute("aria-label", placing
+      ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom.`
+      : `${this.heading.textContent}: ${describeBoard(st.view.boards[seat].tiles)}. Arrow keys pan, plus and minus zoom.`);
+    this.renderLevels(st.view.boards[seat]);
+    this.drawBoard();
+    this.renderStatus();
+    // Confirm pressed: its buttons hide; focus stays on the board
+    if (had && !refocus(this.placeControls, had) && focusLost()) focusOn(this.surface);
+  }
+
+  renderStatus() {
+    const st = this.state;
+    if (this.ghost && this.placing()) {
+      const j = this.judge();
+      this.status.className = `n9-status ${j.legal ? "ok" : "bad"}`;
+      this.status.textContent = j.legal
+        ? `Here: level ${j.level}, ${st.view.card} × ${j.level} = ${st.view.card * j.level} points. Confirm to place it.`
+        : `Not here: ${j.why}.`;
+      this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
+      this.confirmBtn.setAttribute("aria-describedby", "n9-status");
+    } else if (st.over) {
+      this.status.className = "n9-status";
+      this.status.textContent = "The game is over.";
+    } else if (!this.ctx.readOnly && st.view.pending && this.viewSeat === null) {
+      this.status.className = "n9-status";
+      this.status.textContent = `Your ${st.view.card} is placed (dashed outline); the others do not see it until everyone has placed.`;
+    } else {
+      this.status.className = "n9-status";
+      this.status.textContent = "Drag to pan; the buttons or + and − zoom.";
+    }
+  }
+
+  renderLevels(board) {
+    clear(this.levelBox);
+    const rows = levelRows(board.tiles);
+    this.levelBox.append(h("table", { class: "n9-level-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Level"), h("th", { class: "num" }, "Tiles"), h("th", { class: "num" }, "Points"))),
+      h("tbody", {}, ...rows.map(([level, r]) => h("tr", {},
+        h("td", {}, h("span", { class: `n9-swatch lv-${Math.min(level, 4)}`, "aria-hidden": "true" }), ` ${level}${level === 0 ? " (table)" : ""}`),
+        h("td", { class: "num" }, String(r.tiles)),
+        h("td", { class: "num" }, String(r.points))))),
+      h("tfoot", {}, h("tr", {}, h("th", {}, "Score"), h("td", {}), h("td", { class: "num", "data-testid": "board-score" }, String(board.score))))));
+  }
+
+  fit(user) {
+    const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
+    const b = bounds(tiles);
+    const rect = this.surface.getBoundingClientRect();
+    const w = Math.max(rect.width, 100);
+    const hgt = Math.max(rect.height, 100);
+    const margin = 5;
+    const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE * 0.6, w / (b.x1 - b.x0 + 2 * margin), hgt / (b.y1 - b.y0 + 2 * margin)));
+    this.view = { cx: (b.x0 + b.x1) / 2, cy: (b.y0 + b.y1) / 2, scale };
+    if (user) {
+      this.userView = false;
+      this.drawBoard();
+    }
+  }
+
+  zoomBy(factor) {
+    if (!this.view) this.fit(false);
+    this.userView = true;
+    this.view.scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, this.view.scale * factor));
+    this.drawBoard();
+  }
+
+  viewBox() {
+    const rect = this.surface.getBoundingClientRect();
+    const w = Math.max(rect.width, 100);
+    const hgt = Math.max(rect.height, 100);
+    if (!this.view) this.fit(false);
+    const { cx, cy, scale } = this.view;
+    return { x: cx - w / 2 / scale, y: cy - hgt / 2 / scale, w: w / scale, h: hgt / scale };
+  }
+
+  /** Keep the ghost in view (after a keyboard move). */
+  follow() {
+    if (!this.ghost || !this.view) return;
+    const vb = this.viewBox();
+    const cells = shapeCells(this.state.view.card, this.ghost.rot);
+    const gw = 1 + Math.max(...cells.map((c) => c[0]));
+    const gh = 1 + Math.max(...cells.map((c) => c[1]));
+    const { x, y } = this.ghost;
+    if (x < vb.x + 0.5) this.view.cx -= vb.x + 0.5 - x;
+    if (x + gw > vb.x + vb.w - 0.5) this.view.cx += x + gw - (vb.x + vb.w - 0.5);
+    if (y < vb.y + 0.5) this.view.cy -= vb.y + 0.5 - y;
+    if (y + gh > vb.y + vb.h - 0.5) this.view.cy += y + gh - (vb.y + vb.h - 0.5);
+  }
+
+  drawBoard() {
+    const st = this.state;
+    if (!st || !this.surface.isConnected) return;
+    const seat = this.shownSeat();
+    const tiles = st.view.boards[seat].tiles;
+    const vb = this.viewBox();
+    const svg = this.svg;
+    clear(svg);
+    svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
+    svg.append(s("defs", {}, s("pattern", { id: "n9-grid", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
+      s("path", { class: "n9-gridline", d: "M1 0H0V1" }))));
+    // the grid exactly as large as the view: nothing drawn beyond it lies over the page's text
+    svg.append(s("rect", { class: "n9-grid", x: vb.x, y: vb.y, width: vb.w, height: vb.h, fill: "url(#n9-grid)" }));
+    const pendingIndex = !this.ctx.readOnly && st.view.pending && seat === this.mySeat() ? tiles.length - 1 : -1;
+    tiles.map((t, i) => [t, i]).sort((a, b) => a[0].level - b[0].level || a[1] - b[1])
+      .forEach(([t, i]) => svg.append(drawTile(t, i === pendingIndex ? "pending" : "")));
+    if (this.hint && this.placing()) {
+      const cells = shapeCells(st.view.card, this.hint.rot).map(([dx, dy]) => [this.hint.x + dx, this.hint.y + dy]);
+      svg.append(s("path", { class: "n9-hint", d: outline(cells), "data-testid": "hint-outline" }));
+    }
+    if (this.ghost && this.placing()) {
+      const j = this.judge();
+      const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false", "data-rot": this.ghost.rot, "data-at": `${this.ghost.x},${this.ghost.y}` });
+      const cells = shapeCells(st.view.card, this.ghost.rot).map(([dx, dy]) => [this.ghost.x + dx, this.ghost.y + dy]);
+      for (const [x, y] of cells) g.append(s("rect", { x, y, width: 1, height: 1 }));
+      const [lx, ly] = labelCell(cells);
+      g.append(s("path", { class: "n9-edge", d: outline(cells) }), s("text", { class: "n9-digit", x: lx + 0.5, y: ly + 0.56 }, String(st.view.card)));
+      if (!j.legal) g.append(s("text", { class: "n9-cross", x: lx + 0.5, y: ly + 0.2 }, "✕"));
+      svg.append(g);
+    }
+    if (!tiles.length && !this.ghost) {
+      svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, "no tiles yet"));
+    }
+  }
+
+  renderCards(st) {
+    const v = st.view;
+    clear(this.cardBox);
+    const counts = new Map();
+    for (const c of v.unturned) counts.set(c, (counts.get(c) || 0) + 1);
+    const current = !v.over && v.card !== null && v.card !== undefined;
+    this.cardBox.append(...[
+      h("div", { class: "n9-round", "data-testid": "round" }, v.over ? `All ${v.rounds} rounds played`
+        : this.ctx.readOnly ? `${v.round} of ${v.rounds} rounds played` : `Round ${v.round + 1} of ${v.rounds}`),
+      current ? h("div", { class: "n9-card-now", "data-testid": "current-card" },
+        h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)),
+        h("span", {}, h("strong", {}, this.ctx.readOnly ? `Next: the ${v.card}` : `This round: the ${v.card}`), h("small", { class: "muted" }, `worth ${v.card} a level`))) : null,
+      this.clockLine(st),
+      h("h2", { class: "n9-sub" }, "Cards turned"),
+      h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, "none yet")),
+      h("h2", { class: "n9-sub" }, `Still to come (${v.unturned.length}${v.removed ? `, ${plural(v.removed, "card")} of them removed unseen` : ""})`),
+      h("p", { class: "n9-chips", "data-testid": "unturned" }, v.unturned.length
+        ? [...counts.entries()].map(([c, n]) => h("span", { class: "n9-chip", title: `${n} × ${c}` }, n > 1 ? `${c} ×${n}` : String(c)))
+        : h("span", { class: "muted" }, "none")),
+    ].filter(Boolean));
+  }
+
+  /** The move clock, when the game has one: the seconds left this round (a line that
+   * counts down on its own; not a live region). */
+  clockLine(st) {
+    clearInterval(this.ticker);
+    const clock = st.clock;
+    if (!clock || !clock.deadline || st.over || this.ctx.readOnly) return null;
+    const line = h("p", { class: "n9-clock", "data-testid": "clock" });
+    const ends = Date.now() + (clock.left ?? 0) * 1000;
+    const tick = () => {
+      const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
+      line.textContent = `Clock: ${left} s left this round`;
+      line.classList.toggle("low", left <= 10);
+    };
+    tick();
+    this.ticker = setInterval(tick, 1000);
+    return line;
+  }
+
+  renderPlayers(st) {
+    const had = focusName(this.playersBox);
+    clear(this.playersBox);
+    this.playersBox.append(h("h2", {}, "Players"));
+    const list = h("ul", { class: "n9-player-list" });
+    const mine = this.mySeat();
+    const buttons = [];
+    st.view.boards.forEach((board, seat) => {
+      const c = seatColor(seat);
+      const name = this.ctx.seatName(seat);
+      const thinking = (st.thinking_seats || []).includes(seat);
+      let status = "";
+      if (!st.over) {
+        if (st.view.has_placed[seat]) status = "placed";
+        else if (thinking) status = "thinking…";
+        else if ((st.active || []).includes(seat)) status = "placing…";
+      }
+      const shown = this.shownSeat() === seat;
+      const btn = h("button", {
+        type: "button", class: `n9-mini ${shown ? "shown" : ""}`, "data-testid": `mini-board-${seat}`,
+        "aria-pressed": shown ? "true" : "false",
+        onclick: () => this.showSeat(seat === mine ? null : seat),
+      }, boardPicture(board.tiles, "", `mini-svg-${seat}`),
+      h("span", { class: "visually-hidden" }, `Show ${seat === mine ? "your" : `${name}'s`} board large (${describeBoard(board.tiles)})`));
+      btn.querySelector("svg").setAttribute("aria-hidden", "true");
+      btn.querySelector("svg").removeAttribute("role");
+      btn.querySelector("svg").removeAttribute("aria-label");
+      buttons.push(btn);
+      list.append(h("li", { class: "n9-player", "data-testid": `player-${seat}` },
+        h("div", { class: "n9-player-head" },
+          h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
+          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " (you)" : ""),
+          h("span", { class: "n9-score", "data-testid": `score-${seat}` }, String(board.score))),
+        status ? h("span", { class: `n9-placed ${status === "placed" ? "done" : ""}`, "data-testid": `placed-${seat}` }, status) : null,
+        btn));
+    });
+    rove(buttons, { current: buttons[this.shownSeat()] });
+    this.playersBox.append(list, h("p", { class: "muted small-note" }, "Other boards show the last completed round."));
+    refocus(this.playersBox, had);
+  }
+
+  showSeat(seat) {
+    this.viewSeat = seat;
+    this.view = null;
+    this.render();
+    focusOn(this.surface);
+  }
+
+  // -- acting ----------------------------------------------------------------------
+
+  rotate(step) {
+    if (!this.ghost || !this.placing()) return;
+    const digit = this.state.view.card;
+    const before = shapeCells(digit, this.ghost.rot);
+    const rot = (this.ghost.rot + step + 4) % 4;
+    const after = shapeCells(digit, rot);
+    const size = (cells) => [1 + Math.max(...cells.map((c) => c[0])), 1 + Math.max(...cells.map((c) => c[1]))];
+    const [bw, bh] = size(before);
+    const [aw, ah] = size(after);
+    // turn about the middle
+    this.ghost = { rot, x: this.ghost.x + Math.round((bw - aw) / 2), y: this.ghost.y + Math.round((bh - ah) / 2) };
+    this.drawBoard();
+    this.renderStatus();
+  }
+
+  moveGhost(dx, dy) {
+    this.ghost = { ...this.ghost, x: this.ghost.x + dx, y: this.ghost.y + dy };
+    this.follow();
+    this.drawBoard();
+    this.renderStatus();
+  }
+
+  async confirm() {
+    if (!this.ghost || !this.placing()) return;
+    const j = this.judge();
+    if (!j.legal) {
+      announce(`Not here: ${j.why}.`);
+      this.status.classList.add("flash");
+      return;
+    }
+    if (this.busy) return;
+    this.busy = true;
+    this.confirmBtn.setAttribute("aria-disabled", "true");
+    try {
+      await this.ctx.act(j.action);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  cancel() {
+    if (this.viewSeat !== null) this.showSeat(null);
+  }
+
+  showHint(hint) {
+    this.hint = hint ? parseAction(hint.action) : null;
+    if (this.hint && this.placing()) {
+      // the ghost goes where the hint says (the server's rotation may be the canonical one)
+      this.ghost = { ...this.hint };
+      this.pinned = true;
+      this.follow();
+    }
+    this.drawBoard();
+    this.renderStatus();
+  }
+
+  focusTurn() {
+    if (!this.placing()) return false;
+    return focusOn(this.surface);
+  }
+
+  // -- pointer, wheel and keys ----------------------------------------------------------
+
+  toBoard(e) {
+    const rect = this.svg.getBoundingClientRect();
+    const vb = this.viewBox();
+    return [vb.x + (e.clientX - rect.left) / rect.width * vb.w, vb.y + (e.clientY - rect.top) / rect.height * vb.h];
+  }
+
+  ghostAt(e) {
+    const [px, py] = this.toBoard(e);
+    const cells = shapeCells(this.state.view.card, this.ghost.rot);
+    const w = 1 + Math.max(...cells.map((c) => c[0]));
+    const hh = 1 + Math.max(...cells.map((c) => c[1]));
+    const x = Math.round(px - w / 2);
+    const y = Math.round(py - hh / 2);
+    if (x === this.ghost.x && y === this.ghost.y) return;
+    this.ghost = { ...this.ghost, x, y };
+    this.drawBoard();
+    this.renderStatus();
+  }
+
+  bindSurface() {
+    const el = this.surface;
+    el.addEventListener("pointerdown", (e) => {
+      if (!this.state) return;
+      el.setPointerCapture?.(e.pointerId);
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY, moved: false });
+      if (this.pointers.size === 2) {
+        const [a, b] = [...this.pointers.values()];
+        if (!this.view) this.fit(false);
+        this.pinch = { d: Math.hypot(a.x - b.x, a.y - b.y), scale: this.view.scale };
+      }
+    });
+    el.addEventListener("pointermove", (e) => {
+      if (!this.state) return;
+      const p = this.pointers.get(e.pointerId);
+      if (!p) {
+        if (e.pointerType === "mouse" && this.placing() && this.ghost && !this.pinned) this.ghostAt(e);
+        return;
+      }
+      const dx = e.clientX - p.x;
+      const dy = e.clientY - p.y;
+      p.x = e.clientX;
+      p.y = e.clientY;
+      if (Math.hypot(p.x - p.sx, p.y - p.sy) > 6) p.moved = true;
+      if (this.pointers.size === 2 && this.pinch) {
+        const [a, b] = [...this.pointers.values()];
+        const d = Math.hypot(a.x - b.x, a.y - b.y);
+        if (!this.view) this.fit(false);
+        this.view.scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE, this.pinch.scale * d / Math.max(this.pinch.d, 1)));
+        this.userView = true;
+        this.drawBoard();
+      } else if (p.moved) {
+        if (!this.view) this.fit(false);
+        this.view.cx -= dx / this.view.scale;
+        this.view.cy -= dy / this.view.scale;
+        this.userView = true;
+        this.drawBoard();
+      }
+    });
+    const end = (e) => {
+      const p = this.pointers.get(e.pointerId);
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) this.pinch = null;
+      if (!p || p.moved || e.type === "pointercancel") return;
+      if (this.placing() && this.ghost) {
+        // a click or tap: the ghost goes there and stays (no longer following the pointer)
+        this.ghostAt(e);
+        this.pinned = true;
+      }
+    };
+    el.addEventListener("pointerup", end);
+    el.addEventListener("pointercancel", end);
+    el.addEventListener("dblclick", (e) => {
+      if (!this.placing()) return;
+      e.preventDefault();
+      this.confirm();
+    });
+    el.addEventListener("wheel", (e) => {
+      if (!this.state) return;
+      if (!e.ctrlKey && !this.placing()) return; // the page scrolls
+      if (e.ctrlKey) {
+        e.preventDefault();
+        this.zoomBy(e.deltaY < 0 ? 1.1 : 0.9);
+        return;
+      }
+      e.preventDefault();
+      const now = performance.now();
+      if (this.lastWheel && now - this.lastWheel < 120) return; // one turn per notch
+      this.lastWheel = now;
+      this.rotate(e.deltaY > 0 ? 1 : -1);
+    }, { passive: false });
+    el.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey || !this.state) return;
+      const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+      const placing = this.placing() && this.ghost;
+      if (arrows[e.key]) {
+        e.preventDefault();
+        const [dx, dy] = arrows[e.key];
+        if (placing) {
+          this.pinned = true;
+          this.moveGhost(dx, dy);
+          const j = this.judge();
+          announce(j.legal ? `Level ${j.level}` : `Not here: ${j.why.split(":")[0]}`);
+        } else {
+          if (!this.view) this.fit(false);
+          this.view.cx += dx * 2;
+          this.view.cy += dy * 2;
+          this.userView = true;
+          this.drawBoard();
+        }
+      } else if ((e.key === "r" || e.key === "R") && placing) {
+        e.preventDefault();
+        this.rotate(e.shiftKey ? -1 : 1);
+        const j = this.judge();
+        announce(`Turned. ${j.legal ? `Level ${j.level}` : `Not here: ${j.why.split(":")[0]}`}`);
+      } else if (e.key === "Enter" && placing) {
+        e.preventDefault();
+        this.confirm();
+      } else if (e.key === "+" || e.key === "=") {
+        e.preventDefault();
+        this.zoomBy(1.25);
+      } else if (e.key === "-") {
+        e.preventDefault();
+        this.zoomBy(0.8);
+      } else if (e.key === "0") {
+        e.preventDefault();
+        this.fit(true);
+      }
+    });
+  }
+}
+
+export default nmbr9;

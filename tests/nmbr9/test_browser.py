@@ -1,0 +1,384 @@
+"""NMBR 9 in a real browser: from the lobby to the end screen by clicking (against a bot
+and solo), a game with a friend in two browser contexts (pending placements stay
+hidden), take back, the ghost's reasons, R and the keyboard. Screenshots go to
+test-output/screenshots/n9-*.png."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SIZES,
+    api,
+    checked_page,
+    no_horizontal_overflow,
+    ply,
+    press,
+    require_chromium,
+    running_server,
+    shot,
+    wait_for_ply_after,
+)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+GREEDY = {"kind": "bot", "bot": "greedy"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("n9browser") / "games.db") as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    require_chromium()
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def page(browser: Any, size: str) -> Iterator[Any]:
+    with checked_page(browser, **SIZES[size]) as page:
+        yield page
+
+
+def create_n9(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return api(base, "/api/games", {"type": "nmbr9", "seats": seats, **extra})
+
+
+def seat_url(base: str, game: dict[str, Any], seat: int) -> str:
+    return f"{base}/g/{game['id']}#seat={game['seats'][seat]['token']}"
+
+
+WAIT_FOR_PLACING = """() => {
+  const game = document.querySelector('[data-testid=game]');
+  if (!game) return false;
+  const ghost = document.querySelector('[data-testid=ghost]');
+  const placing = game.classList.contains('acting') && !!ghost;
+  return placing || !!document.querySelector('[data-testid=end-screen]');
+}"""
+
+
+def wait_for_placing_or_end(page: Any) -> bool:
+    """True when this page is to place a tile (the ghost is on the board), False at the end."""
+    page.wait_for_function(WAIT_FOR_PLACING, timeout=30_000)
+    return page.locator("[data-testid=end-screen]").count() == 0
+
+
+def confirm_by_hand(page: Any, size: str) -> None:
+    """Confirm the ghost where it begins (a legal spot) by a click or tap."""
+    before = ply(page)
+    assert page.get_attribute("[data-testid=ghost]", "data-legal") == "true"
+    press(page, size, "[data-testid=confirm]")
+    wait_for_ply_after(page, before)
+
+
+def open_lobby_nmbr9(page: Any, server: str, size: str) -> None:
+    page.goto(server + "/")
+    press(page, size, "[data-testid=game-type-nmbr9]")
+    page.wait_for_function("() => document.querySelector('.hero h1')?.textContent === 'NMBR 9'")
+
+
+def create_from_lobby(page: Any, size: str, solo: bool) -> None:
+    if solo:
+        press(page, size, "[data-testid=seat-1-remove]")
+    else:
+        page.select_option("[data-testid=seat-1-bot]", "greedy")
+    press(page, size, "[data-testid=create-game]")
+    press(page, size, "[data-testid=enter-game]")
+    page.locator("[data-testid=board]").wait_for()
+
+
+@pytest.mark.parametrize("solo", [False, True], ids=["bot", "solo"])
+def test_a_whole_game_from_the_lobby_by_clicking(
+    page: Any, server: str, size: str, solo: bool
+) -> None:
+    open_lobby_nmbr9(page, server, size)
+    assert page.locator("[data-testid=option-remove]").count() == 1
+    assert page.locator("[data-testid=option-clock]").count() == 1
+    if size == "desktop" and not solo:
+        shot(page, f"n9-lobby-{size}")
+    create_from_lobby(page, size, solo)
+    rounds = 0
+    while wait_for_placing_or_end(page):
+        if rounds == 3:
+            shot(page, f"n9-game-{'solo' if solo else 'bot'}-{size}", full_page=True)
+            assert no_horizontal_overflow(page)
+            assert page.inner_text("[data-testid=turned]").split() != []
+            assert page.locator("[data-testid=level-scores]").is_visible()
+            if not solo:  # the bot's board, large, then back to yours
+                press(page, size, "[data-testid=mini-board-1]")
+                assert page.inner_text("[data-testid=board-title]") == "Greedy's board"
+                assert page.locator("[data-testid=ghost]").count() == 0
+                press(page, size, "[data-testid=own-board]")
+                page.locator("[data-testid=ghost]").wait_for()
+                assert page.inner_text("[data-testid=board-title]") == "Your board"
+        confirm_by_hand(page, size)
+        rounds += 1
+        assert rounds <= 20
+    assert rounds == 20
+    end = page.locator("[data-testid=end-screen]")
+    assert end.locator("[data-testid=rank-1]").count() == 1
+    seats = 1 if solo else 2
+    assert end.locator("[data-testid^=end-board-svg-]").count() == seats
+    headline = page.inner_text("#end-title")
+    assert ("Score:" in headline) if solo else ("wins" in headline or "share" in headline)
+    shot(page, f"n9-end-{'solo' if solo else 'bot'}-{size}")
+
+
+def ghost(page: Any) -> dict[str, Any]:
+    g = page.locator("[data-testid=ghost]")
+    x, y = (int(v) for v in g.get_attribute("data-at").split(","))
+    return {
+        "rot": int(g.get_attribute("data-rot")),
+        "x": x,
+        "y": y,
+        "legal": g.get_attribute("data-legal") == "true",
+    }
+
+
+def tiles_on_board(page: Any, seat: int) -> int:
+    return page.locator(f"[data-testid=mini-svg-{seat}] .n9-tile").count()
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_a_friend_sees_no_pending_placement_until_both_have_placed(
+    browser: Any, server: str, size: str
+) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    with checked_page(browser, **SIZES[size]) as ann, checked_page(browser, **SIZES[size]) as bob:
+        ann.goto(seat_url(server, game, 0))
+        bob.goto(seat_url(server, game, 1))
+        for p in (ann, bob):
+            assert wait_for_placing_or_end(p)
+        confirm_by_hand(ann, size)
+        # Bob learns that Ann has placed, not where
+        bob.wait_for_function(
+            "() => document.querySelector('[data-testid=placed-0]')?.textContent === 'placed'"
+        )
+        assert tiles_on_board(bob, 0) == 0
+        assert tiles_on_board(ann, 0) == 1  # Ann sees her own, dashed
+        assert ann.locator("[data-testid=board] .n9-tile.pending").count() == 1
+        assert "Waiting for Bob" in ann.inner_text("[data-testid=banner-title]")
+        assert "take it back" in ann.inner_text("[data-testid=turn-banner]")
+        shot(ann, f"n9-friend-waiting-{size}")
+        # a spectator sees Ann's board as of the last round, and no ghost
+        with checked_page(browser, **SIZES[size]) as watcher:
+            watcher.goto(f"{server}/g/{game['id']}")
+            watcher.locator("[data-testid=spectator-chip]").wait_for()
+            assert watcher.inner_text("[data-testid=board-title]") == "Ann's board"
+            assert watcher.locator("[data-testid=ghost]").count() == 0
+            assert watcher.locator("[data-testid=board] .n9-tile").count() == 0
+            assert watcher.inner_text("[data-testid=placed-0]") == "placed"
+        confirm_by_hand(bob, size)
+        for p in (ann, bob):
+            p.wait_for_function(
+                "() => document.querySelector('[data-testid=round]')"
+                ".textContent.startsWith('Round 2')"
+            )
+            assert tiles_on_board(p, 0) == 1
+            assert tiles_on_board(p, 1) == 1
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_take_back_before_the_round_resolves(browser: Any, server: str, size: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    with checked_page(browser, **SIZES[size]) as ann:
+        ann.goto(seat_url(server, game, 0))
+        assert wait_for_placing_or_end(ann)
+        first = ghost(ann)
+        confirm_by_hand(ann, size)
+        assert ann.locator("[data-testid=ghost]").count() == 0
+        undo = ann.locator("[data-testid=undo]")
+        assert undo.inner_text() == "Take back"
+        shot(ann, f"n9-placed-{size}", full_page=True)
+        before = ply(ann)
+        press(ann, size, "[data-testid=undo]")
+        wait_for_ply_after(ann, before)
+        assert wait_for_placing_or_end(ann)  # placing again, the same round
+        assert ann.inner_text("[data-testid=round]").startswith("Round 1")
+        assert ann.locator("[data-testid=board] .n9-tile").count() == 0
+        assert ghost(ann)["legal"] and ghost(ann)["rot"] == first["rot"]
+        assert api(server, f"/api/games/{game['id']}")["view"]["has_placed"] == [False, False]
+
+
+def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
+    page: Any, server: str, size: str
+) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=3)
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    confirm_by_hand(page, "desktop")
+    assert wait_for_placing_or_end(page)
+    page.locator("[data-testid=board]").focus()
+    start = ghost(page)
+    page.keyboard.press("r")
+    turned = ghost(page)
+    assert turned["rot"] == (start["rot"] + 1) % 4
+    page.keyboard.press("Shift+R")
+    assert ghost(page)["rot"] == start["rot"]
+    if size == "desktop":  # the mouse wheel turns it too
+        box = page.locator("[data-testid=board]").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # pin
+        before = ghost(page)
+        page.mouse.wheel(0, 100)
+        page.wait_for_function(
+            "(r) => document.querySelector('[data-testid=ghost]').dataset.rot !== String(r)",
+            arg=before["rot"],
+        )
+        page.locator("[data-testid=board]").focus()
+    # far from the first tile: it touches nothing on the table
+    for _ in range(12):
+        page.keyboard.press("ArrowRight")
+    assert not ghost(page)["legal"]
+    status = page.inner_text("[data-testid=ghost-status]")
+    assert "does not touch level 0" in status
+    # on top of the only tile: it would rest on one tile, or overhang
+    reasons = set()
+    for _ in range(16):
+        page.keyboard.press("ArrowLeft")
+        g = ghost(page)
+        if not g["legal"]:
+            text = page.inner_text("[data-testid=ghost-status]")
+            reasons.update(
+                r for r in ("overhangs", "rests on one tile", "does not touch") if r in text
+            )
+    assert "overhangs" in reasons
+    # Confirm on an illegal spot places nothing
+    while ghost(page)["legal"]:
+        page.keyboard.press("ArrowUp")
+    before = ply(page)
+    page.keyboard.press("Enter")
+    page.click("[data-testid=confirm]", force=True)  # aria-disabled: it says why instead
+    page.wait_for_timeout(300)
+    assert ply(page) == before
+    assert page.locator("[data-testid=ghost-status]").inner_text().startswith("Not here:")
+    shot(page, f"n9-illegal-{size}")
+
+
+def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY])
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    for number in range(4):
+        assert wait_for_placing_or_end(page)
+        # the turn puts focus on the board; arrow keys move the ghost, Enter confirms
+        page.wait_for_function("() => document.activeElement?.dataset.testid === 'board'")
+        start = ghost(page)
+        page.keyboard.press("ArrowRight")
+        assert ghost(page)["x"] == start["x"] + 1
+        page.keyboard.press("ArrowDown")
+        assert ghost(page)["y"] == start["y"] + 1
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("ArrowLeft")
+        assert ghost(page)["x"] == start["x"] and ghost(page)["y"] == start["y"]
+        before = ply(page)
+        page.keyboard.press("Enter")
+        wait_for_ply_after(page, before)
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=round]').textContent"
+            ".startsWith(`Round ${n + 2}`)",
+            arg=number,
+        )
+        assert page.evaluate("() => document.activeElement !== document.body")
+        # one short sentence for the round, from the live region
+        said = page.locator("[data-testid=announcement]").last.inner_text()
+        assert "placed the" in said and len(said) < 200
+    assert page.locator("[data-testid=board] .n9-tile").count() == 4
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -> None:
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.goto(server + "/")
+    assert page.inner_text("[data-testid=brand]") == "Tabletop"
+    page.click("[data-testid=game-type-nmbr9]")
+    page.locator("[data-testid=option-remove]").wait_for()
+    assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-pressed") == "true"
+    assert page.title() == "NMBR 9 · Tabletop"
+    # the choice options, as the server describes them
+    assert "a random number, 1 to 4" in page.inner_text("[data-testid=option-remove]")
+    assert "30 s" in page.inner_text("[data-testid=option-clock]")
+    page.wait_for_load_state("networkidle")
+    assert any(url.endswith("/games/nmbr9/intro.js") for url in fetched)
+    assert not any("/games/nmbr9/index.js" in url or "board.css" in url for url in fetched)
+    # and creates an NMBR 9 game with the options chosen
+    page.select_option("[data-testid=option-remove]", label="a random number, 1 to 4")
+    page.select_option("[data-testid=option-clock]", label="60 s")
+    page.click("[data-testid=create-game]")
+    page.click("[data-testid=enter-game]")
+    page.locator("[data-testid=clock]").wait_for()
+    assert "left this round" in page.inner_text("[data-testid=clock]")
+    assert "NMBR 9" in page.title()
+    game_id = page.url.split("/g/")[1].split("#")[0]
+    state = api(server, f"/api/games/{game_id}")
+    assert state["game"]["type"] == "nmbr9"
+    assert state["clock"]["seconds"] == 60
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_hot_seat_places_for_each_seat_in_turn(page: Any, server: str) -> None:
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    game = create_n9(server, seats)
+    tokens = ",".join(s["token"] for s in game["seats"])
+    page.goto(f"{server}/g/{game['id']}#seat={tokens}")
+    for name in ("Ann", "Bob"):
+        assert wait_for_placing_or_end(page)
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=banner-title]').textContent"
+            " === `${n}, your turn`",
+            arg=name,
+        )
+        assert page.inner_text("[data-testid=board-title]") == f"{name}'s board"
+        confirm_by_hand(page, "phone")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+    )
+    assert tiles_on_board(page, 0) == 1 and tiles_on_board(page, 1) == 1
+
+
+def view_width(page: Any) -> float:
+    return float(page.get_attribute("[data-testid=board] svg", "viewBox").split()[2])
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_zoom_and_a_tap_puts_the_ghost_there(page: Any, server: str) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=5)
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    confirm_by_hand(page, "phone")
+    assert wait_for_placing_or_end(page)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+    )
+    wide = view_width(page)
+    page.locator("[data-testid=zoom-in]").tap()
+    assert view_width(page) < wide
+    page.locator("[data-testid=zoom-out]").tap()
+    page.locator("[data-testid=zoom-out]").tap()
+    assert view_width(page) > wide
+    start = ghost(page)
+    box = page.locator("[data-testid=board]").bounding_box()
+    page.touchscreen.tap(box["x"] + 12, box["y"] + 12)  # the top-left corner
+    moved = ghost(page)
+    assert moved["x"] < start["x"] and moved["y"] < start["y"]
+    assert not moved["legal"]
+    assert page.inner_text("[data-testid=ghost-status]").startswith("Not here:")
