@@ -310,8 +310,12 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     page.on("request", lambda request: fetched.append(request.url))
     page.goto(server + "/")
     assert page.inner_text("[data-testid=brand]") == "Tabletop"
+    symbols = page.locator("[data-testid=colour-symbols]")
+    page.click("[data-testid=game-type-nova-luna]")
+    symbols.wait_for(state="visible")  # Nova Luna draws a shape per colour
     page.click("[data-testid=game-type-nmbr9]")
     page.locator("[data-testid=option-remove]").wait_for()
+    symbols.wait_for(state="hidden")  # NMBR 9 has no colours to mark: no idle switch
     assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-pressed") == "true"
     assert page.title() == "NMBR 9 · Tabletop"
     # the choice options, as the server describes them
@@ -328,6 +332,7 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     page.locator("[data-testid=clock]").wait_for()
     assert "left this round" in page.inner_text("[data-testid=clock]")
     assert "NMBR 9" in page.title()
+    assert symbols.is_hidden()
     game_id = page.url.split("/g/")[1].split("#")[0]
     state = api(server, f"/api/games/{game_id}")
     assert state["game"]["type"] == "nmbr9"

@@ -7,7 +7,7 @@ import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
 import { fragmentTokens, gameLink, getGame, rememberGame } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, focusLost, focusName, focusOn, h } from "./util.js";
+import { clear, focusLost, focusName, focusOn, h, offerColourSymbols } from "./util.js";
 
 export async function showGame(root, gameId, navigate) {
   const tokens = fragmentTokens();
@@ -46,6 +46,7 @@ export async function showGame(root, gameId, navigate) {
         let mod;
         try {
           mod = await gameModule(type.name, type);
+          offerColourSymbols(mod);
         } catch (err) {
           conn.close();
           return fail("Cannot show this game", err.message);

@@ -3,7 +3,7 @@ import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, copyText, focusLost, focusOn, h, rove } from "./util.js";
+import { clear, copyText, focusLost, focusOn, h, offerColourSymbols, rove } from "./util.js";
 
 const NAME_KEY = "boardgames.name";
 const TYPE_KEY = "boardgames.type";
@@ -24,6 +24,7 @@ export async function showLobby(root, navigate) {
     const mine = ++drawn;
     const mod = await gameIntro(type.name, type);
     if (mine !== drawn) return;
+    offerColourSymbols(mod);
     clear(page);
     document.title = `${type.title} · Tabletop`;
     if (types.length > 1 && !created) page.append(typePicker(types, type, (chosen) => {

@@ -5,7 +5,7 @@ import { api, gameTypes } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
 import { toast } from "./toast.js";
-import { clear, h, s } from "./util.js";
+import { clear, h, offerColourSymbols, s } from "./util.js";
 
 export async function showReplay(root, gameId, navigate) {
   const page = h("div", { class: "replay-page" });
@@ -18,6 +18,7 @@ export async function showReplay(root, gameId, navigate) {
     const types = await gameTypes();
     const type = types.find((t) => t.name === data.game) || types[0];
     const mod = await gameModule(type.name, type);
+    offerColourSymbols(mod);
     viewer = new ReplayViewer(page, mod, data, label, gameId ? null : () => { viewer.destroy(); viewer = null; clear(page); page.append(uploadCard(open)); });
   }
 

@@ -66,6 +66,13 @@ export async function copyText(text) {
   }
 }
 
+/** The top bar's colour-symbols switch is offered only where the game draws the symbols
+ * (its module says ``colourSymbols: true``); elsewhere it would do nothing. */
+export function offerColourSymbols(mod) {
+  const button = document.getElementById("colour-symbols");
+  if (button) button.hidden = !(mod && mod.colourSymbols);
+}
+
 const sheets = new Map(); // href → promise: each stylesheet is added once
 
 /** Adds the stylesheet at ``url`` to the page; resolves once it applies, so nothing is drawn

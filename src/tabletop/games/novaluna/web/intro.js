@@ -19,6 +19,7 @@ export function seatColor(seat) {
 
 const intro = {
   name: "nova-luna",
+  colourSymbols: true, // tiles.js and colours.css draw a shape per tile colour
   tagline: "Take tiles from the moon wheel, lay them next to each other and fulfil their tasks. Place all your discs first — but every tile costs time on the moon track.",
 
   setup(type) {
