@@ -18,6 +18,13 @@ def test_the_example_on_each_research_page_runs(page):
     assert result.attempted >= 5 and result.failed == 0
 
 
+def test_the_example_on_the_openspiel_page_runs():
+    pytest.importorskip("pyspiel")  # the optional open-spiel wheel
+    page = str(DOCS / "research-openspiel.md")
+    result = doctest.testfile(page, module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
 BLOCKER = """
 import sys
 class Block:
