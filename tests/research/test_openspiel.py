@@ -37,7 +37,7 @@ def play_to(state, rng: random.Random, stop) -> None:
 )
 def test_pyspiel_random_sim_test_passes(name, params):
     game = pyspiel.load_game(name, params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_nova_luna_chance_nodes_draw_from_the_remaining_tiles_uniformly():

@@ -93,6 +93,11 @@ _NL_TYPE = pyspiel.GameType(
 _NL_LENGTH = 68 * 2 + 1 + 69
 
 
+# The worst solo score: phase 1 and phase 2 each count the display (at most all 68
+# tiles, 268) and 10 per missing disc (8, then 21).
+_NL_SOLO_WORST = 2 * 268 + 10 * 8 + 10 * 21
+
+
 class NovaLunaGame(pyspiel.Game):
     def __init__(self, params=None) -> None:
         params = dict(params or {})
@@ -104,7 +109,7 @@ class NovaLunaGame(pyspiel.Game):
             num_distinct_actions=nlenc.ACTIONS,
             max_chance_outcomes=len(TILE_IDS),
             num_players=players,
-            min_utility=-400.0 if solo else -1.0,
+            min_utility=-_NL_SOLO_WORST if solo else -1.0,
             max_utility=0.0 if solo else 1.0,
             utility_sum=None,
             max_game_length=_NL_LENGTH,
