@@ -108,13 +108,19 @@ def test_nmbr9_a_seats_pending_placement_never_reaches_another_seats_observation
     state = game.new_initial_state()
     play_to(state, random.Random(4), lambda s: s.engine.round >= 3 and s.current_player() == 0)
     before = [state.observation_tensor(1), state.observation_string(1)]
+    infos = set()  # seat 1 knows that seat 0 has placed (it is its turn), not where
     seen = set()
     for action in state.legal_actions()[:5]:
         child = state.child(action)
         assert child.current_player() == 1
         assert [child.observation_tensor(1), child.observation_string(1)] == before
+        infos.add(child.information_state_string(1))
         seen.add(tuple(child.observation_tensor(0)))
+        # once the round resolves, seat 1 learns seat 0's placement
+        resolved = child.child(child.legal_actions()[0])
+        assert str(action) in resolved.information_state_string(1).split()
     assert len(seen) > 1  # the seat itself sees its own placement
+    assert len(infos) == 1
     parts = n9enc.split(np.array(before[0], dtype=np.int16), 2)
     assert parts["header"][4] == 1  # seat 1 is still to place
 

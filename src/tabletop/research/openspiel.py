@@ -52,7 +52,7 @@ _COMMON = dict(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
     min_num_players=1,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -66,17 +66,22 @@ def _ranks(values: list[float], higher_is_better: bool = True) -> list[int]:
 
 
 class _Observer:
-    """A PyObserver: the tensor is the research encoding of the observer's seat."""
+    """A PyObserver: the tensor is the research encoding of the observer's seat; with
+    perfect recall (the information state) only a string, the player's history."""
 
-    def __init__(self, size: int, observe) -> None:
-        self.tensor = np.zeros(size, np.float32)
+    def __init__(self, iig_obs_type, size: int, observe) -> None:
+        self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        self.tensor = np.zeros(0 if self.recall else size, np.float32)
         self.dict = {"observation": self.tensor}
         self._observe = observe
 
     def set_from(self, state, player: int) -> None:
-        self.tensor[:] = self._observe(state, player)
+        if not self.recall:
+            self.tensor[:] = self._observe(state, player)
 
     def string_from(self, state, player: int) -> str:
+        if self.recall:
+            return state._information_state_string(player)
         return state._observation_string(player)
 
 
@@ -125,7 +130,8 @@ class NovaLunaGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return _Observer(nlenc.observation_size(self.players), NovaLunaState._observe)
+        size = nlenc.observation_size(self.players)
+        return _Observer(iig_obs_type, size, NovaLunaState._observe)
 
 
 class NovaLunaState(pyspiel.State):
@@ -246,6 +252,9 @@ class NovaLunaState(pyspiel.State):
     def _observation_string(self, player: int) -> str:
         return str(self)  # perfect information: everyone sees everything in the state
 
+    def _information_state_string(self, player: int) -> str:
+        return " ".join(map(str, self.history()))  # everything that happened is public
+
 
 # -- NMBR 9 -----------------------------------------------------------------------
 
@@ -256,6 +265,11 @@ _N9_TYPE = pyspiel.GameType(
     parameter_specification={"players": 2, "remove": 0},
     **_COMMON,
 )
+
+
+# A bound on the solo score: each tile scores digit × level, the 20 digits sum to
+# 90 and no tile lies higher than level 19.
+_N9_SOLO_BEST = 90.0 * 19
 
 
 class Nmbr9Game(pyspiel.Game):
@@ -271,7 +285,7 @@ class Nmbr9Game(pyspiel.Game):
             max_chance_outcomes=10,
             num_players=players,
             min_utility=0.0 if solo else -1.0,
-            max_utility=1000.0 if solo else 1.0,
+            max_utility=_N9_SOLO_BEST if solo else 1.0,
             utility_sum=None,
             max_game_length=rounds * (players + 1),
         )
@@ -284,7 +298,8 @@ class Nmbr9Game(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return _Observer(n9enc.observation_size(self.players), Nmbr9State._observe)
+        size = n9enc.observation_size(self.players)
+        return _Observer(iig_obs_type, size, Nmbr9State._observe)
 
 
 class Nmbr9State(pyspiel.State):
@@ -350,6 +365,25 @@ class Nmbr9State(pyspiel.State):
 
     def _observation_string(self, player: int) -> str:
         return n9enc.render(self.engine, player)
+
+    def _information_state_string(self, player: int) -> str:
+        """The history as ``player`` knows it: the cards turned, every placement of
+        the rounds resolved, and of the current round only ``player``'s own."""
+        n = self.num_players()
+        words: list[str] = []
+        placed: list[int] = []  # the current round's placements, in seat order
+        for action in self.history():
+            if len(placed) == n or not words:  # a chance node: the round's card
+                words += map(str, placed)
+                words.append(f"card{action}")
+                placed = []
+            else:
+                placed.append(action)
+        if len(placed) == n:
+            words += map(str, placed)  # the last round, resolved
+        else:
+            words += [str(a) if seat == player else "?" for seat, a in enumerate(placed)]
+        return " ".join(words)
 
 
 pyspiel.register_game(_NL_TYPE, NovaLunaGame)
