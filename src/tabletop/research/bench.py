@@ -114,6 +114,14 @@ def openspiel_steps_per_second(
             return steps / (now - start), steps / (time.process_time() - cpu)
 
 
+def _has_pyspiel() -> bool:
+    """Whether the optional open-spiel wheel is installed."""
+    try:
+        return importlib.util.find_spec("pyspiel") is not None
+    except ImportError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m tabletop.research.bench",
@@ -134,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
         rows.append(
             (f"Gymnasium {GYM[game]}", lambda g=game: gym_steps_per_second(g, args.seconds))
         )
-        if importlib.util.find_spec("pyspiel") is not None:  # the optional open-spiel
+        if _has_pyspiel():
             rows.append(
                 (f"OpenSpiel {game}, 2 players",
                  lambda g=game: openspiel_steps_per_second(g, 2, args.seconds))
