@@ -18,6 +18,13 @@ def test_the_example_on_each_research_page_runs(page):
     assert result.attempted >= 5 and result.failed == 0
 
 
+def test_the_example_on_the_openspiel_page_runs():
+    pytest.importorskip("pyspiel")  # the optional open-spiel wheel
+    page = str(DOCS / "research-openspiel.md")
+    result = doctest.testfile(page, module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0
+
+
 BLOCKER = """
 import sys
 class Block:
@@ -44,3 +51,28 @@ def test_tabletop_its_games_and_bots_import_without_gymnasium_pettingzoo_or_nump
         [sys.executable, "-c", BLOCKER], capture_output=True, text=True, check=True
     ).stdout
     assert "research needs the extra: gymnasium is blocked" in out
+
+
+NO_SPIEL = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("pyspiel", "open_spiel"):
+            raise ImportError(f"{name} is blocked")
+sys.meta_path.insert(0, Block())
+import gymnasium, tabletop.research, tabletop.research.bench
+from tabletop.research import novaluna_v0, nmbr9_v0
+novaluna_v0.env(players=2).reset(seed=0)
+gymnasium.make("tabletop/Nmbr9Solo-v0").reset(seed=0)
+try:
+    import tabletop.research.openspiel
+except ImportError as e:
+    print("openspiel needs the wheel:", e)
+"""
+
+
+def test_the_research_environments_work_without_open_spiel():
+    out = subprocess.run(
+        [sys.executable, "-c", NO_SPIEL], capture_output=True, text=True, check=True
+    ).stdout
+    assert "openspiel needs the wheel: pyspiel is blocked" in out

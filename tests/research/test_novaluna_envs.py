@@ -214,3 +214,15 @@ def test_an_illegal_solo_action_ends_the_episode_with_the_documented_penalty():
     assert (reward, terminated, truncated) == (NOVALUNA_ILLEGAL_PENALTY, True, False)
     assert info["illegal_action"] and not info["action_mask"].any()
     assert NOVALUNA_ILLEGAL_PENALTY == -1000.0
+
+
+def test_an_encoder_survives_pickling():
+    """OpenSpiel serialises states by pickling them (the Encoder's packer cannot be)."""
+    import pickle
+
+    from tabletop.games.novaluna.rules import Game as NovaLuna
+    from tabletop.research.novaluna import Encoder
+
+    enc = Encoder(NovaLuna(players=2).new_state(seed=3))
+    copy = pickle.loads(pickle.dumps(enc))
+    assert (copy.observe(1) == enc.observe(1)).all() and (copy.mask() == enc.mask()).all()

@@ -13,6 +13,8 @@ True
 PettingZoo has no registry: ``tabletop.research.novaluna_v0.env()`` and
 ``tabletop.research.nmbr9_v0.env()`` make the AEC environments.
 See docs/research-pettingzoo.md and docs/research-gymnasium.md.
+``tabletop.research.openspiel`` (needs open-spiel, also in the extra) registers
+the OpenSpiel games on import: docs/research-openspiel.md.
 """
 
 from __future__ import annotations

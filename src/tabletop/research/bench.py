@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import statistics
 import time
@@ -80,6 +81,47 @@ def gym_steps_per_second(game: str, seconds: float, seed: int = 0) -> tuple[floa
             return steps / (now - start), steps / (time.process_time() - cpu)
 
 
+def openspiel_steps_per_second(
+    game: str, players: int, seconds: float, seed: int = 0
+) -> tuple[float, float]:
+    """Player steps per second (wall clock, CPU) of the OpenSpiel game of ``game``
+    (needs open-spiel). Each step reads the acting player's observation tensor and
+    legal actions, then applies one; chance nodes are sampled and not counted."""
+    import pyspiel
+
+    from . import openspiel
+
+    name = {"novaluna": openspiel.NOVA_LUNA, "nmbr9": openspiel.NMBR9}[game]
+    spiel_game = pyspiel.load_game(name, {"players": players})
+    rng = random.Random(seed)
+    state = spiel_game.new_initial_state()
+    steps = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(200):
+            if state.is_terminal():
+                state = spiel_game.new_initial_state()
+            elif state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.observation_tensor(state.current_player())
+                state.apply_action(rng.choice(state.legal_actions()))
+                steps += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            return steps / (now - start), steps / (time.process_time() - cpu)
+
+
+def _has_pyspiel() -> bool:
+    """Whether the optional open-spiel wheel is installed."""
+    try:
+        return importlib.util.find_spec("pyspiel") is not None
+    except ImportError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m tabletop.research.bench",
@@ -100,6 +142,11 @@ def main(argv: list[str] | None = None) -> None:
         rows.append(
             (f"Gymnasium {GYM[game]}", lambda g=game: gym_steps_per_second(g, args.seconds))
         )
+        if _has_pyspiel():
+            rows.append(
+                (f"OpenSpiel {game}, 2 players",
+                 lambda g=game: openspiel_steps_per_second(g, 2, args.seconds))
+            )  # fmt: skip
     for label, measure in rows:
         values = [measure() for _ in range(args.runs)]
         wall = [w for w, _ in values]

@@ -194,6 +194,15 @@ class Encoder:
                         self._rows[seat][row * ROW + 6 + i] = 2
         self._see_wheel()
 
+    def __getstate__(self) -> dict:
+        """Pickle everything but the packer (a ``struct.Struct`` cannot be pickled)."""
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_pack"}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * self.players}h").pack
+
     def _set_free(self, seat: int, key: int, value: int) -> None:
         index = KEY_INDEX[key]
         if index >= 0:

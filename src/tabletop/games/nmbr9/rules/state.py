@@ -172,6 +172,24 @@ class State:
         """The secret: all 20 cards in draw order. Only for records and tests."""
         return self._deck
 
+    def arrange_deck(self, next_cards: list[int] | tuple[int, ...]) -> None:
+        """Put ``next_cards`` (digits among the unturned cards) next in the deck, in
+        this order; the other unturned cards keep theirs. Only before a round's first
+        placement: for drivers that turn cards one by one (OpenSpiel's chance nodes).
+
+        >>> state = Game(players=1).new_state(deck=sorted(FULL_DECK))
+        >>> state.arrange_deck([9])
+        >>> state.card, state.unturned().count(0)
+        (9, 2)
+        """
+        if any(p is not None for p in self.placed):
+            raise IllegalActionError("the round's card is already in play")
+        turned = self.round
+        rest = list(self._deck[turned:])
+        for card in next_cards:
+            rest.remove(card)  # ValueError if no such card is left
+        self._deck = self._deck[:turned] + tuple(next_cards) + tuple(rest)
+
     def acting_seats(self) -> tuple[int, ...]:
         """The seats that have not placed this round's tile yet (empty once over)."""
         if self.is_over:

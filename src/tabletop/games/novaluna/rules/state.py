@@ -262,6 +262,23 @@ class State:
         """The secret: all 68 tile ids in draw order. Only for records and tests."""
         return self._pile
 
+    def arrange_pile(self, next_tiles: list[int] | tuple[int, ...]) -> None:
+        """Put ``next_tiles`` (still in the pile) on top of it, in this order.
+
+        For drivers that decide draws one by one (OpenSpiel's chance nodes):
+        the rest of the pile keeps its order; nothing else changes.
+
+        >>> state = Game(players=2).new_state(seed=1)
+        >>> last = state.pile_order()[-1]
+        >>> state.arrange_pile([last])
+        >>> state.pile_order()[11] == last, state.unseen_tiles() == state.view().unseen_tiles
+        (True, True)
+        """
+        rest = list(self._pile[self.drawn :])
+        for tile in next_tiles:
+            rest.remove(tile)  # ValueError if it is not in the pile
+        self._pile = self._pile[: self.drawn] + tuple(next_tiles) + tuple(rest)
+
     def takeable_spaces(self) -> list[int]:
         """The first three occupied spaces clockwise from the meeple."""
         wheel = self.wheel

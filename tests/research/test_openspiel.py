@@ -1,0 +1,161 @@
+"""The OpenSpiel games: OpenSpiel's own checks, chance nodes, hidden information, MCTS."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from tabletop.games.nmbr9.rules import FULL_DECK  # noqa: E402
+from tabletop.games.novaluna.rules import Game  # noqa: E402
+from tabletop.research import nmbr9 as n9enc  # noqa: E402
+from tabletop.research import openspiel  # noqa: E402
+
+
+def play_to(state, rng: random.Random, stop) -> None:
+    """Random moves and chance outcomes (by their probabilities) until ``stop(state)``."""
+    while not state.is_terminal() and not stop(state):
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        (openspiel.NOVA_LUNA, {"players": 1}),
+        (openspiel.NOVA_LUNA, {"players": 3}),
+        (openspiel.NMBR9, {"players": 1}),
+        (openspiel.NMBR9, {"players": 2, "remove": 3}),
+    ],
+)
+def test_pyspiel_random_sim_test_passes(name, params):
+    game = pyspiel.load_game(name, params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_nova_luna_chance_nodes_draw_from_the_remaining_tiles_uniformly():
+    state = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2}).new_initial_state()
+    assert [o for o, _ in state.chance_outcomes()] == [0, 1]  # the start stack
+    rng = random.Random(3)
+    draws = 0
+    while not state.is_terminal():
+        if state.is_chance_node() and state.stack is not None:
+            outcomes = state.chance_outcomes()
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            left = list(state.engine.unseen_tiles()) if state.engine else list(range(1, 69))
+            for tile in state.draws:
+                left.remove(tile)
+            assert sorted(o + 1 for o, _ in outcomes) == left
+            assert len({p for _, p in outcomes}) == 1
+            draws += 1
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert draws > 11  # the set-up and at least one refill
+
+
+def test_nmbr9_chance_nodes_follow_the_unturned_cards():
+    state = pyspiel.load_game(openspiel.NMBR9, {"players": 2}).new_initial_state()
+    rng = random.Random(5)
+    turned: list[int] = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = dict(state.chance_outcomes())
+            assert sum(outcomes.values()) == pytest.approx(1.0)
+            left = Counter(FULL_DECK) - Counter(turned)
+            assert outcomes == pytest.approx(
+                {d: c / sum(left.values()) for d, c in left.items() if c}
+            )
+            card = rng.choice(list(outcomes))
+            turned.append(card)
+            state.apply_action(card)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(turned) == 20
+
+
+def test_nova_luna_observations_never_show_the_pile_order():
+    """Two games with the same public history but different piles beyond it look the
+    same: the state holds no pile order, only the draws made."""
+    game = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2})
+    state = game.new_initial_state()
+    play_to(state, random.Random(1), lambda s: s.engine is not None and s.engine.turn >= 6)
+    other = state.clone()
+    engine = other.engine
+    rest = list(engine.unseen_tiles())
+    random.Random(2).shuffle(rest)
+    engine.arrange_pile(rest)  # a different secret order
+    for seat in (0, 1):
+        assert state.observation_tensor(seat) == other.observation_tensor(seat)
+        assert state.observation_string(seat) == other.observation_string(seat)
+    tensor = np.array(state.observation_tensor(0))
+    assert tensor.shape == (game.observation_tensor_size(),)
+    # the pile as a multiset is public; state and observation agree on it
+    unseen = tensor[-68:]
+    assert sorted(np.flatnonzero(unseen) + 1) == list(engine.unseen_tiles())
+
+
+def test_nmbr9_a_seats_pending_placement_never_reaches_another_seats_observation():
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 2})
+    state = game.new_initial_state()
+    play_to(state, random.Random(4), lambda s: s.engine.round >= 3 and s.current_player() == 0)
+    before = [state.observation_tensor(1), state.observation_string(1)]
+    infos = set()  # seat 1 knows that seat 0 has placed (it is its turn), not where
+    seen = set()
+    for action in state.legal_actions()[:5]:
+        child = state.child(action)
+        assert child.current_player() == 1
+        assert [child.observation_tensor(1), child.observation_string(1)] == before
+        infos.add(child.information_state_string(1))
+        seen.add(tuple(child.observation_tensor(0)))
+        # once the round resolves, seat 1 learns seat 0's placement
+        resolved = child.child(child.legal_actions()[0])
+        assert str(action) in resolved.information_state_string(1).split()
+    assert len(seen) > 1  # the seat itself sees its own placement
+    assert len(infos) == 1
+    parts = n9enc.split(np.array(before[0], dtype=np.int16), 2)
+    assert parts["header"][4] == 1  # seat 1 is still to place
+
+
+def test_nmbr9_the_card_is_not_shown_before_its_chance_node():
+    state = pyspiel.load_game(openspiel.NMBR9, {"players": 1}).new_initial_state()
+    assert state.is_chance_node()
+    assert state.observation_tensor(0)[3] == -1
+
+
+def test_mcts_plays_legal_nova_luna_moves():
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2})
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=8, evaluator=evaluator, random_state=rng)
+    state = game.new_initial_state()
+    moves = 0
+    while moves < 3:
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        moves += 1
+
+
+def test_the_engine_draws_what_the_chance_nodes_chose():
+    state = Game(players=2).new_state(seed=7)
+    order = state.pile_order()
+    wanted = list(order[-3:])
+    state.arrange_pile(wanted)
+    assert state.pile_order()[11:14] == tuple(wanted)
+    assert sorted(state.pile_order()) == sorted(order)
+    with pytest.raises(ValueError):
+        state.arrange_pile([order[0]])  # on the wheel, not in the pile
