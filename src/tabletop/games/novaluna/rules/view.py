@@ -73,6 +73,10 @@ class View:
     def legal_actions(self) -> list[Action]:
         return self._state.legal_actions()
 
+    def random_action(self, rng: random.Random) -> Action:
+        """What ``rng.choice(self.legal_actions())`` would return, without the list."""
+        return self._state.random_action(rng)
+
     def takeable_spaces(self) -> list[int]:
         return self._state.takeable_spaces()
 
