@@ -104,10 +104,10 @@ class NovaLuna:
         solo.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
         solo.set_defaults(run=_play)
 
-    def bench(self, seconds: float, runs: int) -> int:
+    def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
         from .bench import run_bench
 
-        return run_bench(seconds=seconds, runs=runs)
+        return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
 
 
 def _play(args: argparse.Namespace) -> int:
