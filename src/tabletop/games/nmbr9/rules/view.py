@@ -85,6 +85,13 @@ class View:
             return []
         return [place for place, _ in self.board.legal(self.card)]
 
+    def random_action(self, rng: random.Random) -> Place:
+        """What ``rng.choice(self.legal_actions())`` would return, without the list;
+        ``ValueError`` when there is nothing to place."""
+        if self.viewer is None or self.is_over or self.pending is not None:
+            raise ValueError("there is nothing to place: the game is over or this seat has placed")
+        return self.board.random_place(self.card, rng)
+
     def legal_with_levels(self) -> list[tuple[Place, int]]:
         """``legal_actions()`` with the level each placement would lie on."""
         if self.viewer is None or self.is_over or self.pending is not None:
