@@ -23,3 +23,17 @@ def test_random_action_is_choice_of_legal_actions(players: int) -> None:
             state.apply(action)
         with pytest.raises(ValueError):
             state.random_action(mine)
+
+
+def test_a_kept_table_view_still_shows_the_position_it_was_given() -> None:
+    from tabletop.core.game import get_game
+
+    table = get_game("nova-luna").new_table(2, {}, ["Ann", "Bob"], 5)
+    rng = random.Random(1)
+    for _ in range(12):
+        seat = table.acting()[0]
+        kept = table.view(seat)
+        before = kept.to_json()
+        table.apply(seat, kept.random_action(rng))
+        assert kept.to_json() == before
+        assert table.view(table.acting()[0]).to_json() != before

@@ -221,8 +221,12 @@ class State:
         s._start_turn()
         return s
 
-    def clone(self) -> State:
-        """An independent copy (cheap: the pile is shared, it never changes)."""
+    def clone(self, displays: bool = True) -> State:
+        """An independent copy (cheap: the pile is shared, it never changes).
+
+        ``displays=False`` shares the seats' ``Display`` objects with this state:
+        only for a holder that copies them before this state changes (see
+        ``View``)."""
         s = State.__new__(State)
         s.game = self.game
         s._solo = self._solo
@@ -231,7 +235,7 @@ class State:
         s.on_wheel = self.on_wheel
         s._pile = self._pile
         s.drawn = self.drawn
-        s.displays = [d.clone() for d in self.displays]
+        s.displays = [d.clone() for d in self.displays] if displays else self.displays.copy()
         s.supply = self.supply.copy()
         s.time = self.time.copy()
         s.stamp = self.stamp.copy()
