@@ -216,7 +216,14 @@ def _add_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--runs", type=positive, default=5, help="repeats (the median is shown)")
-    bench.set_defaults(run=lambda args: game.bench(seconds=args.seconds, runs=args.runs))
+    bench.add_argument(
+        "--selfplay",
+        action="store_true",
+        help="only raw random games against random bots in the selfplay harness",
+    )
+    bench.set_defaults(
+        run=lambda args: game.bench(seconds=args.seconds, runs=args.runs, selfplay=args.selfplay)
+    )
 
 
 def run(game: GameType, argv: Sequence[str] | None = None) -> int:

@@ -128,3 +128,15 @@ def test_bench_prints_figures():
     )
     for label in ("1 player", "4 players", "games/s", "placements/s", "late-game board", "µs"):
         assert label in run.stdout
+
+
+def test_bench_selfplay_puts_the_harness_beside_raw_games():
+    run = subprocess.run(
+        [sys.executable, "-m", "tabletop.cli", "nmbr9", "bench", "--selfplay"]
+        + ["--seconds", "0.05", "--runs", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "2 players: raw playouts" in run.stdout
+    assert "% of raw" in run.stdout

@@ -118,3 +118,15 @@ def test_bench_prints_figures():
     for label in ("solo", "2 players", "4 players", "legal_actions()", "mcts search"):
         assert label in run.stdout
     assert "games/s" in run.stdout
+
+
+def test_bench_selfplay_puts_the_harness_beside_raw_games():
+    run = subprocess.run(
+        [sys.executable, "-m", "tabletop.cli", "novaluna", "bench", "--selfplay"]
+        + ["--seconds", "0.05", "--runs", "1"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "2 players: raw playouts" in run.stdout
+    assert "% of raw" in run.stdout

@@ -116,8 +116,9 @@ class GameType(Protocol):
         """Add the game's own subcommands (terminal play) to the ``argparse``
         subparsers ``commands``; each sets ``run=function(args) -> exit status``."""
 
-    def bench(self, seconds: float, runs: int) -> int:
-        """Print the engine's speed figures (the median of ``runs``); the exit status."""
+    def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
+        """Print the engine's speed figures (the median of ``runs``); the exit status.
+        With ``selfplay`` only raw random games against the selfplay harness's."""
 
 
 #: The games this platform ships: name -> "module:attribute" of the ``GameType``.

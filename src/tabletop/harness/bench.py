@@ -6,9 +6,14 @@
 
 from __future__ import annotations
 
+import itertools
 import statistics
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..core.game import GameType
 
 
 def median_of(measure: Callable[[], float], runs: int) -> tuple[float, list[float]]:
@@ -29,3 +34,37 @@ def per_second(step: Callable[[], int], seconds: float) -> float:
         now = time.perf_counter()
         if now >= deadline:
             return done / (now - start)
+
+
+def selfplay_per_second(game: GameType, specs: list[str], seconds: float) -> float:
+    """Games per second of the selfplay harness (``play_game`` on seeds 0, 1, ...,
+    each record summed up as ``selfplay`` does): what the harness adds to the
+    engine shows against the game's raw playouts."""
+    from .selfplay import Summary, play_game
+
+    seeds = itertools.count()
+    summary = Summary(game, specs)
+
+    def five() -> int:
+        for _ in range(5):
+            summary.add(play_game(game, specs, next(seeds)))
+        return 5
+
+    return per_second(five, seconds)
+
+
+def print_selfplay_against_raw(
+    game: GameType, raw: Callable[[], float], players: int, seconds: float, runs: int
+) -> None:
+    """One line: raw random playouts and ``random`` bots' selfplay of ``players``
+    seats, measured in turn in each run (the machine's drift hits both alike)."""
+    specs = ["random"] * players
+    pairs = [(raw(), selfplay_per_second(game, specs, seconds)) for _ in range(runs)]
+    raw_median = statistics.median(r for r, _ in pairs)
+    play_median = statistics.median(s for _, s in pairs)
+    spread = ", ".join(f"{r:.0f}/{s:.0f}" for r, s in pairs)
+    print(
+        f"  {players} player{'s' if players > 1 else ''}: raw playouts {raw_median:.0f} games/s;"
+        f" selfplay {play_median:.0f} games/s ({100 * play_median / raw_median:.0f}% of raw)"
+        f"   (runs raw/selfplay: {spread})"
+    )

@@ -14,7 +14,8 @@ import random
 import statistics
 from collections.abc import Callable
 
-from ...harness.bench import median_of, per_second
+from ...core.game import get_game
+from ...harness.bench import median_of, per_second, print_selfplay_against_raw
 from .rules import Board, Game
 
 
@@ -58,8 +59,24 @@ def call_microseconds(
     return 1e6 / per_second(all_boards, seconds)
 
 
-def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
+def selfplay_bench(seconds: float, runs: int, players: tuple[int, ...] = (2,)) -> None:
+    """Raw random games against ``random`` bots in the selfplay harness."""
+    print("  selfplay harness (random bots, no --out) against raw random games:")
+    for count in players:
+        print_selfplay_against_raw(
+            get_game("nmbr9"),
+            lambda c=count: games_per_second(Game(players=c), seconds),
+            count,
+            seconds,
+            runs,
+        )
+
+
+def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> int:
     print(f"nmbr9 bench: median of {runs} runs of {seconds:g} s each, one process")
+    if selfplay:
+        selfplay_bench(seconds, runs, players=(1, 2, 4))
+        return 0
     for players in (1, 4):
         game = Game(players=players)
         median, values = median_of(lambda g=game: games_per_second(g, seconds), runs)
@@ -78,4 +95,5 @@ def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
     )
     median, _ = median_of(lambda: call_microseconds(boards, Board.legal_masks, seconds), runs)
     print(f"  the same as bit masks (legal_masks): {median:.1f} µs")
+    selfplay_bench(seconds, runs)
     return 0

@@ -122,10 +122,10 @@ class Nmbr9:
         help = "play in the terminal: alone, against bots, or hot-seat"
         add_play_command(commands, self, help=help, players=1).set_defaults(run=_play)
 
-    def bench(self, seconds: float, runs: int) -> int:
+    def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
         from .bench import run_bench
 
-        return run_bench(seconds=seconds, runs=runs)
+        return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
 
 
 def _play(args: argparse.Namespace) -> int:

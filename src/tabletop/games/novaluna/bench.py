@@ -6,7 +6,8 @@ import itertools
 import random
 import time
 
-from ...harness.bench import median_of, per_second
+from ...core.game import get_game
+from ...harness.bench import median_of, per_second, print_selfplay_against_raw
 from .rules import Game
 
 
@@ -59,8 +60,24 @@ def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> flo
     return root.visits / (time.perf_counter() - start)
 
 
-def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
+def selfplay_bench(seconds: float, runs: int, players: tuple[int, ...] = (2,)) -> None:
+    """Raw random playouts against ``random`` bots in the selfplay harness."""
+    print("  selfplay harness (random bots, no --out) against raw random playouts:")
+    for count in players:
+        print_selfplay_against_raw(
+            get_game("nova-luna"),
+            lambda c=count: playouts_per_second(Game(players=c), seconds),
+            count,
+            seconds,
+            runs,
+        )
+
+
+def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> int:
     print(f"novaluna bench: median of {runs} runs of {seconds:g} s each, one process")
+    if selfplay:
+        selfplay_bench(seconds, runs, players=(1, 2, 4))
+        return 0
     for label, game in (
         ("solo", Game(players=1)),
         ("2 players", Game(players=2)),
@@ -81,4 +98,5 @@ def run_bench(seconds: float = 1.0, runs: int = 5) -> int:
             f"  mcts search, {players} players mid-game: {median:.0f} iterations/s"
             f"   (runs: {spread})"
         )
+    selfplay_bench(seconds, runs)
     return 0

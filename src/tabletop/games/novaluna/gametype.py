@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import argparse
+import weakref
 from typing import Any
 
 from ...core.errors import BotSpecError, OptionsError
@@ -28,17 +29,29 @@ class NovaLunaTable:
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
+        # Views handed out since the last action. They share the state's displays
+        # (copying every display per move was a fifth of a selfplay game); one still
+        # alive when the next action comes gets its own copies first, so a bot that
+        # keeps a view still sees the position it was given.
+        self._lent: list[weakref.ref[View]] = []
 
     def acting(self) -> list[int]:
         state = self.recorder.state
         return [] if state.is_over else [state.current_seat]
 
     def view(self, seat: int) -> View:
-        return self.recorder.state.view(seat)
+        view = View(self.recorder.state, seat, share_displays=True)
+        self._lent.append(weakref.ref(view))
+        return view
 
     def apply(self, seat: int, action: Any) -> None:
         if seat != self.recorder.state.current_seat:
             raise ValueError(f"it is seat {self.recorder.state.current_seat}'s turn, not {seat}'s")
+        for ref in self._lent:
+            view = ref()
+            if view is not None:
+                view.own_displays()
+        self._lent.clear()
         self.recorder.apply(action)
 
     def record(self) -> JSON:
@@ -104,10 +117,10 @@ class NovaLuna:
         solo.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
         solo.set_defaults(run=_play)
 
-    def bench(self, seconds: float, runs: int) -> int:
+    def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
         from .bench import run_bench
 
-        return run_bench(seconds=seconds, runs=runs)
+        return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
 
 
 def _play(args: argparse.Namespace) -> int:

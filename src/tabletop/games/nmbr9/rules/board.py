@@ -30,6 +30,7 @@ tabletop.games.nmbr9.rules.actions.IllegalActionError: r0@9,9 does not touch you
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from typing import NamedTuple
 
@@ -185,6 +186,26 @@ def bit_positions(mask: int) -> list[int]:
         i = text.find("1", i + 1)
     out.reverse()
     return out
+
+
+def nth_bit(mask: int, n: int) -> int:
+    """The index of the ``n``-th set bit of ``mask`` (from 0, lowest first), found by
+    halving the range with bit counts rather than by listing the bits.
+
+    >>> nth_bit(0b1011000, 0), nth_bit(0b1011000, 2)
+    (3, 6)
+    """
+    low, high = 0, mask.bit_length()
+    while high - low > 1:
+        middle = (low + high) // 2
+        below = (mask >> low) & ((1 << (middle - low)) - 1)
+        count = below.bit_count()
+        if n < count:
+            high = middle
+        else:
+            n -= count
+            low = middle
+    return low
 
 
 class Board:
@@ -455,6 +476,22 @@ class Board:
                 (new(Place, (r, ox + o % w, oy + o // w)), level) for o in bit_positions(offsets)
             ]
         return out
+
+    def random_place(self, digit: int, rng: random.Random) -> Place:
+        """``rng.choice(self.legal(digit))[0]`` without building the list: the same
+        ``randrange`` draw (what ``choice`` draws with), so the same placement.
+        ``ValueError`` if ``digit`` cannot be placed."""
+        if not self.tiles:
+            return Place(DISTINCT[digit][rng.randrange(len(DISTINCT[digit]))].rotation, 0, 0)
+        options = self.legal_masks(digit)
+        counts = [offsets.bit_count() for _, _, offsets in options]
+        pick = rng.randrange(sum(counts))
+        for (bits, _, offsets), count in zip(options, counts, strict=True):
+            if pick < count:
+                x, y = self.corner(nth_bit(offsets, pick))
+                return Place(bits.shape.rotation, x, y)
+            pick -= count
+        raise AssertionError("unreachable: pick < sum(counts)")
 
     def __repr__(self) -> str:
         return f"<Board {len(self.tiles)} tiles, {self.levels} levels, score {self.score}>"

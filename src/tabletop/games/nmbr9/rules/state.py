@@ -27,7 +27,7 @@ import random
 from dataclasses import dataclass
 
 from .actions import IllegalActionError, Place
-from .board import Board, Placed
+from .board import Board, Placed, nth_bit
 from .tiles import DIGITS, DISTINCT
 
 CARDS = 20
@@ -299,23 +299,3 @@ class State:
             f"<State {self.game.players}p round {self.round + 1}/{self.rounds} "
             f"card={self.card} acting={self.acting_seats()} over={self.is_over}>"
         )
-
-
-def nth_bit(mask: int, n: int) -> int:
-    """The index of the ``n``-th set bit of ``mask`` (from 0, lowest first), found by
-    halving the range with bit counts rather than by listing the bits.
-
-    >>> nth_bit(0b1011000, 0), nth_bit(0b1011000, 2)
-    (3, 6)
-    """
-    low, high = 0, mask.bit_length()
-    while high - low > 1:
-        middle = (low + high) // 2
-        below = (mask >> low) & ((1 << (middle - low)) - 1)
-        count = below.bit_count()
-        if n < count:
-            high = middle
-        else:
-            n -= count
-            low = middle
-    return low

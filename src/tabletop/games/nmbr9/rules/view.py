@@ -43,7 +43,7 @@ class View:
         "turned",
         "unturned",
         "is_over",
-        "boards",
+        "_boards",
         "has_placed",
         "pending",
     )
@@ -62,10 +62,21 @@ class View:
         self.is_over = state.is_over
         self.has_placed = tuple(p is not None for p in state.placed)
         self.pending: Placed | None = None if viewer is None else state.placed[viewer]
-        self.boards = [
-            board.clone() if seat == viewer or state.placed[seat] is None else board.without_last()
+        # Another seat's board with a pending tile is kept as its earlier tiles and
+        # rebuilt on first reading: most bots never look at other boards.
+        self._boards: list[Board | list[Placed]] = [
+            board.clone() if seat == viewer or state.placed[seat] is None else board.tiles[:-1]
             for seat, board in enumerate(state.boards)
         ]
+
+    @property
+    def boards(self) -> list[Board]:
+        """Every seat's board as this seat may see it (others' pending tiles left out)."""
+        boards = self._boards
+        for seat, board in enumerate(boards):
+            if not isinstance(board, Board):
+                boards[seat] = Board.from_tiles(board)
+        return boards  # type: ignore[return-value]
 
     @property
     def rounds_left(self) -> int:
@@ -77,13 +88,20 @@ class View:
         """The viewer's own board (its pending placement included)."""
         if self.viewer is None:
             raise ValueError("a spectator has no board of its own")
-        return self.boards[self.viewer]
+        return self._boards[self.viewer]  # type: ignore[return-value]  # always a Board
 
     def legal_actions(self) -> list[Place]:
         """The viewer's legal placements now (empty if it has placed, or for a spectator)."""
         if self.viewer is None or self.is_over or self.pending is not None:
             return []
         return [place for place, _ in self.board.legal(self.card)]
+
+    def random_action(self, rng: random.Random) -> Place:
+        """What ``rng.choice(self.legal_actions())`` would return, without the list;
+        ``ValueError`` when there is nothing to place."""
+        if self.viewer is None or self.is_over or self.pending is not None:
+            raise ValueError("there is nothing to place: the game is over or this seat has placed")
+        return self.board.random_place(self.card, rng)
 
     def legal_with_levels(self) -> list[tuple[Place, int]]:
         """``legal_actions()`` with the level each placement would lie on."""

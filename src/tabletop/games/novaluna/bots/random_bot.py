@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..rules import Action, View
-from .base import BotSpecError, legal_or_raise, register
+from .base import BotSpecError, register
 
 
 class RandomBot:
@@ -15,7 +15,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
-        return self.rng.choice(legal_or_raise(view))
+        # The same draw as ``rng.choice(legal_or_raise(view))``, minus the list.
+        return view.random_action(self.rng)
 
 
 def _factory(option: str | None, seed: int | None) -> RandomBot:

@@ -221,8 +221,12 @@ class State:
         s._start_turn()
         return s
 
-    def clone(self) -> State:
-        """An independent copy (cheap: the pile is shared, it never changes)."""
+    def clone(self, displays: bool = True) -> State:
+        """An independent copy (cheap: the pile is shared, it never changes).
+
+        ``displays=False`` shares the seats' ``Display`` objects with this state:
+        only for a holder that copies them before this state changes (see
+        ``View``)."""
         s = State.__new__(State)
         s.game = self.game
         s._solo = self._solo
@@ -231,7 +235,7 @@ class State:
         s.on_wheel = self.on_wheel
         s._pile = self._pile
         s.drawn = self.drawn
-        s.displays = [d.clone() for d in self.displays]
+        s.displays = [d.clone() for d in self.displays] if displays else self.displays.copy()
         s.supply = self.supply.copy()
         s.time = self.time.copy()
         s.stamp = self.stamp.copy()
@@ -327,6 +331,30 @@ class State:
         for space in self.takeable_spaces():
             actions.extend(Place(space, x, y) for x, y in cells)
         return actions
+
+    def random_action(self, rng: random.Random) -> Action:
+        """``rng.choice(self.legal_actions())`` without building the list.
+
+        Draws the same number from ``rng`` (``randrange(n)`` is what ``choice``
+        draws with) and returns the same action, so a bot using it plays the very
+        same games; raises ``ValueError`` once the game is over.
+        """
+        if self.is_over:
+            raise ValueError("the game is over: there is nothing to choose")
+        extras: list[Action] = []
+        if self.can_refill():
+            extras.append(REFILL)
+        if self.can_end_phase():
+            extras.append(END_PHASE)
+        spaces = self.takeable_spaces()
+        frontier = self.displays[self.current_seat].frontier
+        width = len(frontier)
+        pick = rng.randrange(len(extras) + len(spaces) * width) - len(extras)
+        if pick < 0:
+            return extras[pick]
+        # Keys sort as their (x, y) do, so this is legal_cells()'s order.
+        x, y = cell_xy(sorted(frontier)[pick % width])
+        return Place(spaces[pick // width], x, y)
 
     def discs_placed(self, seat: int) -> int:
         return self.displays[seat].covered

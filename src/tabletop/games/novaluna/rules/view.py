@@ -30,16 +30,25 @@ if TYPE_CHECKING:
 class View:
     """A read-only public picture of a state (no pile order)."""
 
-    __slots__ = ("_state", "viewer")
+    __slots__ = ("_state", "viewer", "__weakref__")
 
-    def __init__(self, state: State, viewer: int | None = None) -> None:
+    def __init__(
+        self, state: State, viewer: int | None = None, *, share_displays: bool = False
+    ) -> None:
+        """``share_displays``: read the state's displays until ``own_displays()`` is
+        called, which the caller must do before the state changes (a table does it
+        for views still alive when it applies the next action)."""
         if viewer is not None and not 0 <= viewer < state.game.players:
             raise ValueError(f"there is no seat {viewer}")
-        hidden = state.clone()
+        hidden = state.clone(displays=not share_displays)
         drawn = hidden.drawn
         hidden._pile = hidden._pile[:drawn] + tuple(sorted(hidden._pile[drawn:]))
         self._state = hidden
         self.viewer = viewer  # the seat this view is for; None = a spectator
+
+    def own_displays(self) -> None:
+        """Copy the displays a ``share_displays`` view still shares with its state."""
+        self._state.displays = [d.clone() for d in self._state.displays]
 
     # Everything public is read straight from the hidden copy.
     game: Game = property(lambda self: self._state.game)  # type: ignore[assignment]
@@ -72,6 +81,10 @@ class View:
 
     def legal_actions(self) -> list[Action]:
         return self._state.legal_actions()
+
+    def random_action(self, rng: random.Random) -> Action:
+        """What ``rng.choice(self.legal_actions())`` would return, without the list."""
+        return self._state.random_action(rng)
 
     def takeable_spaces(self) -> list[int]:
         return self._state.takeable_spaces()
