@@ -1,12 +1,41 @@
-"""Fixtures shared by every test folder (games and platform)."""
+"""Fixtures shared by every test folder (games and platform), and the browser tests':
+one Chromium per module and ``page``, a page at each of ``SIZES`` that fails the test on
+any JavaScript error or Content-Security-Policy breach (each folder's ``server``)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+
+from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 
 
 @pytest.fixture
 def rng() -> random.Random:
     return random.Random(20240607)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    require_chromium()
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def page(browser: Any, size: str) -> Iterator[Any]:
+    with checked_page(browser, **SIZES[size]) as page:
+        yield page

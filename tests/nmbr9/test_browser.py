@@ -11,15 +11,12 @@ from typing import Any
 import pytest
 
 from browser_support import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     SIZES,
     api,
     checked_page,
     no_horizontal_overflow,
     ply,
     press,
-    require_chromium,
     running_server,
     shot,
     wait_for_ply_after,
@@ -34,28 +31,6 @@ GREEDY = {"kind": "bot", "bot": "greedy"}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("n9browser") / "games.db") as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    require_chromium()
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(params=list(SIZES))
-def size(request: pytest.FixtureRequest) -> str:
-    return request.param
-
-
-@pytest.fixture
-def page(browser: Any, size: str) -> Iterator[Any]:
-    with checked_page(browser, **SIZES[size]) as page:
-        yield page
 
 
 def create_n9(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
