@@ -10,7 +10,7 @@ import os
 import socket
 from pathlib import Path
 
-from ..core.web import DEFAULT_LIMITS, BotLimits
+from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .ratelimit import RateLimits
 
 APP_NAME = "novaluna"
@@ -120,7 +120,8 @@ def serve(args: argparse.Namespace) -> int:
     except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
         raise SystemExit(f"novaluna serve: cannot open the game database {db}: {err}") from None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"Nova Luna is at http://{shown}:{args.port}/  (games stored in {db}; Ctrl-C stops)")
+    games = " and ".join(game.title for game in web_games().values())
+    print(f"{games}: http://{shown}:{args.port}/  (games stored in {db}; Ctrl-C stops)")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     tune_gc()
     uvicorn.run(
