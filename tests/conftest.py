@@ -1,6 +1,8 @@
 """Fixtures shared by every test folder (games and platform), and the browser tests':
 one Chromium per module and ``page``, a page at each of ``SIZES`` that fails the test on
-any JavaScript error or Content-Security-Policy breach (each folder's ``server``)."""
+any JavaScript error or Content-Security-Policy breach; and the server tests': a real
+``novaluna serve`` per module as ``server`` (the browser folders override it with a URL,
+and a module may with other settings) and an HTTP client of it per test as ``api``."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 import pytest
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
+from server_support import Api, ServerProcess
 
 
 @pytest.fixture
@@ -39,3 +42,17 @@ def size(request: pytest.FixtureRequest) -> str:
 def page(browser: Any, size: str) -> Iterator[Any]:
     with checked_page(browser, **SIZES[size]) as page:
         yield page
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path_factory.mktemp("server") / "games.sqlite3").start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def api(server: ServerProcess) -> Iterator[Api]:
+    client = Api(server)
+    yield client
+    client.http.close()

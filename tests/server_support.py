@@ -165,3 +165,20 @@ def receive(ws: ClientConnection, until: Any, timeout: float = 30) -> dict[str, 
         message = json.loads(ws.recv(timeout=left))
         if until(message):
             return message
+
+
+def assert_strangers_are_refused(
+    api: Api, server: ServerProcess, game_id: str, posts: list[tuple[str, Any]], act: str
+) -> None:
+    """Without a seat link each POST (``(verb, body)``) gets 401 and with a forged one 403;
+    a spectator's undo and act (``act``) over the WebSocket get an error with status 401."""
+    base = f"/api/games/{game_id}"
+    for verb, body in posts:
+        assert api.request("POST", f"{base}/{verb}", json=body).status_code == 401
+        assert api.request("POST", f"{base}/{verb}", "forged", json=body).status_code == 403
+    spectator = open_socket(server, game_id, [])
+    receive(spectator, lambda m: m["type"] == "state")
+    for message in ({"type": "undo", "ply": 0}, {"type": "act", "action": act, "ply": 0}):
+        spectator.send(json.dumps(message))
+        assert receive(spectator, lambda m: m["type"] == "error")["status"] == 401
+    spectator.close()

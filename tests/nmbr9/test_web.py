@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,24 +14,10 @@ import pytest
 
 from tabletop.games.nmbr9.records import replay
 
-from server_support import Api, ServerProcess, open_socket, receive
+from server_support import Api, ServerProcess, assert_strangers_are_refused, open_socket, receive
 
 HUMAN = {"kind": "human"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("nmbr9") / "games.sqlite3").start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture
-def api(server: ServerProcess) -> Iterator[Api]:
-    client = Api(server)
-    yield client
-    client.http.close()
 
 
 def create(
@@ -241,21 +226,13 @@ def test_a_hot_seat_socket_places_for_each_seat_it_holds(api: Api, server: Serve
 
 def test_spectators_get_401_and_forged_links_403(api: Api, server: ServerProcess) -> None:
     game_id, tokens = create(api, [HUMAN, HUMAN])
-    base = f"/api/games/{game_id}"
-    for verb, body in [
+    posts = [
         ("actions", {"action": "r0@0,0", "ply": 0}),
         ("actions", {"action": "take-back", "ply": 0}),
         ("undo", {"ply": 0}),
         ("hint", {"ply": 0}),
-    ]:
-        assert api.request("POST", f"{base}/{verb}", json=body).status_code == 401
-        assert api.request("POST", f"{base}/{verb}", "forged", json=body).status_code == 403
-    spectator = open_socket(server, game_id, [])
-    receive(spectator, lambda m: m["type"] == "state")
-    for message in ({"type": "undo", "ply": 0}, {"type": "act", "action": "r0@0,0", "ply": 0}):
-        spectator.send(json.dumps(message))
-        assert receive(spectator, lambda m: m["type"] == "error")["status"] == 401
-    spectator.close()
+    ]
+    assert_strangers_are_refused(api, server, game_id, posts, act="r0@0,0")
     assert api.state(game_id)["ply"] == 0
 
 

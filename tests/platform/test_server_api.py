@@ -17,7 +17,7 @@ import pytest
 from tabletop.games.novaluna.records import replay
 from tabletop.games.novaluna.rules import Game
 
-from server_support import Api, ServerProcess, open_socket, receive
+from server_support import Api, ServerProcess, assert_strangers_are_refused, open_socket, receive
 
 HUMAN = {"kind": "human", "name": "Ann"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
@@ -318,21 +318,13 @@ def test_spectators_get_401_and_forged_links_403_before_anything_else(
     api: Api, server: ServerProcess
 ) -> None:
     game_id, tokens, state = two_humans(api)
-    base = f"/api/games/{game_id}"
-    for verb, body in [
+    posts = [
         ("undo", {"ply": 0}),
         ("undo", {"ply": 7}),
         ("actions", {"action": "1@0,0", "ply": 3}),
         ("hint", {"ply": 9}),
-    ]:
-        assert api.request("POST", f"{base}/{verb}", json=body).status_code == 401
-        assert api.request("POST", f"{base}/{verb}", "forged", json=body).status_code == 403
-    spectator = open_socket(server, game_id, [])
-    receive(spectator, lambda m: m["type"] == "state")
-    for message in ({"type": "undo", "ply": 0}, {"type": "act", "action": "1@0,0", "ply": 0}):
-        spectator.send(json.dumps(message))
-        assert receive(spectator, lambda m: m["type"] == "error")["status"] == 401
-    spectator.close()
+    ]
+    assert_strangers_are_refused(api, server, game_id, posts, act="1@0,0")
     assert api.state(game_id) == state
 
 
