@@ -69,20 +69,20 @@ class Recorder:
         """Apply ``action`` to the state and record it (nothing changes if illegal)."""
         state = self.state
         seat, phase, refilled = state.current_seat, state.phase, state.refilled
-        tile = state.wheel[action.space] if isinstance(action, Place) else 0
-        covered = state.apply(action)
         if isinstance(action, Place):
+            tile = state.wheel[action.space]
+            covered = state.apply(action)
             turn = self._turn_head(seat, phase, refilled)
-            turn.update(
-                space=action.space,
-                tile=tile,
-                cell=[action.x, action.y],
-                covered=[list(c) for c in covered],
-            )
+            turn["space"] = action.space
+            turn["tile"] = tile
+            turn["cell"] = [action.x, action.y]
+            turn["covered"] = [list(c) for c in covered] if covered else []
             self.turns.append(turn)
             self._open_turn = None
-        else:  # a refill or the solo phase end: the turn's take is still to come
-            self._open_turn = self._turn_head(seat, state.phase, True)
+            return covered
+        covered = state.apply(action)
+        # A refill or the solo phase end: the turn's take is still to come.
+        self._open_turn = self._turn_head(seat, state.phase, True)
         return covered
 
     def _turn_head(self, seat: int, phase: int, refill: bool) -> dict[str, Any]:

@@ -173,6 +173,8 @@ class State:
         "_last_disc",
         "start_stack",
         "_solo",
+        "_public",
+        "_spaces",
     )
 
     game: Game
@@ -197,6 +199,8 @@ class State:
         s.game = game
         s._solo = game.solo
         s._pile = pile
+        s._public = None
+        s._spaces = None
         s.wheel = [0] + list(pile[:11])
         s.meeple = 0
         s.on_wheel = 11
@@ -232,8 +236,10 @@ class State:
         s._solo = self._solo
         s.wheel = self.wheel.copy()
         s.meeple = self.meeple
+        s._spaces = self._spaces
         s.on_wheel = self.on_wheel
         s._pile = self._pile
+        s._public = self._public
         s.drawn = self.drawn
         s.displays = [d.clone() for d in self.displays] if displays else self.displays.copy()
         s.supply = self.supply.copy()
@@ -260,7 +266,20 @@ class State:
 
     def unseen_tiles(self) -> tuple[int, ...]:
         """Tile ids still in the pile, sorted: what everyone may know of it."""
-        return tuple(sorted(self._pile[self.drawn :]))
+        return self.public_pile()[self.drawn :]
+
+    def public_pile(self) -> tuple[int, ...]:
+        """The pile as everyone may know it: the tiles drawn, then the rest sorted.
+
+        Kept until the next draw (a view is made every move; the pile changes
+        only at refills).
+        """
+        public = self._public
+        if public is None or public[0] != self.drawn or public[1] is not self._pile:
+            drawn, pile = self.drawn, self._pile
+            public = (drawn, pile, pile[:drawn] + tuple(sorted(pile[drawn:])))
+            self._public = public
+        return public[2]
 
     def pile_order(self) -> tuple[int, ...]:
         """The secret: all 68 tile ids in draw order. Only for records and tests."""
@@ -285,13 +304,20 @@ class State:
 
     def takeable_spaces(self) -> list[int]:
         """The first three occupied spaces clockwise from the meeple."""
-        wheel = self.wheel
-        spaces = []
-        for space in _CLOCKWISE_AFTER[self.meeple]:
-            if wheel[space]:
-                spaces.append(space)
-                if len(spaces) == 3:
-                    break
+        return list(self._takeable())
+
+    def _takeable(self) -> tuple[int, ...]:
+        # Kept until the wheel changes: a bot's move asks twice (to choose, to check).
+        spaces = self._spaces
+        if spaces is None:
+            wheel = self.wheel
+            found = []
+            for space in _CLOCKWISE_AFTER[self.meeple]:
+                if wheel[space]:
+                    found.append(space)
+                    if len(found) == 3:
+                        break
+            spaces = self._spaces = tuple(found)
         return spaces
 
     def legal_cells(self, seat: int | None = None) -> list[tuple[int, int]]:
@@ -328,30 +354,32 @@ class State:
         if self.can_end_phase():
             actions.append(END_PHASE)
         cells = self.legal_cells()
-        for space in self.takeable_spaces():
+        for space in self._takeable():
             actions.extend(Place(space, x, y) for x, y in cells)
         return actions
 
     def random_action(self, rng: random.Random) -> Action:
         """``rng.choice(self.legal_actions())`` without building the list.
 
-        Draws the same number from ``rng`` (``randrange(n)`` is what ``choice``
-        draws with) and returns the same action, so a bot using it plays the very
-        same games; raises ``ValueError`` once the game is over.
+        Draws the same number from ``rng`` as ``choice`` does and returns the same
+        action, so a bot using it plays the very same games; raises ``ValueError``
+        once the game is over.
         """
         if self.is_over:
             raise ValueError("the game is over: there is nothing to choose")
-        extras: list[Action] = []
-        if self.can_refill():
-            extras.append(REFILL)
-        if self.can_end_phase():
-            extras.append(END_PHASE)
-        spaces = self.takeable_spaces()
+        # can_refill() / can_end_phase() inlined: this runs once per move of every
+        # bot game, and the calls were a fifth of it.
+        if self._solo:
+            extra = self.phase == 1 and self.displays[0].covered >= SOLO_PHASE1_DISCS
+        else:
+            extra = not self.refilled and 1 <= self.on_wheel <= 2 and self.drawn < len(self._pile)
+        spaces = self._takeable()
         frontier = self.displays[self.current_seat].frontier
         width = len(frontier)
-        pick = rng.randrange(len(extras) + len(spaces) * width) - len(extras)
+        # What Random.choice draws with (randrange(n) draws the same, slower).
+        pick = rng._randbelow(extra + len(spaces) * width) - extra
         if pick < 0:
-            return extras[pick]
+            return END_PHASE if self._solo else REFILL
         # Keys sort as their (x, y) do, so this is legal_cells()'s order.
         x, y = cell_xy(sorted(frontier)[pick % width])
         return Place(spaces[pick // width], x, y)
@@ -406,7 +434,7 @@ class State:
             raise IllegalActionError("the game is over")
         if not isinstance(action, Place):
             raise IllegalActionError(f"{action} is not a take-and-place action")
-        spaces = self.takeable_spaces()
+        spaces = self._takeable()
         if action.space not in spaces:
             if not 0 <= action.space < WHEEL_SPACES:
                 raise IllegalActionError(f"{action}: there is no wheel space {action.space}")
@@ -451,6 +479,7 @@ class State:
         seat = self.current_seat
         tile = self.wheel[space]
         self.wheel[space] = 0
+        self._spaces = None
         self.on_wheel -= 1
         self.meeple = space
         display = self.displays[seat]
@@ -479,6 +508,7 @@ class State:
     def _refill(self) -> None:
         """Fill every empty space but the meeple's, clockwise from the meeple."""
         wheel, pile = self.wheel, self._pile
+        self._spaces = None
         for space in _CLOCKWISE_AFTER[self.meeple]:
             if not wheel[space]:
                 if self.drawn >= len(pile):
@@ -538,7 +568,7 @@ class State:
         displays = self.displays
         pile_size = len(self._pile)
         while not self.is_over:
-            spaces = self.takeable_spaces()
+            spaces = self._takeable()
             frontier = displays[self.current_seat].frontier
             width = len(frontier)
             if self._solo:

@@ -41,8 +41,9 @@ class View:
         if viewer is not None and not 0 <= viewer < state.game.players:
             raise ValueError(f"there is no seat {viewer}")
         hidden = state.clone(displays=not share_displays)
-        drawn = hidden.drawn
-        hidden._pile = hidden._pile[:drawn] + tuple(sorted(hidden._pile[drawn:]))
+        public = state.public_pile()
+        hidden._pile = public
+        hidden._public = (hidden.drawn, public, public)  # the clone's copy held the order
         self._state = hidden
         self.viewer = viewer  # the seat this view is for; None = a spectator
 
