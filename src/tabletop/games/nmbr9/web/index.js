@@ -6,6 +6,7 @@
 // placements ("r<rotation>@x,y", x,y the top-left of the turned tile's bounding box);
 // a small check of the rules here says why a spot is not among them.
 import { announce } from "../../shell/announce.js";
+import { capitalise } from "../../shell/api.js";
 import { clear, focusLost, focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
 import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
@@ -129,6 +130,21 @@ function boardPicture(tiles, label, testid) {
   return svg;
 }
 
+const signed = (n) => (n < 0 ? `−${-n}` : String(n));
+
+/** A spot as the page names it to keyboard users: the column and row of the top-left
+ * corner of the tile's box, counted from your first tile's (the server's x, y). */
+export function spotName(x, y) {
+  return `column ${signed(x)}, row ${signed(y)}`;
+}
+
+/** "Round 5, the 7: you placed it at column 3, row −2, on level 2, turned 90°; Greedy
+ * placed it at …": a resolved round, for the log and the screen reader alike. */
+function roundSentence(r, name) {
+  const parts = (r.placements || []).map((p, seat) => (p ? `${name(seat)} placed it at ${spotName(p.x, p.y)}, on level ${p.level}${p.rotation ? `, turned ${p.rotation * 90}°` : ""}` : null));
+  return `Round ${r.round + 1}, the ${r.card}: ${parts.filter(Boolean).join("; ")}`;
+}
+
 function levelRows(tiles) {
   const rows = new Map();
   for (const t of tiles) {
@@ -208,15 +224,21 @@ const nmbr9 = {
   },
 
   logWords(entry, name = (seat) => `Seat ${seat + 1}`) {
-    if (entry.kind === "round") { // a replay's step: every seat's placement of one card
-      const where = (entry.placements || []).map((p, seat) => (p ? `${name(seat)} on level ${p.level}${p.level ? ` (+${p.points})` : ""}` : null)).filter(Boolean);
-      return [{ text: `Round ${entry.round + 1}, the ${entry.card}: ` }, { text: where.join(", "), cls: "log-where" }];
-    }
+    if (entry.kind === "round") return [{ text: roundSentence(entry, name), cls: "log-where" }]; // a replay's step
     if (entry.kind === "take-back") return [{ text: `took back the ${entry.card}` }];
     const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed the ${entry.card}` }];
-    if (entry.resolved) words.push({ text: `round ${entry.resolved.round + 1} complete`, cls: "muted", sep: true });
+    if (entry.resolved) words.push({ text: roundSentence(entry.resolved, name), cls: "log-where", sep: true });
     if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
     return words;
+  },
+
+  /** What a screen reader hears of a log entry (``name`` says "you" for your seat): the
+   * round's sentence of the log when the entry resolves a round, once, short. */
+  announceEntry(entry, name) {
+    const who = capitalise(name(entry.seat));
+    if (!entry.resolved) return `${who} ${this.moveSentence(entry, name)}`;
+    const clock = entry.by === "clock" ? `${who} ran out of time: the ${entry.card} was placed for them. ` : "";
+    return clock + roundSentence(entry.resolved, name);
   },
 
   resultHeadline(state, name) {
@@ -376,6 +398,13 @@ class Board {
     return best || { rot: 0, x: Math.round(mx) - 1, y: Math.round(my) - 2 };
   }
 
+  /** Where the ghost is and whether it may go there, short: "Column 3, row −2: level 1". */
+  spotSentence() {
+    const j = this.judge();
+    const where = this.myTiles().length ? `${capitalise(spotName(this.ghost.x, this.ghost.y))}: ` : "";
+    return where + (j.legal ? `level ${j.level}` : `not here, ${j.why.split(":")[0]}`);
+  }
+
   /** The ghost's legality: {legal, level, why, action}. */
   judge(g = this.ghost) {
     const st = this.state;
@@ -410,7 +439,7 @@ class Board {
     this.heading.textContent = seat === mine && mine !== null && st.you.length < 2 ? "Your board" : `${name}'s board`;
     this.backBtn.hidden = this.viewSeat === null || mine === null;
     this.surface.setAttribute("aria-label", placing
-      ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom.`
+      ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom. Columns and rows count from your first tile.`
       : `${this.heading.textContent}: ${describeBoard(st.view.boards[seat].tiles)}. Arrow keys pan, plus and minus zoom.`);
     this.renderLevels(st.view.boards[seat]);
     this.drawBoard();
@@ -425,7 +454,7 @@ class Board {
       const j = this.judge();
       this.status.className = `n9-status ${j.legal ? "ok" : "bad"}`;
       this.status.textContent = j.legal
-        ? `Here: level ${j.level}, ${st.view.card} × ${j.level} = ${st.view.card * j.level} points. Confirm to place it.`
+        ? `Here${this.myTiles().length ? ` (${spotName(this.ghost.x, this.ghost.y)})` : ""}: level ${j.level}, ${st.view.card} × ${j.level} = ${st.view.card * j.level} points. Confirm to place it.`
         : `Not here: ${j.why}.`;
       this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
       this.confirmBtn.setAttribute("aria-describedby", "n9-status");
@@ -786,8 +815,7 @@ class Board {
         if (placing) {
           this.pinned = true;
           this.moveGhost(dx, dy);
-          const j = this.judge();
-          announce(j.legal ? `Level ${j.level}` : `Not here: ${j.why.split(":")[0]}`);
+          announce(this.spotSentence());
         } else {
           if (!this.view) this.fit(false);
           this.view.cx += dx * 2;
@@ -798,8 +826,7 @@ class Board {
       } else if ((e.key === "r" || e.key === "R") && placing) {
         e.preventDefault();
         this.rotate(e.shiftKey ? -1 : 1);
-        const j = this.judge();
-        announce(`Turned. ${j.legal ? `Level ${j.level}` : `Not here: ${j.why.split(":")[0]}`}`);
+        announce(`Turned ${this.ghost.rot * 90}°. ${this.spotSentence()}`);
       } else if (e.key === "Enter" && placing) {
         e.preventDefault();
         this.confirm();
