@@ -248,35 +248,126 @@ def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
     shot(page, f"n9-illegal-{size}")
 
 
-def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> None:
-    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY])
-    page.goto(seat_url(server, game, 0))
-    assert wait_for_placing_or_end(page)
-    for number in range(4):
+def focused(page: Any) -> str:
+    """The data-testid of the focused element; fails when focus is on <body>."""
+    testid = page.evaluate(
+        "() => document.activeElement === document.body ? null"
+        " : document.activeElement.getAttribute('data-testid') || ''"
+    )
+    assert testid is not None, "focus dropped to <body>"
+    return testid
+
+
+def tab_to(page: Any, testid: str, limit: int = 40) -> None:
+    """Press Tab until the element ``testid`` has focus (at first it may be on <body>)."""
+    for _ in range(limit):
+        if page.evaluate("() => document.activeElement?.getAttribute('data-testid')") == testid:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {testid}")
+
+
+#: The arrow keys of a square spiral outwards: 1 right, 1 down, 2 left, 2 up, 3 right, …
+SPIRAL = [
+    arrow
+    for n in range(1, 13)
+    for arrow in (
+        ["ArrowRight"] * n + ["ArrowDown"] * n if n % 2 else ["ArrowLeft"] * n + ["ArrowUp"] * n
+    )
+]
+
+
+def walk_to_a_legal_spot(page: Any) -> None:
+    """Arrow keys (and R, when a whole spiral finds nothing) until the ghost is legal."""
+    for _turn in range(4):
+        for arrow in SPIRAL:
+            if ghost(page)["legal"]:
+                return
+            page.keyboard.press(arrow)
+        page.keyboard.press("r")
+    raise AssertionError("no legal spot within reach of the ghost")
+
+
+def spot_name(x: int, y: int) -> str:
+    """The page's name for a spot (see spotName in index.js)."""
+    signed = lambda n: f"\u2212{-n}" if n < 0 else str(n)  # noqa: E731
+    return f"column {signed(x)}, row {signed(y)}"
+
+
+def keyboard_round(page: Any, number: int) -> str:
+    """One round by keys alone, from focus on the board: R a few times, the arrows to a
+    legal spot, Enter. Returns the words the round's announcement must hold for you."""
+    assert focused(page) == "board"
+    start = ghost(page)
+    for _ in range(number % 4):
+        page.keyboard.press("r")
+    assert ghost(page)["rot"] == (start["rot"] + number % 4) % 4
+    walk_to_a_legal_spot(page)
+    spot = ghost(page)
+    status = page.inner_text("[data-testid=ghost-status]")
+    level = int(status.split("level ")[1].split(",")[0])
+    where = spot_name(spot["x"], spot["y"]) if number else spot_name(0, 0)  # the first: 0,0
+    before = ply(page)
+    page.keyboard.press("Enter")
+    wait_for_ply_after(page, before)
+    return f"you placed it at {where}, on level {level}"
+
+
+def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
+    page: Any, server: str, size: str
+) -> None:
+    """From the lobby (the shortest game it offers: cards removed) to the end screen with
+    Tab, Enter, the arrows and R only; each round is announced once it resolves, saying
+    where each tile went, in the log's own words."""
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    tab_to(page, "game-type-nova-luna")  # the games are one tab stop: arrows choose
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == "game-type-nmbr9"
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=option-remove]").wait_for()
+    tab_to(page, "option-remove")
+    page.keyboard.press("ArrowDown")  # a random number of cards, 1 to 4, removed
+    chosen = page.eval_on_selector("[data-testid=option-remove]", "e => e.selectedOptions[0].text")
+    assert chosen == "a random number, 1 to 4"
+    tab_to(page, "create-game")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=share-panel]").wait_for()
+    assert focused(page) == "enter-game"
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=board]").wait_for()
+    game_id = page.url.split("/g/")[1].split("#")[0]
+    start = api(server, f"/api/games/{game_id}")
+    rounds, name = start["view"]["rounds"], start["game"]["seats"][0]["name"]
+    assert 16 <= rounds <= 19
+    for number in range(rounds):
         assert wait_for_placing_or_end(page)
-        # the turn puts focus on the board; arrow keys move the ghost, Enter confirms
         page.wait_for_function("() => document.activeElement?.dataset.testid === 'board'")
-        start = ghost(page)
-        page.keyboard.press("ArrowRight")
-        assert ghost(page)["x"] == start["x"] + 1
-        page.keyboard.press("ArrowDown")
-        assert ghost(page)["y"] == start["y"] + 1
-        page.keyboard.press("ArrowUp")
-        page.keyboard.press("ArrowLeft")
-        assert ghost(page)["x"] == start["x"] and ghost(page)["y"] == start["y"]
-        before = ply(page)
-        page.keyboard.press("Enter")
-        wait_for_ply_after(page, before)
+        card = int(page.inner_text("[data-testid=current-card] strong").split()[-1])
+        if number == 8 and size == "phone":
+            shot(page, "n9-keyboard-mid-game-phone", full_page=True)
+            assert no_horizontal_overflow(page)
+        mine = keyboard_round(page, number)
+        heading = f"Round {number + 1}, the {card}: "
         page.wait_for_function(
-            "(n) => document.querySelector('[data-testid=round]').textContent"
-            ".startsWith(`Round ${n + 2}`)",
-            arg=number,
+            "(h) => document.getElementById('announcer').textContent.includes(h)", arg=heading
         )
-        assert page.evaluate("() => document.activeElement !== document.body")
-        # one short sentence for the round, from the live region
-        said = page.locator("[data-testid=announcement]").last.inner_text()
-        assert "placed the" in said and len(said) < 200
-    assert page.locator("[data-testid=board] .n9-tile").count() == 4
+        said = page.locator("[data-testid=announcement]", has_text=heading).inner_text()
+        assert heading + mine in said and "; Greedy placed it at column" in said, said
+        assert len(said) < 240  # short: one sentence a seat
+        # the log says the same, with your name for "you"
+        entry = page.locator("[data-testid=log-entry]", has_text=heading).last.inner_text()
+        assert heading + name + mine.removeprefix("you") in entry, entry
+    page.locator("[data-testid=end-screen]").wait_for()
+    assert "Game over:" in page.inner_text("#announcer")
+    assert focused(page) in ("", "play-again", "close-end")  # the dialog's headline, or a button
+    tab_to(page, "close-end")
+    shot(page, f"n9-keyboard-end-{size}")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=end-screen]").wait_for(state="detached")
+    assert focused(page) == "show-result"
+    state = api(server, f"/api/games/{game_id}")
+    assert state["over"] and len(state["view"]["boards"][0]["tiles"]) == rounds
 
 
 @pytest.mark.parametrize("size", ["desktop"])
