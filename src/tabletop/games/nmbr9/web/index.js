@@ -381,6 +381,20 @@ class Board {
     return seat === null ? [] : this.state.view.boards[seat].tiles;
   }
 
+  /** ``g`` moved back to a square off your board at most (no legal spot lies further):
+   * arrow keys and the pointer cannot lose the ghost in empty space. */
+  nearBoard(g) {
+    const tiles = this.myTiles();
+    if (!tiles.length) return g;
+    const b = bounds(tiles);
+    const cells = shapeCells(this.state.view.card, g.rot);
+    const w = 1 + Math.max(...cells.map((c) => c[0]));
+    const hh = 1 + Math.max(...cells.map((c) => c[1]));
+    const x = Math.min(Math.max(g.x, b.x0 - w - 1), b.x1 + 1);
+    const y = Math.min(Math.max(g.y, b.y0 - hh - 1), b.y1 + 1);
+    return { ...g, x, y };
+  }
+
   /** Where the ghost begins: a legal spot near the middle of your board, turned 0. */
   startGhost() {
     const tiles = this.myTiles();
@@ -509,8 +523,28 @@ class Board {
     const w = Math.max(rect.width, 100);
     const hgt = Math.max(rect.height, 100);
     if (!this.view) this.fit(false);
+    this.clampView(w, hgt);
     const { cx, cy, scale } = this.view;
     return { x: cx - w / 2 / scale, y: cy - hgt / 2 / scale, w: w / scale, h: hgt / scale };
+  }
+
+  /** The squares the view must not lose: the shown board's, and the ghost's. */
+  extent() {
+    const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
+    const b = bounds(tiles);
+    if (!this.ghost || !this.placing()) return b;
+    const g = bounds([{ digit: this.state.view.card, rotation: this.ghost.rot, x: this.ghost.x, y: this.ghost.y }]);
+    return { x0: Math.min(b.x0, g.x0), y0: Math.min(b.y0, g.y0), x1: Math.max(b.x1, g.x1), y1: Math.max(b.y1, g.y1) };
+  }
+
+  /** However far it is panned, two squares of the board's extent stay on screen. */
+  clampView(w, hgt) {
+    const b = this.extent();
+    const v = this.view;
+    const mx = Math.max(0, w / 2 / v.scale - 2);
+    const my = Math.max(0, hgt / 2 / v.scale - 2);
+    v.cx = Math.min(Math.max(v.cx, b.x0 - mx), b.x1 + mx);
+    v.cy = Math.min(Math.max(v.cy, b.y0 - my), b.y1 + my);
   }
 
   /** Keep the ghost in view (after a keyboard move). */
@@ -662,13 +696,13 @@ class Board {
     const [bw, bh] = size(before);
     const [aw, ah] = size(after);
     // turn about the middle
-    this.ghost = { rot, x: this.ghost.x + Math.round((bw - aw) / 2), y: this.ghost.y + Math.round((bh - ah) / 2) };
+    this.ghost = this.nearBoard({ rot, x: this.ghost.x + Math.round((bw - aw) / 2), y: this.ghost.y + Math.round((bh - ah) / 2) });
     this.drawBoard();
     this.renderStatus();
   }
 
   moveGhost(dx, dy) {
-    this.ghost = { ...this.ghost, x: this.ghost.x + dx, y: this.ghost.y + dy };
+    this.ghost = this.nearBoard({ ...this.ghost, x: this.ghost.x + dx, y: this.ghost.y + dy });
     this.follow();
     this.drawBoard();
     this.renderStatus();
@@ -726,8 +760,7 @@ class Board {
     const cells = shapeCells(this.state.view.card, this.ghost.rot);
     const w = 1 + Math.max(...cells.map((c) => c[0]));
     const hh = 1 + Math.max(...cells.map((c) => c[1]));
-    const x = Math.round(px - w / 2);
-    const y = Math.round(py - hh / 2);
+    const { x, y } = this.nearBoard({ ...this.ghost, x: Math.round(px - w / 2), y: Math.round(py - hh / 2) });
     if (x === this.ghost.x && y === this.ghost.y) return;
     this.ghost = { ...this.ghost, x, y };
     this.drawBoard();
@@ -738,7 +771,9 @@ class Board {
     const el = this.surface;
     el.addEventListener("pointerdown", (e) => {
       if (!this.state) return;
-      el.setPointerCapture?.(e.pointerId);
+      try {
+        el.setPointerCapture?.(e.pointerId);
+      } catch { /* the pointer is already gone: nothing to capture */ }
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY, moved: false });
       if (this.pointers.size === 2) {
         const [a, b] = [...this.pointers.values()];
