@@ -611,3 +611,16 @@ def test_a_pinch_zooms_and_places_nothing(page: Any, server: str) -> None:
     page.wait_for_function(
         "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 3')"
     )
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_a_hint_names_its_spot_as_the_keyboard_does_and_moves_the_ghost_there(
+    page: Any, server: str
+) -> None:
+    start_round_two(page, server, seed=10)
+    page.click("[data-testid=hint]")
+    page.locator("[data-testid=play-hint]").wait_for()
+    g = ghost(page)  # the ghost went to the suggestion
+    text = page.inner_text("[data-testid=hint-box]")
+    assert f"at {spot_name(g['x'], g['y'])}, on level" in text, text
+    assert page.locator("[data-testid=hint-outline]").count() == 1

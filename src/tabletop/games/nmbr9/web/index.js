@@ -192,11 +192,14 @@ const nmbr9 = {
   describeAction(state, action) {
     const p = parseAction(action);
     if (!p) return action;
-    const choice = (state.choices || []).find((c) => c.action === action);
-    const level = choice ? choice.level : null;
     const card = state.view.card;
-    if (level === null) return `place the ${card} where the board shows it`;
-    return `place the ${card} on level ${level} where the board shows it (${card * level} points)`;
+    const seat = state.acting ?? state.you[0];
+    const tiles = seat === undefined || seat === null ? null : state.view.boards[seat].tiles;
+    const where = `at ${spotName(p.x, p.y)}`; // the board outlines it too
+    if (!tiles) return `place the ${card} ${where}`;
+    // the level as the rules give it (a socket's state may leave the choices out)
+    const { level } = checkSpot(tiles, card, p.rot, p.x, p.y);
+    return `place the ${card} ${where}, on level ${level} (${card * level} points)`;
   },
 
   seatCount(view) {
