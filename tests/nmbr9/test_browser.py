@@ -1,7 +1,8 @@
 """NMBR 9 in a real browser: from the lobby to the end screen by clicking (against a bot
-and solo), a game with a friend in two browser contexts (pending placements stay
-hidden), take back, the ghost's reasons, R and the keyboard. Screenshots go to
-test-output/screenshots/n9-*.png."""
+and solo) and by the keyboard alone (with each round's announcement), a game with a
+friend in two browser contexts (pending placements stay hidden), take back, the ghost's
+reasons, R, the ghost following the mouse, panning limits, Ctrl+wheel and pinch zoom, the
+hint. Screenshots go to test-output/screenshots/n9-*.png."""
 
 from __future__ import annotations
 
