@@ -1,7 +1,8 @@
 """NMBR 9 in a real browser: from the lobby to the end screen by clicking (against a bot
-and solo), a game with a friend in two browser contexts (pending placements stay
-hidden), take back, the ghost's reasons, R and the keyboard. Screenshots go to
-test-output/screenshots/n9-*.png."""
+and solo) and by the keyboard alone (with each round's announcement), a game with a
+friend in two browser contexts (pending placements stay hidden), take back, the ghost's
+reasons, R, the ghost following the mouse, panning limits, Ctrl+wheel and pinch zoom, the
+hint. Screenshots go to test-output/screenshots/n9-*.png."""
 
 from __future__ import annotations
 
@@ -56,12 +57,25 @@ def wait_for_placing_or_end(page: Any) -> bool:
     return page.locator("[data-testid=end-screen]").count() == 0
 
 
+PLACED = """([round, banner]) => !document.querySelector('[data-testid=ghost]')
+  || document.querySelector('[data-testid=round]').textContent !== round
+  || document.querySelector('[data-testid=banner-title]').textContent !== banner
+  || !!document.querySelector('[data-testid=end-screen]')"""
+
+
+def confirm_and_wait(page: Any, confirm: Any) -> None:
+    """Call ``confirm()`` and wait until the page has this seat's placement: its ghost
+    gone, the next round begun, or (hot-seat) the next seat's turn (a bot's placement
+    also moves the ply on, so waiting for any new ply could let a test place twice)."""
+    seen = [page.inner_text("[data-testid=round]"), page.inner_text("[data-testid=banner-title]")]
+    confirm()
+    page.wait_for_function(PLACED, arg=seen)
+
+
 def confirm_by_hand(page: Any, size: str) -> None:
     """Confirm the ghost where it begins (a legal spot) by a click or tap."""
-    before = ply(page)
     assert page.get_attribute("[data-testid=ghost]", "data-legal") == "true"
-    press(page, size, "[data-testid=confirm]")
-    wait_for_ply_after(page, before)
+    confirm_and_wait(page, lambda: press(page, size, "[data-testid=confirm]"))
 
 
 def open_lobby_nmbr9(page: Any, server: str, size: str) -> None:
@@ -248,35 +262,124 @@ def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
     shot(page, f"n9-illegal-{size}")
 
 
-def test_keyboard_only_placement_for_several_rounds(page: Any, server: str) -> None:
-    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY])
-    page.goto(seat_url(server, game, 0))
-    assert wait_for_placing_or_end(page)
-    for number in range(4):
+def focused(page: Any) -> str:
+    """The data-testid of the focused element; fails when focus is on <body>."""
+    testid = page.evaluate(
+        "() => document.activeElement === document.body ? null"
+        " : document.activeElement.getAttribute('data-testid') || ''"
+    )
+    assert testid is not None, "focus dropped to <body>"
+    return testid
+
+
+def tab_to(page: Any, testid: str, limit: int = 40) -> None:
+    """Press Tab until the element ``testid`` has focus (at first it may be on <body>)."""
+    for _ in range(limit):
+        if page.evaluate("() => document.activeElement?.getAttribute('data-testid')") == testid:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {testid}")
+
+
+#: The arrow keys of a square spiral outwards: 1 right, 1 down, 2 left, 2 up, 3 right, …
+SPIRAL = [
+    arrow
+    for n in range(1, 13)
+    for arrow in (
+        ["ArrowRight"] * n + ["ArrowDown"] * n if n % 2 else ["ArrowLeft"] * n + ["ArrowUp"] * n
+    )
+]
+
+
+def walk_to_a_legal_spot(page: Any) -> None:
+    """Arrow keys (and R, when a whole spiral finds nothing) until the ghost is legal."""
+    for _turn in range(4):
+        for arrow in SPIRAL:
+            if ghost(page)["legal"]:
+                return
+            page.keyboard.press(arrow)
+        page.keyboard.press("r")
+    raise AssertionError("no legal spot within reach of the ghost")
+
+
+def spot_name(x: int, y: int) -> str:
+    """The page's name for a spot (see spotName in index.js)."""
+    signed = lambda n: f"\u2212{-n}" if n < 0 else str(n)  # noqa: E731
+    return f"column {signed(x)}, row {signed(y)}"
+
+
+def keyboard_round(page: Any, number: int) -> str:
+    """One round by keys alone, from focus on the board: R a few times, the arrows to a
+    legal spot, Enter. Returns the words the round's announcement must hold for you."""
+    assert focused(page) == "board"
+    start = ghost(page)
+    for _ in range(number % 4):
+        page.keyboard.press("r")
+    assert ghost(page)["rot"] == (start["rot"] + number % 4) % 4
+    walk_to_a_legal_spot(page)
+    spot = ghost(page)
+    status = page.inner_text("[data-testid=ghost-status]")
+    level = int(status.split("level ")[1].split(",")[0])
+    where = spot_name(spot["x"], spot["y"]) if number else spot_name(0, 0)  # the first: 0,0
+    confirm_and_wait(page, lambda: page.keyboard.press("Enter"))
+    return f"you placed it at {where}, on level {level}"
+
+
+def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
+    page: Any, server: str, size: str
+) -> None:
+    """From the lobby (the shortest game it offers: cards removed) to the end screen with
+    Tab, Enter, the arrows and R only; each round is announced once it resolves, saying
+    where each tile went, in the log's own words."""
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    tab_to(page, "game-type-nova-luna")  # the games are one tab stop: arrows choose
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == "game-type-nmbr9"
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=option-remove]").wait_for()
+    tab_to(page, "option-remove")
+    page.keyboard.press("ArrowDown")  # a random number of cards, 1 to 4, removed
+    chosen = page.eval_on_selector("[data-testid=option-remove]", "e => e.selectedOptions[0].text")
+    assert chosen == "a random number, 1 to 4"
+    tab_to(page, "create-game")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=share-panel]").wait_for()
+    assert focused(page) == "enter-game"
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=board]").wait_for()
+    game_id = page.url.split("/g/")[1].split("#")[0]
+    start = api(server, f"/api/games/{game_id}")
+    rounds, name = start["view"]["rounds"], start["game"]["seats"][0]["name"]
+    assert 16 <= rounds <= 19
+    for number in range(rounds):
         assert wait_for_placing_or_end(page)
-        # the turn puts focus on the board; arrow keys move the ghost, Enter confirms
         page.wait_for_function("() => document.activeElement?.dataset.testid === 'board'")
-        start = ghost(page)
-        page.keyboard.press("ArrowRight")
-        assert ghost(page)["x"] == start["x"] + 1
-        page.keyboard.press("ArrowDown")
-        assert ghost(page)["y"] == start["y"] + 1
-        page.keyboard.press("ArrowUp")
-        page.keyboard.press("ArrowLeft")
-        assert ghost(page)["x"] == start["x"] and ghost(page)["y"] == start["y"]
-        before = ply(page)
-        page.keyboard.press("Enter")
-        wait_for_ply_after(page, before)
+        card = int(page.inner_text("[data-testid=current-card] strong").split()[-1])
+        if number == 8 and size == "phone":
+            shot(page, "n9-keyboard-mid-game-phone", full_page=True)
+            assert no_horizontal_overflow(page)
+        mine = keyboard_round(page, number)
+        heading = f"Round {number + 1}, the {card}: "
         page.wait_for_function(
-            "(n) => document.querySelector('[data-testid=round]').textContent"
-            ".startsWith(`Round ${n + 2}`)",
-            arg=number,
+            "(h) => document.getElementById('announcer').textContent.includes(h)", arg=heading
         )
-        assert page.evaluate("() => document.activeElement !== document.body")
-        # one short sentence for the round, from the live region
-        said = page.locator("[data-testid=announcement]").last.inner_text()
-        assert "placed the" in said and len(said) < 200
-    assert page.locator("[data-testid=board] .n9-tile").count() == 4
+        said = page.locator("[data-testid=announcement]", has_text=heading).inner_text()
+        assert heading + mine in said and "; Greedy placed it at column" in said, said
+        assert len(said) < 240  # short: one sentence a seat
+        # the log says the same, with your name for "you"
+        entry = page.locator("[data-testid=log-entry]", has_text=heading).last.inner_text()
+        assert heading + name + mine.removeprefix("you") in entry, entry
+    page.locator("[data-testid=end-screen]").wait_for()
+    assert "Game over:" in page.inner_text("#announcer")
+    assert focused(page) in ("", "play-again", "close-end")  # the dialog's headline, or a button
+    tab_to(page, "close-end")
+    shot(page, f"n9-keyboard-end-{size}")
+    page.keyboard.press("Enter")
+    page.locator("[data-testid=end-screen]").wait_for(state="detached")
+    assert focused(page) == "show-result"
+    state = api(server, f"/api/games/{game_id}")
+    assert state["over"] and len(state["view"]["boards"][0]["tiles"]) == rounds
 
 
 @pytest.mark.parametrize("size", ["desktop"])
@@ -362,3 +465,163 @@ def test_zoom_and_a_tap_puts_the_ghost_there(page: Any, server: str) -> None:
     assert moved["x"] < start["x"] and moved["y"] < start["y"]
     assert not moved["legal"]
     assert page.inner_text("[data-testid=ghost-status]").startswith("Not here:")
+
+
+def ghost_centre(page: Any) -> tuple[float, float]:
+    box = page.locator("[data-testid=ghost]").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def start_round_two(page: Any, server: str, seed: int) -> dict[str, Any]:
+    """A game against Greedy at its second round (a tile on your board), ghost shown."""
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=seed)
+    page.goto(seat_url(server, game, 0))
+    assert wait_for_placing_or_end(page)
+    confirm_by_hand(page, "desktop" if page.viewport_size["width"] > 600 else "phone")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
+    )
+    page.locator("[data-testid=ghost]").wait_for()
+    return game
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_the_ghost_follows_the_mouse_and_stays_where_clicked(page: Any, server: str) -> None:
+    game = start_round_two(page, server, seed=6)
+    start = ghost(page)
+    assert start["legal"]
+    x, y = ghost_centre(page)
+    board = page.locator("[data-testid=board]").bounding_box()
+    page.mouse.move(board["x"] + 20, board["y"] + 20, steps=5)  # hover: it follows, snapped
+    away = ghost(page)
+    assert (away["x"], away["y"]) != (start["x"], start["y"])
+    page.mouse.move(x, y, steps=5)
+    assert ghost(page) == start  # back on the same squares
+    page.mouse.click(x, y)  # pinned: moving on to Confirm across the board leaves it there
+    confirm = page.locator("[data-testid=confirm]").bounding_box()
+    page.mouse.move(board["x"] + 30, board["y"] + board["height"] - 30, steps=8)
+    page.mouse.move(confirm["x"] + 10, confirm["y"] + 10, steps=8)
+    assert ghost(page) == start
+    before = ply(page)
+    page.mouse.click(confirm["x"] + 10, confirm["y"] + 10)
+    wait_for_ply_after(page, before)
+    mine = api(server, f"/api/games/{game['id']}")["log"][before]
+    assert mine["seat"] == 0
+
+
+def view_box(page: Any) -> list[float]:
+    return [float(v) for v in page.get_attribute("[data-testid=board] svg", "viewBox").split()]
+
+
+def tiles_in_view(page: Any) -> int:
+    """The board's tiles that overlap the visible part of the board."""
+    return page.evaluate(
+        """() => {
+      const view = document.querySelector('[data-testid=board]').getBoundingClientRect();
+      return [...document.querySelectorAll('[data-testid=board] .n9-tile')].filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.right > view.left && r.left < view.right
+          && r.bottom > view.top && r.top < view.bottom;
+      }).length;
+    }"""
+    )
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_panning_far_keeps_the_board_in_view(page: Any, server: str) -> None:
+    start_round_two(page, server, seed=7)
+    board = page.locator("[data-testid=board]").bounding_box()
+    cx, cy = board["x"] + board["width"] / 2, board["y"] + board["height"] / 2
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):  # drag far each way
+        page.mouse.move(cx, cy)
+        page.mouse.down()
+        for _ in range(6):
+            page.mouse.move(cx + dx * 2000, cy + dy * 2000, steps=4)
+        page.mouse.up()
+        assert tiles_in_view(page) >= 1, (dx, dy)
+    # the arrow keys pan too, and stop at the same limit; the ghost stays within reach
+    page.locator("[data-testid=board]").focus()
+    for _ in range(40):
+        page.keyboard.press("ArrowLeft")
+    assert tiles_in_view(page) >= 1
+    assert page.locator("[data-testid=ghost]").count() == 1
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_ctrl_wheel_zooms_and_the_board_stays_usable(page: Any, server: str) -> None:
+    start_round_two(page, server, seed=8)
+    wide, start = view_box(page)[2], ghost(page)
+    page.mouse.move(*ghost_centre(page))  # the ghost follows the mouse: onto its own squares
+    assert ghost(page) == start
+    page.keyboard.down("Control")
+    for _ in range(3):
+        page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    page.wait_for_function(
+        "(w) => parseFloat(document.querySelector("
+        "'[data-testid=board] svg').getAttribute('viewBox').split(' ')[2]) < w",
+        arg=wide,
+    )
+    assert view_box(page)[2] < wide * 0.9
+    assert page.evaluate("() => window.scrollY") == 0  # Ctrl+wheel zooms the board, not the page
+    page.keyboard.down("Control")
+    for _ in range(30):
+        page.mouse.wheel(0, 100)
+    page.keyboard.up("Control")
+    page.wait_for_timeout(200)
+    assert view_box(page)[2] > wide  # out, to the limit
+    assert tiles_in_view(page) == 1
+    page.locator("[data-testid=zoom-fit]").click()
+    page.locator("[data-testid=board]").focus()
+    page.keyboard.press("Enter")  # the ghost is still where it began: a legal spot
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 3')"
+    )
+
+
+PINCH = """([x, y, from, to]) => {
+  const el = document.querySelector('[data-testid=board]');
+  const fire = (type, id, dx) => el.dispatchEvent(new PointerEvent(type, {
+    pointerId: id, pointerType: 'touch', isPrimary: id === 11, bubbles: true,
+    clientX: x + dx, clientY: y }));
+  fire('pointerdown', 11, -from / 2);
+  fire('pointerdown', 12, from / 2);
+  for (let i = 1; i <= 5; i++) {
+    const d = from + (to - from) * i / 5;
+    fire('pointermove', 11, -d / 2);
+    fire('pointermove', 12, d / 2);
+  }
+  fire('pointerup', 11, -to / 2);
+  fire('pointerup', 12, to / 2);
+}"""
+
+
+@pytest.mark.parametrize("size", ["phone"])
+def test_a_pinch_zooms_and_places_nothing(page: Any, server: str) -> None:
+    start_round_two(page, server, seed=9)
+    start, wide = ghost(page), view_box(page)[2]
+    board = page.locator("[data-testid=board]").bounding_box()
+    centre = [board["x"] + board["width"] / 2, board["y"] + board["height"] / 2]
+    page.evaluate(PINCH, [*centre, 60, 150])  # fingers apart: in
+    assert view_box(page)[2] < wide * 0.6
+    page.evaluate(PINCH, [*centre, 200, 80])  # together: out
+    assert view_box(page)[2] > wide * 0.6
+    assert ghost(page) == start  # a pinch is no tap: the ghost did not move
+    assert page.locator("[data-testid=confirm]").is_visible()  # nothing placed
+    page.locator("[data-testid=confirm]").tap()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 3')"
+    )
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_a_hint_names_its_spot_as_the_keyboard_does_and_moves_the_ghost_there(
+    page: Any, server: str
+) -> None:
+    start_round_two(page, server, seed=10)
+    page.click("[data-testid=hint]")
+    page.locator("[data-testid=play-hint]").wait_for()
+    g = ghost(page)  # the ghost went to the suggestion
+    text = page.inner_text("[data-testid=hint-box]")
+    assert f"at {spot_name(g['x'], g['y'])}, on level" in text, text
+    assert page.locator("[data-testid=hint-outline]").count() == 1

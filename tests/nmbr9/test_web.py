@@ -423,3 +423,141 @@ def test_a_bots_placement_is_stored_before_anyone_hears_of_it(tmp_path: Path) ->
     finally:
         api.http.close()
         server.stop()
+
+
+# -- secrecy over a whole game -----------------------------------------------------------------
+
+
+class Listener:
+    """Every message one WebSocket receives, read on a thread until it closes."""
+
+    def __init__(self, server: ServerProcess, game_id: str, viewer: int | None, tokens: list[str]):
+        self.viewer = viewer
+        self.messages: list[dict] = []
+        self.ws = open_socket(server, game_id, tokens)
+        self.thread = threading.Thread(target=self.read, daemon=True)
+        self.thread.start()
+
+    def read(self) -> None:
+        try:
+            while True:
+                self.messages.append(json.loads(self.ws.recv()))
+        except Exception:  # closed: the test is done with it
+            return
+
+    def close(self) -> None:
+        self.ws.close()
+        self.thread.join(10)
+
+
+def placement_paths(value: Any, path: str = "") -> list[str]:
+    """Where in ``value`` a placement-shaped object (one with ``x`` and ``y``) lies,
+    with list indices written as ``[]``: e.g. ``view.boards[].tiles[]``."""
+    found: list[str] = []
+    if isinstance(value, dict):
+        if "x" in value and "y" in value:
+            found.append(path)
+        for key, item in value.items():
+            found += placement_paths(item, f"{path}.{key}" if path else key)
+    elif isinstance(value, list):
+        for item in value:
+            found += placement_paths(item, f"{path}[]")
+    return found
+
+
+#: Where a state may carry placements: boards, the viewer's own pending one, resolved
+#: rounds in the log, the viewer's own legal placements, the end's result.
+ALLOWED_PLACEMENTS = {
+    "view.boards[].tiles[]",
+    "view.pending",
+    "log[].resolved.placements[]",
+    "choices[]",
+}
+
+
+def assert_hides_pending(state: dict, viewer: int | None, resolved: list[dict]) -> None:
+    """``state`` (as ``viewer`` got it) shows every other seat's board exactly as the
+    replay's frame of the last resolved round, and no placement anywhere else."""
+    view = state["view"]
+    frame = resolved[view["round"]]["view"]
+    for seat, board in enumerate(view["boards"]):
+        expected = frame["boards"][seat]
+        if seat == viewer and view["pending"] is not None:
+            assert board["tiles"][:-1] == expected["tiles"]
+            assert {k: board["tiles"][-1][k] for k in ("rotation", "x", "y")} == {
+                k: view["pending"][k] for k in ("rotation", "x", "y")
+            }
+        else:
+            assert board == expected, f"seat {seat}'s board leaks to viewer {viewer}"
+    if viewer is None:
+        assert view["pending"] is None
+    else:
+        assert view["has_placed"][viewer] == (view["pending"] is not None)
+    for entry in state["log"]:
+        if "resolved" in entry:
+            assert entry["resolved"]["round"] < view["round"]
+    if viewer is None:
+        assert not state.get("choices")
+    assert set(placement_paths(state)) <= ALLOWED_PLACEMENTS, placement_paths(state)
+
+
+def test_no_pending_placement_ever_leaves_the_server_to_another_seat_or_a_spectator(
+    api: Api, server: ServerProcess
+) -> None:
+    """A whole game, two humans over seat links and a bot, with a spectator: every HTTP
+    answer and every WebSocket message shows the other seats' boards as of the last
+    resolved round, whoever has placed (the bot first, then one human), and carries no
+    placement anywhere but where a seat's own or a resolved one belongs."""
+    game_id, tokens = create(api, [HUMAN, HUMAN, GREEDY], seed=21)
+    listeners = [
+        Listener(server, game_id, 0, [tokens[0]]),
+        Listener(server, game_id, 1, [tokens[1]]),
+        Listener(server, game_id, None, []),
+    ]
+    answers: list[tuple[int | None, dict]] = []  # (viewer, state) of every HTTP answer
+
+    def look(viewer: int | None) -> dict:
+        state = api.state(game_id, None if viewer is None else tokens[viewer])
+        answers.append((viewer, state))
+        return state
+
+    def act(seat: int, action: str, ply: int) -> dict:
+        response = api.act(game_id, tokens[seat], action, ply)
+        assert response.status_code == 200, response.text
+        answers.append((seat, response.json()))
+        return response.json()
+
+    rounds = look(None)["view"]["rounds"]
+    for number in range(rounds):
+        first, last = (0, 1) if number % 2 == 0 else (1, 0)
+        waited = api.wait(game_id, None, lambda s: s["view"]["has_placed"][2], timeout=30)
+        assert waited["view"]["round"] == number  # the bot has placed: the round waits
+        mine = look(first)
+        after = act(first, mine["choices"][number % len(mine["choices"])]["action"], mine["ply"])
+        if number == 3:  # a take-back and another placement, as hidden as the first
+            after = act(first, "take-back", after["ply"])
+            after = act(first, look(first)["choices"][-1]["action"], after["ply"])
+        for viewer in (last, None, first):
+            seen = look(viewer)
+            assert seen["view"]["round"] == number and seen["view"]["has_placed"][first]
+        theirs = look(last)
+        act(last, theirs["choices"][0]["action"], theirs["ply"])
+    final = api.wait(game_id, None, lambda s: s["over"])
+    answers.append((None, final))
+    for listener in listeners:  # the last state reaches every socket before it closes
+        deadline = time.monotonic() + 10
+        while not any(m.get("view", {}).get("over") for m in listener.messages):
+            assert time.monotonic() < deadline, "the end never reached a socket"
+            time.sleep(0.05)
+        listener.close()
+    frames = api.request("GET", f"/api/games/{game_id}/replay").json()["frames"]
+    assert len(frames) == rounds + 1
+    pushed = [(lis.viewer, m) for lis in listeners for m in lis.messages if "view" in m]
+    assert len(pushed) >= 3 * 3 * rounds  # each socket heard every placement
+    for viewer, state in answers + pushed:
+        assert_hides_pending(state, viewer, frames)
+    # the checks saw pending placements: the bot's (to all three) and a human's
+    hidden = [(viewer, s) for viewer, s in pushed if any(s["view"]["has_placed"]) and not s["over"]]
+    assert any(viewer is None and s["view"]["has_placed"][2] for viewer, s in hidden)
+    assert any(viewer == 1 and s["view"]["has_placed"][0] for viewer, s in hidden)
+    assert any(viewer == 0 and s["view"]["has_placed"][1] for viewer, s in hidden)

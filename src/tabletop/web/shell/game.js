@@ -208,8 +208,13 @@ export class GameScreen {
   announceChange(previous, state) {
     const said = [];
     if (previous && previous.game.id === state.game.id && state.log.length > previous.log.length) {
+      const mine = (seat) => state.you.length === 1 && seat === state.you[0];
       for (const entry of state.log.slice(previous.log.length)) {
-        const who = state.you.length === 1 && entry.seat === state.you[0] ? "You" : this.seatName(entry.seat);
+        if (this.mod.announceEntry) { // the game's own sentence (NMBR 9: a resolved round's)
+          said.push(this.mod.announceEntry(entry, (seat) => (mine(seat) ? "you" : this.seatName(seat))));
+          continue;
+        }
+        const who = mine(entry.seat) ? "You" : this.seatName(entry.seat);
         said.push(`${who} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`);
       }
     }

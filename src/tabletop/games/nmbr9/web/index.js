@@ -6,6 +6,7 @@
 // placements ("r<rotation>@x,y", x,y the top-left of the turned tile's bounding box);
 // a small check of the rules here says why a spot is not among them.
 import { announce } from "../../shell/announce.js";
+import { capitalise } from "../../shell/api.js";
 import { clear, focusLost, focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
 import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
@@ -129,6 +130,21 @@ function boardPicture(tiles, label, testid) {
   return svg;
 }
 
+const signed = (n) => (n < 0 ? `−${-n}` : String(n));
+
+/** A spot as the page names it to keyboard users: the column and row of the top-left
+ * corner of the tile's box, counted from your first tile's (the server's x, y). */
+export function spotName(x, y) {
+  return `column ${signed(x)}, row ${signed(y)}`;
+}
+
+/** "Round 5, the 7: you placed it at column 3, row −2, on level 2, turned 90°; Greedy
+ * placed it at …": a resolved round, for the log and the screen reader alike. */
+function roundSentence(r, name) {
+  const parts = (r.placements || []).map((p, seat) => (p ? `${name(seat)} placed it at ${spotName(p.x, p.y)}, on level ${p.level}${p.rotation ? `, turned ${p.rotation * 90}°` : ""}` : null));
+  return `Round ${r.round + 1}, the ${r.card}: ${parts.filter(Boolean).join("; ")}`;
+}
+
 function levelRows(tiles) {
   const rows = new Map();
   for (const t of tiles) {
@@ -176,11 +192,14 @@ const nmbr9 = {
   describeAction(state, action) {
     const p = parseAction(action);
     if (!p) return action;
-    const choice = (state.choices || []).find((c) => c.action === action);
-    const level = choice ? choice.level : null;
     const card = state.view.card;
-    if (level === null) return `place the ${card} where the board shows it`;
-    return `place the ${card} on level ${level} where the board shows it (${card * level} points)`;
+    const seat = state.acting ?? state.you[0];
+    const tiles = seat === undefined || seat === null ? null : state.view.boards[seat].tiles;
+    const where = `at ${spotName(p.x, p.y)}`; // the board outlines it too
+    if (!tiles) return `place the ${card} ${where}`;
+    // the level as the rules give it (a socket's state may leave the choices out)
+    const { level } = checkSpot(tiles, card, p.rot, p.x, p.y);
+    return `place the ${card} ${where}, on level ${level} (${card * level} points)`;
   },
 
   seatCount(view) {
@@ -208,15 +227,21 @@ const nmbr9 = {
   },
 
   logWords(entry, name = (seat) => `Seat ${seat + 1}`) {
-    if (entry.kind === "round") { // a replay's step: every seat's placement of one card
-      const where = (entry.placements || []).map((p, seat) => (p ? `${name(seat)} on level ${p.level}${p.level ? ` (+${p.points})` : ""}` : null)).filter(Boolean);
-      return [{ text: `Round ${entry.round + 1}, the ${entry.card}: ` }, { text: where.join(", "), cls: "log-where" }];
-    }
+    if (entry.kind === "round") return [{ text: roundSentence(entry, name), cls: "log-where" }]; // a replay's step
     if (entry.kind === "take-back") return [{ text: `took back the ${entry.card}` }];
     const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed the ${entry.card}` }];
-    if (entry.resolved) words.push({ text: `round ${entry.resolved.round + 1} complete`, cls: "muted", sep: true });
+    if (entry.resolved) words.push({ text: roundSentence(entry.resolved, name), cls: "log-where", sep: true });
     if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
     return words;
+  },
+
+  /** What a screen reader hears of a log entry (``name`` says "you" for your seat): the
+   * round's sentence of the log when the entry resolves a round, once, short. */
+  announceEntry(entry, name) {
+    const who = capitalise(name(entry.seat));
+    if (!entry.resolved) return `${who} ${this.moveSentence(entry, name)}`;
+    const clock = entry.by === "clock" ? `${who} ran out of time: the ${entry.card} was placed for them. ` : "";
+    return clock + roundSentence(entry.resolved, name);
   },
 
   resultHeadline(state, name) {
@@ -359,6 +384,20 @@ class Board {
     return seat === null ? [] : this.state.view.boards[seat].tiles;
   }
 
+  /** ``g`` moved back to a square off your board at most (no legal spot lies further):
+   * arrow keys and the pointer cannot lose the ghost in empty space. */
+  nearBoard(g) {
+    const tiles = this.myTiles();
+    if (!tiles.length) return g;
+    const b = bounds(tiles);
+    const cells = shapeCells(this.state.view.card, g.rot);
+    const w = 1 + Math.max(...cells.map((c) => c[0]));
+    const hh = 1 + Math.max(...cells.map((c) => c[1]));
+    const x = Math.min(Math.max(g.x, b.x0 - w - 1), b.x1 + 1);
+    const y = Math.min(Math.max(g.y, b.y0 - hh - 1), b.y1 + 1);
+    return { ...g, x, y };
+  }
+
   /** Where the ghost begins: a legal spot near the middle of your board, turned 0. */
   startGhost() {
     const tiles = this.myTiles();
@@ -374,6 +413,13 @@ class Board {
       if (d < bestD) { best = p; bestD = d; }
     }
     return best || { rot: 0, x: Math.round(mx) - 1, y: Math.round(my) - 2 };
+  }
+
+  /** Where the ghost is and whether it may go there, short: "Column 3, row −2: level 1". */
+  spotSentence() {
+    const j = this.judge();
+    const where = this.myTiles().length ? `${capitalise(spotName(this.ghost.x, this.ghost.y))}: ` : "";
+    return where + (j.legal ? `level ${j.level}` : `not here, ${j.why.split(":")[0]}`);
   }
 
   /** The ghost's legality: {legal, level, why, action}. */
@@ -410,7 +456,7 @@ class Board {
     this.heading.textContent = seat === mine && mine !== null && st.you.length < 2 ? "Your board" : `${name}'s board`;
     this.backBtn.hidden = this.viewSeat === null || mine === null;
     this.surface.setAttribute("aria-label", placing
-      ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom.`
+      ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom. Columns and rows count from your first tile.`
       : `${this.heading.textContent}: ${describeBoard(st.view.boards[seat].tiles)}. Arrow keys pan, plus and minus zoom.`);
     this.renderLevels(st.view.boards[seat]);
     this.drawBoard();
@@ -425,7 +471,7 @@ class Board {
       const j = this.judge();
       this.status.className = `n9-status ${j.legal ? "ok" : "bad"}`;
       this.status.textContent = j.legal
-        ? `Here: level ${j.level}, ${st.view.card} × ${j.level} = ${st.view.card * j.level} points. Confirm to place it.`
+        ? `Here${this.myTiles().length ? ` (${spotName(this.ghost.x, this.ghost.y)})` : ""}: level ${j.level}, ${st.view.card} × ${j.level} = ${st.view.card * j.level} points. Confirm to place it.`
         : `Not here: ${j.why}.`;
       this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
       this.confirmBtn.setAttribute("aria-describedby", "n9-status");
@@ -480,8 +526,28 @@ class Board {
     const w = Math.max(rect.width, 100);
     const hgt = Math.max(rect.height, 100);
     if (!this.view) this.fit(false);
+    this.clampView(w, hgt);
     const { cx, cy, scale } = this.view;
     return { x: cx - w / 2 / scale, y: cy - hgt / 2 / scale, w: w / scale, h: hgt / scale };
+  }
+
+  /** The squares the view must not lose: the shown board's, and the ghost's. */
+  extent() {
+    const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
+    const b = bounds(tiles);
+    if (!this.ghost || !this.placing()) return b;
+    const g = bounds([{ digit: this.state.view.card, rotation: this.ghost.rot, x: this.ghost.x, y: this.ghost.y }]);
+    return { x0: Math.min(b.x0, g.x0), y0: Math.min(b.y0, g.y0), x1: Math.max(b.x1, g.x1), y1: Math.max(b.y1, g.y1) };
+  }
+
+  /** However far it is panned, two squares of the board's extent stay on screen. */
+  clampView(w, hgt) {
+    const b = this.extent();
+    const v = this.view;
+    const mx = Math.max(0, w / 2 / v.scale - 2);
+    const my = Math.max(0, hgt / 2 / v.scale - 2);
+    v.cx = Math.min(Math.max(v.cx, b.x0 - mx), b.x1 + mx);
+    v.cy = Math.min(Math.max(v.cy, b.y0 - my), b.y1 + my);
   }
 
   /** Keep the ghost in view (after a keyboard move). */
@@ -633,13 +699,13 @@ class Board {
     const [bw, bh] = size(before);
     const [aw, ah] = size(after);
     // turn about the middle
-    this.ghost = { rot, x: this.ghost.x + Math.round((bw - aw) / 2), y: this.ghost.y + Math.round((bh - ah) / 2) };
+    this.ghost = this.nearBoard({ rot, x: this.ghost.x + Math.round((bw - aw) / 2), y: this.ghost.y + Math.round((bh - ah) / 2) });
     this.drawBoard();
     this.renderStatus();
   }
 
   moveGhost(dx, dy) {
-    this.ghost = { ...this.ghost, x: this.ghost.x + dx, y: this.ghost.y + dy };
+    this.ghost = this.nearBoard({ ...this.ghost, x: this.ghost.x + dx, y: this.ghost.y + dy });
     this.follow();
     this.drawBoard();
     this.renderStatus();
@@ -697,8 +763,7 @@ class Board {
     const cells = shapeCells(this.state.view.card, this.ghost.rot);
     const w = 1 + Math.max(...cells.map((c) => c[0]));
     const hh = 1 + Math.max(...cells.map((c) => c[1]));
-    const x = Math.round(px - w / 2);
-    const y = Math.round(py - hh / 2);
+    const { x, y } = this.nearBoard({ ...this.ghost, x: Math.round(px - w / 2), y: Math.round(py - hh / 2) });
     if (x === this.ghost.x && y === this.ghost.y) return;
     this.ghost = { ...this.ghost, x, y };
     this.drawBoard();
@@ -709,7 +774,9 @@ class Board {
     const el = this.surface;
     el.addEventListener("pointerdown", (e) => {
       if (!this.state) return;
-      el.setPointerCapture?.(e.pointerId);
+      try {
+        el.setPointerCapture?.(e.pointerId);
+      } catch { /* the pointer is already gone: nothing to capture */ }
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, sx: e.clientX, sy: e.clientY, moved: false });
       if (this.pointers.size === 2) {
         const [a, b] = [...this.pointers.values()];
@@ -786,8 +853,7 @@ class Board {
         if (placing) {
           this.pinned = true;
           this.moveGhost(dx, dy);
-          const j = this.judge();
-          announce(j.legal ? `Level ${j.level}` : `Not here: ${j.why.split(":")[0]}`);
+          announce(this.spotSentence());
         } else {
           if (!this.view) this.fit(false);
           this.view.cx += dx * 2;
@@ -798,8 +864,7 @@ class Board {
       } else if ((e.key === "r" || e.key === "R") && placing) {
         e.preventDefault();
         this.rotate(e.shiftKey ? -1 : 1);
-        const j = this.judge();
-        announce(`Turned. ${j.legal ? `Level ${j.level}` : `Not here: ${j.why.split(":")[0]}`}`);
+        announce(`Turned ${this.ghost.rot * 90}°. ${this.spotSentence()}`);
       } else if (e.key === "Enter" && placing) {
         e.preventDefault();
         this.confirm();
