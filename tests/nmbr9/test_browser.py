@@ -380,6 +380,14 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
     assert focused(page) == "show-result"
     state = api(server, f"/api/games/{game_id}")
     assert state["over"] and len(state["view"]["boards"][0]["tiles"]) == rounds
+    # the replay says each round once: "Round 1 of 17, the 7: Ann placed it at …"
+    page.goto(server + f"/replay/{game_id}")
+    page.locator("[data-testid=replay-counter]").wait_for()
+    tab_to(page, "replay-next")
+    page.keyboard.press("Enter")
+    said = page.locator("[data-testid=announcement]", has_text="Round 1 of").inner_text()
+    assert said.startswith(f"Round 1 of {rounds}, the ") and "Round 1," not in said, said
+    assert f"{name} placed it at column" in said, said
 
 
 @pytest.mark.parametrize("size", ["desktop"])

@@ -166,7 +166,11 @@ class ReplayViewer {
     const said = this.mod.moveSentence ? this.mod.moveSentence(entry, (i) => this.players[i] || `Seat ${i + 1}`) : entry.text;
     // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
     const move = entry.seat === undefined || entry.seat === null ? said : `${this.players[entry.seat] || `Seat ${entry.seat + 1}`} ${said}`;
-    return `${step} ${this.index} of ${n}: ${move}${frame.view.over ? ". Game over" : ""}.`;
+    const head = `${step} ${this.index} of ${n}`;
+    // a sentence that names its own round ("Round 3, the 7: …") gets the count there
+    const own = `${step} ${this.index},`;
+    const body = move.startsWith(own) ? `${head}${move.slice(own.length - 1)}` : `${head}: ${move}`;
+    return `${body}${frame.view.over ? ". Game over" : ""}.`;
   }
 
   destroy() {

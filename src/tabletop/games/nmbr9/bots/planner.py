@@ -60,7 +60,8 @@ class PlannerBot:
 
     def explain(self, view: View) -> tuple[Place, str]:
         """The placement and why, e.g. ``'on level 2: 14 points now; a mean final
-        score of 88.1 over 96 sampled futures (next best 87.5, r1@2,0)'``."""
+        score of 88.1 over 96 sampled futures (next best 87.5, at column 2, row 0,
+        turned 90°)'``."""
         legal = dict(legal_or_raise(view))
         remaining = [view.unturned.count(digit) for digit in range(10)]
         r, x, y, info = kernel.choose(
@@ -92,7 +93,7 @@ class PlannerBot:
             if len(ranked) > 1:
                 runner = ranked[1]
                 r, x, y, _ = runner["move"]
-                why += f" (next best {runner['mean']:.1f}, {Place(r, x, y)})"
+                why += f" (next best {runner['mean']:.1f}, {spot_name(r, x, y)})"
         elif not view.board.tiles:
             why += "; the first tile: where it lies changes nothing"
         else:
@@ -108,3 +109,13 @@ def _make(option: str | None, seed: int | None) -> PlannerBot:
 
 
 REGISTRY.register("planner", _make)
+
+
+def spot_name(rotation: int, x: int, y: int) -> str:
+    """A placement in the page's words (not the notation: the reason is read by people).
+
+    >>> spot_name(1, 2, -1)
+    'at column 2, row −1, turned 90°'
+    """
+    turned = f", turned {90 * rotation}°" if rotation else ""
+    return f"at column {x}, row {y}{turned}".replace("-", "\u2212")
