@@ -32,9 +32,7 @@ class View:
 
     __slots__ = ("_state", "viewer", "__weakref__")
 
-    def __init__(
-        self, state: State, viewer: int | None = None, *, share: bool = False
-    ) -> None:
+    def __init__(self, state: State, viewer: int | None = None, *, share: bool = False) -> None:
         """``share``: read the state's wheel, counters and displays until ``unshare()``
         is called, which the caller must do before the state changes (a table does
         it for views still alive when it applies the next action)."""
