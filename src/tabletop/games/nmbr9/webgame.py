@@ -41,6 +41,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
+from ...i18n import N_
 from .bots import BotSpecError, hint_bot, make_bot
 from .records import Recorder, placement_json, replay, result_json
 from .rules import (
@@ -53,16 +54,20 @@ from .rules import (
     parse_action,
 )
 
+#: A bot seat's name is its label without the note in brackets: the page translates
+#: those names too (tabletop.i18n), so pybabel must find them.
+BOT_NAMES = (N_("Random"), N_("Greedy"))
+
 #: Bots that answer in milliseconds: their moves run in the server's quick lane.
 QUICK_BOTS = frozenset({"random", "greedy"})
 
 #: Bots offered, strongest last; ``spec`` is what ``make_bot`` takes.
 BOTS: list[JSON] = [
-    {"spec": "random", "label": "Random (beginner)"},
-    {"spec": "greedy", "label": "Greedy (casual)"},
-    {"spec": "planner:fast", "label": "Planner fast"},
-    {"spec": "planner:normal", "label": "Planner normal"},
-    {"spec": "planner:strong", "label": "Planner strong"},
+    {"spec": "random", "label": N_("Random (beginner)")},
+    {"spec": "greedy", "label": N_("Greedy (casual)")},
+    {"spec": "planner:fast", "label": N_("Planner fast")},
+    {"spec": "planner:normal", "label": N_("Planner normal")},
+    {"spec": "planner:strong", "label": N_("Planner strong")},
 ]
 
 #: The longest move clock a game may set, in seconds.
@@ -91,23 +96,23 @@ class Nmbr9Web:
             "options": [
                 {
                     "name": "remove",
-                    "label": "Remove cards unseen before play",
+                    "label": N_("Remove cards unseen before play"),
                     "type": "choice",
                     "choices": [
-                        {"value": 0, "label": "none (20 rounds)"},
-                        {"value": "random", "label": "a random number, 1 to 4"},
+                        {"value": 0, "label": N_("none (20 rounds)")},
+                        {"value": "random", "label": N_("a random number, 1 to 4")},
                     ],
                     "default": 0,
                 },
                 {
                     "name": "clock",
-                    "label": "Move clock (the default bot places for a seat out of time)",
+                    "label": N_("Move clock (the default bot places for a seat out of time)"),
                     "type": "choice",
                     "choices": [
-                        {"value": 0, "label": "none"},
-                        {"value": 30, "label": "30 s"},
-                        {"value": 60, "label": "60 s"},
-                        {"value": 120, "label": "2 min"},
+                        {"value": 0, "label": N_("none")},
+                        {"value": 30, "label": N_("30 s")},
+                        {"value": 60, "label": N_("60 s")},
+                        {"value": 120, "label": N_("2 min")},
                     ],
                     "default": 0,
                 },

@@ -27,6 +27,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
+from ...i18n import N_
 from .bots import BotSpecError, hint_bot, make_bot
 from .bots.mcts import MctsBot
 from .records import Recorder, replay, result_json
@@ -43,24 +44,28 @@ from .rules import (
 from .rules.display import cell_key
 from .rules.tiles import TILES
 
+#: A bot seat's name is its label without the note in brackets: the page translates
+#: those names too (tabletop.i18n), so pybabel must find them.
+BOT_NAMES = (N_("Random"), N_("Greedy"), N_("MCTS hard"))
+
 #: Bots that answer in milliseconds: their moves run in the server's quick lane.
 QUICK_BOTS = frozenset({"random", "greedy"})
 
 #: Bots offered per mode, strongest last; ``spec`` is what ``make_bot`` takes.
 BOTS: dict[str, list[JSON]] = {
     "standard": [
-        {"spec": "random", "label": "Random (beginner)"},
-        {"spec": "greedy", "label": "Greedy (casual)"},
-        {"spec": "mcts:easy", "label": "MCTS easy"},
-        {"spec": "mcts:normal", "label": "MCTS normal"},
-        {"spec": "mcts:hard", "label": "MCTS hard (3 s a move)"},
+        {"spec": "random", "label": N_("Random (beginner)")},
+        {"spec": "greedy", "label": N_("Greedy (casual)")},
+        {"spec": "mcts:easy", "label": N_("MCTS easy")},
+        {"spec": "mcts:normal", "label": N_("MCTS normal")},
+        {"spec": "mcts:hard", "label": N_("MCTS hard (3 s a move)")},
     ],
     "solo": [
-        {"spec": "random", "label": "Random"},
-        {"spec": "greedy", "label": "Greedy"},
-        {"spec": "solo:fast", "label": "Solo planner fast"},
-        {"spec": "solo:normal", "label": "Solo planner normal"},
-        {"spec": "solo:strong", "label": "Solo planner strong"},
+        {"spec": "random", "label": N_("Random")},
+        {"spec": "greedy", "label": N_("Greedy")},
+        {"spec": "solo:fast", "label": N_("Solo planner fast")},
+        {"spec": "solo:normal", "label": N_("Solo planner normal")},
+        {"spec": "solo:strong", "label": N_("Solo planner strong")},
     ],
 }
 
@@ -87,7 +92,7 @@ class NovaLunaWeb:
             "options": [
                 {
                     "name": "first_game",
-                    "label": "First game (fewer discs to place)",
+                    "label": N_("First game (fewer discs to place)"),
                     "type": "bool",
                     "default": False,
                     "min_seats": 2,

@@ -1,0 +1,93 @@
+"""The page's languages: English, German and Dutch.
+
+Every text the page shows is an English *msgid* with ``{name}`` placeholders, gettext
+style; the catalogues ``locale/<lang>/LC_MESSAGES/messages.po`` (managed with Babel,
+see docs/web.md) translate them. English needs no catalogue: the msgid is the text.
+The server never sends a sentence it made up in English alone: an error or a log entry
+carries its msgid (``key``) and ``args``, and the page translates them; the English
+text goes along for API users.
+
+The page loads ``/i18n/<lang>.json`` (``catalogue``): ``{"lang", "plurals",
+"messages"}``, where a message is its translation, or for a plural message the list
+of its forms in the order of ``plurals`` (the ``Intl.PluralRules`` categories); a
+message with a context (``tp`` on the page) is keyed ``context + "\x04" + msgid``.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from typing import Any
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}
+DEFAULT = "en"
+LOCALES = resources.files("tabletop").joinpath("locale")
+#: The gettext order of the plural forms of English, German and Dutch (Plural-Forms:
+#: nplurals=2; plural=(n != 1)), as Intl.PluralRules names them.
+PLURALS = ["one", "other"]
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the gettext name for "mark for extraction"
+    """Mark ``msgid`` for ``pybabel extract``; the text itself is unchanged."""
+    return msgid
+
+
+def fill(msgid: str, args: dict[str, Any] | None = None) -> str:
+    """``msgid`` with each ``{name}`` replaced by ``args[name]`` (unknown ones left as
+    they are, so literal braces such as a JSON example survive)."""
+    if not args:
+        return msgid
+    return _PLACEHOLDER.sub(lambda m: str(args[m[1]]) if m[1] in args else m[0], msgid)
+
+
+def placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+def negotiate(accept_language: str | None) -> str | None:
+    """The page language an ``Accept-Language`` header asks for first (``None``: no
+    header, or none of ours)."""
+    if not accept_language:
+        return None
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(accept_language.split(",")[:32]):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        primary = tag.strip().lower().split("-")[0]
+        if q > 0 and primary in LANGUAGES:
+            wanted.append((-q, i, primary))
+    return min(wanted)[2] if wanted else None
+
+
+def catalogue(lang: str) -> dict[str, Any]:
+    """The page's catalogue of ``lang`` (see the module); English has no messages."""
+    if lang not in LANGUAGES:
+        raise KeyError(lang)
+    messages: dict[str, Any] = {}
+    if lang != DEFAULT:
+        from babel.messages.pofile import read_po
+
+        path = LOCALES.joinpath(lang, "LC_MESSAGES", "messages.po")
+        with path.open("rb") as po:
+            for message in read_po(po, locale=lang):
+                if not message.id or message.fuzzy:
+                    continue
+                key = message.id[0] if isinstance(message.id, tuple) else message.id
+                if message.context:  # gettext's key for a message in a context
+                    key = f"{message.context}\x04{key}"
+                if isinstance(message.id, tuple):
+                    forms = list(message.string)
+                    if all(forms):
+                        messages[key] = forms
+                elif message.string:
+                    messages[key] = message.string
+    return {"lang": lang, "plurals": PLURALS, "messages": messages}
