@@ -1,0 +1,125 @@
+"""The page in German and Dutch (docs/web.md, "Languages"): chosen in the top bar,
+remembered across reloads, first taken from Accept-Language; a game played in each
+language shows its words, and screenshots of both games in each language at both sizes
+(test-output/screenshots/i18n-*) are for looking at: German words are long."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    SIZES,
+    checked_page,
+    create_game,
+    no_horizontal_overflow,
+    play_one_turn,
+    shot,
+    wait_for_my_turn_or_end,
+)
+
+# A few words each language must show, in the rulebooks' terms.
+WORDS = {
+    "de": {
+        "nav": "Neues Spiel",
+        "create": "Spiel erstellen",
+        "turn": "Du bist dran",
+        "took": "nahm",
+    },
+    "nl": {
+        "nav": "Nieuw spel",
+        "create": "Spel aanmaken",
+        "turn": "Jij bent aan de beurt",
+        "took": "nam",
+    },
+}
+
+
+def choose_language(page: Any, lang: str) -> None:
+    page.select_option("[data-testid=language]", lang)
+    page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_a_game_in_another_language_and_the_choice_is_remembered(
+    page: Any, server: str, lang: str
+) -> None:
+    words = WORDS[lang]
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    assert page.inner_text("[data-testid=nav-lobby]") == "New game"
+    choose_language(page, lang)
+    page.wait_for_function(
+        "(w) => document.querySelector('[data-testid=nav-lobby]').textContent === w",
+        arg=words["nav"],
+    )
+    assert page.inner_text("[data-testid=create-game]") == words["create"]
+    page.click("[data-testid=game-type-nova-luna]")
+    page.fill("[data-testid=seat-0-name]", "Ann")
+    page.select_option("[data-testid=seat-1-bot]", "greedy")
+    page.click("[data-testid=create-game]")
+    page.click("[data-testid=enter-game]")
+    page.wait_for_url(re.compile(r"/g/[^#]+#seat="))
+    for _ in range(3):
+        assert wait_for_my_turn_or_end(page)
+        assert words["turn"] in page.inner_text("[data-testid=banner-title]")
+        play_one_turn(page)
+    log = page.inner_text("[data-testid=log]")
+    assert words["took"] in log and " took " not in log
+    # the choice is remembered: a reload (and a new game page) speaks the same language
+    page.reload()
+    page.locator("[data-testid=turn-banner]").wait_for()
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.inner_text("[data-testid=nav-lobby]") == words["nav"]
+    page.wait_for_function(
+        "(w) => document.querySelector('[data-testid=log]').textContent.includes(w)",
+        arg=words["took"],
+    )
+
+
+def test_accept_language_picks_the_first_language(browser: Any, server: str) -> None:
+    headers = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+    with checked_page(browser, **SIZES["desktop"], extra_http_headers=headers) as page:
+        page.goto(server + "/")
+        page.locator("[data-testid=create-form]").wait_for()
+        assert page.evaluate("document.documentElement.lang") == "de"
+        assert page.inner_text("[data-testid=create-game]") == "Spiel erstellen"
+        assert page.input_value("[data-testid=language]") == "de"
+        # a choice made on the page wins over the browser's
+        choose_language(page, "nl")
+        page.reload()
+        page.locator("[data-testid=create-form]").wait_for()
+        assert page.inner_text("[data-testid=create-game]") == "Spel aanmaken"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_screenshots_of_nova_luna_in_each_language(
+    page: Any, server: str, size: str, lang: str
+) -> None:
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    choose_language(page, lang)
+    page.click("[data-testid=game-type-nova-luna]")
+    page.locator("[data-testid=create-form]").wait_for()
+    shot(page, f"i18n-nova-luna-lobby-{lang}-{size}", full_page=True)
+    assert no_horizontal_overflow(page)
+    game = create_game(
+        server,
+        [
+            {"kind": "human", "name": "Annemarie"},
+            {"kind": "bot", "bot": "greedy", "name": "Greedy"},
+        ],
+        seed=7,
+    )
+    page.goto(f"{server}/g/{game['id']}#seat={game['seats'][0]['token']}")
+    for _ in range(4):
+        assert wait_for_my_turn_or_end(page)
+        play_one_turn(page)
+    assert wait_for_my_turn_or_end(page)
+    page.click("[data-testid=wheel] .space[data-takeable='1']")
+    page.locator("[data-testid^='cell-']").first.hover()
+    shot(page, f"i18n-nova-luna-game-{lang}-{size}", full_page=True)
+    assert no_horizontal_overflow(page)
