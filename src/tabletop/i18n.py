@@ -91,3 +91,24 @@ def catalogue(lang: str) -> dict[str, Any]:
                 elif message.string:
                     messages[key] = message.string
     return {"lang": lang, "plurals": PLURALS, "messages": messages}
+
+
+def reason_parts(reason: str, patterns: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """A bot's English reason (parts joined by ``"; "``) as msgids and arguments for the
+    page: each part matched against ``patterns``, ``(regex, msgid)`` pairs whose named
+    groups are the msgid's placeholders; ``{"key": None, "text": part}`` for a part no
+    pattern knows (the page shows it as it is).
+
+    >>> reason_parts("cost 3; oops", [(r"cost (?P<cost>\\d+)", N_("cost {cost}"))])
+    [{'key': 'cost {cost}', 'args': {'cost': '3'}}, {'key': None, 'text': 'oops'}]
+    """
+    out: list[dict[str, Any]] = []
+    for part in reason.split("; "):
+        for regex, msgid in patterns:
+            found = re.fullmatch(regex, part)
+            if found:
+                out.append({"key": msgid, "args": found.groupdict()})
+                break
+        else:
+            out.append({"key": None, "text": part})
+    return out

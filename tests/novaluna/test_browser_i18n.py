@@ -12,12 +12,16 @@ import pytest
 
 from browser_support import (
     SIZES,
+    api,
     checked_page,
     create_game,
     no_horizontal_overflow,
     play_one_turn,
+    ply,
     shot,
     wait_for_my_turn_or_end,
+    wait_for_ply_after,
+    wait_until_over,
 )
 
 # A few words each language must show, in the rulebooks' terms.
@@ -40,6 +44,12 @@ WORDS = {
 def choose_language(page: Any, lang: str) -> None:
     page.select_option("[data-testid=language]", lang)
     page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+
+
+def show_lobby_of(page: Any, game: str, title: str) -> None:
+    page.click(f"[data-testid=game-type-{game}]")
+    hero = "(t) => document.querySelector('.hero h1')?.textContent === t"
+    page.wait_for_function(hero, arg=title)
 
 
 @pytest.mark.parametrize("size", ["desktop"])
@@ -102,8 +112,7 @@ def test_screenshots_of_nova_luna_in_each_language(
     page.goto(server + "/")
     page.locator("[data-testid=create-form]").wait_for()
     choose_language(page, lang)
-    page.click("[data-testid=game-type-nova-luna]")
-    page.locator("[data-testid=create-form]").wait_for()
+    show_lobby_of(page, "nova-luna", "Nova Luna")
     shot(page, f"i18n-nova-luna-lobby-{lang}-{size}", full_page=True)
     assert no_horizontal_overflow(page)
     game = create_game(
@@ -122,4 +131,75 @@ def test_screenshots_of_nova_luna_in_each_language(
     page.click("[data-testid=wheel] .space[data-takeable='1']")
     page.locator("[data-testid^='cell-']").first.hover()
     shot(page, f"i18n-nova-luna-game-{lang}-{size}", full_page=True)
+    assert no_horizontal_overflow(page)
+
+
+WAIT_FOR_PLACING = """() => {
+  const game = document.querySelector('[data-testid=game]');
+  if (!game) return false;
+  const ghost = document.querySelector('[data-testid=ghost]');
+  const placing = game.classList.contains('acting') && !!ghost;
+  return placing || !!document.querySelector('[data-testid=end-screen]');
+}"""
+
+# NMBR 9's words in each language (the Yucata page's German: Ebene, Zahlenplättchen).
+N9_WORDS = {"en": "Level", "de": "Ebene", "nl": "Niveau"}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "nl"])
+def test_screenshots_of_nmbr9_in_each_language(
+    page: Any, server: str, size: str, lang: str
+) -> None:
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    choose_language(page, lang)
+    show_lobby_of(page, "nmbr9", "NMBR 9")
+    shot(page, f"i18n-nmbr9-lobby-{lang}-{size}", full_page=True)
+    assert no_horizontal_overflow(page)
+    game = api(
+        server,
+        "/api/games",
+        {
+            "type": "nmbr9",
+            "seats": [
+                {"kind": "human", "name": "Annemarie"},
+                {"kind": "bot", "bot": "greedy", "name": "Greedy"},
+            ],
+            "seed": 3,
+        },
+    )
+    page.goto(f"{server}/g/{game['id']}#seat={game['seats'][0]['token']}")
+    for _ in range(4):
+        page.wait_for_function(WAIT_FOR_PLACING, timeout=30_000)
+        before = ply(page)
+        page.click("[data-testid=confirm]")
+        wait_for_ply_after(page, before)
+    page.wait_for_function(WAIT_FOR_PLACING, timeout=30_000)
+    assert N9_WORDS[lang] in page.inner_text("[data-testid=level-scores]")
+    shot(page, f"i18n-nmbr9-game-{lang}-{size}", full_page=True)
+    assert no_horizontal_overflow(page)
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+@pytest.mark.parametrize("game_type", ["nova-luna", "nmbr9"])
+def test_screenshots_of_the_end_screen_and_replay_in_each_language(
+    page: Any, server: str, size: str, lang: str, game_type: str
+) -> None:
+    bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+    game = api(server, "/api/games", {"type": game_type, "seats": bots, "seed": 11})
+    wait_until_over(server, game["id"])
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    choose_language(page, lang)
+    page.goto(f"{server}/g/{game['id']}")
+    page.locator("[data-testid=end-screen]").wait_for()
+    shot(page, f"i18n-{game_type}-end-{lang}-{size}")
+    assert no_horizontal_overflow(page)
+    page.goto(f"{server}/replay/{game['id']}")
+    page.locator("[data-testid=replay-bar]").wait_for()
+    for _ in range(5):
+        page.click("[data-testid=replay-next]")
+    counter = page.inner_text("[data-testid=replay-counter]")
+    assert counter.startswith({"de": ("Zug", "Runde"), "nl": ("Zet", "Ronde")}[lang])
+    shot(page, f"i18n-{game_type}-replay-{lang}-{size}", full_page=True)
     assert no_horizontal_overflow(page)

@@ -302,7 +302,10 @@ async def _record(request: Request) -> Response:
 async def _stored_replay(request: Request) -> Response:
     room = _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
-    return JSONResponse(_frames(room.type.name, record))
+    # which players are bots: the page shows a bot's name (its label) in its language
+    return JSONResponse(
+        {**_frames(room.type.name, record), "bots": [s.kind == "bot" for s in room.seats]}
+    )
 
 
 async def _upload_replay(request: Request) -> Response:

@@ -41,7 +41,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
-from ...i18n import N_
+from ...i18n import N_, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .records import Recorder, placement_json, replay, result_json
 from .rules import (
@@ -295,9 +295,36 @@ def _bot_action(spec: str, view: View, seed: int) -> str:
     return str(make_bot(spec, seed=seed).choose(view))
 
 
+#: The hint bot's reasons, part by part, as msgids for the page (tabletop.i18n).
+HINT_REASONS = [
+    (r"on the table: (?P<points>\d+) points now", N_("on the table: {points} points now")),
+    (
+        r"on level (?P<level>\d+): (?P<points>\d+) points now",
+        N_("on level {level}: {points} points now"),
+    ),
+    (
+        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures"
+        r" \(next best (?P<next>[\d.]+), (?P<move>\S+)\)",
+        N_("a mean final score of {mean} over {n} sampled futures (next best {next}, {move})"),
+    ),
+    (
+        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures",
+        N_("a mean final score of {mean} over {n} sampled futures"),
+    ),
+    (
+        r"the first tile: where it lies changes nothing",
+        N_("the first tile: where it lies changes nothing"),
+    ),
+    (
+        r"the most points possible with the last card",
+        N_("the most points possible with the last card"),
+    ),
+]
+
+
 def _hint(view: View, seed: int) -> JSON:
     action, reason = hint_bot(seed=seed).explain(view)
-    return {"action": str(action), "reason": reason}
+    return {"action": str(action), "reason": reason, "parts": reason_parts(reason, HINT_REASONS)}
 
 
 def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:

@@ -27,7 +27,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
-from ...i18n import N_
+from ...i18n import N_, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .bots.mcts import MctsBot
 from .records import Recorder, replay, result_json
@@ -264,9 +264,37 @@ def _bot_action(spec: str, view: View, seed: int, max_seconds: float) -> str:
     return str(bot.choose(view))
 
 
+#: The hint bots' reasons, part by part, as msgids for the page (tabletop.i18n).
+HINT_REASONS = [
+    (
+        r"refill the wheel for a better choice of tiles",
+        N_("refill the wheel for a better choice of tiles"),
+    ),
+    (
+        r"end phase 1: every further tile would score twice",
+        N_("end phase 1: every further tile would score twice"),
+    ),
+    (r"covers 1 task now", N_("covers 1 task now")),
+    (r"covers (?P<n>\d+) tasks now", N_("covers {n} tasks now")),
+    (r"lays the first tile", N_("lays the first tile")),
+    (r"covers nothing yet", N_("covers nothing yet")),
+    (r"cost (?P<cost>\d+)", N_("cost {cost}")),
+    (r"the only legal move", N_("the only legal move")),
+    (
+        r"looks best in (?P<n>\d+) simulated futures \(expected result (?P<share>\d+%)\)",
+        N_("looks best in {n} simulated futures (expected result {share})"),
+    ),
+    (r"the best plan ends on (?P<total>-?\d+)", N_("the best plan ends on {total}")),
+    (
+        r"its plan scores about (?P<score>-?\d+) over (?P<n>\d+) sampled refills",
+        N_("its plan scores about {score} over {n} sampled refills"),
+    ),
+]
+
+
 def _hint(mode: str, view: View, seed: int) -> JSON:
     action, reason = hint_bot(mode, seed=seed).explain(view)
-    return {"action": str(action), "reason": reason}
+    return {"action": str(action), "reason": reason, "parts": reason_parts(reason, HINT_REASONS)}
 
 
 def _kind(action: Any) -> str:

@@ -380,7 +380,7 @@ export class GameScreen {
       this.hintBox.hidden = false;
       this.hintBox.append(
         h("div", { class: "hint-head", id: "hint-text" }, h("strong", {}, t("Suggestion:"), " "), this.mod.describeAction(this.state, hint.action)),
-        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason", id: "hint-reason" }, capitalise(hint.key ? errorText(hint.key, hint.args, hint.reason) : hint.reason)) : null,
+        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason", id: "hint-reason" }, capitalise(hintReason(hint))) : null,
         h("div", { class: "row" },
           h("button", { class: "btn small primary", "data-testid": "play-hint", "aria-describedby": hint.reason ? "hint-text hint-reason" : "hint-text", onclick: () => this.act(hint.action) }, t("Play it")),
           h("button", { class: "btn small ghost", "data-testid": "dismiss-hint", onclick: () => { this.clearHint(); focusOn(this.hintBtn); } }, t("Dismiss"))));
@@ -456,4 +456,9 @@ export class GameScreen {
   }
 }
 
-
+/** A hint's reason in the page's language: the server's parts (msgids and arguments),
+ * joined as the bot joins them; its English text for an older server. */
+function hintReason(hint) {
+  if (!Array.isArray(hint.parts)) return hint.reason;
+  return hint.parts.map((p) => (p.key ? errorText(p.key, p.args, p.text) : p.text)).join("; ");
+}

@@ -51,6 +51,8 @@ function translateShell() {
   picker.setAttribute("aria-label", t("Language"));
   picker.title = t("Language");
   picker.value = language();
+  const code = document.querySelector(".lang-code");
+  if (code) code.textContent = language().toUpperCase(); // what a phone shows of the menu
 }
 
 translateShell();

@@ -97,6 +97,7 @@ class ReplayViewer {
     this.mod = mod;
     this.frames = data.frames;
     this.players = data.players || [];
+    this.bots = data.bots || []; // a stored game says which seats are bots (their names translate)
     this.index = 0;
     const n = this.frames.length - 1;
     this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": this.mod.replayStep === "Round" ? t("Round") : t("Turn"),
@@ -140,7 +141,7 @@ class ReplayViewer {
     const frame = this.frames[this.index];
     const view = frame.view;
     const count = this.mod.seatCount ? this.mod.seatCount(view) : view.seats.length;
-    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || t("Seat {n}", { n: seat + 1 }), kind: "human", bot: null, online: true }));
+    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || t("Seat {n}", { n: seat + 1 }), kind: this.bots[seat] ? "bot" : "human", bot: null, online: true }));
     this.screen.update({
       type: "state",
       game: { id: null, type: this.mod.name, title: t("Replay"), seats },
@@ -169,7 +170,7 @@ class ReplayViewer {
         : tn("Start of the game: {n} turn.", "Start of the game: {n} turns.", n);
     }
     const entry = frame.log[frame.log.length - 1];
-    const name = (i) => this.players[i] || t("Seat {n}", { n: i + 1 });
+    const name = (i) => (this.players[i] ? (this.bots[i] ? t(this.players[i]) : this.players[i]) : t("Seat {n}", { n: i + 1 }));
     const said = this.mod.moveSentence ? this.mod.moveSentence(entry, name) : entry.text;
     // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
     const move = entry.seat === undefined || entry.seat === null ? said : t("{name} {action}", { name: name(entry.seat), action: said });
