@@ -42,6 +42,20 @@ def fill(msgid: str, args: dict[str, Any] | None = None) -> str:
     return _PLACEHOLDER.sub(lambda m: str(args[m[1]]) if m[1] in args else m[0], msgid)
 
 
+def part(msgid: str, **args: Any) -> dict[str, Any]:
+    """One piece of a sentence the server sends: ``{"key": msgid, "args": args}``."""
+    return {"key": msgid, "args": args}
+
+
+def parts_text(parts: list[dict[str, Any]]) -> str:
+    """The English of ``parts`` (see ``part``), joined with nothing between.
+
+    >>> parts_text([part("placed their {card}", card=7), part("; the game is over")])
+    'placed their 7; the game is over'
+    """
+    return "".join(fill(p["key"], p["args"]) for p in parts)
+
+
 def placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 

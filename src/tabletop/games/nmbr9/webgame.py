@@ -41,7 +41,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
-from ...i18n import N_, reason_parts
+from ...i18n import N_, part, parts_text, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .records import Recorder, placement_json, replay, result_json
 from .rules import (
@@ -212,7 +212,8 @@ class Nmbr9Match:
             except IllegalActionError as err:
                 raise ActionRejected(str(err)) from None
             log: JSON = {"seat": seat, "kind": "take-back", "round": number, "card": card}
-            log["text"] = f"took back their {card}"
+            log["parts"] = [part(N_("took back their {card}"), card=card)]
+            log["text"] = parts_text(log["parts"])
             return Applied(log=log, reveals=False)
         if len(action) > 40:
             raise ActionRejected("that is not a placement: write r<rotation>@x,y, e.g. r1@3,-2")
@@ -222,14 +223,16 @@ class Nmbr9Match:
         except (InvalidActionError, IllegalActionError) as err:
             raise ActionRejected(str(err)) from None
         log = {"seat": seat, "kind": "place", "round": number, "card": card}
-        log["text"] = f"placed their {card}"
+        parts = [part(N_("placed their {card}"), card=card)]
         resolved = state.round != number
         if resolved:  # the last placement of the round: all of them come to light
             entry = self.recorder.rounds[number]
             log["resolved"] = _round_log(number, card, entry["placements"])
-            log["text"] += "; " + log["resolved"]["text"]
+            parts += [part(N_("; ")), *log["resolved"]["parts"]]
             if state.is_over:
-                log["text"] += "; the game is over"
+                parts.append(part(N_("; the game is over")))
+        log["parts"] = parts
+        log["text"] = parts_text(parts)
         return Applied(log=log, reveals=resolved)
 
     def view(self, seat: int | None) -> JSON:
@@ -330,13 +333,22 @@ def _hint(view: View, seed: int) -> JSON:
 def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:
     """The facts of a resolved round: every seat's placement of ``card``."""
     shown = [None if p is None else {**p, "points": card * p["level"]} for p in placements]
-    parts = [
-        f"seat {seat + 1} r{p['rotation']}@{p['x']},{p['y']} on level {p['level']}"
-        for seat, p in enumerate(shown)
-        if p is not None
-    ]
-    text = f"round {number + 1} ({card}): " + ", ".join(parts)
-    return {"kind": "round", "round": number, "card": card, "placements": shown, "text": text}
+    parts = [part(N_("round {n} ({card}): "), n=number + 1, card=card)]
+    for seat, p in enumerate(shown):
+        if p is not None:
+            key = N_("seat {seat} {move} on level {level}")
+            if len(parts) > 1:
+                key = N_(", seat {seat} {move} on level {level}")
+            move = f"r{p['rotation']}@{p['x']},{p['y']}"
+            parts.append(part(key, seat=seat + 1, move=move, level=p["level"]))
+    return {
+        "kind": "round",
+        "round": number,
+        "card": card,
+        "placements": shown,
+        "parts": parts,
+        "text": parts_text(parts),
+    }
 
 
 @lru_cache(maxsize=1 << 16)

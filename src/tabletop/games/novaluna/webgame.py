@@ -27,7 +27,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
-from ...i18n import N_, reason_parts
+from ...i18n import N_, part, parts_text, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .bots.mcts import MctsBot
 from .records import Recorder, replay, result_json
@@ -306,18 +306,23 @@ def _kind(action: Any) -> str:
 
 
 def _log_text(log: JSON, over: bool) -> str:
+    """The entry's English text; its ``parts`` (msgids and arguments, joined with
+    nothing between) are set on ``log`` for the page and any client to translate."""
     kind = log["kind"]
     if kind == "refill":
-        text = f"refilled the wheel ({log['drawn']} new tiles)"
+        parts = [part(N_("refilled the wheel ({n} new tiles)"), n=log["drawn"])]
     elif kind == "end":
-        text = f"ended phase 1; the wheel was refilled ({log['drawn']} new tiles)"
+        parts = [part(N_("ended phase 1; the wheel was refilled ({n} new tiles)"), n=log["drawn"])]
     else:
-        text = _place_text(log)
+        parts = _place_parts(log)
         if log["drawn"]:
-            text += f"; the wheel was empty and was refilled ({log['drawn']} new tiles)"
+            parts.append(
+                part(N_("; the wheel was empty and was refilled ({n} new tiles)"), n=log["drawn"])
+            )
     if over:
-        text += "; the game is over"
-    return text
+        parts.append(part(N_("; the game is over")))
+    log["parts"] = parts
+    return parts_text(parts)
 
 
 #: Where a new tile lies from a neighbour, checked in this order: (side, dx, dy) with
@@ -345,26 +350,47 @@ def beside(tiles: dict[int, int], x: int, y: int) -> JSON | None:
     return None
 
 
-def _where_text(where: JSON | None) -> str:
-    if where is None:
-        return "as the first tile"
-    tile = TILES[where["tile"]]
-    side = where["side"] if where["side"] in ("above", "below") else f"{where['side']} of"
-    return f"{side} the {tile.color} {tile.cost}"
+#: "took a red 3 from space 4 and laid it ..." for a first tile and for each side.
+_TOOK = {
+    None: N_(
+        "took a {colour} {cost} from space {space} and laid it as the first tile (at {x},{y})"
+    ),
+    "right": N_(
+        "took a {colour} {cost} from space {space} and laid it right of the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+    "left": N_(
+        "took a {colour} {cost} from space {space} and laid it left of the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+    "above": N_(
+        "took a {colour} {cost} from space {space} and laid it above the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+    "below": N_(
+        "took a {colour} {cost} from space {space} and laid it below the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+}
 
 
-def _place_text(take: JSON) -> str:
+def _place_parts(take: JSON) -> list[JSON]:
     """``"took a red 3 from space 4 and laid it right of the blue 2 (at 1,0), covering
-    2 tasks"``."""
+    2 tasks"`` as parts (tabletop.i18n)."""
     tile = TILES[take["tile"]]
     x, y = take["cell"]
-    where = _where_text(take.get("beside"))
-    text = f"took a {tile.color} {tile.cost} from space {take['space']} and laid it {where}"
-    text += f" (at {x},{y})"
+    where = take.get("beside")
+    args: JSON = {"colour": tile.color, "cost": tile.cost, "space": take["space"], "x": x, "y": y}
+    if where is not None:
+        other = TILES[where["tile"]]
+        args.update(colour2=other.color, cost2=other.cost)
+    parts = [part(_TOOK[None if where is None else where["side"]], **args)]
     n = len(take["covered"])
-    if n:
-        text += f", covering {n} task{'s' if n > 1 else ''}"
-    return text
+    if n == 1:
+        parts.append(part(N_(", covering 1 task")))
+    elif n:
+        parts.append(part(N_(", covering {n} tasks"), n=n))
+    return parts
 
 
 def _turn_log(turn: JSON, display: dict[int, int]) -> JSON:
@@ -374,10 +400,13 @@ def _turn_log(turn: JSON, display: dict[int, int]) -> JSON:
     if "space" in turn:
         log.update({k: turn[k] for k in ("space", "tile", "cell", "covered")})
         log["beside"] = beside(display, *turn["cell"])
-        text = _place_text(log)
-        log["text"] = "after a refill, " + text if turn["refill"] else text
+        parts = _place_parts(log)
+        if turn["refill"]:
+            parts.insert(0, part(N_("after a refill, ")))
     else:
-        log["text"] = "refilled the wheel"
+        parts = [part(N_("refilled the wheel"))]
+    log["parts"] = parts
+    log["text"] = parts_text(parts)
     return log
 
 

@@ -50,6 +50,13 @@ export function errorText(key, args, fallback) {
   return t(key, values);
 }
 
+/** A sentence the server sent as parts (``[{key, args}]``, joined with nothing between:
+ * log entries), in the page's language; ``fallback`` (its English text) without parts. */
+export function partsText(parts, fallback) {
+  if (!Array.isArray(parts)) return fallback || "";
+  return parts.map((p) => errorText(p.key, p.args, p.text)).join("");
+}
+
 export function capitalise(text) {
   const t = String(text || "").trim();
   return t ? t[0].toUpperCase() + t.slice(1) : t;

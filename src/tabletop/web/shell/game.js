@@ -2,7 +2,7 @@
 // (and everything specific to one game) comes from the game module.
 import { listNames, t } from "./i18n.js";
 import { announce } from "./announce.js";
-import { api, capitalise, errorText, gameTypes } from "./api.js";
+import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
@@ -213,7 +213,7 @@ export class GameScreen {
       for (const entry of state.log.slice(previous.log.length)) {
         // A sentence names its seat; one of every seat (a round) says who itself.
         const you = state.you.length === 1 && entry.seat === state.you[0];
-        const sentence = this.mod.moveSentence ? this.mod.moveSentence(entry, (i) => this.seatName(i), you) : entry.text;
+        const sentence = this.mod.moveSentence ? this.mod.moveSentence(entry, (i) => this.seatName(i), you) : partsText(entry.parts, entry.text);
         if (entry.seat === undefined || entry.seat === null) said.push(sentence);
         else {
           const who = you ? t("You") : this.seatName(entry.seat);
@@ -323,7 +323,7 @@ export class GameScreen {
       list.append(h("li", { class: "muted empty" }, t("No moves yet.")));
     }
     state.log.forEach((entry, i) => {
-      const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : entry.text;
+      const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : partsText(entry.parts, entry.text);
       const cls = i === state.log.length - 1 ? "last" : "";
       if (entry.seat === undefined || entry.seat === null) { // an entry of every seat (a round)
         list.append(h("li", { class: `${cls} log-all`, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));

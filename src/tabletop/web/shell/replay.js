@@ -2,7 +2,7 @@
 // stepped with buttons, a slider and the arrow keys, drawn by the game's own board.
 import { t, tn } from "./i18n.js";
 import { announce } from "./announce.js";
-import { api, gameTypes } from "./api.js";
+import { api, gameTypes, partsText } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
 import { toast } from "./toast.js";
@@ -171,7 +171,7 @@ class ReplayViewer {
     }
     const entry = frame.log[frame.log.length - 1];
     const name = (i) => (this.players[i] ? (this.bots[i] ? t(this.players[i]) : this.players[i]) : t("Seat {n}", { n: i + 1 }));
-    const said = this.mod.moveSentence ? this.mod.moveSentence(entry, name) : entry.text;
+    const said = this.mod.moveSentence ? this.mod.moveSentence(entry, name) : partsText(entry.parts, entry.text);
     // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
     const move = entry.seat === undefined || entry.seat === null ? said : t("{name} {action}", { name: name(entry.seat), action: said });
     const step = rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n });
