@@ -16,6 +16,7 @@ message with a context (``tp`` on the page) is keyed ``context + "\x04" + msgid`
 from __future__ import annotations
 
 import re
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -82,6 +83,15 @@ def negotiate(accept_language: str | None) -> str | None:
     return min(wanted)[2] if wanted else None
 
 
+@cache
+def translate(lang: str, msgid: str) -> str:
+    """``msgid`` in ``lang`` (itself where the catalogue has none), for the few texts the
+    server itself puts on the page."""
+    found = catalogue(lang)["messages"].get(msgid)
+    return found if isinstance(found, str) else msgid
+
+
+@cache
 def catalogue(lang: str) -> dict[str, Any]:
     """The page's catalogue of ``lang`` (see the module); English has no messages."""
     if lang not in LANGUAGES:

@@ -79,6 +79,15 @@ def test_a_game_in_another_language_and_the_choice_is_remembered(
         play_one_turn(page)
     log = page.inner_text("[data-testid=log]")
     assert words["took"] in log and " took " not in log
+    # switching redraws the game at once, in the other language
+    other = "nl" if lang == "de" else "de"
+    choose_language(page, other)
+    page.wait_for_function(
+        "(w) => document.querySelector('[data-testid=banner-title]')?.textContent.includes(w)",
+        arg=WORDS[other]["turn"],
+    )
+    assert WORDS[other]["took"] in page.inner_text("[data-testid=log]")
+    choose_language(page, lang)
     # the choice is remembered: a reload (and a new game page) speaks the same language
     page.reload()
     page.locator("[data-testid=turn-banner]").wait_for()
@@ -203,3 +212,15 @@ def test_screenshots_of_the_end_screen_and_replay_in_each_language(
     assert counter.startswith({"de": ("Zug", "Runde"), "nl": ("Zet", "Ronde")}[lang])
     shot(page, f"i18n-{game_type}-replay-{lang}-{size}", full_page=True)
     assert no_horizontal_overflow(page)
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_server_errors_are_shown_in_the_pages_language(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.locator("[data-testid=create-form]").wait_for()
+    choose_language(page, "de")
+    page.goto(server + "/g/no-such-game")
+    fatal = page.locator("[data-testid=fatal]")
+    fatal.wait_for()
+    assert "Dieses Spiel gibt es nicht" in fatal.inner_text()
+    assert "Zu diesem Link gibt es kein Spiel" in fatal.inner_text()  # the server's key

@@ -118,6 +118,7 @@ def test_the_server_serves_each_catalogue_and_refuses_others(api: Api) -> None:
 def test_the_first_page_is_in_the_language_the_browser_asks_for(api: Api) -> None:
     german = api.request("GET", "/", headers={"Accept-Language": "de-DE,de;q=0.9"})
     assert '<html lang="de" data-asked="de">' in german.text
+    assert "<noscript>Diese Seite braucht JavaScript.</noscript>" in german.text
     assert "Accept-Language" in german.headers["vary"]
     plain = api.request("GET", "/")
     assert '<html lang="en">' in plain.text

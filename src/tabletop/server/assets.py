@@ -22,7 +22,10 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
 
-from ..i18n import negotiate
+from ..i18n import N_, negotiate, translate
+
+#: The page's one text for a browser without JavaScript (index.html's <noscript>).
+NOSCRIPT = N_("This page needs JavaScript.")
 
 #: Versioned URLs never change content: keep them a year without revalidating.
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -109,6 +112,7 @@ class Assets:
         page = self.page
         if lang is not None:
             page = page.replace('<html lang="en">', f'<html lang="{lang}" data-asked="{lang}">', 1)
+            page = page.replace(NOSCRIPT, translate(lang, NOSCRIPT), 1)  # all it says unscripted
         return HTMLResponse(page, headers=headers)
 
     @staticmethod

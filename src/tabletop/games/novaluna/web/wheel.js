@@ -20,7 +20,7 @@ function polar(r, index, count) {
  */
 export function drawWheel(opts) {
   const { view } = opts;
-  const svg = s("svg", { class: "wheel", viewBox: "-205 -205 410 410", "data-testid": "wheel", role: "group", "aria-label": "Moon wheel" });
+  const svg = s("svg", { class: "wheel", viewBox: "-205 -205 410 410", "data-testid": "wheel", role: "group", "aria-label": t("Moon wheel") });
   svg.append(defs());
   // the board
   svg.append(
