@@ -132,3 +132,15 @@ def test_errors_carry_their_msgid_and_arguments(api: Api) -> None:
     assert body["key"] == "{what} is not valid JSON ({reason})"
     assert body["args"]["what"] == "the request body"
     assert body["error"].startswith("the request body is not valid JSON (")
+
+
+def test_a_games_refusals_carry_their_msgid_too(api: Api) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}]
+    answer = api.request("POST", "/api/games", json={"seats": seats, "options": {"x": 1}})
+    assert answer.status_code == 400
+    body = answer.json()
+    assert body == {
+        "error": "unknown option(s): x",
+        "key": "unknown option(s): {names}",
+        "args": {"names": "x"},
+    }

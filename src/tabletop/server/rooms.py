@@ -76,6 +76,15 @@ class ApiError(Exception):
         self.params = params  # not ``args``: an exception's own
 
     @classmethod
+    def of(cls, status: int, err: Exception) -> ApiError:
+        """A game's refusal (``OptionsError``, ``ActionRejected``): with its msgid when it
+        has one (``tabletop.i18n.keyed``), else its text as it is."""
+        key = getattr(err, "key", None)
+        if key is None:
+            return cls.plain(status, str(err))
+        return cls(status, key, **getattr(err, "params", {}))
+
+    @classmethod
     def plain(cls, status: int, text: str) -> ApiError:
         """An error whose text has no msgid (a game's own words): shown as it is."""
         return cls(status, None, text=text)
@@ -372,7 +381,7 @@ class Hub:
         try:
             game_type = get_web_game(body.get("type", next(iter(web_games()))))
         except OptionsError as err:
-            raise ApiError.plain(400, str(err)) from None
+            raise ApiError.of(400, err) from None
         raw_seats = body.get("seats")
         if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
             raise ApiError(400, '\'seats\' must be a list of seats like {"kind": "human"}')
@@ -399,7 +408,7 @@ class Hub:
         try:
             options = game_type.check_setup(raw_seats, options, self.limits)
         except OptionsError as err:
-            raise ApiError.plain(400, str(err)) from None
+            raise ApiError.of(400, err) from None
         game_id = secrets.token_urlsafe(9)
         await self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
         room = self.room(game_id)
@@ -520,7 +529,7 @@ class Hub:
         try:
             applied = match.apply(seat, action)
         except ActionRejected as err:
-            raise ApiError.plain(422, str(err)) from None
+            raise ApiError.of(422, err) from None
         ply = room.ply
         at = await self._write(
             "append_action", room.id, ply, seat, action, applied.reveals, match.is_over(), by

@@ -136,3 +136,12 @@ export function onLanguageChange(listener) {
 }
 
 await load(initial());
+
+// Another tab of this page chose a language: follow it, as the colour symbols do.
+window.addEventListener("storage", (event) => {
+  if (event.key === KEY && event.newValue in LANGUAGES && event.newValue !== lang) {
+    load(event.newValue).then(() => {
+      for (const listener of listeners) listener(lang);
+    });
+  }
+});

@@ -112,9 +112,14 @@ function drawTile(t, cls = "") {
   if (t.level > 0) {
     // the level in another square of the tile (the digit has its own)
     const [bx, by] = cells.find(([x, y]) => x !== lx || y !== ly) || [lx, ly];
-    g.append(s("text", { class: "n9-level", x: bx + 0.5, y: by + 0.56 }, `L${t.level}`));
+    g.append(s("text", { class: "n9-level", x: bx + 0.5, y: by + 0.56 }, levelMark(t.level)));
   }
   return g;
+}
+
+/** The level printed on a tile above the table: "L2" (German "E2", Dutch "N2"). */
+function levelMark(level) {
+  return t("L{level}", { level });
 }
 
 /** A whole board, fitted into its own box (minis and the end screen). */
