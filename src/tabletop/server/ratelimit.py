@@ -28,6 +28,7 @@ class RateLimits:
     actions_per_minute: float = 240  # moves and undos, per seat
     hints_per_minute: float = 20  # per seat
     messages_per_minute: float = 600  # WebSocket messages, per connection
+    logins_per_minute: float = 10  # registrations and logins, per address
 
     def limiters(self) -> dict[str, RateLimit]:
         def limit(what: str, per_minute: float, least: float, share: float) -> RateLimit:
@@ -38,6 +39,7 @@ class RateLimits:
             "action": limit("moves", self.actions_per_minute, 10, 1 / 4),
             "hint": limit("hints", self.hints_per_minute, 3, 1 / 4),
             "message": limit("messages", self.messages_per_minute, 20, 1 / 10),
+            "login": limit("sign-in attempts", self.logins_per_minute, 5, 1 / 2),
         }
 
 
