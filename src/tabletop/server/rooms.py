@@ -1116,8 +1116,8 @@ def _time_limit(body: JSON) -> JSON:
         if "on_timeout" in body:
             raise ApiError(400, "'on_timeout' needs a 'time_limit'")
         return {}
-    if type(limit) is not int or not 60 <= limit <= MAX_TIME_LIMIT:
-        raise ApiError(400, "'time_limit' is a number of seconds from 60 to 14 days")
+    if type(limit) is not int or not 1 <= limit <= MAX_TIME_LIMIT:
+        raise ApiError(400, "'time_limit' is a number of seconds, at most 14 days")
     if on_timeout not in ON_TIMEOUT:
         raise ApiError(400, '\'on_timeout\' is "bot" or "abandon"')
     return {"clock": limit, "on_timeout": on_timeout}
