@@ -100,6 +100,7 @@ def create_app(
         Route("/replay/{game_id}", _page),
         Route("/lobby", _page),
         Route("/me", _page),
+        Route("/leaderboard", _page),
         Route("/leaderboard/{type}", _page),
         Route("/u/{name}", _page),
         Route("/api/account", _account_info),

@@ -16,7 +16,7 @@ Shown is the conservative ``ordinal()`` (mu - 3 sigma).
 ...     "player TEXT, rank INTEGER, before REAL, after REAL)")
 >>> apply(db, "g1", RatedEnd("nmbr9", ("a:1", "a:2"), (1, 2)))
 >>> [round(r.ordinal()) for r in (current(db, "nmbr9", "a:1"), current(db, "nmbr9", "a:2"))]
-[2, -4]
+[3, -2]
 """
 
 from __future__ import annotations

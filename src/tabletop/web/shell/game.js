@@ -1,11 +1,13 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
+import { claimOffer, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, gameTypes } from "./api.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
 import { fragmentTokens, gameLink, getGame, rememberGame } from "./store.js";
+import { t } from "./i18n.js";
 import { toast } from "./toast.js";
 import { clear, focusLost, focusName, focusOn, h, offerColourSymbols } from "./util.js";
 
@@ -54,6 +56,7 @@ export async function showGame(root, gameId, navigate) {
         if (screen) return screen.update(state);
         loading.remove();
         screen = new GameScreen(root, mod, { conn, type, navigate, tokens });
+        claimOffer(gameId, state, tokens).then((button) => { if (button) screen.claimBox.append(button); });
         if (tokens.length) {
           rememberGame(gameId, { type: type.name, title: type.title, created: state.game.created, seats: mergeSeats(gameId, state), tokens, played: tokens });
         }
@@ -128,7 +131,8 @@ export class GameScreen {
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
     this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
-    this.notices.append(this.seedNote, this.hintBox);
+    this.claimBox = h("div", { class: "claim-box" }); // "claim this seat" for a signed-in player
+    this.notices.append(this.seedNote, this.claimBox, this.hintBox);
     this.onKey = (e) => {
       if (e.key === "Escape") {
         if (this.overlay?.isConnected) this.closeEnd();
@@ -214,7 +218,9 @@ export class GameScreen {
       }
     }
     const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${this.turnKey(p)}` : null);
-    if (state.over && !previous?.over) {
+    if (state.abandoned && !previous?.abandoned) {
+      said.push(abandonedText());
+    } else if (state.over && !previous?.over) {
       said.push(`Game over: ${this.mod.resultHeadline(state, (i) => this.seatName(i))}`);
     } else if (!state.over && whose(previous) !== whose(state)) {
       const seat = state.to_move;
@@ -243,7 +249,13 @@ export class GameScreen {
     let title;
     let sub = "";
     let seat = null;
-    if (state.over) {
+    if (state.abandoned) {
+      title = abandonedText();
+      this.banner.classList.add("banner-over");
+    } else if (state.game.waiting) {
+      title = t("Waiting for players to take the open seats");
+      sub = t("The game starts when every seat is taken.");
+    } else if (state.over) {
       title = mod.resultHeadline(state, (i) => this.seatName(i));
       this.banner.classList.add("banner-over");
     } else if (state.acting !== null) {
@@ -291,6 +303,9 @@ export class GameScreen {
     } else if (!this.replay && state.you.length > 1) {
       const names = `Hot-seat: ${state.you.map((i) => this.seatName(i)).join(" & ")}`;
       this.banner.append(h("span", { class: "chip", title: names }, names));
+    }
+    if (!this.replay && state.game.time_limit) {
+      this.banner.append(h("span", { class: "chip", "data-testid": "time-limit-chip" }, timeText(state.game.time_limit, state.game.on_timeout)));
     }
     const seed = state.game.fixed_seed;
     if (!this.replay && seed !== null && seed !== undefined) {
@@ -393,7 +408,7 @@ export class GameScreen {
 
   showEnd(force) {
     const state = this.state;
-    if (!state || !state.over) return;
+    if (!state || !state.over || state.abandoned) return;
     this.overlay?.remove();
     const close = () => this.closeEnd();
     const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, "Play again");
@@ -451,4 +466,8 @@ export class GameScreen {
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
 function listNames(names) {
   return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function abandonedText() {
+  return t("Abandoned: a move's time limit ran out");
 }
