@@ -6,7 +6,7 @@ rates the games in order with openskill's Plackett-Luce model (the server's), so
 a new player sees how strong each bot is before anyone has played it.
 
     .venv/bin/python scripts/seed_bot_ratings.py            # the committed file
-    .venv/bin/python scripts/seed_bot_ratings.py --games 2  # quicker, rougher
+    .venv/bin/python scripts/seed_bot_ratings.py --scale 3  # longer, finer
 
 Kept short (a few minutes on one core): the strongest searchers are left out,
 and each bot's sigma stays wide enough for real games to move it.
@@ -25,10 +25,12 @@ from tabletop.core.game import get_game
 from tabletop.server.ratings import MODEL
 
 OUT = Path(__file__).resolve().parent.parent / "src/tabletop/server/data/bot_ratings.json"
-#: game: (command, bots, players); the bots' specs as the server's seats name them
+#: game: (command, bots, players, deals per table); the bots' specs as the server's
+#: seats name them. The strongest searchers (mcts:hard, planner:strong) are left out:
+#: a few of their games would take longer than all of these.
 RUNS = {
-    "nova-luna": ("novaluna", "random,greedy,mcts:easy,mcts:normal", 3),
-    "nmbr9": ("nmbr9", "random,greedy,planner:fast,planner:normal", 3),
+    "nova-luna": ("novaluna", "random,greedy,mcts:easy,mcts:normal", 3, 1),
+    "nmbr9": ("nmbr9", "random,greedy,planner:fast,planner:normal", 3, 2),
 }
 MIN_SIGMA = 3.0  # a seeded bot's rating is still a guess: let real games move it
 
@@ -64,15 +66,16 @@ def rate(game_name: str, specs: list[str], records: list[dict]) -> dict[str, dic
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3, help="deals per table (default 3)")
+    parser.add_argument("--scale", type=int, default=1, help="deals per table times this")
     args = parser.parse_args()
     result: dict[str, dict] = {}
     runs: dict[str, str] = {}
-    for name, (command, bots, players) in RUNS.items():
-        records = tournament_records(command, bots, players, args.games)
+    for name, (command, bots, players, deals) in RUNS.items():
+        games = deals * args.scale
+        records = tournament_records(command, bots, players, games)
         result[name] = rate(name, bots.split(","), records)
         runs[name] = (
-            f"{command} tournament --bots {bots} --players {players} --games {args.games}"
+            f"{command} tournament --bots {bots} --players {players} --games {games}"
             f" ({len(records)} games)"
         )
     OUT.parent.mkdir(parents=True, exist_ok=True)
