@@ -60,6 +60,16 @@ def play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
     raise AssertionError("the game did not end")
 
 
+def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = player.get(f"/api/games/{game_id}").json()
+        if until(state):
+            return state
+        time.sleep(0.02)
+    raise AssertionError("the game never got there")
+
+
 def error(response: httpx.Response, status: int) -> str:
     assert response.status_code == status, response.text
     return response.json()["error"]
@@ -303,6 +313,31 @@ def test_a_fixed_seed_game_is_unrated(server: ServerProcess) -> None:
     play_out(game_id, [ann, ben])
     game = ann.get("/api/account").json()["games"][0]
     assert game["over"] and not game["rated"] and game["rating"] is None
+
+
+def test_a_game_with_undo_is_unrated(server: ServerProcess) -> None:
+    ann = register(server, unique("Und"))
+    body = {
+        "type": "nova-luna",
+        "seats": [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}],
+    }
+    game_id = ann.post("/api/games", json=body).json()["id"]
+    state = wait(ann, game_id, lambda s: s["acting"] is not None)
+    move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+    ann.post(f"/api/games/{game_id}/actions", json=move)
+    state = wait(ann, game_id, lambda s: s["undo"] and s["acting"] is not None)
+    assert ann.post(f"/api/games/{game_id}/undo", json={"ply": state["ply"]}).status_code == 200
+    play_out(game_id, [ann])
+    game = next(g for g in ann.get("/api/account").json()["games"] if g["id"] == game_id)
+    assert game["over"] and not game["rated"]
+    assert error(ann.post(f"/api/games/{game_id}/undo", json={"ply": 0}), 409)
+
+
+def test_the_cookie_is_secure_over_https(server: ServerProcess) -> None:
+    c = client(server)  # the proxy in front says the visitor came over HTTPS
+    body = {"name": unique("Sec"), "password": PASSWORD}
+    r = c.post("/api/account/register", json=body, headers={"X-Forwarded-Proto": "https"})
+    assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
 
 
 def test_rating_survives_kill_9_exactly_once(tmp_path: Path) -> None:
