@@ -152,8 +152,8 @@ export async function showOpenGames(root, navigate) {
   for (const game of games) {
     const seats = game.seats.map((s) => (s.open ? t("open seat") : s.name)).join(" · ");
     const mine = info.account && game.seats.some((s) => s.account && s.name === info.account.name);
-    const button = h("button", {
-      class: "btn primary small", type: "button", "data-testid": `join-${game.id}`, disabled: !info.account || mine,
+    const button = mine ? h("a", { class: "btn small", href: `/g/${game.id}`, "data-testid": `join-${game.id}` }, t("Your game")) : h("button", {
+      class: "btn primary small", type: "button", "data-testid": `join-${game.id}`, disabled: !info.account,
       onclick: async () => {
         button.disabled = true;
         try {
@@ -164,7 +164,7 @@ export async function showOpenGames(root, navigate) {
           button.disabled = false;
         }
       },
-    }, mine ? t("Your game") : t("Take a seat"));
+    }, t("Take a seat"));
     list.append(h("li", { class: "game-item", "data-testid": `open-game-${game.id}` },
       h("span", { class: "game-open" },
         h("strong", {}, `${game.title}: ${seats}`),
