@@ -107,6 +107,15 @@ def test_the_session_is_stored_hashed(server: ServerProcess) -> None:
     assert token not in hashes and len(hashes[-1]) == 64
 
 
+def test_signing_in_again_replaces_the_session(server: ServerProcess) -> None:
+    name = unique("Rep")
+    ann = register(server, name)
+    before = _count(server, "sessions")
+    first = ann.cookies["session"]
+    assert ann.post("/api/account/login", json={"name": name, "password": PASSWORD}).is_success
+    assert ann.cookies["session"] != first and _count(server, "sessions") == before
+
+
 def test_logout_everywhere_ends_every_session(server: ServerProcess) -> None:
     name = unique("Eve")
     first = register(server, name)

@@ -376,8 +376,13 @@ async def _login(request: Request) -> Response:
 
 
 async def _start_session(request: Request, account: Account, status: int) -> Response:
+    """A new session in the cookie; the one it replaces (if any) ends."""
+    hub = _hub(request)
+    old = _session_token(request)
+    if old is not None:
+        await hub.write("end_session", accounts.hash_token(old))
     token, token_hash = accounts.new_token()
-    await _hub(request).write("create_session", token_hash, account.id)
+    await hub.write("create_session", token_hash, account.id)
     response = JSONResponse({"account": {"name": account.name}}, status_code=status)
     response.set_cookie(
         COOKIE,
