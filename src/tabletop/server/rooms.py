@@ -52,7 +52,7 @@ from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
 from .ratings import MODEL, RatedEnd, bot_seeds, ranks_of
-from .store import Account, GameRow, Seat, Store, StoreError
+from .store import Account, AccountGame, GameRow, Seat, Store, StoreError
 
 log = logging.getLogger("tabletop.server")
 T = TypeVar("T")
@@ -512,39 +512,51 @@ class Hub:
         """The account's games: ongoing with its turn first, then ongoing, then finished."""
         games = []
         for row in self.store.games_of(account.id):
+            if row.over:  # from the store alone: finished games are not replayed for this
+                games.append(self._finished_summary(row))
+                continue
             try:
                 room = self.room(row.id)
             except ApiError:
                 continue
-            mine = room.seats_of(account)
             your_turn = (
-                not room.finished and not room.waiting and bool(room.match.active_seats() & mine)
+                not room.finished and not room.waiting and row.seat in room.match.active_seats()
             )
-            games.append(self._game_summary(room, min(mine, default=row.seat), your_turn))
+            games.append(self._summary(row, room.seats, your_turn, room.waiting))
         order = {True: 0, False: 1}
         games.sort(key=lambda g: (g["over"], order[g["your_turn"]]))
         return games
 
-    def _game_summary(self, room: Room, seat: int, your_turn: bool) -> JSON:
-        changes = self.store.rating_changes(room.id) if room.finished else {}
-        mine = changes.get(_player_key(room.seat(seat)))
-        result = room.match.result() if room.match.is_over() else None
-        ranks = ranks_of(result, len(room.seats))
+    def _finished_summary(self, row: AccountGame) -> JSON:
+        seats = self.store.seats(row.id)
+        summary = self._summary(row, seats, False, False)
+        changes = self.store.rating_changes(row.id)
+        mine = changes.get(_player_key(seats[row.seat]))
+        summary.update(
+            rank=seats[row.seat].rank,
+            rated=bool(changes),
+            rating=None if mine is None else {"before": mine[1], "after": mine[2]},
+        )
+        return summary
+
+    @staticmethod
+    def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool) -> JSON:
+        game = get_web_game(row.type)
         return {
-            "id": room.id,
-            "type": room.type.name,
-            "title": room.type.title,
-            "url": f"/g/{room.id}",
-            "seat": seat,
-            "seats": [_public_seat(s) for s in room.seats],
-            "updated": room.row.updated if not room.log else room.log[-1]["at"],
-            "over": room.finished,
-            "abandoned": room.row.abandoned,
-            "waiting": room.waiting,
+            "id": row.id,
+            "type": row.type,
+            "title": game.title,
+            "url": f"/g/{row.id}",
+            "seat": row.seat,
+            "seats": [_public_seat(s) for s in seats],
+            "updated": row.updated,
+            "over": row.over,
+            "abandoned": row.abandoned,
+            "waiting": waiting,
             "your_turn": your_turn,
-            "rank": ranks[seat] if ranks else None,
-            "rated": bool(changes),
-            "rating": None if mine is None else {"before": mine[1], "after": mine[2]},
+            "rank": None,
+            "rated": False,
+            "rating": None,
         }
 
     def leaderboard(self, game_type: str) -> JSON:
@@ -693,9 +705,11 @@ class Hub:
         except ActionRejected as err:
             raise ApiError(422, str(err)) from None
         ply = room.ply
-        rated = _rated_end(room, match) if match.is_over() else None
+        over = match.is_over()
+        rated = _rated_end(room, match) if over else None
+        ranks = ranks_of(match.result(), len(room.seats)) if over else None
         at = await self._write(
-            "append_action", room.id, ply, seat, action, applied.reveals, match.is_over(), by, rated
+            "append_action", room.id, ply, seat, action, applied.reveals, over, by, rated, ranks
         )
         room.match = match
         room.log.append(_entry(applied.log, ply, at, by))

@@ -81,6 +81,7 @@ MIGRATIONS = [
     CREATE INDEX sessions_account ON sessions(account_id);
     ALTER TABLE seats ADD COLUMN account_id INTEGER REFERENCES accounts(id);
     ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN rank INTEGER;
     CREATE INDEX seats_account ON seats(account_id);
     CREATE INDEX seats_open ON seats(open) WHERE open = 1;
     ALTER TABLE games ADD COLUMN creator INTEGER REFERENCES accounts(id);
@@ -127,6 +128,7 @@ class Seat:
     token: str | None = None  # only when creating; stored hashed
     account_id: int | None = None  # the account that claimed the seat
     open: bool = False  # listed in the lobby until an account takes it
+    rank: int | None = None  # once the game is over (1 best; ties share)
 
 
 @dataclass(frozen=True)
@@ -313,11 +315,15 @@ class Store:
         over: bool,
         by: str | None = None,
         rated: RatedEnd | None = None,
+        ranks: tuple[int, ...] | None = None,
     ) -> str:
         """Store action number ``ply`` (0-based); return its time. Fails if the ply is taken.
         ``by``: who acted when not the seat itself (``"clock"``); ``rated``: the game
-        ends with it and is rated (in the same transaction)."""
-        return self._one("append_action", game_id, ply, seat, action, reveals, over, by, rated)
+        ends with it and is rated (in the same transaction); ``ranks``: each seat's
+        rank when it ends."""
+        return self._one(
+            "append_action", game_id, ply, seat, action, reveals, over, by, rated, ranks
+        )
 
     def truncate(self, game_id: str, ply: int) -> None:
         """Drop the actions from ``ply`` on (an undo); the game is not over any more."""
@@ -364,6 +370,7 @@ class Store:
         over: bool,
         by: str | None = None,
         rated: RatedEnd | None = None,
+        ranks: tuple[int, ...] | None = None,
     ) -> str:
         now = _now()
         db.execute(
@@ -372,6 +379,11 @@ class Store:
             (game_id, ply, seat, action, int(reveals), now, by),
         )
         db.execute("UPDATE games SET updated = ?, over = ? WHERE id = ?", (now, int(over), game_id))
+        if over and ranks is not None:  # "my games" shows results without replaying
+            db.executemany(
+                "UPDATE seats SET rank = ? WHERE game_id = ? AND seat = ?",
+                [(rank, game_id, number) for number, rank in enumerate(ranks)],
+            )
         if over and rated is not None:
             ratings.apply(db, game_id, rated)
         return now
@@ -379,6 +391,7 @@ class Store:
     @staticmethod
     def _truncate(db: sqlite3.Connection, game_id: str, ply: int) -> None:
         db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
+        db.execute("UPDATE seats SET rank = NULL WHERE game_id = ?", (game_id,))
         db.execute(
             "UPDATE games SET updated = ?, over = 0, undone = 1 WHERE id = ?", (_now(), game_id)
         )
@@ -447,12 +460,15 @@ class Store:
 
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._reader.execute(
-            "SELECT seat, name, kind, bot, account_id, open FROM seats WHERE game_id = ? "
+            "SELECT seat, name, kind, bot, account_id, open, rank FROM seats WHERE game_id = ? "
             "ORDER BY seat",
             (game_id,),
         )
         return [
-            Seat(r["seat"], r["name"], r["kind"], r["bot"], None, r["account_id"], bool(r["open"]))
+            Seat(
+                *(r["seat"], r["name"], r["kind"], r["bot"], None),
+                *(r["account_id"], bool(r["open"]), r["rank"]),
+            )
             for r in rows
         ]
 
