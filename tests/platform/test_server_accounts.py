@@ -404,6 +404,17 @@ def test_a_time_limit_runs_out_across_a_restart(tmp_path: Path, on_timeout: str)
         proc.stop()
 
 
+def test_the_time_limit_runs_from_when_the_last_seat_is_taken(server: ServerProcess) -> None:
+    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    game_id = open_game(ann, time_limit=2, on_timeout="abandon")
+    time.sleep(2.5)  # longer than a move's time: the clock has not started
+    assert not ann.get(f"/api/games/{game_id}").json()["abandoned"]
+    ben.post(f"/api/games/{game_id}/join", json={})
+    state = ann.get(f"/api/games/{game_id}").json()
+    assert not state["abandoned"] and state["clock"]["left"] > 1
+    assert wait(ann, game_id, lambda s: s["abandoned"])["over"]  # (the bot has placed)
+
+
 # -- the schema ---------------------------------------------------------------------------
 
 

@@ -220,7 +220,7 @@ class Room:
     def started_at(self, ply: int) -> str:
         """When ply ``ply`` became possible: the time of the action before it, or of the
         game's creation."""
-        return self.log[ply - 1]["at"] if ply else self.row.created
+        return self.log[ply - 1]["at"] if ply else self.row.started or self.row.created
 
     @property
     def clock(self) -> float:
@@ -483,6 +483,7 @@ class Hub:
         if not await self._write("claim_seat", room.id, seat, account.id, account.name):
             raise ApiError(409, "someone else took that seat first")
         room.seats = self.store.seats(room.id)
+        room.row = self.store.game(room.id) or room.row  # its start time, once all are seated
         self.broadcast(room)
         self.schedule_bots(room)
 

@@ -87,6 +87,7 @@ MIGRATIONS = [
     ALTER TABLE games ADD COLUMN creator INTEGER REFERENCES accounts(id);
     ALTER TABLE games ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN started TEXT;
     CREATE TABLE ratings (
         type TEXT NOT NULL,
         player TEXT NOT NULL,
@@ -144,6 +145,7 @@ class GameRow:
     creator: int | None = None  # the account that created it, if signed in
     undone: bool = False  # an undo was used: unrated
     abandoned: bool = False  # a move's time limit ran out with "abandon" chosen
+    started: str | None = None  # when its last open seat was taken (else: created)
 
 
 @dataclass(frozen=True)
@@ -408,11 +410,20 @@ class Store:
     ) -> bool:
         """Give an unclaimed human seat to an account (its name becomes the seat's);
         false if someone claimed it first."""
+        was_open = db.execute(
+            "SELECT open FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+        ).fetchone()
         cursor = db.execute(
             "UPDATE seats SET account_id = ?, name = ?, open = 0 WHERE game_id = ? AND seat = ? "
             "AND kind = 'human' AND account_id IS NULL",
             (account_id, name, game_id, seat),
         )
+        if was_open and was_open[0]:  # the game starts when its last open seat is taken
+            db.execute(
+                "UPDATE games SET started = ? WHERE id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM seats WHERE game_id = ? AND open = 1)",
+                (_now(), game_id, game_id),
+            )
         return cursor.rowcount == 1
 
     @staticmethod
@@ -456,6 +467,7 @@ class Store:
             row["creator"],
             bool(row["undone"]),
             bool(row["abandoned"]),
+            row["started"],
         )
 
     def seats(self, game_id: str) -> list[Seat]:

@@ -54,7 +54,7 @@ export async function showLobby(root, navigate) {
     if (mod.howToPlay) {
       right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, "How to play")), mod.howToPlay())));
     }
-    right.append(yourGames(navigate), h("section", { class: "card" },
+    right.append(yourGames(navigate, account), h("section", { class: "card" },
       h("h2", {}, "Replays"),
       h("p", { class: "muted" }, "Step through a finished game move by move — upload a record file or open one of your finished games."),
       h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, "Open the replay viewer")));
@@ -337,8 +337,11 @@ function linkBox(url, testid) {
 
 // -- your games -----------------------------------------------------------------------
 
-function yourGames(navigate) {
+function yourGames(navigate, account) {
   const card = h("section", { class: "card", "data-testid": "your-games" }, h("h2", {}, "Your games"));
+  if (account) {
+    card.append(h("p", {}, h("a", { href: "/me", "data-testid": "lobby-my-games" }, t("My games: {name}'s games on every device", { name: account.name }))));
+  }
   const games = allGames();
   if (!games.length) {
     card.append(h("p", { class: "muted" }, "Games you create or join on this device appear here."));
