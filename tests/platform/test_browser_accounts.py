@@ -43,15 +43,15 @@ def session_client(page: Any, base: str) -> httpx.Client:
 
 
 def play_out(game_id: str, players: list[httpx.Client]) -> None:
-    """Every account takes its first choice until the game ends."""
+    """The first account takes its first choice, the second its last, until the end."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        for player in players:
+        for pick, player in zip((0, -1), players, strict=True):
             state = player.get(f"/api/games/{game_id}").json()
             if state["over"]:
                 return
             if state["acting"] is not None and state["choices"]:
-                move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+                move = {"action": state["choices"][pick]["action"], "ply": state["ply"]}
                 player.post(f"/api/games/{game_id}/actions", json=move)
         time.sleep(0.02)
     raise AssertionError("the game did not end")
@@ -109,6 +109,7 @@ def test_register_open_join_finish_rate_and_log_out_everywhere(browser: Any, ser
         before = ratings(ann)
         play_out(game_id, [session_client(ann, server), session_client(ben, server)])
         ben.get_by_test_id("end-screen").wait_for()
+        assert "Rated game" in ben.get_by_test_id("rating-changes").inner_text()
         shot(ben, "acc-game-over-phone")
 
         ann.goto(server + "/leaderboard/nmbr9")

@@ -143,6 +143,7 @@ class Room:
     _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and logs
     _cache_ply: int = -1
     _choices: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
+    _ratings: list[JSON | None] | None = None  # per seat, once over: its rating change
 
     def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per move: views and choices only change when a move is made."""
@@ -1001,8 +1002,24 @@ class Hub:
             "result": room.match.result(),
             "undo": self.undo_blocker(room, undo_seat) is None,
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
+            "ratings": self._rating_changes(room),
         }
         return head, viewer, acting
+
+    def _rating_changes(self, room: Room) -> list[JSON | None] | None:
+        """Per seat, ``{"before", "after"}`` (ordinals) once a rated game is over; read
+        from the store once per room."""
+        if not room.match.is_over():
+            return None
+        if room._ratings is None:
+            changes = self.store.rating_changes(room.id)
+            room._ratings = [
+                None
+                if (c := changes.get(_player_key(s))) is None
+                else {"before": round(c[1], 2), "after": round(c[2], 2)}
+                for s in room.seats
+            ]
+        return room._ratings if any(room._ratings) else None
 
     def broadcast(self, room: Room) -> None:
         active = room.match.active_seats() if room.simultaneous else frozenset()

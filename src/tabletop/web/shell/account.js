@@ -214,7 +214,7 @@ export async function showLeaderboard(root, typeName, navigate) {
   }
   const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}`);
   document.title = `${t("Ratings")}: ${board.title} · Tabletop`;
-  const picker = h("nav", { class: "row wrap", "aria-label": t("Game") }, ...types.map((x) => h("a", {
+  const picker = h("nav", { class: "row wrap leaderboard-picker", "aria-label": t("Game") }, ...types.map((x) => h("a", {
     class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}`, "data-testid": `leaderboard-${x.name}`,
   }, x.title)));
   const rows = board.players.map((p, i) => h("tr", { "data-testid": `rating-row-${p.kind}` },

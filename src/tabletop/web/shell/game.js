@@ -415,6 +415,7 @@ export class GameScreen {
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
       h("h1", { id: "end-title", tabindex: "-1" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
       this.mod.resultView(state, (i) => this.seatName(i)),
+      this.ratingChanges(state),
       h("div", { class: "row center wrap" },
         state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, "Download record") : null,
         h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, "Watch the replay"),
@@ -425,6 +426,17 @@ export class GameScreen {
     // A modal dialog takes focus: its first button when asked for, else its headline.
     if (force) focusOn(dialog.querySelector("button"));
     else focusOn(dialog.querySelector("#end-title"));
+  }
+
+  /** A rated game's end: each rated seat's rating before and after. */
+  ratingChanges(state) {
+    if (!state.ratings) return null;
+    const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
+      name: this.seatName(seat), before: r.before.toFixed(1), after: r.after.toFixed(1),
+    }) : null)).filter(Boolean);
+    return h("p", { class: "muted center", "data-testid": "rating-changes" },
+      t("Rated game. Ratings: {changes}", { changes: parts.join(", ") }), " ",
+      h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
   closeEnd() {
