@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher
@@ -30,6 +31,8 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 200
 WRONG = "wrong name or password"
 
 _hasher = PasswordHasher()
+# argon2 takes 64 MiB per hash: two at a time bounds the memory a burst of sign-ins takes
+_threads = ThreadPoolExecutor(2, thread_name_prefix="tabletop-argon2")
 # verified against when the name is unknown: the answer takes as long as a wrong password
 _DUMMY = _hasher.hash(secrets.token_urlsafe(16))
 
@@ -72,7 +75,7 @@ def check_password(raw: object) -> str:
 
 
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await asyncio.get_running_loop().run_in_executor(_threads, _hasher.hash, password)
 
 
 async def verify_password(stored: str | None, password: str) -> bool:
@@ -84,7 +87,7 @@ async def verify_password(stored: str | None, password: str) -> bool:
         except (VerificationError, InvalidHashError):
             return False
 
-    return await asyncio.to_thread(verify)
+    return await asyncio.get_running_loop().run_in_executor(_threads, verify)
 
 
 def new_token() -> tuple[str, str]:
