@@ -81,7 +81,9 @@ def test_register_open_join_finish_rate_and_log_out_everywhere(browser: Any, ser
         ann.get_by_test_id("game-type-nmbr9").click()
         assert ann.get_by_test_id("seat-0-me").inner_text() == "Ann (you)"
         ann.get_by_test_id("seat-1-kind-open").click()
+        assert ann.get_by_test_id("on-timeout").is_hidden()  # no time limit: nothing to choose
         ann.get_by_test_id("option-clock").select_option(label="1 day")  # the game's one clock
+        assert ann.get_by_test_id("on-timeout").is_visible()
         shot(ann, "acc-create-open-game")
         ann.get_by_test_id("create-game").click()
         ann.get_by_test_id("open-seat-1").wait_for()

@@ -116,6 +116,9 @@ function createForm(type, mod, navigate, account) {
   const onTimeout = h("select", { id: "on-timeout", "data-testid": "on-timeout" },
     h("option", { value: "bot" }, t("the default bot plays the move")),
     h("option", { value: "abandon" }, t("the game is abandoned")));
+  const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
+    h("span", {}, t("When the time runs out")), onTimeout);
+  const timeChosen = () => (clockOption ? options.clock : Number(timeLimit.value));
 
   function render() {
     const mode = mod.modeFor(seats.length);
@@ -205,7 +208,7 @@ function createForm(type, mod, navigate, account) {
     optionBox,
     h("div", { class: "options" },
       clockOption ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
-      h("label", { class: "field option-choice", for: "on-timeout" }, h("span", {}, t("When the time runs out")), onTimeout)),
+      onTimeoutField),
     h("details", { class: "advanced" },
       h("summary", {}, "Advanced"),
       h("label", { class: "field", for: "seed" }, h("span", {}, "Seed (same seed, same tiles)"), seedInput,
@@ -225,7 +228,7 @@ function createForm(type, mod, navigate, account) {
         .filter((o) => !(o.min_seats && seats.length < o.min_seats))
         .map((o) => [o.name, options[o.name]])),
     };
-    const limit = clockOption ? body.options.clock : Number(timeLimit.value);
+    const limit = timeChosen();
     if (clockOption) delete body.options.clock;
     if (limit) {
       body.time_limit = limit;
@@ -256,6 +259,8 @@ function createForm(type, mod, navigate, account) {
       if (submit.isConnected && focusLost()) focusOn(submit); // refused: try again from here
     }
   });
+  // what happens when the time runs out matters only with a time per move
+  form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen(); });
   render();
   return form;
 }
