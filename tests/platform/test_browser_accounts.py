@@ -162,3 +162,23 @@ def test_a_seat_link_opened_while_signed_in_can_be_claimed(browser: Any, server:
         }
         page.goto(server + "/me")
         page.get_by_test_id(f"my-game-{game['id']}").wait_for()
+
+
+def test_a_game_whose_time_ran_out_shows_it_was_abandoned(browser: Any, server: str) -> None:
+    seats = [{"kind": "human", "name": "Slow"}, {"kind": "bot", "bot": "random"}]
+    body = {"type": "nova-luna", "seats": seats, "time_limit": 2, "on_timeout": "abandon"}
+    game = api(server, "/api/games", body)
+    with checked_page(browser, **SIZES["phone"]) as page:
+        page.goto(f"{server}/g/{game['id']}#seat={game['seats'][0]['token']}")
+        assert (
+            "per move, then the game is abandoned"
+            in page.get_by_test_id("time-limit-chip").inner_text()
+        )
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=banner-title]')?.textContent"
+            ".startsWith('Abandoned')"
+        )
+        assert page.get_by_test_id("end-screen").count() == 0  # no result to show
+        assert page.get_by_test_id("show-result").is_hidden()
+        assert "acting" not in (page.get_by_test_id("game").get_attribute("class") or "")
+        shot(page, "acc-abandoned-phone")

@@ -395,6 +395,7 @@ def test_a_time_limit_runs_out_across_a_restart(tmp_path: Path, on_timeout: str)
             state = ann.get(f"/api/games/{game_id}").json()
         if on_timeout == "abandon":
             assert state["abandoned"] and state["over"] and state["ply"] == 0
+            assert state["active"] == [] and state["acting"] is None and state["choices"] == []
             r = ann.post(f"/api/games/{game_id}/actions", json={"action": "x", "ply": 0})
             assert "abandoned" in error(r, 409)
             assert ann.get("/api/account").json()["games"][0]["abandoned"]

@@ -955,7 +955,8 @@ class Hub:
 
     def _state_head(self, room: Room, seats: frozenset[int]) -> tuple[JSON, int | None, int | None]:
         """The small, per-client part of a state; and the seat viewing and the seat acting."""
-        active = room.match.active_seats()
+        # an abandoned game has nobody to move, though its match never reached its end
+        active = frozenset() if room.row.abandoned else room.match.active_seats()
         to_move = next(iter(active)) if len(active) == 1 else None
         mine = sorted(active & seats)
         acting = mine[0] if mine else None

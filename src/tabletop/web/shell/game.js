@@ -186,7 +186,7 @@ export class GameScreen {
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
-    this.resultBtn.hidden = !(live && state.over);
+    this.resultBtn.hidden = !(live && state.over && !state.abandoned);
     if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
