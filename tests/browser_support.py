@@ -57,7 +57,7 @@ def running_server(db: Path, port: int | None = None) -> Iterator[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
     cmd += ["--db", str(db), "--bot-pause", "0"]
-    for name in ("creates", "actions", "hints", "messages"):  # every page is one address
+    for name in ("creates", "actions", "hints", "messages", "logins"):  # one address for all
         cmd += [f"--rate-{name}", "1000000"]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"

@@ -355,3 +355,33 @@ def test_axe_nmbr9_replay(
     press(page, size, "[data-testid=replay-last]")
     page.locator(".banner-over").wait_for()
     check_axe(page, axe_source, f"axe-n9-replay-end-{size}")
+
+
+# -- accounts, open games and ratings (issue 19) ------------------------------------------
+
+
+def test_axe_account_pages(axe_source: str, page: Any, size: str, server: str) -> None:
+    page.goto(server + "/me")
+    page.locator("[data-testid=sign-in-form]").wait_for()
+    check_axe(page, axe_source, f"axe-sign-in-{size}")
+    name = f"Axe {size}"
+    page.fill("[data-testid=account-name]", name)
+    page.fill("[data-testid=account-password]", "a long password")
+    page.click("[data-testid=register]")
+    page.locator("[data-testid=my-games]").wait_for()
+    page.goto(server + "/")
+    page.locator("[data-testid=seat-1-kind-open]").click()
+    page.click("[data-testid=create-game]")
+    page.locator("[data-testid=share-panel]").wait_for()
+    page.goto(server + "/me")
+    page.locator("[data-testid=game-status]").first.wait_for()
+    check_axe(page, axe_source, f"axe-my-games-{size}")
+    page.goto(server + "/lobby")
+    page.locator("[data-testid=open-games] .game-item").first.wait_for()
+    check_axe(page, axe_source, f"axe-open-games-{size}")
+    page.goto(server + "/leaderboard/nova-luna")
+    page.locator("[data-testid=leaderboard]").wait_for()
+    check_axe(page, axe_source, f"axe-leaderboard-{size}")
+    page.goto(server + f"/u/{name}")
+    page.locator("[data-testid=profile]").wait_for()
+    check_axe(page, axe_source, f"axe-profile-{size}")

@@ -15,6 +15,13 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
   pending action of this round), ``POST /api/games/{id}/hint`` ``{"ply"}``;
 * ``GET  /api/games/{id}/record`` and ``/replay`` — once the game is over;
 * ``POST /api/replay`` — the frames of an uploaded record;
+* ``POST /api/games/{id}/join`` ``{"seat"?}`` — take an open seat (signed in);
+  ``POST /api/games/{id}/claim`` with a seat token — tie that seat to your account;
+* ``GET  /api/lobby`` — the open games; ``GET /api/leaderboard/{type}``;
+  ``GET /api/players/{name}`` — a profile: ratings and finished games;
+* ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
+  /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and
+  your games (a session cookie; see ``accounts``);
 * ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
   ``act``/``undo``/``hint`` messages like the HTTP bodies (plus an optional ``id``
   echoed in the ``ack``/``error``/``hint`` answer); every change arrives as a
@@ -44,12 +51,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, RecordError, web_games
 from ..i18n import LANGUAGES, N_, catalogue
+from . import accounts
+from .accounts import COOKIE, AccountError
 from .assets import Assets
 from .botpool import BotPool
 from .headers import SecurityHeaders
 from .ratelimit import RateLimits
 from .rooms import ApiError, Hub, Room, Subscriber
-from .store import Store
+from .store import Account, Store
 
 log = logging.getLogger("tabletop.server")
 
@@ -95,6 +104,21 @@ def create_app(
         Route("/replay", _page),
         Route("/replay/{game_id}", _page),
         Route("/i18n/{lang}.json", _catalogue),
+        Route("/lobby", _page),
+        Route("/me", _page),
+        Route("/leaderboard", _page),
+        Route("/leaderboard/{type}", _page),
+        Route("/u/{name}", _page),
+        Route("/api/account", _account_info),
+        Route("/api/account/register", _register, methods=["POST"]),
+        Route("/api/account/login", _login, methods=["POST"]),
+        Route("/api/account/logout", _logout, methods=["POST"]),
+        Route("/api/account/logout-everywhere", _logout_everywhere, methods=["POST"]),
+        Route("/api/lobby", _lobby),
+        Route("/api/leaderboard/{type}", _leaderboard),
+        Route("/api/players/{name}", _player),
+        Route("/api/games/{game_id}/join", _join, methods=["POST"]),
+        Route("/api/games/{game_id}/claim", _claim, methods=["POST"]),
         Route("/api/types", _types),
         Route("/api/games", _create, methods=["POST"]),
         Route("/api/games/{game_id}", _get_state),
@@ -201,7 +225,40 @@ def _bearer(request: Request) -> list[str]:
 def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
     hub = _hub(request)
     room = hub.room(request.path_params["game_id"])
-    return room, hub.seats_for(room, _bearer(request))
+    return room, hub.seats_for(room, _bearer(request), _account(request))
+
+
+def _same_origin(conn: Request | WebSocket) -> bool:
+    """Whether the request comes from our own page (or from no browser at all): a
+    session cookie must not let another site act for its holder."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    host = conn.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+def _session_token(conn: Request | WebSocket) -> str | None:
+    token = conn.cookies.get(COOKIE)
+    return token if token and len(token) <= 100 else None
+
+
+def _account(conn: Request | WebSocket) -> Account | None:
+    """The signed-in account of a request, if any; 403 for a cross-site request
+    carrying a session cookie."""
+    token = _session_token(conn)
+    if token is None:
+        return None
+    if not _same_origin(conn):
+        raise ApiError(403, "requests from other sites cannot use your session")
+    return _hub(conn).store.account_for_session(token)
+
+
+def _signed_in(request: Request) -> Account:
+    account = _account(request)
+    if account is None:
+        raise ApiError(401, "sign in first")
+    return account
 
 
 def _socket_error(err: ApiError) -> dict[str, Any]:
@@ -255,7 +312,7 @@ async def _create(request: Request) -> Response:
     hub = _hub(request)
     hub.check_rate("create", request.client.host if request.client else None)
     body = await _json_body(request)
-    return JSONResponse(await hub.create(body), status_code=201)
+    return JSONResponse(await hub.create(body, _account(request)), status_code=201)
 
 
 async def _get_state(request: Request) -> Response:
@@ -329,16 +386,136 @@ def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:
     return {"game": kind, "players": record.get("players"), "frames": frames}
 
 
+# -- accounts ------------------------------------------------------------------------
+
+
+async def _credentials(request: Request) -> tuple[str, str]:
+    """The checked name and password of a register or login request (rate-limited)."""
+    _hub(request).check_rate("login", request.client.host if request.client else None)
+    body = _object(await _json_body(request))
+    try:
+        return accounts.check_name(body.get("name")), accounts.check_password(body.get("password"))
+    except AccountError as err:
+        raise ApiError(400, str(err)) from None
+
+
+async def _register(request: Request) -> Response:
+    name, password = await _credentials(request)
+    hub = _hub(request)
+    key = accounts.name_key(name)
+    if hub.store.account_named(key) is not None:
+        raise ApiError(409, "that name is taken; choose another")
+    password_hash = await accounts.hash_password(password)
+    try:
+        account_id = await hub.write("create_account", name, key, password_hash)
+    except ApiError:
+        raise ApiError(409, "that name is taken; choose another") from None
+    return await _start_session(request, Account(account_id, name), 201)
+
+
+async def _login(request: Request) -> Response:
+    name, password = await _credentials(request)
+    found = _hub(request).store.account_login(accounts.name_key(name))
+    if not await accounts.verify_password(found and found[1], password) or found is None:
+        raise ApiError(401, accounts.WRONG)
+    return await _start_session(request, found[0], 200)
+
+
+async def _start_session(request: Request, account: Account, status: int) -> Response:
+    """A new session in the cookie; the one it replaces (if any) ends."""
+    hub = _hub(request)
+    old = _session_token(request)
+    if old is not None:
+        await hub.write("end_session", accounts.hash_token(old))
+    token, token_hash = accounts.new_token()
+    await hub.write("create_session", token_hash, account.id)
+    response = JSONResponse({"account": {"name": account.name}}, status_code=status)
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=accounts.COOKIE_DAYS * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+async def _logout(request: Request) -> Response:
+    token = _session_token(request)
+    _account(request)  # refuses other sites
+    if token is not None:
+        await _hub(request).write("end_session", accounts.hash_token(token))
+    return _signed_out()
+
+
+async def _logout_everywhere(request: Request) -> Response:
+    account = _signed_in(request)
+    ended = await _hub(request).write("end_sessions", account.id)
+    return _signed_out({"sessions_ended": ended})
+
+
+def _signed_out(extra: dict[str, Any] | None = None) -> Response:
+    response = JSONResponse({"account": None, **(extra or {})})
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
+    return response
+
+
+async def _account_info(request: Request) -> Response:
+    account = _account(request)
+    if account is None:
+        return JSONResponse({"account": None, "games": []})
+    games = _hub(request).my_games(account)
+    return JSONResponse({"account": {"name": account.name}, "games": games})
+
+
+async def _lobby(request: Request) -> Response:
+    return JSONResponse({"games": _hub(request).lobby()})
+
+
+async def _join(request: Request) -> Response:
+    body = _object(await _json_body(request))
+    account = _account(request)
+    return JSONResponse(
+        await _hub(request).join(request.path_params["game_id"], account, body.get("seat"))
+    )
+
+
+async def _claim(request: Request) -> Response:
+    account = _account(request)
+    tokens = _bearer(request)
+    return JSONResponse(await _hub(request).claim(request.path_params["game_id"], account, tokens))
+
+
+async def _leaderboard(request: Request) -> Response:
+    kind = request.path_params["type"]
+    if kind not in web_games():
+        raise ApiError(404, "this server hosts no such game")
+    return JSONResponse(_hub(request).leaderboard(kind))
+
+
+async def _player(request: Request) -> Response:
+    hub = _hub(request)
+    account = hub.store.account_named(accounts.name_key(request.path_params["name"]))
+    if account is None:
+        raise ApiError(404, "there is no player of that name")
+    return JSONResponse(hub.profile(account))
+
+
 # -- WebSocket -----------------------------------------------------------------------
 
 
 async def _socket(ws: WebSocket) -> None:
     hub = _hub(ws)
+    if _session_token(ws) is not None and not _same_origin(ws):
+        await ws.close(code=4403)  # another site must not play with its visitor's session
+        return
     await ws.accept()
     try:
         tokens = await _hello(ws)
         room = hub.room(ws.path_params["game_id"])
-        seats = hub.seats_for(room, tokens)
+        seats = hub.seats_for(room, tokens, _account(ws))
     except ApiError as err:
         await ws.send_json({"type": "error", "status": err.status, **_socket_error(err)})
         await ws.close(code=4000 + err.status)

@@ -83,6 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("actions", "moves and undos per seat", rates.actions_per_minute),
         ("hints", "hints per seat", rates.hints_per_minute),
         ("messages", "WebSocket messages per connection", rates.messages_per_minute),
+        ("logins", "registrations and logins per address", rates.logins_per_minute),
     ]:
         parser.add_argument(
             f"--rate-{name}",
@@ -114,7 +115,11 @@ def serve(args: argparse.Namespace) -> int:
             bot_workers=args.bot_workers,
             bot_limits=BotLimits(args.bot_max_iterations, args.bot_max_seconds),
             rate_limits=RateLimits(
-                args.rate_creates, args.rate_actions, args.rate_hints, args.rate_messages
+                args.rate_creates,
+                args.rate_actions,
+                args.rate_hints,
+                args.rate_messages,
+                args.rate_logins,
             ),
         )
     except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file

@@ -30,6 +30,7 @@ class RateLimits:
     actions_per_minute: float = 240  # moves and undos, per seat
     hints_per_minute: float = 20  # per seat
     messages_per_minute: float = 600  # WebSocket messages, per connection
+    logins_per_minute: float = 10  # registrations and logins, per address
 
     def limiters(self) -> dict[str, RateLimit]:
         def limit(what: str, per_minute: float, least: float, share: float) -> RateLimit:
@@ -59,6 +60,12 @@ class RateLimits:
                 self.messages_per_minute,
                 20,
                 1 / 10,
+            ),
+            "login": limit(
+                N_("too many sign-in attempts at once; wait {seconds} s and try again"),
+                self.logins_per_minute,
+                5,
+                1 / 2,
             ),
         }
 

@@ -27,7 +27,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
@@ -52,10 +52,16 @@ from .botpool import BotPool
 from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
-from .store import GameRow, Seat, Store, StoreError
+from .ratings import MODEL, RatedEnd, bot_seeds, ranks_of
+from .store import Account, AccountGame, GameRow, Seat, Store, StoreError
 
 log = logging.getLogger("tabletop.server")
 T = TypeVar("T")
+
+#: The longest time per move a game may have: turn-based games run over days.
+MAX_TIME_LIMIT = 14 * 24 * 3600
+ON_TIMEOUT = ("bot", "abandon")  # what happens when a move's time runs out
+OPEN_NAME = "Open seat"
 
 
 class ApiError(Exception):
@@ -165,6 +171,7 @@ class Room:
     _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and logs
     _cache_ply: int = -1
     _choices: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
+    _ratings: list[JSON | None] | None = None  # per seat, once over: its rating change
 
     def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per move: views and choices only change when a move is made."""
@@ -201,6 +208,20 @@ class Room:
         return [s.seat for s in self.seats if s.kind == "human"]
 
     @property
+    def waiting(self) -> bool:
+        """Some seat is still open in the lobby: nothing moves until it is taken."""
+        return any(s.open for s in self.seats)
+
+    @property
+    def finished(self) -> bool:
+        return self.row.abandoned or self.match.is_over()
+
+    def seats_of(self, account: Account | None) -> frozenset[int]:
+        if account is None:
+            return frozenset()
+        return frozenset(s.seat for s in self.seats if s.account_id == account.id)
+
+    @property
     def simultaneous(self) -> bool:
         return self.type.dynamics == SIMULTANEOUS
 
@@ -228,7 +249,7 @@ class Room:
     def started_at(self, ply: int) -> str:
         """When ply ``ply`` became possible: the time of the action before it, or of the
         game's creation."""
-        return self.log[ply - 1]["at"] if ply else self.row.created
+        return self.log[ply - 1]["at"] if ply else self.row.started or self.row.created
 
     @property
     def clock(self) -> float:
@@ -238,7 +259,7 @@ class Room:
 
     def clock_deadline(self) -> float | None:
         """When the current round's (or turn's) clock runs out, as a Unix time."""
-        if not self.clock or self.match.is_over():
+        if not self.clock or self.finished or self.waiting:
             return None
         started = datetime.fromisoformat(self.started_at(self.round_start())).timestamp()
         return started + self.clock
@@ -298,7 +319,7 @@ class Hub:
         idle = [
             game_id
             for game_id, room in self.rooms.items()
-            if room.match.is_over() and not room.subscribers
+            if room.finished and not room.subscribers
         ]
         for game_id in idle:
             del self.rooms[game_id]
@@ -310,6 +331,10 @@ class Hub:
     def close(self) -> None:
         self.committer.close()
         self._checkpoints.shutdown(wait=True)
+
+    async def write(self, name: str, *args: Any) -> Any:
+        """A durable write outside any game (accounts, sessions); 503 if refused."""
+        return await self._write(name, *args)
 
     async def _write(self, name: str, *args: Any) -> Any:
         """Store one write (a ``Store`` write method and its arguments); 503 if refused.
@@ -375,7 +400,7 @@ class Hub:
 
     # -- creating -----------------------------------------------------------------
 
-    async def create(self, body: Any) -> JSON:
+    async def create(self, body: Any, account: Account | None = None) -> JSON:
         if not isinstance(body, dict):
             raise ApiError(400, "send a JSON object describing the game")
         try:
@@ -404,13 +429,20 @@ class Hub:
         elif type(seed) is not int or not 0 <= seed < 2**63:
             raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
         labels = _bot_labels(game_type)
-        seats = [_seat(number, raw, labels) for number, raw in enumerate(raw_seats)]
+        seats = [_seat(number, raw, labels, account) for number, raw in enumerate(raw_seats)]
+        if sum(s.account_id is not None for s in seats) > 1:
+            raise ApiError(400, "only one seat can be yours ('me') when you create a game")
+        turn_based = _time_limit(body)
         try:
-            options = game_type.check_setup(raw_seats, options, self.limits)
+            options = game_type.check_setup(_plain_seats(raw_seats), options, self.limits)
         except OptionsError as err:
             raise ApiError.of(400, err) from None
+        options = {**options, **turn_based}
         game_id = secrets.token_urlsafe(9)
-        await self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
+        creator = account.id if account else None
+        await self._write(
+            "create_game", game_id, game_type.name, options, seed, seats, seed_chosen, creator
+        )
         room = self.room(game_id)
         self.schedule_bots(room)
         return {
@@ -422,6 +454,7 @@ class Hub:
                     "name": s.name,
                     "kind": s.kind,
                     "bot": s.bot,
+                    "open": s.open,
                     **(
                         {"token": s.token, "link": f"/g/{game_id}#seat={s.token}"}
                         if s.token
@@ -432,6 +465,175 @@ class Hub:
             ],
         }
 
+    # -- accounts' seats ------------------------------------------------------------
+
+    async def join(self, game_id: str, account: Account | None, wanted: Any) -> JSON:
+        """Give ``account`` an open seat of the game (``wanted``, or the first)."""
+        if account is None:
+            raise ApiError(401, "sign in to take a seat in an open game")
+        if wanted is not None and type(wanted) is not int:
+            raise ApiError(400, "'seat' must be the number of an open seat")
+        room = self.room(game_id)
+
+        async def change(room: Room) -> JSON:
+            if room.seats_of(account):
+                raise ApiError(409, "you already have a seat in this game")
+            open_seats = [s.seat for s in room.seats if s.open]
+            if not open_seats:
+                raise ApiError(409, "this game has no open seat left")
+            if wanted is not None and wanted not in open_seats:
+                raise ApiError(409, "that seat is not open")
+            seat = open_seats[0] if wanted is None else wanted
+            await self._claim(room, seat, account)
+            return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
+
+        return await self._in_turn(room.id, change)
+
+    async def claim(self, game_id: str, account: Account | None, tokens: list[str]) -> JSON:
+        """Tie the seat of a seat link to ``account`` (its name becomes the seat's)."""
+        if account is None:
+            raise ApiError(401, "sign in to claim a seat for your account")
+        room = self.room(game_id)
+        seats = self.seats_for(room, tokens)
+        if len(seats) != 1:
+            raise ApiError(400, "send one seat token as 'Authorization: Bearer <token>'")
+        (seat,) = seats
+
+        async def change(room: Room) -> JSON:
+            owner = room.seat(seat).account_id
+            if owner is not None and owner != account.id:
+                raise ApiError(409, "that seat belongs to another account")
+            if owner is None:
+                if room.seats_of(account):
+                    raise ApiError(409, "you already have a seat in this game")
+                await self._claim(room, seat, account)
+            return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
+
+        return await self._in_turn(room.id, change)
+
+    async def _claim(self, room: Room, seat: int, account: Account) -> None:
+        if room.finished:
+            raise ApiError(409, "the game is over")
+        if not await self._write("claim_seat", room.id, seat, account.id, account.name):
+            raise ApiError(409, "someone else took that seat first")
+        room.seats = self.store.seats(room.id)
+        room.row = self.store.game(room.id) or room.row  # its start time, once all are seated
+        self.broadcast(room)
+        self.schedule_bots(room)
+
+    def lobby(self) -> list[JSON]:
+        """The open games, newest first."""
+        games = []
+        for game_id in self.store.open_games():
+            try:
+                room = self.room(game_id)
+            except ApiError:
+                continue
+            games.append(
+                {
+                    "id": room.id,
+                    "type": room.type.name,
+                    "title": room.type.title,
+                    "created": room.row.created,
+                    "options": room.row.options,
+                    "time_limit": room.clock or None,
+                    "on_timeout": _on_timeout(room),
+                    "seats": [_public_seat(s) for s in room.seats],
+                }
+            )
+        return games
+
+    def my_games(self, account: Account) -> list[JSON]:
+        """The account's games: ongoing with its turn first, then ongoing, then finished."""
+        games = []
+        for row in self.store.games_of(account.id):
+            if row.over:  # from the store alone: finished games are not replayed for this
+                games.append(self._finished_summary(row))
+                continue
+            try:
+                room = self.room(row.id)
+            except ApiError:
+                continue
+            your_turn = (
+                not room.finished and not room.waiting and row.seat in room.match.active_seats()
+            )
+            games.append(self._summary(row, room.seats, your_turn, room.waiting))
+        order = {True: 0, False: 1}
+        games.sort(key=lambda g: (g["over"], order[g["your_turn"]]))
+        return games
+
+    def _finished_summary(self, row: AccountGame) -> JSON:
+        seats = self.store.seats(row.id)
+        summary = self._summary(row, seats, False, False)
+        changes = self.store.rating_changes(row.id)
+        mine = changes.get(_player_key(seats[row.seat]))
+        summary.update(
+            rank=seats[row.seat].rank,
+            rated=bool(changes),
+            rating=None if mine is None else {"before": mine[1], "after": mine[2]},
+        )
+        return summary
+
+    @staticmethod
+    def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool) -> JSON:
+        game = get_web_game(row.type)
+        return {
+            "id": row.id,
+            "type": row.type,
+            "title": game.title,
+            "url": f"/g/{row.id}",
+            "seat": row.seat,
+            "seats": [_public_seat(s) for s in seats],
+            "updated": row.updated,
+            "over": row.over,
+            "abandoned": row.abandoned,
+            "waiting": waiting,
+            "your_turn": your_turn,
+            "rank": None,
+            "rated": False,
+            "rating": None,
+        }
+
+    def leaderboard(self, game_type: str) -> JSON:
+        """Every rated account and every bot strength of ``game_type``, best first."""
+        rows = {
+            player: (mu, sigma, games) for player, mu, sigma, games in self.store.ratings(game_type)
+        }
+        for spec in bot_seeds().get(game_type, {}):
+            rows.setdefault(f"b:{spec}", self.store.rating(game_type, f"b:{spec}"))
+        ids = [int(p[2:]) for p in rows if p.startswith("a:")]
+        names = self.store.account_names(ids)
+        labels = _bot_labels(get_web_game(game_type))
+        players = []
+        for player, (mu, sigma, games) in rows.items():
+            is_bot = player.startswith("b:")
+            name = labels.get(player[2:], player[2:]) if is_bot else names.get(int(player[2:]))
+            players.append(
+                {
+                    "name": name,
+                    "kind": "bot" if is_bot else "account",
+                    "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
+                    "mu": round(mu, 2),
+                    "sigma": round(sigma, 2),
+                    "games": games,
+                }
+            )
+        players.sort(key=lambda p: -p["rating"])
+        return {"type": game_type, "title": get_web_game(game_type).title, "players": players}
+
+    def profile(self, account: Account) -> JSON:
+        """An account's ratings per game and its finished games."""
+        ratings = {}
+        for name, game in web_games().items():
+            mu, sigma, games = self.store.rating(name, f"a:{account.id}")
+            ratings[name] = {
+                "title": game.title,
+                "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
+                "games": games,
+            }
+        history = [g for g in self.my_games(account) if g["over"]]
+        return {"name": account.name, "ratings": ratings, "history": history}
+
     # -- seats ----------------------------------------------------------------------
 
     def check_rate(self, kind: str, key: object) -> None:
@@ -441,9 +643,12 @@ class Hub:
         if wait:
             raise ApiError(429, limit.what, seconds=f"{wait:.0f}")
 
-    def seats_for(self, room: Room, tokens: list[str]) -> frozenset[int]:
-        """The seats these tokens play; 403 if any token is not one of this game's."""
-        seats = set()
+    def seats_for(
+        self, room: Room, tokens: list[str], account: Account | None = None
+    ) -> frozenset[int]:
+        """The seats these tokens (and the signed-in ``account``) play; 403 if any token
+        is not one of this game's."""
+        seats = set(room.seats_of(account))
         for token in tokens:
             seat = self.store.seat_for_token(room.id, token) if isinstance(token, str) else None
             if seat is None:
@@ -454,6 +659,10 @@ class Hub:
     def acting_seat(self, room: Room, seats: frozenset[int], wanted: Any = None) -> int:
         """The seat among ``seats`` (a player's, see ``_require_player``) that may act
         now — ``wanted`` if given, else the lowest — or a 409 saying why not."""
+        if room.row.abandoned:
+            raise ApiError(409, "the game was abandoned: a move's time limit ran out")
+        if room.waiting:
+            raise ApiError(409, "the game waits for players to take its open seats")
         active = room.match.active_seats()
         if not active:
             raise ApiError(409, "the game is over")
@@ -531,8 +740,11 @@ class Hub:
         except ActionRejected as err:
             raise ApiError.of(422, err) from None
         ply = room.ply
+        over = match.is_over()
+        rated = _rated_end(room, match) if over else None
+        ranks = ranks_of(match.result(), len(room.seats)) if over else None
         at = await self._write(
-            "append_action", room.id, ply, seat, action, applied.reveals, match.is_over(), by
+            "append_action", room.id, ply, seat, action, applied.reveals, over, by, rated, ranks
         )
         room.match = match
         room.log.append(_entry(applied.log, ply, at, by))
@@ -566,6 +778,8 @@ class Hub:
 
     def undo_blocker(self, room: Room, seat: int | None) -> str | None:
         """Why ``seat`` may not undo now, or ``None`` if it may."""
+        if room.finished:
+            return "the game is over"
         if room.simultaneous:
             if seat is None or not room.match.has_pending(seat):
                 return N_("you have no action waiting this round to take back")
@@ -643,6 +857,8 @@ class Hub:
     def schedule_bots(self, room: Room) -> None:
         """Start a move for every active bot seat that has none under way for its
         current situation, and the game's clock."""
+        if room.waiting or room.finished:
+            return
         for seat in sorted(room.match.active_seats()):
             if room.seat(seat).kind != "bot":
                 continue
@@ -718,6 +934,10 @@ class Hub:
         await asyncio.sleep(max(0.0, deadline - time.time()))
 
         async def change(live: Room) -> None:
+            if _on_timeout(room) == "abandon":
+                if live is room and room.round_start() == start and not room.finished:
+                    await self._abandon(room)
+                return
             for seat in sorted(room.match.active_seats()):
                 if live is not room or room.round_start() != start:
                     return  # moved on meanwhile
@@ -732,6 +952,14 @@ class Hub:
 
         if self.rooms.get(room.id) is room:
             await self._in_turn(room.id, change)
+
+    async def _abandon(self, room: Room) -> None:
+        """End the game unfinished and unrated: its creator chose so for a move out of time."""
+        await self._write("abandon", room.id)
+        room.row = replace(room.row, over=True, abandoned=True)
+        for task in room.bot_tasks.values():
+            task.cancel()
+        self.broadcast(room)
 
     async def _default_move(self, room: Room, seat: int, start: int) -> str:
         """The default bot's move for ``seat``; the first legal action if it fails."""
@@ -772,7 +1000,8 @@ class Hub:
 
     def _state_head(self, room: Room, seats: frozenset[int]) -> tuple[JSON, int | None, int | None]:
         """The small, per-client part of a state; and the seat viewing and the seat acting."""
-        active = room.match.active_seats()
+        # an abandoned game has nobody to move, though its match never reached its end
+        active = frozenset() if room.row.abandoned else room.match.active_seats()
         to_move = next(iter(active)) if len(active) == 1 else None
         mine = sorted(active & seats)
         acting = mine[0] if mine else None
@@ -795,21 +1024,16 @@ class Hub:
                 "created": room.row.created,
                 # a seed the creator chose lets them know the pile: every seat must see it
                 "fixed_seed": room.row.seed if room.row.seed_chosen else None,
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "name": s.name,
-                        "kind": s.kind,
-                        "bot": s.bot,
-                        "online": s.seat in online,
-                    }
-                    for s in room.seats
-                ],
+                "seats": [{**_public_seat(s), "online": s.seat in online} for s in room.seats],
+                "time_limit": room.clock or None,
+                "on_timeout": _on_timeout(room),
+                "waiting": room.waiting,
             },
             "ply": room.ply,
             "to_move": to_move,  # the one seat to act, if only one is
             "active": sorted(active),  # every seat that must act now
-            "over": room.match.is_over(),
+            "over": room.finished,
+            "abandoned": room.row.abandoned,
             "you": sorted(seats),
             "acting": acting,  # the (first) seat of yours that must act now
             "thinking": min(room.thinking) if room.thinking else None,
@@ -824,8 +1048,24 @@ class Hub:
             "result": room.match.result(),
             "undo": self.undo_blocker(room, undo_seat) is None,
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
+            "ratings": self._rating_changes(room),
         }
         return head, viewer, acting
+
+    def _rating_changes(self, room: Room) -> list[JSON | None] | None:
+        """Per seat, ``{"before", "after"}`` (ordinals) once a rated game is over; read
+        from the store once per room."""
+        if not room.match.is_over():
+            return None
+        if room._ratings is None:
+            changes = self.store.rating_changes(room.id)
+            room._ratings = [
+                None
+                if (c := changes.get(_player_key(s))) is None
+                else {"before": round(c[1], 2), "after": round(c[2], 2)}
+                for s in room.seats
+            ]
+        return room._ratings if any(room._ratings) else None
 
     def broadcast(self, room: Room) -> None:
         active = room.match.active_seats() if room.simultaneous else frozenset()
@@ -895,10 +1135,24 @@ def _bot_labels(game_type: WebGame) -> dict[str, str]:
     return labels
 
 
-def _seat(number: int, raw: JSON, labels: dict[str, str]) -> Seat:
+def _seat(number: int, raw: JSON, labels: dict[str, str], account: Account | None) -> Seat:
     kind = raw.get("kind")
     if kind not in ("human", "bot"):
         raise ApiError(400, 'seat {seat}: \'kind\' must be "human" or "bot"', seat=number + 1)
+    is_open, me = raw.get("open", False), raw.get("me", False)
+    if type(is_open) is not bool or type(me) is not bool:
+        raise ApiError(400, "'open' and 'me' of a seat are true or false")
+    if (is_open or me) and kind != "human":
+        raise ApiError(400, "only a human seat can be open or yours")
+    if (is_open or me) and account is None:
+        raise ApiError(401, "sign in to open seats to the lobby or to take a seat as yourself")
+    if is_open and me:
+        raise ApiError(400, "a seat is either open or yours, not both")
+    if is_open:
+        return Seat(number, OPEN_NAME, "human", None, None, None, True)
+    if me:
+        assert account is not None
+        return Seat(number, account.name, "human", None, secrets.token_urlsafe(24), account.id)
     name = raw.get("name")
     if name is None or (isinstance(name, str) and not name.strip()):
         bot = str(raw.get("bot", "bot"))
@@ -912,3 +1166,61 @@ def _seat(number: int, raw: JSON, labels: dict[str, str]) -> Seat:
     if kind == "bot":
         return Seat(number, name, "bot", str(raw.get("bot")))
     return Seat(number, name, "human", None, secrets.token_urlsafe(24))
+
+
+def _public_seat(seat: Seat) -> JSON:
+    """A seat as everyone sees it; ``account``: the seat is claimed by an account."""
+    return {
+        "seat": seat.seat,
+        "name": seat.name,
+        "kind": seat.kind,
+        "bot": seat.bot,
+        "open": seat.open,
+        "account": seat.account_id is not None,
+    }
+
+
+def _plain_seats(raw_seats: list[JSON]) -> list[JSON]:
+    """Seats as the game checks them: without the server's own fields."""
+    return [{k: v for k, v in raw.items() if k not in ("open", "me")} for raw in raw_seats]
+
+
+def _time_limit(body: JSON) -> JSON:
+    """The options of a turn-based game: ``time_limit`` (seconds per move, kept as the
+    game's ``clock``) and ``on_timeout``; none if no limit is asked for."""
+    limit = body.get("time_limit")
+    on_timeout = body.get("on_timeout", "bot")
+    if limit is None or limit == 0:
+        if "on_timeout" in body:
+            raise ApiError(400, "'on_timeout' needs a 'time_limit'")
+        return {}
+    if type(limit) is not int or not 1 <= limit <= MAX_TIME_LIMIT:
+        raise ApiError(400, "'time_limit' is a number of seconds, at most 14 days")
+    if on_timeout not in ON_TIMEOUT:
+        raise ApiError(400, '\'on_timeout\' is "bot" or "abandon"')
+    return {"clock": limit, "on_timeout": on_timeout}
+
+
+def _on_timeout(room: Room) -> str | None:
+    if not room.clock:
+        return None
+    return "abandon" if room.row.options.get("on_timeout") == "abandon" else "bot"
+
+
+def _player_key(seat: Seat) -> str:
+    """A seat's player in the ratings: its account or its bot."""
+    return f"a:{seat.account_id}" if seat.kind == "human" else f"b:{seat.bot}"
+
+
+def _rated_end(room: Room, match: Match) -> RatedEnd | None:
+    """The rating update for a game ending now, or ``None`` if it is unrated: with a
+    fixed seed, undo used, fewer than two seats or a seat without an account."""
+    if room.row.seed_chosen or room.row.undone or len(room.seats) < 2:
+        return None
+    accounts = [s.account_id for s in room.seats if s.kind == "human"]
+    if None in accounts or len(set(accounts)) != len(accounts):
+        return None
+    ranks = ranks_of(match.result(), len(room.seats))
+    if ranks is None:
+        return None
+    return RatedEnd(room.type.name, tuple(_player_key(s) for s in room.seats), ranks)

@@ -25,6 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from . import ratings
+from .ratings import RatedEnd
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -57,6 +60,53 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 """
 
+#: Versioned migrations (``PRAGMA user_version``): step ``n`` brings a database from
+#: version ``n`` to ``n + 1``, in one transaction, so an old file upgrades in place.
+MIGRATIONS = [
+    # 1: accounts and their sessions, seats claimed by accounts or open in the lobby,
+    # turn-based games that end abandoned, ratings
+    """
+    CREATE TABLE accounts (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE sessions (
+        token_hash TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL REFERENCES accounts(id),
+        created TEXT NOT NULL
+    );
+    CREATE INDEX sessions_account ON sessions(account_id);
+    ALTER TABLE seats ADD COLUMN account_id INTEGER REFERENCES accounts(id);
+    ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN rank INTEGER;
+    CREATE INDEX seats_account ON seats(account_id);
+    CREATE INDEX seats_open ON seats(open) WHERE open = 1;
+    ALTER TABLE games ADD COLUMN creator INTEGER REFERENCES accounts(id);
+    ALTER TABLE games ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN started TEXT;
+    CREATE TABLE ratings (
+        type TEXT NOT NULL,
+        player TEXT NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (type, player)
+    );
+    CREATE TABLE rating_changes (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        player TEXT NOT NULL,
+        rank INTEGER NOT NULL,
+        before REAL NOT NULL,
+        after REAL NOT NULL,
+        PRIMARY KEY (game_id, player)
+    );
+    """,
+]
+
 
 class StoreError(RuntimeError):
     """The database refused a write; nothing of it was kept."""
@@ -77,6 +127,9 @@ class Seat:
     kind: str  # "human" or "bot"
     bot: str | None  # bot spec for bot seats
     token: str | None = None  # only when creating; stored hashed
+    account_id: int | None = None  # the account that claimed the seat
+    open: bool = False  # listed in the lobby until an account takes it
+    rank: int | None = None  # once the game is over (1 best; ties share)
 
 
 @dataclass(frozen=True)
@@ -89,6 +142,28 @@ class GameRow:
     updated: str
     over: bool
     seed_chosen: bool = False  # the creator fixed the seed, so they can know the pile
+    creator: int | None = None  # the account that created it, if signed in
+    undone: bool = False  # an undo was used: unrated
+    abandoned: bool = False  # a move's time limit ran out with "abandon" chosen
+    started: str | None = None  # when its last open seat was taken (else: created)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class AccountGame:
+    """One of an account's games, for "my games"."""
+
+    id: str
+    type: str
+    seat: int
+    over: bool
+    abandoned: bool
+    updated: str
 
 
 @dataclass(frozen=True)
@@ -130,7 +205,23 @@ class Store:
         self._checkpointer: sqlite3.Connection | None = None
 
     def _migrate(self) -> None:
-        """Bring a database made by an older version up to ``SCHEMA``."""
+        """Bring a database made by an older version up to ``SCHEMA`` and ``MIGRATIONS``."""
+        self._migrate_unversioned()
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        for number in range(version, len(MIGRATIONS)):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {number + 1}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def _migrate_unversioned(self) -> None:
+        """The column additions made before databases carried a version."""
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
         if "seed_chosen" not in columns:  # before 0.3: games did not say who chose the seed
             self._db.execute("ALTER TABLE games ADD COLUMN seed_chosen INTEGER NOT NULL DEFAULT 0")
@@ -211,9 +302,10 @@ class Store:
         seed: int,
         seats: list[Seat],
         seed_chosen: bool = False,
+        creator: int | None = None,
     ) -> None:
         """Store a new game; ``seed_chosen``: the creator fixed the seed."""
-        self._one("create_game", game_id, type_name, options, seed, seats, seed_chosen)
+        self._one("create_game", game_id, type_name, options, seed, seats, seed_chosen, creator)
 
     def append_action(
         self,
@@ -224,10 +316,16 @@ class Store:
         reveals: bool,
         over: bool,
         by: str | None = None,
+        rated: RatedEnd | None = None,
+        ranks: tuple[int, ...] | None = None,
     ) -> str:
         """Store action number ``ply`` (0-based); return its time. Fails if the ply is taken.
-        ``by``: who acted when not the seat itself (``"clock"``)."""
-        return self._one("append_action", game_id, ply, seat, action, reveals, over, by)
+        ``by``: who acted when not the seat itself (``"clock"``); ``rated``: the game
+        ends with it and is rated (in the same transaction); ``ranks``: each seat's
+        rank when it ends."""
+        return self._one(
+            "append_action", game_id, ply, seat, action, reveals, over, by, rated, ranks
+        )
 
     def truncate(self, game_id: str, ply: int) -> None:
         """Drop the actions from ``ply`` on (an undo); the game is not over any more."""
@@ -242,18 +340,23 @@ class Store:
         seed: int,
         seats: list[Seat],
         seed_chosen: bool = False,
+        creator: int | None = None,
     ) -> None:
         now = _now()
         db.execute(
-            "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, type_name, json.dumps(options), seed, int(seed_chosen), now, now),
+            "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated, creator) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, type_name, json.dumps(options), seed, int(seed_chosen), now, now, creator),
         )
         db.executemany(
-            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash, account_id, open) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (game_id, s.seat, s.name, s.kind, s.bot, s.token and hash_token(s.token))
+                (
+                    game_id,
+                    *(s.seat, s.name, s.kind, s.bot, s.token and hash_token(s.token)),
+                    *(s.account_id, int(s.open)),
+                )
                 for s in seats
             ],
         )
@@ -268,6 +371,8 @@ class Store:
         reveals: bool,
         over: bool,
         by: str | None = None,
+        rated: RatedEnd | None = None,
+        ranks: tuple[int, ...] | None = None,
     ) -> str:
         now = _now()
         db.execute(
@@ -276,12 +381,73 @@ class Store:
             (game_id, ply, seat, action, int(reveals), now, by),
         )
         db.execute("UPDATE games SET updated = ?, over = ? WHERE id = ?", (now, int(over), game_id))
+        if over and ranks is not None:  # "my games" shows results without replaying
+            db.executemany(
+                "UPDATE seats SET rank = ? WHERE game_id = ? AND seat = ?",
+                [(rank, game_id, number) for number, rank in enumerate(ranks)],
+            )
+        if over and rated is not None:
+            ratings.apply(db, game_id, rated)
         return now
 
     @staticmethod
     def _truncate(db: sqlite3.Connection, game_id: str, ply: int) -> None:
         db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
-        db.execute("UPDATE games SET updated = ?, over = 0 WHERE id = ?", (_now(), game_id))
+        db.execute("UPDATE seats SET rank = NULL WHERE game_id = ?", (game_id,))
+        db.execute(
+            "UPDATE games SET updated = ?, over = 0, undone = 1 WHERE id = ?", (_now(), game_id)
+        )
+
+    @staticmethod
+    def _abandon(db: sqlite3.Connection, game_id: str) -> None:
+        db.execute(
+            "UPDATE games SET updated = ?, over = 1, abandoned = 1 WHERE id = ?", (_now(), game_id)
+        )
+
+    @staticmethod
+    def _claim_seat(
+        db: sqlite3.Connection, game_id: str, seat: int, account_id: int, name: str
+    ) -> bool:
+        """Give an unclaimed human seat to an account (its name becomes the seat's);
+        false if someone claimed it first."""
+        was_open = db.execute(
+            "SELECT open FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+        ).fetchone()
+        cursor = db.execute(
+            "UPDATE seats SET account_id = ?, name = ?, open = 0 WHERE game_id = ? AND seat = ? "
+            "AND kind = 'human' AND account_id IS NULL",
+            (account_id, name, game_id, seat),
+        )
+        if was_open and was_open[0]:  # the game starts when its last open seat is taken
+            db.execute(
+                "UPDATE games SET started = ? WHERE id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM seats WHERE game_id = ? AND open = 1)",
+                (_now(), game_id, game_id),
+            )
+        return cursor.rowcount == 1
+
+    @staticmethod
+    def _create_account(db: sqlite3.Connection, name: str, key: str, password_hash: str) -> int:
+        cursor = db.execute(
+            "INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?)",
+            (name, key, password_hash, _now()),
+        )
+        return int(cursor.lastrowid or 0)
+
+    @staticmethod
+    def _create_session(db: sqlite3.Connection, token_hash: str, account_id: int) -> None:
+        db.execute(
+            "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
+            (token_hash, account_id, _now()),
+        )
+
+    @staticmethod
+    def _end_session(db: sqlite3.Connection, token_hash: str) -> None:
+        db.execute("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
+
+    @staticmethod
+    def _end_sessions(db: sqlite3.Connection, account_id: int) -> int:
+        return db.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,)).rowcount
 
     # -- reads ------------------------------------------------------------------
 
@@ -298,13 +464,25 @@ class Store:
             row["updated"],
             bool(row["over"]),
             bool(row["seed_chosen"]),
+            row["creator"],
+            bool(row["undone"]),
+            bool(row["abandoned"]),
+            row["started"],
         )
 
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._reader.execute(
-            "SELECT seat, name, kind, bot FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            "SELECT seat, name, kind, bot, account_id, open, rank FROM seats WHERE game_id = ? "
+            "ORDER BY seat",
+            (game_id,),
         )
-        return [Seat(r["seat"], r["name"], r["kind"], r["bot"]) for r in rows]
+        return [
+            Seat(
+                *(r["seat"], r["name"], r["kind"], r["bot"], None),
+                *(r["account_id"], bool(r["open"]), r["rank"]),
+            )
+            for r in rows
+        ]
 
     def actions(self, game_id: str) -> list[ActionRow]:
         rows = self._reader.execute(
@@ -326,3 +504,87 @@ class Store:
     def unfinished_games(self) -> list[str]:
         rows = self._reader.execute("SELECT id FROM games WHERE over = 0 ORDER BY created")
         return [r["id"] for r in rows]
+
+    def open_games(self, limit: int = 100) -> list[str]:
+        """Unfinished games with a seat open to any account, newest first."""
+        rows = self._reader.execute(
+            "SELECT DISTINCT g.id, g.created FROM seats s JOIN games g ON g.id = s.game_id "
+            "WHERE s.open = 1 AND g.over = 0 ORDER BY g.created DESC LIMIT ?",
+            (limit,),
+        )
+        return [r["id"] for r in rows]
+
+    # -- accounts ----------------------------------------------------------------
+
+    def account_login(self, key: str) -> tuple[Account, str] | None:
+        """The account of a (case-folded) name and its password hash."""
+        row = self._reader.execute(
+            "SELECT id, name, password_hash FROM accounts WHERE name_key = ?", (key,)
+        ).fetchone()
+        return None if row is None else (Account(row["id"], row["name"]), row["password_hash"])
+
+    def account_named(self, key: str) -> Account | None:
+        found = self.account_login(key)
+        return None if found is None else found[0]
+
+    def account_for_session(self, token: str) -> Account | None:
+        row = self._reader.execute(
+            "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id "
+            "WHERE s.token_hash = ?",
+            (hash_token(token),),
+        ).fetchone()
+        return None if row is None else Account(row["id"], row["name"])
+
+    def sessions_of(self, account_id: int) -> int:
+        row = self._reader.execute(
+            "SELECT COUNT(*) FROM sessions WHERE account_id = ?", (account_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def games_of(self, account_id: int, limit: int = 200) -> list[AccountGame]:
+        rows = self._reader.execute(
+            "SELECT g.id, g.type, s.seat, g.over, g.abandoned, g.updated FROM seats s "
+            "JOIN games g ON g.id = s.game_id WHERE s.account_id = ? "
+            "ORDER BY g.updated DESC LIMIT ?",
+            (account_id, limit),
+        )
+        return [
+            AccountGame(
+                r["id"], r["type"], r["seat"], bool(r["over"]), bool(r["abandoned"]), r["updated"]
+            )
+            for r in rows
+        ]
+
+    # -- ratings -----------------------------------------------------------------
+
+    def rating(self, game_type: str, player: str) -> tuple[float, float, int]:
+        """``(mu, sigma, rated games)`` of a player in ``game_type``."""
+        row = self._reader.execute(
+            "SELECT mu, sigma, games FROM ratings WHERE type = ? AND player = ?",
+            (game_type, player),
+        ).fetchone()
+        if row is None:
+            start = ratings.initial(game_type, player)
+            return start.mu, start.sigma, 0
+        return row["mu"], row["sigma"], row["games"]
+
+    def ratings(self, game_type: str) -> list[tuple[str, float, float, int]]:
+        """Every rated player of ``game_type``: ``(player, mu, sigma, games)``."""
+        rows = self._reader.execute(
+            "SELECT player, mu, sigma, games FROM ratings WHERE type = ?", (game_type,)
+        )
+        return [(r["player"], r["mu"], r["sigma"], r["games"]) for r in rows]
+
+    def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float]]:
+        """A rated game's ``{player: (rank, ordinal before, ordinal after)}``."""
+        rows = self._reader.execute(
+            "SELECT player, rank, before, after FROM rating_changes WHERE game_id = ?", (game_id,)
+        )
+        return {r["player"]: (r["rank"], r["before"], r["after"]) for r in rows}
+
+    def account_names(self, ids: list[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self._reader.execute(f"SELECT id, name FROM accounts WHERE id IN ({marks})", ids)
+        return {r["id"]: r["name"] for r in rows}

@@ -1,6 +1,7 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
 import { listNames, t } from "./i18n.js";
+import { claimOffer, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
 import { Connection } from "./connection.js";
@@ -55,6 +56,7 @@ export async function showGame(root, gameId, navigate) {
         if (screen) return screen.update(state);
         loading.remove();
         screen = new GameScreen(root, mod, { conn, type, navigate, tokens });
+        claimOffer(gameId, state, tokens).then((button) => { if (button) screen.claimBox.append(button); });
         if (tokens.length) {
           rememberGame(gameId, { type: type.name, title: type.title, created: state.game.created, seats: mergeSeats(gameId, state), tokens, played: tokens });
         }
@@ -129,7 +131,8 @@ export class GameScreen {
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
     this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
-    this.notices.append(this.seedNote, this.hintBox);
+    this.claimBox = h("div", { class: "claim-box" }); // "claim this seat" for a signed-in player
+    this.notices.append(this.seedNote, this.claimBox, this.hintBox);
     this.onKey = (e) => {
       if (e.key === "Escape") {
         if (this.overlay?.isConnected) this.closeEnd();
@@ -184,7 +187,7 @@ export class GameScreen {
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
-    this.resultBtn.hidden = !(live && state.over);
+    this.resultBtn.hidden = !(live && state.over && !state.abandoned);
     if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
@@ -227,7 +230,9 @@ export class GameScreen {
       }
     }
     const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${this.turnKey(p)}` : null);
-    if (state.over && !previous?.over) {
+    if (state.abandoned && !previous?.abandoned) {
+      said.push(abandonedText());
+    } else if (state.over && !previous?.over) {
       said.push(t("Game over: {result}", { result: this.mod.resultHeadline(state, (i) => this.seatName(i)) }));
     } else if (!state.over && whose(previous) !== whose(state)) {
       const seat = state.to_move;
@@ -256,7 +261,13 @@ export class GameScreen {
     let title;
     let sub = "";
     let seat = null;
-    if (state.over) {
+    if (state.abandoned) {
+      title = abandonedText();
+      this.banner.classList.add("banner-over");
+    } else if (state.game.waiting) {
+      title = t("Waiting for players to take the open seats");
+      sub = t("The game starts when every seat is taken.");
+    } else if (state.over) {
       title = mod.resultHeadline(state, (i) => this.seatName(i));
       this.banner.classList.add("banner-over");
     } else if (state.acting !== null) {
@@ -304,6 +315,9 @@ export class GameScreen {
     } else if (!this.replay && state.you.length > 1) {
       const names = t("Hot-seat: {names}", { names: state.you.map((i) => this.seatName(i)).join(" & ") });
       this.banner.append(h("span", { class: "chip", title: names }, names));
+    }
+    if (!this.replay && state.game.time_limit) {
+      this.banner.append(h("span", { class: "chip", "data-testid": "time-limit-chip" }, timeText(state.game.time_limit, state.game.on_timeout)));
     }
     const seed = state.game.fixed_seed;
     if (!this.replay && seed !== null && seed !== undefined) {
@@ -406,13 +420,14 @@ export class GameScreen {
 
   showEnd(force) {
     const state = this.state;
-    if (!state || !state.over) return;
+    if (!state || !state.over || state.abandoned) return;
     this.overlay?.remove();
     const close = () => this.closeEnd();
     const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, t("Play again"));
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
       h("h1", { id: "end-title", tabindex: "-1" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
       this.mod.resultView(state, (i) => this.seatName(i)),
+      this.ratingChanges(state),
       h("div", { class: "row center wrap" },
         state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, t("Download record")) : null,
         h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")),
@@ -423,6 +438,17 @@ export class GameScreen {
     // A modal dialog takes focus: its first button when asked for, else its headline.
     if (force) focusOn(dialog.querySelector("button"));
     else focusOn(dialog.querySelector("#end-title"));
+  }
+
+  /** A rated game's end: each rated seat's rating before and after. */
+  ratingChanges(state) {
+    if (!state.ratings) return null;
+    const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
+      name: this.seatName(seat), before: r.before.toFixed(1), after: r.after.toFixed(1),
+    }) : null)).filter(Boolean);
+    return h("p", { class: "muted center", "data-testid": "rating-changes" },
+      t("Rated game. Ratings: {changes}", { changes: parts.join(", ") }), " ",
+      h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
   closeEnd() {
@@ -466,4 +492,8 @@ export class GameScreen {
 function hintReason(hint) {
   if (!Array.isArray(hint.parts)) return hint.reason;
   return hint.parts.map((p) => (p.key ? errorText(p.key, p.args, p.text) : p.text)).join("; ");
+}
+
+function abandonedText() {
+  return t("Abandoned: a move's time limit ran out");
 }

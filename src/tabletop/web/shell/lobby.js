@@ -1,5 +1,6 @@
 // The lobby: create a game (seats, bots, options, seed), share its seat links, list your games.
-import { language, t } from "./i18n.js";
+import { language, t, tn } from "./i18n.js";
+import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
@@ -10,7 +11,7 @@ const NAME_KEY = "boardgames.name";
 const TYPE_KEY = "boardgames.type";
 
 export async function showLobby(root, navigate) {
-  const types = await gameTypes();
+  const [types, { account }] = await Promise.all([gameTypes(), accountInfo()]);
   const createdId = new URLSearchParams(location.hash.slice(1)).get("created");
   const created = createdId ? getGame(createdId) : null;
   const known = (name) => types.find((ty) => ty.name === name);
@@ -46,14 +47,14 @@ export async function showLobby(root, navigate) {
     grid.append(left, right);
 
     if (created) left.append(sharePanel(created, navigate));
-    else left.append(createForm(type, mod, navigate));
+    else left.append(createForm(type, mod, navigate, account));
     // Just created (the form, and its focus, are gone): on to the game.
     if (created && focusLost()) focusOn(left.querySelector("[data-testid=enter-game]"));
     if (focusPicker) focusOn(page.querySelector(`[data-testid="game-type-${CSS.escape(type.name)}"]`));
     if (mod.howToPlay) {
       right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, t("How to play"))), mod.howToPlay())));
     }
-    right.append(yourGames(navigate), h("section", { class: "card" },
+    right.append(yourGames(navigate, account), h("section", { class: "card" },
       h("h2", {}, t("Replays")),
       h("p", { class: "muted" }, t("Step through a finished game move by move — upload a record file or open one of your finished games.")),
       h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, t("Open the replay viewer"))));
@@ -79,7 +80,10 @@ function typePicker(types, current, choose) {
 
 // -- creating -------------------------------------------------------------------------
 
-function createForm(type, mod, navigate) {
+/** Time per move for turn-based games (seconds; 0: none). */
+const TIME_LIMITS = [0, 3600, 6 * 3600, 86400, 3 * 86400, 7 * 86400];
+
+function createForm(type, mod, navigate, account) {
   const [minSeats, maxSeats] = type.seats;
   const myName = localStorage.getItem(NAME_KEY) || "";
   const modes = Object.keys(type.bots);
@@ -99,6 +103,22 @@ function createForm(type, mod, navigate) {
   const optionBox = h("div", { class: "options" });
   const seedInput = h("input", { type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: t("random"), id: "seed", "data-testid": "seed" });
   const submit = h("button", { class: "btn primary big", type: "submit", "data-testid": "create-game" }, t("Create game"));
+  // One move clock: a game's own "clock" option (seconds) is offered the turn-based
+  // spans too; a game without one gets the shell's select.
+  const clockOption = type.options.find((o) => o.name === "clock" && o.type === "choice");
+  const gameOptions = type.options.map((o) => (o !== clockOption ? o : {
+    ...o,
+    choices: [...o.choices, ...TIME_LIMITS.filter((v) => v && !o.choices.some((c) => c.value === v))
+      .map((value) => ({ value, label: timeLabel(value) }))],
+  }));
+  const timeLimit = h("select", { id: "time-limit", "data-testid": "time-limit" },
+    ...TIME_LIMITS.map((seconds) => h("option", { value: String(seconds) }, timeLabel(seconds))));
+  const onTimeout = h("select", { id: "on-timeout", "data-testid": "on-timeout" },
+    h("option", { value: "bot" }, t("the default bot plays the move")),
+    h("option", { value: "abandon" }, t("the game is abandoned")));
+  const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
+    h("span", {}, t("When the time runs out")), onTimeout);
+  const timeChosen = () => (clockOption ? options.clock : Number(timeLimit.value));
 
   function render() {
     const mode = mod.modeFor(seats.length);
@@ -106,7 +126,7 @@ function createForm(type, mod, navigate) {
     seats.forEach((seat, i) => {
       const color = mod.seatColor(i, seats.length);
       const kindToggle = h("div", { class: "seg", role: "group", "aria-label": t("Seat {n} is played by", { n: i + 1 }) },
-        ...["human", "bot"].map((kind) => h("button", {
+        ...(account ? ["human", "bot", "open"] : ["human", "bot"]).map((kind) => h("button", {
           type: "button",
           class: seat.kind === kind ? "on" : "",
           "aria-pressed": seat.kind === kind ? "true" : "false",
@@ -116,9 +136,13 @@ function createForm(type, mod, navigate) {
             if (kind === "bot" && !seat.bot) seat.bot = defaultBot(mode);
             render();
           },
-        }, kind === "human" ? t("Human") : t("Bot"))));
+        }, kind === "human" ? t("Human") : kind === "bot" ? t("Bot") : t("Open"))));
       let detail;
-      if (seat.kind === "human") {
+      if (seat.kind === "open") {
+        detail = h("span", { class: "seat-detail muted" }, t("anyone signed in can take it"));
+      } else if (seat.kind === "human" && account && seats.find((x) => x.kind === "human") === seat) {
+        detail = h("span", { class: "seat-detail", "data-testid": `seat-${i}-me` }, t("{name} (you)", { name: account.name }));
+      } else if (seat.kind === "human") {
         detail = h("input", {
           type: "text", maxlength: "40", placeholder: t("Player {n}", { n: i + 1 }), value: seat.name || "",
           class: "seat-detail", "aria-label": t("Seat {n} name", { n: i + 1 }), "data-testid": `seat-${i}-name`,
@@ -146,7 +170,7 @@ function createForm(type, mod, navigate) {
     addButton.disabled = seats.length >= maxSeats;
     modeNote.textContent = mod.modeNote ? mod.modeNote(seats.length) : "";
     clear(optionBox);
-    for (const opt of type.options) {
+    for (const opt of gameOptions) {
       if (opt.type === "choice") {
         const id = `option-${opt.name}`;
         optionBox.append(h("label", { class: "field option-choice", for: id }, h("span", {}, t(opt.label)),
@@ -182,6 +206,9 @@ function createForm(type, mod, navigate) {
     h("div", { class: "row" }, addButton),
     modeNote,
     optionBox,
+    h("div", { class: "options" },
+      clockOption ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
+      onTimeoutField),
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
       h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same tiles)")), seedInput,
@@ -193,13 +220,20 @@ function createForm(type, mod, navigate) {
     const mode = mod.modeFor(seats.length);
     const body = {
       type: type.name,
-      seats: seats.map((seat, i) => seat.kind === "human"
-        ? { kind: "human", name: (seat.name || "").trim() || t("Player {n}", { n: i + 1 }) }
-        : { kind: "bot", bot: seat.bot, name: botLabel(type, mode, seat.bot) }),
+      seats: seats.map((seat, i) => seat.kind === "open" ? { kind: "human", open: true }
+        : seat.kind === "human" && account && seats.find((x) => x.kind === "human") === seat ? { kind: "human", me: true }
+          : seat.kind === "human" ? { kind: "human", name: (seat.name || "").trim() || t("Player {n}", { n: i + 1 }) }
+            : { kind: "bot", bot: seat.bot, name: botLabel(type, mode, seat.bot) }),
       options: Object.fromEntries(type.options
         .filter((o) => !(o.min_seats && seats.length < o.min_seats))
         .map((o) => [o.name, options[o.name]])),
     };
+    const limit = timeChosen();
+    if (clockOption) delete body.options.clock;
+    if (limit) {
+      body.time_limit = limit;
+      body.on_timeout = onTimeout.value;
+    }
     const seedText = seedInput.value.trim();
     if (seedText) {
       if (!/^\d+$/.test(seedText)) {
@@ -225,6 +259,8 @@ function createForm(type, mod, navigate) {
       if (submit.isConnected && focusLost()) focusOn(submit); // refused: try again from here
     }
   });
+  // what happens when the time runs out matters only with a time per move
+  form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen(); });
   render();
   return form;
 }
@@ -281,6 +317,8 @@ function sharePanel(game, navigate) {
       row.append(
         h("label", { class: "check small" }, box, h("span", {}, t("play here"))),
         linkBox(link, `seat-link-${seat.seat}`));
+    } else if (seat.open) {
+      row.append(h("a", { class: "muted", href: "/lobby", "data-testid": `open-seat-${seat.seat}` }, t("open in the lobby")));
     } else {
       row.append(h("span", { class: "muted" }, t("plays automatically")));
     }
@@ -309,8 +347,11 @@ function linkBox(url, testid) {
 
 // -- your games -----------------------------------------------------------------------
 
-function yourGames(navigate) {
+function yourGames(navigate, account) {
   const card = h("section", { class: "card", "data-testid": "your-games" }, h("h2", {}, t("Your games")));
+  if (account) {
+    card.append(h("p", {}, h("a", { href: "/me", "data-testid": "lobby-my-games" }, t("My games: {name}'s games on every device", { name: account.name }))));
+  }
   const games = allGames();
   if (!games.length) {
     card.append(h("p", { class: "muted" }, t("Games you create or join on this device appear here.")));
@@ -344,4 +385,11 @@ function yourGames(navigate) {
     });
   }
   return card;
+}
+
+function timeLabel(seconds) {
+  if (!seconds) return t("Off: play at once");
+  return seconds % 86400 === 0
+    ? tn("{n} day", "{n} days", seconds / 86400)
+    : tn("{n} hour", "{n} hours", seconds / 3600);
 }

@@ -1,5 +1,7 @@
-// The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id}.
+// The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id},
+// /me (sign in, my games), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
+import { accountInfo, drawNav, showLeaderboard, showMe, showOpenGames, showProfile } from "./account.js";
 import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
 import { clear, h, loadCode } from "./util.js";
 
@@ -61,6 +63,7 @@ document.getElementById("language").addEventListener("change", (event) => {
 });
 onLanguageChange(() => {
   translateShell();
+  accountInfo().then(drawNav);
   route();
 });
 
@@ -87,6 +90,18 @@ async function route() {
     } else if ((match = path.match(/^\/g\/([A-Za-z0-9_-]+)$/))) {
       document.body.dataset.page = "game";
       current = await showGame(app, decodeURIComponent(match[1]), navigate);
+    } else if (path === "/me") {
+      document.body.dataset.page = "me";
+      current = await showMe(app, navigate);
+    } else if (path === "/lobby") {
+      document.body.dataset.page = "open-games";
+      current = await showOpenGames(app, navigate);
+    } else if ((match = path.match(/^\/leaderboard(?:\/([a-z0-9-]+))?$/))) {
+      document.body.dataset.page = "leaderboard";
+      current = await showLeaderboard(app, match[1], navigate);
+    } else if ((match = path.match(/^\/u\/([^/]+)$/))) {
+      document.body.dataset.page = "profile";
+      current = await showProfile(app, decodeURIComponent(match[1]));
     } else if (path === "/replay") {
       document.body.dataset.page = "replay";
       current = await showReplay(app, null, navigate);
@@ -125,4 +140,5 @@ document.addEventListener("click", (event) => {
 });
 
 window.addEventListener("popstate", route);
+accountInfo().then(drawNav);
 route();

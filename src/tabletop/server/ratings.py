@@ -1,0 +1,101 @@
+"""Ratings per game for accounts and bot strengths: openskill's Plackett-Luce model.
+
+A player is ``"a:<account id>"`` or ``"b:<bot spec>"``. A rated game's end updates
+every seat's rating inside the transaction that stores the game's last action
+(``apply``), so it happens exactly once and a crash can never keep one without
+the other. Bots start from the ratings in ``data/bot_ratings.json``, made by
+``scripts/seed_bot_ratings.py`` from a tournament; accounts from openskill's default.
+Shown is the conservative ``ordinal()`` (mu - 3 sigma).
+
+>>> import sqlite3
+>>> from tabletop.server.store import MIGRATIONS
+>>> db = sqlite3.connect(":memory:")
+>>> _ = db.execute("CREATE TABLE games (id TEXT PRIMARY KEY)")
+>>> _ = db.executescript("CREATE TABLE ratings (type TEXT, player TEXT, mu REAL, sigma REAL, "
+...     "games INTEGER, PRIMARY KEY (type, player)); CREATE TABLE rating_changes (game_id TEXT, "
+...     "player TEXT, rank INTEGER, before REAL, after REAL)")
+>>> apply(db, "g1", RatedEnd("nmbr9", ("a:1", "a:2"), (1, 2)))
+>>> [round(r.ordinal()) for r in (current(db, "nmbr9", "a:1"), current(db, "nmbr9", "a:2"))]
+[3, -2]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class RatedEnd:
+    """A rated game's end: its type, each seat's player and rank (1 best, ties shared)."""
+
+    type: str
+    players: tuple[str, ...]
+    ranks: tuple[int, ...]
+
+
+@cache
+def bot_seeds() -> dict[str, dict[str, dict[str, float]]]:
+    """``{game type: {bot spec: {"mu", "sigma"}}}`` from the tournament data file."""
+    path = resources.files("tabletop.server").joinpath("data/bot_ratings.json")
+    try:
+        return json.loads(path.read_text())["ratings"]
+    except FileNotFoundError:
+        return {}
+
+
+def initial(game_type: str, player: str) -> PlackettLuceRating:
+    """A player's rating before their first rated game of ``game_type``."""
+    seed = bot_seeds().get(game_type, {}).get(player.removeprefix("b:"))
+    if player.startswith("b:") and seed is not None:
+        return MODEL.rating(mu=seed["mu"], sigma=seed["sigma"])
+    return MODEL.rating()
+
+
+def current(db: sqlite3.Connection, game_type: str, player: str) -> PlackettLuceRating:
+    row = db.execute(
+        "SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?", (game_type, player)
+    ).fetchone()
+    return initial(game_type, player) if row is None else MODEL.rating(mu=row[0], sigma=row[1])
+
+
+def apply(db: sqlite3.Connection, game_id: str, rated: RatedEnd) -> None:
+    """Rate the game's end, within the caller's transaction."""
+    before = [current(db, rated.type, p) for p in rated.players]
+    after = MODEL.rate([[r] for r in before], ranks=list(rated.ranks))
+    for player, rank, old, (new,) in zip(rated.players, rated.ranks, before, after, strict=True):
+        db.execute(
+            "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
+            "ON CONFLICT (type, player) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, games = games + 1",
+            (rated.type, player, new.mu, new.sigma),
+        )
+        db.execute(
+            "INSERT INTO rating_changes (game_id, player, rank, before, after) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, player, rank, old.ordinal(), new.ordinal()),
+        )
+
+
+def ranks_of(result: dict[str, Any] | None, seats: int) -> tuple[int, ...] | None:
+    """Each seat's rank (1 best; equal ranks for ties) from a match result, or ``None``
+    when the result ranks nobody (a solo game)."""
+    if not result:
+        return None
+    if isinstance(result.get("ranks"), list) and len(result["ranks"]) == seats:
+        return tuple(int(r) for r in result["ranks"])
+    ranking = result.get("ranking")
+    if not isinstance(ranking, list) or sorted(ranking) != list(range(seats)):
+        return None
+    ranks = [0] * seats
+    for place, seat in enumerate(ranking, 1):
+        ranks[seat] = place
+    return tuple(ranks)

@@ -1,0 +1,275 @@
+// Accounts (optional): sign in or register, "my games" on every device, the open games
+// of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
+import { api, gameTypes } from "./api.js";
+import { t, tn } from "./i18n.js";
+import { toast } from "./toast.js";
+import { h } from "./util.js";
+
+let current = null; // promise of {account, games}
+
+/** The tab's title for a page of the account screens. */
+function pageTitle(text) {
+  document.title = `${text} · Tabletop`;
+}
+
+/** Who is signed in (``null``: nobody) and their games; cached until ``refreshAccount``. */
+export function accountInfo() {
+  current ??= api("/api/account").catch(() => ({ account: null, games: [] }));
+  return current;
+}
+
+export async function refreshAccount() {
+  current = null;
+  const info = await accountInfo();
+  drawNav(info);
+  return info;
+}
+
+// -- the top bar ----------------------------------------------------------------------
+
+/** The account's part of the top bar: open games, ratings, and you (or "Sign in"). */
+export function drawNav(info) {
+  const nav = document.querySelector(".topnav");
+  if (!nav) return;
+  nav.querySelectorAll("[data-account-nav]").forEach((el) => el.remove());
+  const waiting = (info.games || []).filter((g) => g.your_turn).length;
+  const link = (href, text, testid) => h("a", { href, "data-testid": testid, "data-account-nav": "" }, text);
+  nav.append(
+    link("/lobby", t("Open games"), "nav-open-games"),
+    link("/leaderboard", t("Ratings"), "nav-ratings"),
+    info.account
+      ? link("/me", waiting ? t("{name} ({n} to play)", { name: info.account.name, n: waiting }) : info.account.name, "nav-me")
+      : link("/me", t("Sign in"), "nav-sign-in"));
+}
+
+// -- /me: sign in, or your games ------------------------------------------------------------
+
+export async function showMe(root, navigate) {
+  const info = await refreshAccount();
+  const page = h("div", { class: "account-page" });
+  root.append(page);
+  if (!info.account) {
+    pageTitle(t("Sign in"));
+    page.append(signInForm(navigate));
+    return {};
+  }
+  const waiting = info.games.filter((g) => g.your_turn).length;
+  pageTitle(waiting ? t("({n}) Your turn", { n: waiting }) : t("My games"));
+  page.append(
+    h("section", { class: "card" },
+      h("h1", {}, t("My games")),
+      h("p", { class: "muted" }, t("Signed in as {name}. Your games follow you to every device where you sign in.", { name: info.account.name })),
+      h("div", { class: "row wrap" },
+        h("a", { class: "btn", href: `/u/${encodeURIComponent(info.account.name)}`, "data-testid": "my-profile" }, t("Profile and ratings")),
+        h("a", { class: "btn", href: "/lobby" }, t("Open games")),
+        h("button", { class: "btn ghost", type: "button", "data-testid": "logout", onclick: () => logout(navigate, false) }, t("Log out")),
+        h("button", { class: "btn ghost", type: "button", "data-testid": "logout-everywhere", onclick: () => logout(navigate, true) }, t("Log out everywhere")))),
+    gameList(info.games, t("You have no games yet. Create one, or take a seat in an open game.")));
+  return {};
+}
+
+async function logout(navigate, everywhere) {
+  try {
+    const answer = await api(everywhere ? "/api/account/logout-everywhere" : "/api/account/logout", { method: "POST" });
+    toast(everywhere
+      ? tn("Logged out of {n} session", "Logged out of {n} sessions", answer.sessions_ended || 0)
+      : t("Logged out"), "ok");
+  } catch (err) {
+    toast(err.message, "error");
+  }
+  await refreshAccount();
+  navigate("/me", { replace: true });
+}
+
+function signInForm(navigate) {
+  const name = h("input", { type: "text", id: "account-name", autocomplete: "username", maxlength: "24", required: true, "data-testid": "account-name" });
+  const password = h("input", { type: "password", id: "account-password", autocomplete: "current-password", maxlength: "200", required: true, "data-testid": "account-password" });
+  const form = h("form", { class: "card narrow", "data-testid": "sign-in-form", novalidate: true },
+    h("h1", {}, t("Sign in")),
+    h("p", { class: "muted" }, t("An account is optional: it keeps your games on every device, lets you join open games and gives you a rating. Without one, seat links work as always.")),
+    h("label", { class: "field", for: "account-name" }, h("span", {}, t("Name")), name),
+    h("label", { class: "field", for: "account-password" }, h("span", {}, t("Password (8 characters or more)")), password));
+  const send = (path) => async (event) => {
+    event.preventDefault();
+    try {
+      await api(path, { method: "POST", body: { name: name.value, password: password.value } });
+      await refreshAccount();
+      navigate("/me", { replace: true });
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  form.append(h("div", { class: "row end wrap" },
+    h("button", { class: "btn", type: "button", "data-testid": "register", onclick: send("/api/account/register") }, t("Register")),
+    h("button", { class: "btn primary", type: "submit", "data-testid": "login" }, t("Sign in"))));
+  form.addEventListener("submit", send("/api/account/login"));
+  return form;
+}
+
+/** A list of games for "my games" and profiles: your turn first, finished with results. */
+function gameList(games, empty) {
+  const card = h("section", { class: "card", "data-testid": "my-games" });
+  if (!games.length) {
+    card.append(h("p", { class: "muted" }, empty));
+    return card;
+  }
+  const list = h("ul", { class: "game-list" });
+  for (const game of games) {
+    const names = game.seats.map((s) => s.name).join(" · ");
+    list.append(h("li", { class: "game-item", "data-testid": `my-game-${game.id}` },
+      h("a", { class: "game-open", href: game.url },
+        h("strong", {}, `${game.title}: ${names}`),
+        h("small", { class: "muted" }, new Date(game.updated).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
+      h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game))));
+  }
+  card.append(list);
+  return card;
+}
+
+function gameStatus(game) {
+  if (game.abandoned) return t("abandoned");
+  if (game.your_turn) return t("your turn");
+  if (game.waiting) return t("waiting for players");
+  if (!game.over) return t("in play");
+  const rank = game.rank ? t("place {rank}", { rank: game.rank }) : t("finished");
+  if (!game.rating) return rank;
+  const change = game.rating.after - game.rating.before;
+  return t("{rank}, rating {rating} ({change})", { rank, rating: game.rating.after.toFixed(1), change: `${change >= 0 ? "+" : ""}${change.toFixed(1)}` });
+}
+
+// -- /lobby: open games --------------------------------------------------------------------
+
+export async function showOpenGames(root, navigate) {
+  const [info, { games }, types] = await Promise.all([refreshAccount(), api("/api/lobby"), gameTypes()]);
+  pageTitle(t("Open games"));
+  const card = h("section", { class: "card", "data-testid": "open-games" },
+    h("h1", {}, t("Open games")),
+    h("p", { class: "muted" }, info.account
+      ? t("Take a seat with one click; the game starts when every seat is taken.")
+      : t("Sign in to take a seat in an open game.")));
+  root.append(card);
+  if (!games.length) {
+    card.append(h("p", { class: "muted", "data-testid": "no-open-games" }, t("No game is waiting for players right now. Create one and leave a seat open.")));
+    return {};
+  }
+  const list = h("ul", { class: "game-list" });
+  card.append(list);
+  for (const game of games) {
+    const seats = game.seats.map((s) => (s.open ? t("open seat") : s.name)).join(" · ");
+    const mine = info.account && game.seats.some((s) => s.account && s.name === info.account.name);
+    const button = mine ? h("a", { class: "btn small", href: `/g/${game.id}`, "data-testid": `join-${game.id}` }, t("Your game")) : h("button", {
+      class: "btn primary small", type: "button", "data-testid": `join-${game.id}`, disabled: !info.account,
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          const answer = await api(`/api/games/${encodeURIComponent(game.id)}/join`, { method: "POST", body: {} });
+          navigate(answer.url);
+        } catch (err) {
+          toast(err.message, "error");
+          button.disabled = false;
+        }
+      },
+    }, t("Take a seat"));
+    list.append(h("li", { class: "game-item", "data-testid": `open-game-${game.id}` },
+      h("span", { class: "game-open" },
+        h("strong", {}, `${game.title}: ${seats}`),
+        h("small", { class: "muted" }, [optionText(types.find((x) => x.name === game.type), game.options), timeText(game.time_limit, game.on_timeout)].filter(Boolean).join(" — "))),
+      button));
+  }
+  return {};
+}
+
+/** The game's options as its form names them ("Remove cards unseen before play: none"). */
+function optionText(type, options) {
+  const parts = [];
+  for (const opt of type?.options || []) {
+    if (opt.name === "clock" || !(opt.name in (options || {}))) continue;
+    const value = options[opt.name];
+    if (opt.type === "bool") {
+      if (value) parts.push(opt.label);
+    } else if (opt.type === "choice") {
+      const choice = opt.choices.find((c) => c.value === value);
+      parts.push(`${opt.label}: ${choice ? choice.label : value}`);
+    }
+  }
+  return parts.join(", ");
+}
+
+/** "1 day per move, then the bot plays" and the like. */
+export function timeText(seconds, onTimeout) {
+  if (!seconds) return t("no time limit");
+  const days = seconds / 86400;
+  const hours = seconds / 3600;
+  const span = days >= 1 && Number.isInteger(days) ? tn("{n} day", "{n} days", days)
+    : hours >= 1 && Number.isInteger(hours) ? tn("{n} hour", "{n} hours", hours)
+      : tn("{n} second", "{n} seconds", seconds);
+  return onTimeout === "abandon"
+    ? t("{span} per move, then the game is abandoned", { span })
+    : t("{span} per move, then the default bot plays", { span });
+}
+
+// -- ratings ---------------------------------------------------------------------------------
+
+export async function showLeaderboard(root, typeName, navigate) {
+  const types = await gameTypes();
+  const type = types.find((x) => x.name === typeName) || types[0];
+  if (type.name !== typeName) {
+    navigate(`/leaderboard/${type.name}`, { replace: true });
+    return {};
+  }
+  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}`);
+  pageTitle(t("Ratings: {game}", { game: board.title }));
+  const picker = h("nav", { class: "row wrap leaderboard-picker", "aria-label": t("Game") }, ...types.map((x) => h("a", {
+    class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}`, "data-testid": `leaderboard-${x.name}`,
+  }, x.title)));
+  const rows = board.players.map((p, i) => h("tr", { "data-testid": `rating-row-${p.kind}` },
+    h("td", {}, String(i + 1)),
+    h("td", {}, p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
+    h("td", { class: "num", "data-testid": "rating" }, p.rating.toFixed(1)),
+    h("td", { class: "num" }, String(p.games))));
+  root.append(h("section", { class: "card", "data-testid": "leaderboard" },
+    h("h1", {}, t("Ratings: {game}", { game: board.title })),
+    picker,
+    h("p", { class: "muted" }, t("Ratings (openskill, Plackett-Luce) shown conservatively: mu - 3 sigma. Rated are games between accounts and bots, without a fixed seed or undo. The bots started from a tournament among themselves.")),
+    h("table", { class: "rating-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", { class: "num" }, t("Rating")), h("th", { class: "num" }, t("Games")))),
+      h("tbody", {}, ...rows))));
+  return {};
+}
+
+export async function showProfile(root, name) {
+  const profile = await api(`/api/players/${encodeURIComponent(name)}`);
+  document.title = `${profile.name} · Tabletop`;
+  const ratings = Object.entries(profile.ratings).map(([type, r]) => h("li", {},
+    h("a", { href: `/leaderboard/${type}` }, r.title), ": ",
+    h("strong", { "data-testid": `profile-rating-${type}` }, r.rating.toFixed(1)), " ",
+    h("small", { class: "muted" }, tn("({n} rated game)", "({n} rated games)", r.games))));
+  root.append(
+    h("section", { class: "card", "data-testid": "profile" },
+      h("h1", {}, profile.name),
+      h("h2", {}, t("Ratings")), h("ul", {}, ...ratings),
+      h("h2", {}, t("Finished games"))),
+    gameList(profile.history, t("No finished games yet.")));
+  return {};
+}
+
+/** A small strip for a game page: claim this seat link's seat for your account. */
+export async function claimOffer(gameId, state, tokens) {
+  const info = await accountInfo();
+  if (!info.account || tokens.length !== 1 || state.you.length !== 1) return null;
+  const seat = state.game.seats[state.you[0]];
+  if (!seat || seat.account) return null;
+  const button = h("button", { class: "btn small", type: "button", "data-testid": "claim-seat", onclick: async () => {
+    button.disabled = true;
+    try {
+      await api(`/api/games/${encodeURIComponent(gameId)}/claim`, { method: "POST", token: tokens[0] });
+      toast(t("This seat is now {name}'s", { name: info.account.name }), "ok");
+      button.remove();
+      refreshAccount();
+    } catch (err) {
+      toast(err.message, "error");
+      button.disabled = false;
+    }
+  } }, t("Claim this seat as {name}", { name: info.account.name }));
+  return button;
+}
