@@ -187,7 +187,7 @@ class NovaLunaState(pyspiel.State):
         return [(tile - 1, 1.0 / len(pool)) for tile in pool]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return np.flatnonzero(self.encoder.mask()).tolist()
+        return self.encoder.legal_actions()
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
