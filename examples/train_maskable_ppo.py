@@ -1,7 +1,7 @@
 """Train sb3-contrib's MaskablePPO on two-player Nova Luna against ``random``, on the CPU.
 
     pip install '.[rl]'
-    python examples/train_maskable_ppo.py --steps 30000 --png learning-curve.png
+    python examples/train_maskable_ppo.py --steps 24576 --png learning-curve.png
 
 The learner plays ``tabletop.research.versus.NovaLunaVersusRandomEnv`` (the PettingZoo
 environment with the other seat played by ``random``; reward: +0.1 per disc placed,
@@ -66,15 +66,17 @@ def model_policy(model: MaskablePPO):
 
 
 class Evaluate(BaseCallback):
-    """Records every training episode's return and evaluates every ``every`` steps."""
+    """Records every training episode's return, and evaluates the model every ``every``
+    steps: at the start of a rollout, that is after the update that used those steps."""
 
     def __init__(self, curve: Curve, every: int, games: int) -> None:
         super().__init__()
         self.curve, self.every, self.games = curve, every, games
         self._return = 0.0
 
-    def _on_training_start(self) -> None:
-        self._evaluate()
+    def _on_rollout_start(self) -> None:
+        if not self.curve.steps or self.num_timesteps >= self.curve.steps[-1] + self.every:
+            self._evaluate()
 
     def _on_step(self) -> bool:
         self._return += float(self.locals["rewards"][0])
@@ -82,13 +84,11 @@ class Evaluate(BaseCallback):
             self.curve.episode_steps.append(self.num_timesteps)
             self.curve.episode_return.append(self._return)
             self._return = 0.0
-        if self.num_timesteps % self.every == 0:
-            self._evaluate()
         return True
 
     def _on_training_end(self) -> None:
         if self.curve.steps[-1] != self.num_timesteps:
-            self._evaluate()
+            self._evaluate()  # the model train() returns
 
     def _evaluate(self) -> None:
         rate = win_rate(model_policy(self.model), self.games)
