@@ -31,8 +31,8 @@ solo: $(STAMP)
 	$(BIN)/novaluna solo
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests scripts
-	$(BIN)/ruff format --check src tests scripts
+	$(BIN)/ruff check src tests scripts examples
+	$(BIN)/ruff format --check src tests scripts examples
 
 # Playwright drives Debian's Chromium (browser downloads from elsewhere fail here).
 browser:

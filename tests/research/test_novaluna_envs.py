@@ -39,6 +39,7 @@ def test_the_mask_is_exactly_the_engines_legal_actions_throughout_a_game(players
         expected = {enc.encode(a, state) for a in state.legal_actions()}
         assert legal_indices(obs["action_mask"]) == expected
         assert obs["action_mask"].dtype == np.int8
+        assert env.encoder.legal_actions() == np.flatnonzero(obs["action_mask"]).tolist()
         for a in state.legal_actions():
             assert enc.decode(enc.encode(a, state), state) == a
 

@@ -159,3 +159,54 @@ def test_the_engine_draws_what_the_chance_nodes_chose():
     assert sorted(state.pile_order()) == sorted(order)
     with pytest.raises(ValueError):
         state.arrange_pile([order[0]])  # on the wheel, not in the pile
+
+
+def test_the_games_provide_information_state_tensors():
+    for name in (openspiel.NOVA_LUNA, openspiel.NMBR9):
+        game = pyspiel.load_game(name, {"players": 2})
+        assert game.get_type().provides_information_state_tensor
+        state = game.new_initial_state()
+        play_to(state, random.Random(6), lambda s: len(s.history()) >= 30)
+        for seat in (0, 1):
+            tensor = state.information_state_tensor(seat)
+            assert len(tensor) == game.information_state_tensor_size()
+            observation = state.observation_tensor(seat)
+            assert tensor[: len(observation)] == observation  # the observation comes first
+
+
+def test_nova_luna_information_state_ignores_the_pile_order_and_follows_the_play():
+    game = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2})
+    state = game.new_initial_state()
+    play_to(state, random.Random(8), lambda s: s.engine is not None and s.engine.turn >= 5)
+    other = state.clone()
+    rest = list(other.engine.unseen_tiles())
+    random.Random(9).shuffle(rest)
+    other.engine.arrange_pile(rest)  # the hidden information: the pile's order
+    for seat in (0, 1):
+        assert state.information_state_tensor(seat) == other.information_state_tensor(seat)
+    legal = state.legal_actions()
+    one, two = state.child(legal[0]), state.child(legal[-1])  # visible: different moves
+    for seat in (0, 1):
+        assert one.information_state_tensor(seat) != two.information_state_tensor(seat)
+
+
+def test_nmbr9_information_state_hides_another_seats_pending_placement():
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 2})
+    state = game.new_initial_state()
+    play_to(state, random.Random(10), lambda s: s.engine.round >= 2 and s.current_player() == 0)
+    legal = state.legal_actions()
+    one, two = state.child(legal[0]), state.child(legal[-1])  # seat 0's hidden placement
+    assert one.current_player() == two.current_player() == 1
+    assert one.information_state_tensor(1) == two.information_state_tensor(1)
+    assert one.information_state_string(1) == two.information_state_string(1)
+    assert one.information_state_tensor(0) != two.information_state_tensor(0)  # its own
+    # seat 1's placement resolves the round: now seat 1 sees where seat 0 placed
+    action = one.legal_actions()[0]
+    assert action in two.legal_actions()
+    resolved_one, resolved_two = one.child(action), two.child(action)
+    assert resolved_one.information_state_tensor(1) != resolved_two.information_state_tensor(1)
+    # the card turned next is visible too
+    assert resolved_one.is_chance_node()
+    cards = [card for card, _ in resolved_one.chance_outcomes()]
+    first, second = resolved_one.child(cards[0]), resolved_one.child(cards[-1])
+    assert first.information_state_tensor(1) != second.information_state_tensor(1)

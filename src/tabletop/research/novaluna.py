@@ -328,6 +328,22 @@ class Encoder:
             [np.frombuffer(self._pack(*head), np.int16), *[rows[o] for o in order], self._unseen]
         )
 
+    def legal_actions(self) -> list[int]:
+        """The indices where ``mask()`` is 1, in increasing order, built from the
+        display's frontier (a few dozen cells) instead of scanning the whole mask."""
+        s = self.state
+        if s.is_over:
+            return []
+        cells = sorted(KEY_INDEX[key] for key in s.displays[s.current_seat].frontier)
+        if cells and cells[0] < 0:  # never: the grid holds every legal cell
+            cells = [c for c in cells if c >= 0]
+        actions = [c + choice * CELLS for choice in range(len(s.takeable_spaces())) for c in cells]
+        if s.can_refill():
+            actions.append(REFILL_ACTION)
+        if s.can_end_phase():
+            actions.append(END_PHASE_ACTION)
+        return actions
+
     def mask(self) -> np.ndarray:
         """``int8``, 1 for each legal action of the seat to move (all 0 once over)."""
         s = self.state

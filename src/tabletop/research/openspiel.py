@@ -25,7 +25,10 @@ Both are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the
 rank reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank),
 solo Nova Luna ``-`` its score (lower is better), solo NMBR 9 its score.
 ``observation_tensor`` is the PettingZoo observation (as float32) of the
-player asked about. See docs/research-openspiel.md.
+player asked about; ``information_state_tensor`` is that observation followed by
+the player's history as a fixed-size table (Nova Luna: every action and chance
+outcome; NMBR 9: per round the card and each seat's placement, another seat's
+placement of the current round hidden as ``HIDDEN``). See docs/research-openspiel.md.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ _COMMON = dict(
     max_num_players=4,
     min_num_players=1,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
 )
@@ -66,23 +69,30 @@ def _ranks(values: list[float], higher_is_better: bool = True) -> list[int]:
 
 
 class _Observer:
-    """A PyObserver: the tensor is the research encoding of the observer's seat; with
-    perfect recall (the information state) only a string, the player's history."""
+    """A PyObserver. Without perfect recall (the observation) the tensor is the research
+    encoding of the observer's seat; with it (the information state) the tensor is
+    ``info(state, player)``: that observation followed by the player's history."""
 
-    def __init__(self, iig_obs_type, size: int, observe) -> None:
+    def __init__(self, iig_obs_type, observation: tuple, information: tuple) -> None:
         self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        self.tensor = np.zeros(0 if self.recall else size, np.float32)
+        size, self._encode = information if self.recall else observation
+        self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
-        self._observe = observe
 
     def set_from(self, state, player: int) -> None:
-        if not self.recall:
-            self.tensor[:] = self._observe(state, player)
+        self.tensor[:] = self._encode(state, player)
 
     def string_from(self, state, player: int) -> str:
         if self.recall:
             return state._information_state_string(player)
         return state._observation_string(player)
+
+
+def _padded(values: list[int], size: int) -> np.ndarray:
+    """``values`` then ``-1`` up to ``size`` entries, as float32."""
+    out = np.full(size, -1.0, np.float32)
+    out[: len(values)] = values
+    return out
 
 
 # -- Nova Luna --------------------------------------------------------------------
@@ -131,7 +141,8 @@ class NovaLunaGame(pyspiel.Game):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         size = nlenc.observation_size(self.players)
-        return _Observer(iig_obs_type, size, NovaLunaState._observe)
+        observation = (size, NovaLunaState._observe)
+        return _Observer(iig_obs_type, observation, (size + _NL_LENGTH, NovaLunaState._info))
 
 
 class NovaLunaState(pyspiel.State):
@@ -176,7 +187,7 @@ class NovaLunaState(pyspiel.State):
         return [(tile - 1, 1.0 / len(pool)) for tile in pool]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return np.flatnonzero(self.encoder.mask()).tolist()
+        return self.encoder.legal_actions()
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
@@ -249,6 +260,12 @@ class NovaLunaState(pyspiel.State):
             return np.zeros(nlenc.observation_size(self.num_players()), np.int16)
         return self.encoder.observe(player)
 
+    def _info(self, player: int) -> np.ndarray:
+        """The information state tensor: the observation, then the whole history (every
+        action and chance outcome is public), padded with -1 to ``_NL_LENGTH``."""
+        history = _padded(self.history(), _NL_LENGTH)
+        return np.concatenate([self._observe(player).astype(np.float32), history])
+
     def _observation_string(self, player: int) -> str:
         return str(self)  # perfect information: everyone sees everything in the state
 
@@ -266,6 +283,8 @@ _N9_TYPE = pyspiel.GameType(
     **_COMMON,
 )
 
+
+HIDDEN = -2  # in an NMBR 9 information state: another seat's placement of this round
 
 # A bound on the solo score: each tile scores digit × level, the 20 digits sum to
 # 90 and no tile lies higher than level 19.
@@ -299,7 +318,10 @@ class Nmbr9Game(pyspiel.Game):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         size = n9enc.observation_size(self.players)
-        return _Observer(iig_obs_type, size, Nmbr9State._observe)
+        rounds = self.max_game_length() // (self.players + 1)
+        history = rounds * (self.players + 1)
+        observation = (size, Nmbr9State._observe)
+        return _Observer(iig_obs_type, observation, (size + history, Nmbr9State._info))
 
 
 class Nmbr9State(pyspiel.State):
@@ -366,23 +388,37 @@ class Nmbr9State(pyspiel.State):
     def _observation_string(self, player: int) -> str:
         return n9enc.render(self.engine, player)
 
+    def _known_history(self, player: int) -> list[list[int]]:
+        """The history as ``player`` knows it, one row per round: the card turned, then
+        the placements in seat order, another seat's of the current round as ``HIDDEN``."""
+        n = self.num_players()
+        rounds: list[list[int]] = []
+        for action in self.history():
+            if not rounds or len(rounds[-1]) == n + 1:  # a chance node: the round's card
+                rounds.append([action])
+            else:
+                rounds[-1].append(action)
+        last = rounds[-1] if rounds else []
+        if len(last) < n + 1:  # the current round: only the player's own placement shows
+            last[1:] = [a if seat == player else HIDDEN for seat, a in enumerate(last[1:])]
+        return rounds
+
+    def _info(self, player: int) -> np.ndarray:
+        """The information state tensor: the observation, then ``_known_history`` as a
+        table of ``rounds × (players + 1)`` (-1 where nothing happened yet)."""
+        width = self.num_players() + 1
+        length = self.get_game().max_game_length()
+        rows = [_padded(row, width) for row in self._known_history(player)]
+        table = _padded(np.concatenate(rows).tolist() if rows else [], length)
+        return np.concatenate([self._observe(player).astype(np.float32), table])
+
     def _information_state_string(self, player: int) -> str:
         """The history as ``player`` knows it: the cards turned, every placement of
         the rounds resolved, and of the current round only ``player``'s own."""
-        n = self.num_players()
         words: list[str] = []
-        placed: list[int] = []  # the current round's placements, in seat order
-        for action in self.history():
-            if len(placed) == n or not words:  # a chance node: the round's card
-                words += map(str, placed)
-                words.append(f"card{action}")
-                placed = []
-            else:
-                placed.append(action)
-        if len(placed) == n:
-            words += map(str, placed)  # the last round, resolved
-        else:
-            words += [str(a) if seat == player else "?" for seat, a in enumerate(placed)]
+        for card, *placed in self._known_history(player):
+            words.append(f"card{card}")
+            words += ["?" if a == HIDDEN else str(a) for a in placed]
         return " ".join(words)
 
 

@@ -1,0 +1,119 @@
+"""Nova Luna for two as a single-agent Gymnasium environment: one learner against ``random``.
+
+``NovaLunaVersusRandomEnv`` wraps the PettingZoo environment (``research.aec.NovaLunaEnv``,
+two players): the learner takes one seat (drawn at each reset, so it learns to move
+first and second), the other seat plays the ``random`` policy (uniform over its mask,
+as ``novaluna selfplay --bots random``), and ``step`` returns once the learner is to
+move again or the game is over. It is what ``examples/train_maskable_ppo.py`` trains.
+
+**Observation**: the PettingZoo observation of the learner's seat as ``float32``,
+divided by ``OBS_SCALE`` (network inputs near ``[-2, 10]``); the mask is
+``info["action_mask"]`` and ``action_masks()`` (sb3-contrib's MaskablePPO).
+
+**Reward**: ``disc_reward`` (default 0.1) for each disc the learner places and minus
+as much for each disc the opponent places during the step (the game is a race to place
+all 21 discs: a dense signal for the lead), plus at the end the rank reward: +1 for a
+win, -1 for a loss. An action the mask forbids ends the episode with
+``illegal_penalty`` (-2).
+
+>>> env = NovaLunaVersusRandomEnv()
+>>> obs, info = env.reset(seed=1)
+>>> obs.dtype, obs.shape, bool(env.action_masks()[info["action_mask"] == 1].all())
+(dtype('float32'), (944,), True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import novaluna as nlenc
+from .aec import NovaLunaEnv
+
+OBS_SCALE = 32.0
+
+
+class NovaLunaVersusRandomEnv(gymnasium.Env):
+    """Two-player Nova Luna, the learner against the ``random`` policy (see the module)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        disc_reward: float = 0.1,
+        illegal_penalty: float = -2.0,
+        render_mode: str | None = None,
+    ) -> None:
+        self.aec = NovaLunaEnv(players=2)
+        self.disc_reward = float(disc_reward)
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        size = nlenc.observation_size(2)
+        low, high = nlenc.LOW / OBS_SCALE, nlenc.HIGH / OBS_SCALE
+        self.observation_space = spaces.Box(low, high, (size,), dtype=np.float32)
+        self.action_space = spaces.Discrete(nlenc.ACTIONS)
+        self.learner = 0
+        self._rng = random.Random()
+        self._mask = np.zeros(nlenc.ACTIONS, dtype=np.int8)
+
+    @property
+    def agent(self) -> str:
+        """The learner's PettingZoo agent name."""
+        return self.aec.possible_agents[self.learner]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict]:
+        """A new game; ``options`` may fix ``{"learner": seat}`` and the AEC's deal options."""
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = random.Random(seed)
+        options = dict(options or {})
+        self.learner = options.pop("learner", self._rng.randrange(2))
+        self.aec.reset(seed=self._rng.getrandbits(64), options=options)
+        self._play_opponent()
+        return self._observe(), {"action_mask": self._mask}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        action = int(action)
+        if not (0 <= action < len(self._mask) and self._mask[action]):
+            self._mask = np.zeros_like(self._mask)
+            info = {"action_mask": self._mask, "illegal_action": True}
+            return self._observe(), self.illegal_penalty, True, False, info
+        before = self._disc_lead()
+        self.aec.step(action)
+        self._play_opponent()
+        reward = self.disc_reward * (self._disc_lead() - before)
+        over = self.aec.state.is_over
+        info: dict[str, Any] = {"action_mask": self._mask}
+        if over:
+            reward += self.aec.rewards[self.agent]
+            info["won"] = self.aec.rewards[self.agent] > 0
+        return self._observe(), reward, over, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions (``np.int8``; all 0 once the game is over)."""
+        return self._mask
+
+    def render(self) -> str | None:
+        return self.aec.render() if self.render_mode == "ansi" else None
+
+    def _play_opponent(self) -> None:
+        """The ``random`` policy moves until the learner is to move or the game ends."""
+        state, enc = self.aec.state, self.aec.encoder
+        while not state.is_over and state.current_seat != self.learner:
+            self.aec.step(self._rng.choice(np.flatnonzero(enc.mask()).tolist()))
+        self._mask = enc.mask()
+
+    def _disc_lead(self) -> int:
+        """Discs the learner has placed minus those the opponent has."""
+        state = self.aec.state
+        return state.discs_placed(self.learner) - state.discs_placed(1 - self.learner)
+
+    def _observe(self) -> np.ndarray:
+        obs = self.aec.encoder.observe(self.learner)
+        return obs.astype(np.float32) / np.float32(OBS_SCALE)
