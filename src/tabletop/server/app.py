@@ -44,7 +44,8 @@ from .botpool import BotPool
 from .headers import SecurityHeaders
 from .ratelimit import RateLimits
 from .rooms import ApiError, Hub, Room, Subscriber
-from .store import Store
+from .storage import open_store
+from .store import StoreError
 
 log = logging.getLogger("tabletop.server")
 
@@ -63,8 +64,8 @@ def create_app(
     bot_limits: BotLimits = DEFAULT_LIMITS,
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
 ) -> Starlette:
-    """The app for the games stored in ``db_path``."""
-    store = Store(db_path)
+    """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL)."""
+    store = open_store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(store, pool, bot_pause, bot_limits, rate_limits)
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
@@ -77,6 +78,8 @@ def create_app(
             asyncio.create_task(hub.checkpoint_now_and_then()),
             asyncio.create_task(hub.forget_finished_now_and_then()),
         ]
+        if store.shared:  # other processes change games too: follow them
+            chores.append(asyncio.create_task(hub.listen()))
         yield
         for chore in chores:
             chore.cancel()
@@ -106,7 +109,12 @@ def create_app(
         # Outermost first; GZip leaves WebSockets and small or already encoded bodies alone.
         middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware)],
         lifespan=lifespan,
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, 500: _crash},
+        exception_handlers={
+            ApiError: _api_error,
+            StoreError: _store_error,
+            HTTPException: _http_error,
+            500: _crash,
+        },
     )
     app.state.hub = hub
     app.state.assets = assets
@@ -123,6 +131,10 @@ def _hub(request: Request | WebSocket) -> Hub:
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+
+async def _store_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse({"error": f"{exc}; try again shortly"}, status_code=503)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -185,9 +197,9 @@ def _bearer(request: Request) -> list[str]:
     return [token.strip()]
 
 
-def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
+async def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
     hub = _hub(request)
-    room = hub.room(request.path_params["game_id"])
+    room = await hub.fresh(request.path_params["game_id"])
     return room, hub.seats_for(room, _bearer(request))
 
 
@@ -218,13 +230,13 @@ async def _create(request: Request) -> Response:
 
 
 async def _get_state(request: Request) -> Response:
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     return JSONResponse(_without_type(_hub(request).state(room, seats)))
 
 
 async def _act(request: Request) -> Response:
     body = _object(await _json_body(request))
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     hub = _hub(request)
     room = await hub.act(room.id, seats, body.get("action"), body.get("ply"), body.get("seat"))
     return JSONResponse(_without_type(hub.state(room, seats)))
@@ -232,7 +244,7 @@ async def _act(request: Request) -> Response:
 
 async def _undo(request: Request) -> Response:
     body = _object(await _json_body(request))
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     hub = _hub(request)
     room = await hub.undo(room.id, seats, body.get("ply"), body.get("seat"))
     return JSONResponse(_without_type(hub.state(room, seats)))
@@ -240,26 +252,26 @@ async def _undo(request: Request) -> Response:
 
 async def _hint(request: Request) -> Response:
     body = _object(await _json_body(request))
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     return JSONResponse(await _hub(request).hint(room, seats, body.get("ply"), body.get("seat")))
 
 
-def _finished_room(request: Request) -> Room:
-    room = _hub(request).room(request.path_params["game_id"])
+async def _finished_room(request: Request) -> Room:
+    room = await _hub(request).fresh(request.path_params["game_id"])
     if not room.match.is_over():
         raise ApiError(409, "the record is available once the game is over (it shows the pile)")
     return room
 
 
 async def _record(request: Request) -> Response:
-    room = _finished_room(request)
+    room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
     name = f"{room.type.name}-{room.id}.json"
     return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 async def _stored_replay(request: Request) -> Response:
-    room = _finished_room(request)
+    room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
     return JSONResponse(_frames(room.type.name, record))
 
@@ -291,7 +303,7 @@ async def _socket(ws: WebSocket) -> None:
     await ws.accept()
     try:
         tokens = await _hello(ws)
-        room = hub.room(ws.path_params["game_id"])
+        room = await hub.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
         seats = hub.seats_for(room, tokens)
     except ApiError as err:
         await ws.send_json({"type": "error", "status": err.status, "message": err.message})

@@ -22,13 +22,14 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .store import Store, StoreError, Write
+from .storage import GameStore
+from .store import StoreError, Write
 
 
 class Committer:
     """The one way the server writes to ``store``: ``await write(name, *args)``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: GameStore) -> None:
         self.store = store
         # an in-memory store reads through its one connection: never write beside it
         self._inline = store.path == ":memory:"

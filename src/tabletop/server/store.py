@@ -89,6 +89,7 @@ class GameRow:
     updated: str
     over: bool
     seed_chosen: bool = False  # the creator fixed the seed, so they can know the pile
+    seq: int = 0  # changes so far; only a shared store (PostgreSQL) counts them
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,8 @@ class Store:
     server can write (and wait for the disk) on a thread of its own while it
     reads on its event loop; WAL lets the reads go on meanwhile.
     """
+
+    shared = False  # one process only: no compare-and-set or leases needed (see pgstore)
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -268,6 +271,7 @@ class Store:
         reveals: bool,
         over: bool,
         by: str | None = None,
+        expected_seq: int | None = None,  # for a shared store; one process needs none
     ) -> str:
         now = _now()
         db.execute(
@@ -279,7 +283,9 @@ class Store:
         return now
 
     @staticmethod
-    def _truncate(db: sqlite3.Connection, game_id: str, ply: int) -> None:
+    def _truncate(
+        db: sqlite3.Connection, game_id: str, ply: int, expected_seq: int | None = None
+    ) -> None:
         db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
         db.execute("UPDATE games SET updated = ?, over = 0 WHERE id = ?", (_now(), game_id))
 
