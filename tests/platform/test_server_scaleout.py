@@ -4,6 +4,8 @@ process a client talks to, whatever dies or restarts."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +15,8 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
 
 from pg_support import PgCluster
 
@@ -181,3 +185,47 @@ def test_postgresql_restarted_under_load_loses_no_acknowledged_move(
     assert set(acknowledged) <= stored  # every acknowledged move is there
     for api in apis:
         api.http.close()
+
+
+def _closing_code(ws: ClientConnection, timeout: float) -> int | None:
+    """The close code the server sends, reading past whatever comes first."""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ws.recv(timeout=deadline - time.monotonic())
+    except ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd else None
+    return None
+
+
+@pytest.mark.parametrize(
+    ("storage", "workers"), [("sqlite", 1), ("postgresql", 1), ("postgresql", 2)]
+)
+def test_one_command_runs_several_processes_and_sigterm_says_going_away(
+    request: pytest.FixtureRequest, tmp_path: Path, storage: str, workers: int
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    if storage == "postgresql":
+        db = request.getfixturevalue("pg_cluster").database()
+    options = ("--workers", str(workers))
+    server = ServerProcess(db, log=tmp_path / "serve.log", options=options).start()
+    api = Api(server)
+    created = api.create([HUMAN, BOB], seed=6)
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    for ply in range(4):  # each request on a connection of its own: any process answers
+        with httpx.Client(base_url=server.url) as client:
+            token = tokens[client.get(f"/api/games/{game_id}").json()["to_move"]]
+            api.http = client
+            _, action = first_take(api, game_id, token)
+            assert api.act(game_id, token, action, ply).status_code == 200
+    sockets = [open_socket(server, game_id, [token]) for token in tokens]
+    for ws in sockets:
+        assert receive(ws, lambda m: m["type"] == "state")["ply"] == 4
+    assert server.proc is not None
+    started = time.monotonic()
+    os.kill(server.proc.pid, signal.SIGTERM)  # the supervisor passes it on
+    assert [_closing_code(ws, 5) for ws in sockets] == [1001, 1001]
+    server.proc.wait(10)
+    assert time.monotonic() - started < 6
+    assert "Traceback" not in (tmp_path / "serve.log").read_text()
+    server.stop()

@@ -25,6 +25,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import signal
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -52,6 +54,7 @@ log = logging.getLogger("tabletop.server")
 MAX_BODY = 64 * 1024  # actions, game setups
 MAX_RECORD = 2 * 1024 * 1024  # uploaded records for the replay page
 HELLO_TIMEOUT = 30.0
+GOING_AWAY = "\x00going away"  # an outbox item no state or answer can be: close with 1001
 
 STATIC = resources.files("tabletop").joinpath("web")
 
@@ -72,6 +75,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        _going_away_on_sigterm(hub)
         pool.start()
         await hub.resume()
         chores = [
@@ -83,6 +87,7 @@ def create_app(
         yield
         for chore in chores:
             chore.cancel()
+        await hub.committer.idle()  # writes under way reach the database
         pool.close()
         hub.close()
         store.close()
@@ -122,6 +127,35 @@ def create_app(
 
 
 # -- helpers -----------------------------------------------------------------------
+
+
+def _going_away_on_sigterm(hub: Hub) -> None:
+    """On SIGTERM, close this process's WebSockets with 1001 (going away: reconnect,
+    perhaps to another process) before uvicorn's own shutdown, which would say 1012;
+    then let uvicorn's handler go on (it waits for requests and writes under way)."""
+    loop = asyncio.get_running_loop()
+    uvicorn_handler = signal.getsignal(signal.SIGTERM)
+    if not callable(uvicorn_handler):
+        return
+
+    async def go_away(sig: int, frame: Any) -> None:
+        await _close_sockets(hub, timeout=1.5)
+        uvicorn_handler(sig, frame)
+
+    def handler(sig: int, frame: Any) -> None:
+        loop.call_soon_threadsafe(lambda: loop.create_task(go_away(sig, frame)))
+
+    with contextlib.suppress(ValueError):  # not the main thread (an embedded app): skip
+        signal.signal(signal.SIGTERM, handler)
+
+
+async def _close_sockets(hub: Hub, timeout: float) -> None:
+    subscribers = [sub for room in hub.rooms.values() for sub in room.subscribers]
+    for sub in subscribers:
+        sub.outbox.put_nowait((None, GOING_AWAY, None))
+    deadline = time.monotonic() + timeout
+    while any(room.subscribers for room in hub.rooms.values()) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -400,4 +434,7 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             _, text, _ = await sub.outbox.get()
+            if text is GOING_AWAY:
+                await ws.close(code=1001, reason="the server is stopping; reconnect")
+                return
             await ws.send_text(text)

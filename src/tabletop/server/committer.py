@@ -72,5 +72,12 @@ class Committer:
         finally:
             self._draining = False
 
+    async def idle(self, timeout: float = 5.0) -> None:
+        """Wait (at most ``timeout`` seconds) until no write is waiting or under way."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (self._draining or self._waiting) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+
     def close(self) -> None:
         self._thread.shutdown(wait=True)
