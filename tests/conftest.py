@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 import pg_support
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
-from server_support import Api, ServerProcess
+from server_support import Api, ServerProcess, new_db
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
 
@@ -69,11 +70,13 @@ def storage(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
-def new_db(storage: str, request: pytest.FixtureRequest, folder: Path) -> str | Path:
-    """A new empty database of the kind ``storage``: a file in ``folder`` or a URL."""
-    if storage == "sqlite":
-        return folder / "games.sqlite3"
-    return request.getfixturevalue("pg_cluster").database()
+@pytest.fixture
+def database(
+    storage: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> Callable[[str], str | Path]:
+    """``database(name)``: a new empty database of the module's storage (a test using
+    it runs on both, like ``server``)."""
+    return partial(new_db, storage, request, tmp_path)
 
 
 @pytest.fixture(scope="module")

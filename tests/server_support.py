@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
@@ -44,6 +45,8 @@ class ServerProcess:
         self.bot_pause = bot_pause
         self.workers = workers
         self.proc: subprocess.Popen[bytes] | None = None
+        if log is None and isinstance(db, str):  # a URL: the log goes beside nothing
+            log = Path(tempfile.mkdtemp(prefix="tt-serve-")) / "server.log"
         self.log = log or Path(db).with_suffix(".log")
 
     @property
@@ -114,6 +117,14 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+
+
+def new_db(storage: str, request: Any, folder: Path, name: str = "games.sqlite3") -> str | Path:
+    """A new empty database of the kind ``storage``: a file in ``folder``, or a URL
+    on the session's PostgreSQL cluster (``request``: a pytest fixture request)."""
+    if storage == "sqlite":
+        return folder / name
+    return request.getfixturevalue("pg_cluster").database()
 
 
 class Api:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -322,9 +323,9 @@ def test_a_finished_game_gives_its_record_and_replay(api: Api) -> None:
 
 
 def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
-    tmp_path: Path,
+    database: Callable[[str], Path | str],
 ) -> None:
-    server = ServerProcess(tmp_path / "crash.sqlite3").start()
+    server = ServerProcess(database("crash.sqlite3")).start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, HUMAN, HUMAN], seed=9)
@@ -352,9 +353,9 @@ def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
 
 
 def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
-    tmp_path: Path,
+    database: Callable[[str], Path | str],
 ) -> None:
-    server = ServerProcess(tmp_path / "clock.sqlite3").start()
+    server = ServerProcess(database("clock.sqlite3")).start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)
@@ -401,10 +402,12 @@ def test_the_servers_views_are_the_engines_views() -> None:
                 assert match.view(viewer) == expected
 
 
-def test_a_bots_placement_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
+def test_a_bots_placement_is_stored_before_anyone_hears_of_it(
+    database: Callable[[str], Path | str],
+) -> None:
     """Once a state says a bot has placed, a crash cannot take it back: after a
     restart the bot's entry is there, unchanged, and it is not placed again."""
-    server = ServerProcess(tmp_path / "bots.sqlite3").start()
+    server = ServerProcess(database("bots.sqlite3")).start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, GREEDY, {"kind": "bot", "bot": "planner:fast"}])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -538,8 +538,8 @@ def test_the_server_answers_while_a_bot_thinks(api: Api) -> None:
 # -- restart ----------------------------------------------------------------------------------
 
 
-def test_games_survive_kill_9_and_continue(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
+def test_games_survive_kill_9_and_continue(database: Callable[[str], Path | str]) -> None:
+    db = database("crash.sqlite3")
     server = ServerProcess(db, bot_pause=0.2).start()
     api = Api(server)
     try:

@@ -117,14 +117,21 @@ def test_a_bot_move_survives_the_kill_of_its_process(two) -> None:
     api_b.state(game_id)  # B holds the game too
     _, action = first_take(api_a, game_id, token)
     assert api_a.act(game_id, token, action, 0).status_code == 200
-    api_a.wait(game_id, None, lambda s: s["thinking"] == 1, timeout=10)  # A searches
-    a.kill9()
-    state = api_b.wait(game_id, None, lambda s: s["ply"] == 2, timeout=30)
+    deadline = time.monotonic() + 10
+    while True:  # whichever process won the bot's lease says it is thinking
+        searching = [api for api in (api_a, api_b) if api.state(game_id)["thinking"] == 1]
+        if searching:
+            break
+        assert time.monotonic() < deadline, "no process searched"
+        time.sleep(0.02)
+    victim, other = (api_a, api_b) if searching[0] is api_a else (api_b, api_a)
+    victim.server.kill9()
+    state = other.wait(game_id, None, lambda s: s["ply"] == 2, timeout=30)
     assert [e["ply"] for e in state["log"]] == [0, 1]
-    stored = stored_actions(b, game_id)
+    stored = stored_actions(other.server, game_id)
     assert [(p, s) for p, s, _ in stored] == [(0, 0), (1, 1)] and stored[0][2] == action
     time.sleep(1)
-    assert len(stored_actions(b, game_id)) == 2  # nobody adds a second bot move
+    assert len(stored_actions(other.server, game_id)) == 2  # nobody adds a second bot move
     api_a.http.close()
     api_b.http.close()
 

@@ -374,6 +374,21 @@ class PgStore:
         )
         return dict(rows)
 
+    def changes_since(self, game_id: str, ply: int) -> tuple[int, list[ActionRow]] | None:
+        """The game's ``seq`` and its actions from ``ply`` on, read together (one
+        statement: one snapshot); ``None`` if there is no such game."""
+        rows = self._read(
+            lambda db: db.execute(
+                "SELECT g.seq, a.ply, a.seat, a.action, a.reveals, a.at, a.by FROM games g "
+                "LEFT JOIN actions a ON a.game_id = g.id AND a.ply >= %s "
+                "WHERE g.id = %s ORDER BY a.ply",
+                (ply, game_id),
+            ).fetchall()
+        )
+        if not rows:
+            return None
+        return rows[0][0], [ActionRow(*row[1:]) for row in rows if row[1] is not None]
+
     # -- leases -----------------------------------------------------------------
 
     def claim(self, game_id: str, task: str, owner: str, seconds: float) -> bool:

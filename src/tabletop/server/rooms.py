@@ -55,7 +55,7 @@ from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
 from .storage import GameStore, StoreConflict
-from .store import GameRow, Seat, StoreError
+from .store import ActionRow, GameRow, Seat, StoreError
 
 log = logging.getLogger("tabletop.server")
 T = TypeVar("T")
@@ -410,10 +410,36 @@ class Hub:
         shared store: one query by primary key). Only in the game's turn."""
         room = self.room(game_id)
         if self.store.shared:
-            seq = _reading(self.store.seqs, [game_id]).get(game_id)  # type: ignore[attr-defined]
-            if seq is not None and seq != room.seq:
+            store: Any = self.store
+            changes = _reading(store.changes_since, game_id, room.ply)
+            if changes is not None and changes[0] != room.seq and not self._extend(room, *changes):
                 room = self.reload(game_id)
         return room
+
+    def _extend(self, room: Room, seq: int, newer: list[ActionRow]) -> bool:
+        """Bring ``room`` up to ``seq`` by applying the actions another process
+        appended (``newer``), much cheaper than replaying the whole game; False if
+        more than appends happened (an undo: reload instead)."""
+        if seq - room.seq != len(newer) or [a.ply for a in newer] != [
+            room.ply + i for i in range(len(newer))
+        ]:
+            return False
+        match = room.match.clone()
+        entries = []
+        try:
+            for action in newer:
+                applied = match.apply(action.seat, action.action)
+                entries.append((_entry(applied.log, action.ply, action.at, action.by), applied))
+        except ActionRejected:
+            return False
+        room.match, room.seq = match, seq
+        for (entry, applied), action in zip(entries, newer, strict=True):
+            room.log.append(entry)
+            room.reveals.append(applied.reveals)
+            room.action_seats.append(action.seat)
+        self.broadcast(room)
+        self.schedule_bots(room)
+        return True
 
     async def fresh(self, game_id: str) -> Room:
         """The room, up to date with changes other processes stored (their notices
