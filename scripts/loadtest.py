@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -46,6 +47,7 @@ class Stats:
         self.errors = 0
         self.games_finished = 0
         self.recording = False
+        self.server_cpu = 0.0  # CPU seconds the servers used while measured
 
 
 async def seat_client(
@@ -95,8 +97,10 @@ async def game_loop(
     stop: float,
     game: str = "nova-luna",
     seats: int = 2,
+    spread: bool = True,
 ) -> None:
-    """Run one game after another until ``stop``."""
+    """Run one game after another until ``stop``; ``spread``: each seat at another
+    process (else all at the game's, as a load balancer with affinity would)."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
         body = {"type": game, "seats": [{"kind": "human"}] * seats, "seed": rng.getrandbits(40)}
@@ -104,7 +108,7 @@ async def game_loop(
         created = (await client.post(f"{home}/api/games", json=body)).json()
         tokens = [s["token"] for s in created["seats"]]
         # seat i at process seed + i: with several, every game spans them
-        places = [urls[(seed + i) % len(urls)] for i in range(len(tokens))]
+        places = [urls[(seed + i * spread) % len(urls)] for i in range(len(tokens))]
         await asyncio.gather(
             *(
                 seat_client(url, created["id"], t, stats, rng, think)
@@ -122,7 +126,11 @@ async def run(
     warmup: float,
     game: str = "nova-luna",
     seats: int = 2,
+    spread: bool = True,
+    servers: list[int] = [],  # noqa: B006 - never changed
 ) -> Stats:
+    """``servers``: the pids of the servers (this script's own), whose CPU time
+    the run reports per action."""
     urls = [url] if isinstance(url, str) else url
     stats = Stats()
     start = time.perf_counter()
@@ -130,14 +138,18 @@ async def run(
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         loops = [
-            asyncio.create_task(game_loop(client, urls, stats, seed, think, stop, game, seats))
+            asyncio.create_task(
+                game_loop(client, urls, stats, seed, think, stop, game, seats, spread)
+            )
             for seed in range(games)
         ]
         await asyncio.sleep(warmup)  # let every game get going before measuring
         stats.recording = True
+        cpu = cpu_seconds(servers)
         lag = asyncio.create_task(watch_own_lag(stats))
         await asyncio.sleep(seconds)
         stats.recording = False
+        stats.server_cpu = cpu_seconds(servers) - cpu
         lag.cancel()
         for task in loops:
             task.cancel()
@@ -151,6 +163,31 @@ async def watch_own_lag(stats: Stats, tick: float = 0.01) -> None:
         start = time.perf_counter()
         await asyncio.sleep(tick)
         stats.client_lag.append(time.perf_counter() - start - tick)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes and all below them (bot workers), in seconds."""
+    total, seen, todo = 0.0, set(), list(pids)
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        todo += children.get(pid, [])
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def free_port() -> int:
@@ -208,6 +245,11 @@ def main() -> int:
         "--processes", type=int, default=1, help="servers to start on --db (default 1)"
     )
     parser.add_argument(
+        "--affinity",
+        action="store_true",
+        help="all seats of a game at one process (default: each seat at another)",
+    )
+    parser.add_argument(
         "--game", default="nova-luna", help="game type: nova-luna (default) or nmbr9"
     )
     parser.add_argument("--seats", type=int, default=2, help="people per game (default 2)")
@@ -225,7 +267,11 @@ def main() -> int:
         print(f"servers: {', '.join(urls)}, database {shown}")
     try:
         stats = asyncio.run(
-            run(urls, args.games, args.seconds, args.think, args.warmup, args.game, args.seats)
+            run(
+                *(urls, args.games, args.seconds, args.think, args.warmup, args.game, args.seats),
+                spread=not args.affinity,
+                servers=[proc.pid for proc in procs],
+            )
         )
     finally:
         for proc in procs:
@@ -250,6 +296,11 @@ def report(stats: Stats, args: argparse.Namespace) -> None:
         f"latency p50 {p[49]:.1f} ms, p90 {p[89]:.1f} ms, p99 {p[98]:.1f} ms, max {ms[-1]:.1f} ms; "
         f"{stats.games_finished} games finished, {stats.errors} errors"
     )
+    if stats.server_cpu:
+        print(
+            f"server CPU: {stats.server_cpu:.1f} s = {stats.server_cpu / len(lat) * 1000:.2f} ms "
+            "per action (the server processes and their bot workers; not PostgreSQL's)"
+        )
     own = sorted(stats.client_lag)
     if own:
         print(
