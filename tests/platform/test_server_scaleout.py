@@ -109,23 +109,34 @@ def test_a_socket_at_one_process_hears_moves_made_at_the_other(two) -> None:
     api_b.http.close()
 
 
-def test_a_bot_move_survives_the_kill_of_its_process(two) -> None:
+@pytest.mark.parametrize("b_holds_it", [True, False])
+def test_a_bot_move_survives_the_kill_of_its_process(two, b_holds_it: bool) -> None:
+    """Whether the other process holds the game (then its own bot task waits for the
+    lease) or not (then its sweep for expired leases loads the game), it completes
+    the move once the dead process's lease runs out."""
     a, b = two
     api_a, api_b = Api(a), Api(b)
     created = api_a.create([HUMAN, SLOW_BOT], seed=5)
     game_id, token = created["id"], created["seats"][0]["token"]
-    api_b.state(game_id)  # B holds the game too
+    if b_holds_it:
+        api_b.state(game_id)
     _, action = first_take(api_a, game_id, token)
     assert api_a.act(game_id, token, action, 0).status_code == 200
+    apis = (api_a, api_b) if b_holds_it else (api_a,)  # a question would load it at B
     deadline = time.monotonic() + 10
     while True:  # whichever process won the bot's lease says it is thinking
-        searching = [api for api in (api_a, api_b) if api.state(game_id)["thinking"] == 1]
+        searching = [api for api in apis if api.state(game_id)["thinking"] == 1]
         if searching:
             break
         assert time.monotonic() < deadline, "no process searched"
         time.sleep(0.02)
     victim, other = (api_a, api_b) if searching[0] is api_a else (api_b, api_a)
     victim.server.kill9()
+    if not b_holds_it:  # no question to B before its sweep could have loaded the game
+        deadline = time.monotonic() + 30
+        while len(stored_actions(b, game_id)) < 2:
+            assert time.monotonic() < deadline, "nobody took the bot move over"
+            time.sleep(0.1)
     state = other.wait(game_id, None, lambda s: s["ply"] == 2, timeout=30)
     assert [e["ply"] for e in state["log"]] == [0, 1]
     stored = stored_actions(other.server, game_id)
