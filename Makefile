@@ -15,7 +15,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load browser axe postgres
+.PHONY: serve play solo test lint bench load browser axe catalogues postgres
 
 $(STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -61,3 +61,13 @@ bench: $(STAMP)
 
 load: $(STAMP)
 	$(BIN)/python scripts/loadtest.py
+
+# The page's message catalogues (docs/web.md, "Languages"): extract every text of the
+# Python and JavaScript into a template, then merge it into the German and Dutch .po
+# files (new texts arrive untranslated, gone ones are dropped; tests/platform/test_i18n.py
+# fails until every text is translated).
+LOCALES := src/tabletop/locale
+EXTRACT := --no-default-keywords -k t -k tn:1,2 -k tp:1c,2 -k N_ -k ApiError:2 --no-location --sort-output
+catalogues: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg $(EXTRACT) --project=tabletop -o $(LOCALES)/messages.pot src
+	$(BIN)/pybabel update -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete --no-wrap

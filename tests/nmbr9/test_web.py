@@ -153,7 +153,10 @@ def test_a_pending_placement_is_seen_by_its_seat_only(api: Api, server: ServerPr
         assert action not in shown(state)
         entry = state["log"][-1] if state["log"] else None
         if entry is not None and entry["ply"] == 3:
-            assert set(entry) == {"seat", "kind", "round", "card", "text", "ply", "at"}
+            keys = {"seat", "kind", "round", "card", "text", "parts", "ply", "at"}
+            assert set(entry) == keys
+            placed = {"key": "placed their {card}", "args": {"card": entry["card"]}}
+            assert entry["parts"] == [placed]  # nothing of where it lies
     for ws in (other, watcher):
         ws.close()
     place(api, game_id, tokens[1])

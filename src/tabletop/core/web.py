@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
+from ..i18n import N_, keyed
 from .errors import ActionRejected, OptionsError, RecordError
 
 JSON = dict[str, Any]
@@ -174,7 +175,12 @@ def get_web_game(name: str) -> WebGame:
     """The browser side of game ``name``; ``OptionsError`` if it has none."""
     games = web_games()
     if not isinstance(name, str) or name not in games:
-        raise OptionsError(f"unknown game {name!r}; this server hosts {', '.join(sorted(games))}")
+        raise keyed(
+            OptionsError,
+            N_("unknown game {name}; this server hosts {games}"),
+            name=repr(name),
+            games=", ".join(sorted(games)),
+        )
     return games[name]
 
 

@@ -1,7 +1,9 @@
 """The ASGI application: pages, a JSON HTTP API and a WebSocket per game.
 
-HTTP API (every error is ``{"error": message}`` with a 4xx/5xx status):
+HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` with a
+4xx/5xx status: the English text, and what the page translates, tabletop.i18n):
 
+* ``GET  /i18n/{lang}.json`` — the page's messages in ``lang`` (en, de, nl);
 * ``GET  /api/types`` — the games hosted, with bots and options;
 * ``POST /api/games`` — create a game; the answer holds each human seat's secret link;
 * ``GET  /api/games/{id}`` — the state (``Authorization: Bearer <seat token>`` for a seat);
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import signal
@@ -31,6 +34,7 @@ from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -41,6 +45,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, RecordError, web_games
+from ..i18n import LANGUAGES, N_, catalogue
 from .assets import Assets
 from .botpool import BotPool
 from .headers import SecurityHeaders
@@ -97,6 +102,7 @@ def create_app(
         Route("/g/{game_id}", _page),
         Route("/replay", _page),
         Route("/replay/{game_id}", _page),
+        Route("/i18n/{lang}.json", _catalogue),
         Route("/api/types", _types),
         Route("/api/games", _create, methods=["POST"]),
         Route("/api/games/{game_id}", _get_state),
@@ -123,6 +129,7 @@ def create_app(
     )
     app.state.hub = hub
     app.state.assets = assets
+    app.state.catalogues = {lang: _catalogue_response(lang) for lang in LANGUAGES}
     return app
 
 
@@ -164,23 +171,29 @@ def _hub(request: Request | WebSocket) -> Hub:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse({"error": exc.message}, status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status)
 
 
 async def _store_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse({"error": f"{exc}; try again shortly"}, status_code=503)
+    return JSONResponse(ApiError.plain(503, f"{exc}; try again shortly").body(), status_code=503)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    messages = {404: "there is nothing at this address", 405: "that method is not allowed here"}
-    message = messages.get(exc.status_code, exc.detail)
-    return JSONResponse({"error": message}, status_code=exc.status_code)
+    messages = {
+        404: N_("there is nothing at this address"),
+        405: N_("that method is not allowed here"),
+    }
+    key = messages.get(exc.status_code)
+    error = ApiError(exc.status_code, key) if key else ApiError.plain(exc.status_code, exc.detail)
+    return JSONResponse(error.body(), status_code=exc.status_code)
 
 
 async def _crash(request: Request, exc: Exception) -> Response:
     log.exception("internal error on %s", request.url.path, exc_info=exc)
-    return JSONResponse({"error": "the server failed; nothing was changed"}, status_code=500)
+    return JSONResponse(
+        ApiError(500, "the server failed; nothing was changed").body(), status_code=500
+    )
 
 
 async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
@@ -190,14 +203,14 @@ async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
         if not (declared.isascii() and declared.isdigit()):
             raise ApiError(400, "the Content-Length header is not a number")
         if len(declared) > 12 or int(declared) > limit:
-            raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
+            raise ApiError(413, "the request is too large (at most {kb} KB)", kb=limit // 1024)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            raise ApiError(413, f"the request is too large (at most {limit // 1024} KB)")
+            raise ApiError(413, "the request is too large (at most {kb} KB)", kb=limit // 1024)
         chunks.append(chunk)
-    return _loads(b"".join(chunks) or b"null", "the request body")
+    return _loads(b"".join(chunks) or b"null", N_("the request body"))
 
 
 def _loads(data: str | bytes, what: str) -> Any:
@@ -206,13 +219,13 @@ def _loads(data: str | bytes, what: str) -> Any:
     try:
         return json.loads(data)
     except RecursionError:
-        raise ApiError(400, f"{what} is nested too deep to be a request") from None
+        raise ApiError(400, "{what} is nested too deep to be a request", what=what) from None
     except json.JSONDecodeError as err:
-        raise ApiError(400, f"{what} is not valid JSON ({err})") from None
+        raise ApiError(400, "{what} is not valid JSON ({reason})", what=what, reason=err) from None
     except UnicodeDecodeError:
-        raise ApiError(400, f"{what} is not UTF-8 text") from None
+        raise ApiError(400, "{what} is not UTF-8 text", what=what) from None
     except ValueError:  # Python's limit on integer digits, not a JSON error
-        raise ApiError(400, f"{what} holds a number with too many digits") from None
+        raise ApiError(400, "{what} holds a number with too many digits", what=what) from None
 
 
 def _object(body: Any) -> dict[str, Any]:
@@ -237,6 +250,11 @@ async def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
     return room, hub.seats_for(room, _bearer(request))
 
 
+def _socket_error(err: ApiError) -> dict[str, Any]:
+    """An error over the WebSocket: ``message`` (English), and ``key``/``args``."""
+    return {"message": err.message, "key": err.key, "args": err.params}
+
+
 def _without_type(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != "type"}
 
@@ -247,6 +265,29 @@ def _without_type(state: dict[str, Any]) -> dict[str, Any]:
 async def _page(request: Request) -> Response:
     assets: Assets = request.app.state.assets
     return assets.page_response(request)
+
+
+def _catalogue_response(lang: str) -> tuple[bytes, str]:
+    body = orjson.dumps(catalogue(lang))
+    return body, f'W/"{hashlib.sha256(body).hexdigest()[:16]}"'
+
+
+async def _catalogue(request: Request) -> Response:
+    """The page's messages in one language (tabletop.i18n), revalidated by ETag."""
+    found = request.app.state.catalogues.get(request.path_params["lang"])
+    if found is None:
+        raise ApiError(
+            404,
+            "there is no such language; the page speaks {languages}",
+            languages=", ".join(LANGUAGES),
+        )
+    body, etag = found
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    if etag.removeprefix("W/") in {
+        t.strip().removeprefix("W/") for t in request.headers.get("if-none-match", "").split(",")
+    }:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 # -- HTTP API ----------------------------------------------------------------------
@@ -307,7 +348,10 @@ async def _record(request: Request) -> Response:
 async def _stored_replay(request: Request) -> Response:
     room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
-    return JSONResponse(_frames(room.type.name, record))
+    # which players are bots: the page shows a bot's name (its label) in its language
+    return JSONResponse(
+        {**_frames(room.type.name, record), "bots": [s.kind == "bot" for s in room.seats]}
+    )
 
 
 async def _upload_replay(request: Request) -> Response:
@@ -317,7 +361,9 @@ async def _upload_replay(request: Request) -> Response:
     kind = record.get("game")
     types = web_games()
     if kind not in types:
-        raise ApiError(422, f"not a record of a game this server knows ({', '.join(types)})")
+        raise ApiError(
+            422, "not a record of a game this server knows ({games})", games=", ".join(types)
+        )
     return JSONResponse(_frames(kind, record))
 
 
@@ -325,7 +371,7 @@ def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:
     try:
         frames = web_games()[kind].replay(record)
     except RecordError as err:
-        raise ApiError(422, f"invalid record: {err}") from None
+        raise ApiError(422, "invalid record: {reason}", reason=err) from None
     return {"game": kind, "players": record.get("players"), "frames": frames}
 
 
@@ -340,7 +386,7 @@ async def _socket(ws: WebSocket) -> None:
         room = await hub.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
         seats = hub.seats_for(room, tokens)
     except ApiError as err:
-        await ws.send_json({"type": "error", "status": err.status, "message": err.message})
+        await ws.send_json({"type": "error", "status": err.status, **_socket_error(err)})
         await ws.close(code=4000 + err.status)
         return
     except (WebSocketDisconnect, TimeoutError):
@@ -391,8 +437,8 @@ async def _hello(ws: WebSocket) -> list[str]:
 
 def _parse_message(text: str) -> dict[str, Any]:
     if len(text) > MAX_BODY:
-        raise ApiError(413, f"the message is too large (at most {MAX_BODY // 1024} KB)")
-    return _object(_loads(text, "the message"))
+        raise ApiError(413, "the message is too large (at most {kb} KB)", kb=MAX_BODY // 1024)
+    return _object(_loads(text, N_("the message")))
 
 
 async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
@@ -417,7 +463,7 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         else:
             raise ApiError(400, "unknown message type; use act, undo or hint")
     except ApiError as err:
-        sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
+        sub.send({"type": "error", "id": ref, "status": err.status, **_socket_error(err)})
 
 
 async def _hint_over_socket(
@@ -427,7 +473,7 @@ async def _hint_over_socket(
         hint = await hub.hint(room, sub.seats, message.get("ply"), message.get("seat"))
         sub.send({"type": "hint", "id": ref, **hint})
     except ApiError as err:
-        sub.send({"type": "error", "id": ref, "status": err.status, "message": err.message})
+        sub.send({"type": "error", "id": ref, "status": err.status, **_socket_error(err)})
 
 
 async def _writer(ws: WebSocket, sub: Subscriber) -> None:

@@ -22,6 +22,11 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
 
+from ..i18n import N_, negotiate, translate
+
+#: The page's one text for a browser without JavaScript (index.html's <noscript>).
+NOSCRIPT = N_("This page needs JavaScript.")
+
 #: Versioned URLs never change content: keep them a year without revalidating.
 IMMUTABLE = "public, max-age=31536000, immutable"
 #: The page and unversioned URLs: keep, but ask the server (ETag) before each use.
@@ -94,12 +99,23 @@ class Assets:
         return [*games, Mount("", CachedFiles(self.shell, cache_control))]
 
     def page_response(self, request: Request) -> Response:
-        """The page, or 304 when the browser's copy (``If-None-Match``) is current."""
-        headers = {"Cache-Control": REVALIDATE, "ETag": self.etag}
-        if self._matches(request.headers.get("if-none-match", "")):
-            return Response(status_code=304, headers=headers)
-        return HTMLResponse(self.page, headers=headers)
+        """The page, or 304 when the browser's copy (``If-None-Match``) is current.
 
-    def _matches(self, if_none_match: str) -> bool:
+        The page is in the language the browser's ``Accept-Language`` asks for
+        (``<html lang>``; the page itself may choose another, remembered, one): a
+        first visit is drawn in it at once."""
+        lang = negotiate(request.headers.get("accept-language"))
+        etag = self.etag if lang is None else f'{self.etag[:-1]}-{lang}"'
+        headers = {"Cache-Control": REVALIDATE, "ETag": etag, "Vary": "Accept-Language"}
+        if self._matches(request.headers.get("if-none-match", ""), etag):
+            return Response(status_code=304, headers=headers)
+        page = self.page
+        if lang is not None:
+            page = page.replace('<html lang="en">', f'<html lang="{lang}" data-asked="{lang}">', 1)
+            page = page.replace(NOSCRIPT, translate(lang, NOSCRIPT), 1)  # all it says unscripted
+        return HTMLResponse(page, headers=headers)
+
+    @staticmethod
+    def _matches(if_none_match: str, etag: str) -> bool:
         tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",")}
-        return "*" in tags or self.etag.removeprefix("W/") in tags
+        return "*" in tags or etag.removeprefix("W/") in tags

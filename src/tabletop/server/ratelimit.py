@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..i18n import N_
+
 
 @dataclass(frozen=True)
 class RateLimits:
@@ -34,15 +36,35 @@ class RateLimits:
             return RateLimit(what, per_minute, burst=max(least, per_minute * share))
 
         return {
-            "create": limit("new games", self.creates_per_minute, 5, 1 / 3),
-            "action": limit("moves", self.actions_per_minute, 10, 1 / 4),
-            "hint": limit("hints", self.hints_per_minute, 3, 1 / 4),
-            "message": limit("messages", self.messages_per_minute, 20, 1 / 10),
+            "create": limit(
+                N_("too many new games at once; wait {seconds} s and try again"),
+                self.creates_per_minute,
+                5,
+                1 / 3,
+            ),
+            "action": limit(
+                N_("too many moves at once; wait {seconds} s and try again"),
+                self.actions_per_minute,
+                10,
+                1 / 4,
+            ),
+            "hint": limit(
+                N_("too many hints at once; wait {seconds} s and try again"),
+                self.hints_per_minute,
+                3,
+                1 / 4,
+            ),
+            "message": limit(
+                N_("too many messages at once; wait {seconds} s and try again"),
+                self.messages_per_minute,
+                20,
+                1 / 10,
+            ),
         }
 
 
 class RateLimit:
-    """A token bucket per key; ``what`` names what is counted, for the message."""
+    """A token bucket per key; ``what`` is the msgid of the refusal (``{seconds}``: the wait)."""
 
     MAX_KEYS = 100_000  # beyond this, full buckets are forgotten (they cost nothing)
 

@@ -50,6 +50,7 @@ from ..core.web import (
     get_web_game,
     web_games,
 )
+from ..i18n import N_, fill
 from .botpool import BotPool
 from .committer import Committer
 from .names import BadName, clean_name
@@ -64,12 +65,39 @@ LEASE_SECONDS = 5.0
 
 
 class ApiError(Exception):
-    """A request the server refuses: an HTTP status and a message for the user."""
+    """A request the server refuses: an HTTP status and a message for the user.
 
-    def __init__(self, status: int, message: str) -> None:
+    The message is a msgid with ``{name}`` placeholders filled from ``args``
+    (tabletop.i18n): the answer carries the English ``message``, and the ``key`` and
+    ``args`` the page translates. A ``key`` of ``None`` is a text from elsewhere (a
+    game's rules) the page shows as it is."""
+
+    def __init__(self, status: int, key: str | None, /, **args: Any) -> None:
+        params = {k: v if isinstance(v, int | str) else str(v) for k, v in args.items()}
+        message = fill(key, params) if key is not None else str(params.pop("text", ""))
         super().__init__(message)
         self.status = status
         self.message = message
+        self.key = key
+        self.params = params  # not ``args``: an exception's own
+
+    @classmethod
+    def of(cls, status: int, err: Exception) -> ApiError:
+        """A game's refusal (``OptionsError``, ``ActionRejected``): with its msgid when it
+        has one (``tabletop.i18n.keyed``), else its text as it is."""
+        key = getattr(err, "key", None)
+        if key is None:
+            return cls.plain(status, str(err))
+        return cls(status, key, **getattr(err, "params", {}))
+
+    @classmethod
+    def plain(cls, status: int, text: str) -> ApiError:
+        """An error whose text has no msgid (a game's own words): shown as it is."""
+        return cls(status, None, text=text)
+
+    def body(self) -> JSON:
+        """``{"error", "key", "args"}``: the English text, and what translates it."""
+        return {"error": self.message, "key": self.key, "args": self.params}
 
 
 class Stale(ApiError):
@@ -383,9 +411,9 @@ class Hub:
         result = await self.committer.write(name, *args)
         self._unchecked += 1
         if isinstance(result, StoreConflict):
-            raise Stale(409, str(result))
+            raise Stale.plain(409, str(result))
         if isinstance(result, StoreError):
-            raise ApiError(503, str(result))
+            raise ApiError.plain(503, str(result))
         return result
 
     async def _in_turn(self, game_id: str, change: Callable[[Room], Awaitable[T]]) -> T:
@@ -487,7 +515,9 @@ class Hub:
             try:
                 applied = match.apply(action.seat, action.action)
             except ActionRejected as err:  # only if the rules changed under a stored game
-                raise ApiError(500, f"stored game {game_id} no longer replays: {err}") from None
+                raise ApiError(
+                    500, "stored game {game} no longer replays: {reason}", game=game_id, reason=err
+                ) from None
             room.log.append(_entry(applied.log, action.ply, action.at, action.by))
             room.reveals.append(applied.reveals)
             room.action_seats.append(action.seat)
@@ -509,15 +539,18 @@ class Hub:
         try:
             game_type = get_web_game(body.get("type", next(iter(web_games()))))
         except OptionsError as err:
-            raise ApiError(400, str(err)) from None
+            raise ApiError.of(400, err) from None
         raw_seats = body.get("seats")
         if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
             raise ApiError(400, '\'seats\' must be a list of seats like {"kind": "human"}')
         if not game_type.min_seats <= len(raw_seats) <= game_type.max_seats:
             raise ApiError(
                 400,
-                f"{game_type.title} is for {game_type.min_seats} to {game_type.max_seats} "
-                f"seats, not {len(raw_seats)}",
+                "{game} is for {least} to {most} seats, not {n}",
+                game=game_type.title,
+                least=game_type.min_seats,
+                most=game_type.max_seats,
+                n=len(raw_seats),
             )
         options = body.get("options", {})
         if not isinstance(options, dict):
@@ -533,7 +566,7 @@ class Hub:
         try:
             options = game_type.check_setup(raw_seats, options, self.limits)
         except OptionsError as err:
-            raise ApiError(400, str(err)) from None
+            raise ApiError.of(400, err) from None
         game_id = secrets.token_urlsafe(9)
         await self._write("create_game", game_id, game_type.name, options, seed, seats, seed_chosen)
         room = self.room(game_id)
@@ -564,7 +597,7 @@ class Hub:
         limit = self.rates[kind]
         wait = limit.wait(key)
         if wait:
-            raise ApiError(429, f"too many {limit.what} at once; wait {wait:.0f} s and try again")
+            raise ApiError(429, limit.what, seconds=f"{wait:.0f}")
 
     def seats_for(self, room: Room, tokens: list[str]) -> frozenset[int]:
         """The seats these tokens play; 403 if any token is not one of this game's."""
@@ -590,8 +623,8 @@ class Hub:
         if not mine:
             waiting = " and ".join(room.seat(s).name for s in sorted(active))
             if any(room.match.has_pending(s) for s in seats):
-                raise ApiError(409, f"you have acted this round: waiting for {waiting}")
-            raise ApiError(409, f"it is not your turn: waiting for {waiting}")
+                raise ApiError(409, "you have acted this round: waiting for {names}", names=waiting)
+            raise ApiError(409, "it is not your turn: waiting for {names}", names=waiting)
         return mine[0]
 
     def pending_seat(self, room: Room, seats: frozenset[int], wanted: Any = None) -> int:
@@ -655,7 +688,7 @@ class Hub:
         try:
             applied = match.apply(seat, action)
         except ActionRejected as err:
-            raise ApiError(422, str(err)) from None
+            raise ApiError.of(422, err) from None
         ply = room.ply
         at = await self._write(
             "append_action",
@@ -673,30 +706,42 @@ class Hub:
         if type(ply) is not int:
             raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
         if ply != room.ply:
-            raise ApiError(409, f"the game has moved on (move {room.ply}, not {ply}); look again")
+            raise ApiError(
+                409,
+                "the game has moved on (move {now}, not {seen}); look again",
+                now=room.ply,
+                seen=ply,
+            )
 
     def _check_fresh(self, room: Room, seat: int, ply: Any) -> None:
         """409 unless the state seen (``ply``) is current for ``seat`` (``Room.since``)."""
         if type(ply) is not int:
             raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
         if not room.since(seat) <= ply <= room.ply:
-            raise ApiError(409, f"the game has moved on (move {room.ply}, not {ply}); look again")
+            raise ApiError(
+                409,
+                "the game has moved on (move {now}, not {seen}); look again",
+                now=room.ply,
+                seen=ply,
+            )
 
     def undo_blocker(self, room: Room, seat: int | None) -> str | None:
         """Why ``seat`` may not undo now, or ``None`` if it may."""
         if room.simultaneous:
             if seat is None or not room.match.has_pending(seat):
-                return "you have no action waiting this round to take back"
+                return N_("you have no action waiting this round to take back")
             return None
         if seat is None:
-            return "only a player can undo"
+            return N_("only a player can undo")
         if room.humans != [seat]:
-            return "undo is only for games without other human players"
+            return N_("undo is only for games without other human players")
         mine = [i for i, s in enumerate(room.action_seats) if s == seat]
         if not mine:
-            return "you have not moved yet"
+            return N_("you have not moved yet")
         if any(room.reveals[mine[-1] :]):
-            return "a refill has revealed new tiles since your last move, so it cannot be undone"
+            return N_(
+                "a refill has revealed new tiles since your last move, so it cannot be undone"
+            )
         return None
 
     async def undo(self, game_id: str, seats: frozenset[int], ply: Any, wanted: Any = None) -> Room:
@@ -1038,7 +1083,7 @@ def _check_wanted(wanted: Any, seats: frozenset[int]) -> None:
     """400 unless ``wanted`` (a ``seat`` field) names one of ``seats``."""
     if type(wanted) is not int or wanted not in seats:
         yours = ", ".join(map(str, sorted(seats)))
-        raise ApiError(400, f"'seat' must be one of your seats ({yours})")
+        raise ApiError(400, "'seat' must be one of your seats ({seats})", seats=yours)
 
 
 def _created(game_id: str, seat: Seat) -> JSON:
@@ -1060,7 +1105,7 @@ def _reading(read: Callable[..., T], *args: Any) -> T:
     try:
         return read(*args)
     except StoreError as err:
-        raise ApiError(503, f"{err}; try again shortly") from None
+        raise ApiError.plain(503, f"{err}; try again shortly") from None
 
 
 def _plausible_id(game_id: str) -> bool:
@@ -1080,17 +1125,17 @@ def _bot_labels(game_type: WebGame) -> dict[str, str]:
 def _seat(number: int, raw: JSON, labels: dict[str, str]) -> Seat:
     kind = raw.get("kind")
     if kind not in ("human", "bot"):
-        raise ApiError(400, f'seat {number + 1}: \'kind\' must be "human" or "bot"')
+        raise ApiError(400, 'seat {seat}: \'kind\' must be "human" or "bot"', seat=number + 1)
     name = raw.get("name")
     if name is None or (isinstance(name, str) and not name.strip()):
         bot = str(raw.get("bot", "bot"))
         name = f"Player {number + 1}" if kind == "human" else labels.get(bot, bot)
     if not isinstance(name, str):
-        raise ApiError(400, f"seat {number + 1}: 'name' must be text")
+        raise ApiError(400, "seat {seat}: 'name' must be text", seat=number + 1)
     try:
         name = clean_name(name)
     except BadName as err:
-        raise ApiError(400, f"seat {number + 1}: the name {err}") from None
+        raise ApiError.plain(400, f"seat {number + 1}: the name {err}") from None
     if kind == "bot":
         return Seat(number, name, "bot", str(raw.get("bot")))
     return Seat(number, name, "human", None, secrets.token_urlsafe(24))

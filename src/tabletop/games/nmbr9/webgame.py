@@ -41,6 +41,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
+from ...i18n import N_, keyed, part, parts_text, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .records import Recorder, placement_json, replay, result_json
 from .rules import (
@@ -53,16 +54,20 @@ from .rules import (
     parse_action,
 )
 
+#: A bot seat's name is its label without the note in brackets: the page translates
+#: those names too (tabletop.i18n), so pybabel must find them.
+BOT_NAMES = (N_("Random"), N_("Greedy"))
+
 #: Bots that answer in milliseconds: their moves run in the server's quick lane.
 QUICK_BOTS = frozenset({"random", "greedy"})
 
 #: Bots offered, strongest last; ``spec`` is what ``make_bot`` takes.
 BOTS: list[JSON] = [
-    {"spec": "random", "label": "Random (beginner)"},
-    {"spec": "greedy", "label": "Greedy (casual)"},
-    {"spec": "planner:fast", "label": "Planner fast"},
-    {"spec": "planner:normal", "label": "Planner normal"},
-    {"spec": "planner:strong", "label": "Planner strong"},
+    {"spec": "random", "label": N_("Random (beginner)")},
+    {"spec": "greedy", "label": N_("Greedy (casual)")},
+    {"spec": "planner:fast", "label": N_("Planner fast")},
+    {"spec": "planner:normal", "label": N_("Planner normal")},
+    {"spec": "planner:strong", "label": N_("Planner strong")},
 ]
 
 #: The longest move clock a game may set, in seconds.
@@ -91,23 +96,23 @@ class Nmbr9Web:
             "options": [
                 {
                     "name": "remove",
-                    "label": "Remove cards unseen before play",
+                    "label": N_("Remove cards unseen before play"),
                     "type": "choice",
                     "choices": [
-                        {"value": 0, "label": "none (20 rounds)"},
-                        {"value": "random", "label": "a random number, 1 to 4"},
+                        {"value": 0, "label": N_("none (20 rounds)")},
+                        {"value": "random", "label": N_("a random number, 1 to 4")},
                     ],
                     "default": 0,
                 },
                 {
                     "name": "clock",
-                    "label": "Move clock (the default bot places for a seat out of time)",
+                    "label": N_("Move clock (the default bot places for a seat out of time)"),
                     "type": "choice",
                     "choices": [
-                        {"value": 0, "label": "none"},
-                        {"value": 30, "label": "30 s"},
-                        {"value": 60, "label": "60 s"},
-                        {"value": 120, "label": "2 min"},
+                        {"value": 0, "label": N_("none")},
+                        {"value": 30, "label": N_("30 s")},
+                        {"value": 60, "label": N_("60 s")},
+                        {"value": 120, "label": N_("2 min")},
                     ],
                     "default": 0,
                 },
@@ -121,13 +126,21 @@ class Nmbr9Web:
     ) -> JSON:
         unknown = set(options) - {"remove", "clock"}
         if unknown:
-            raise OptionsError(f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise keyed(
+                OptionsError, N_("unknown option(s): {names}"), names=", ".join(sorted(unknown))
+            )
         remove = options.get("remove", 0)
         if remove != "random" and (type(remove) is not int or not 0 <= remove < CARDS):
-            raise OptionsError(f"'remove' is 0 to {CARDS - 1} cards, or \"random\"")
+            raise keyed(
+                OptionsError, N_("'remove' is 0 to {most} cards, or \"random\""), most=CARDS - 1
+            )
         clock = options.get("clock", 0)
         if type(clock) is not int or not 0 <= clock <= MAX_CLOCK:
-            raise OptionsError(f"'clock' is 0 (none) or a number of seconds up to {MAX_CLOCK}")
+            raise keyed(
+                OptionsError,
+                N_("'clock' is 0 (none) or a number of seconds up to {most}"),
+                most=MAX_CLOCK,
+            )
         try:
             Game(players=len(seats), remove=None if remove == "random" else remove)
         except ValueError as err:
@@ -167,7 +180,7 @@ def _tiles_json() -> dict[str, list[str]]:
 
 def _check_bot(spec: Any, number: int) -> None:
     if not isinstance(spec, str) or not spec:
-        raise OptionsError(f"seat {number} is a bot but names no bot")
+        raise keyed(OptionsError, N_("seat {seat} is a bot but names no bot"), seat=number)
     try:
         make_bot(spec, seed=0)
     except BotSpecError as err:
@@ -197,9 +210,9 @@ class Nmbr9Match:
     def apply(self, seat: int, action: str) -> Applied:
         state = self.state
         if state.is_over:
-            raise ActionRejected("the game is over")
+            raise keyed(ActionRejected, N_("the game is over"))
         if not 0 <= seat < state.game.players:
-            raise ActionRejected(f"there is no seat {seat + 1}")
+            raise keyed(ActionRejected, N_("there is no seat {seat}"), seat=seat + 1)
         number, card = state.round, state.card
         if action == TAKE_BACK:
             try:
@@ -207,24 +220,29 @@ class Nmbr9Match:
             except IllegalActionError as err:
                 raise ActionRejected(str(err)) from None
             log: JSON = {"seat": seat, "kind": "take-back", "round": number, "card": card}
-            log["text"] = f"took back their {card}"
+            log["parts"] = [part(N_("took back their {card}"), card=card)]
+            log["text"] = parts_text(log["parts"])
             return Applied(log=log, reveals=False)
         if len(action) > 40:
-            raise ActionRejected("that is not a placement: write r<rotation>@x,y, e.g. r1@3,-2")
+            raise keyed(
+                ActionRejected, N_("that is not a placement: write r<rotation>@x,y, e.g. r1@3,-2")
+            )
         try:
             place = parse_action(action)
             self.recorder.apply(place, seat)
         except (InvalidActionError, IllegalActionError) as err:
             raise ActionRejected(str(err)) from None
         log = {"seat": seat, "kind": "place", "round": number, "card": card}
-        log["text"] = f"placed their {card}"
+        parts = [part(N_("placed their {card}"), card=card)]
         resolved = state.round != number
         if resolved:  # the last placement of the round: all of them come to light
             entry = self.recorder.rounds[number]
             log["resolved"] = _round_log(number, card, entry["placements"])
-            log["text"] += "; " + log["resolved"]["text"]
+            parts += [part(N_("; ")), *log["resolved"]["parts"]]
             if state.is_over:
-                log["text"] += "; the game is over"
+                parts.append(part(N_("; the game is over")))
+        log["parts"] = parts
+        log["text"] = parts_text(parts)
         return Applied(log=log, reveals=resolved)
 
     def view(self, seat: int | None) -> JSON:
@@ -290,21 +308,69 @@ def _bot_action(spec: str, view: View, seed: int) -> str:
     return str(make_bot(spec, seed=seed).choose(view))
 
 
+#: The hint bot's reasons, part by part, as msgids for the page (tabletop.i18n).
+HINT_REASONS = [
+    (r"on the table: (?P<points>\d+) points now", N_("on the table: {points} points now")),
+    (
+        r"on level (?P<level>\d+): (?P<points>\d+) points now",
+        N_("on level {level}: {points} points now"),
+    ),
+    (
+        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures"
+        r" \(next best (?P<next>[\d.]+), at column (?P<x>\S+), row (?P<y>[^,)]+),"
+        r" turned (?P<degrees>\d+)°\)",
+        N_(
+            "a mean final score of {mean} over {n} sampled futures"
+            " (next best {next}, at column {x}, row {y}, turned {degrees}°)"
+        ),
+    ),
+    (
+        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures"
+        r" \(next best (?P<next>[\d.]+), at column (?P<x>\S+), row (?P<y>[^,)]+)\)",
+        N_(
+            "a mean final score of {mean} over {n} sampled futures"
+            " (next best {next}, at column {x}, row {y})"
+        ),
+    ),
+    (
+        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures",
+        N_("a mean final score of {mean} over {n} sampled futures"),
+    ),
+    (
+        r"the first tile: where it lies changes nothing",
+        N_("the first tile: where it lies changes nothing"),
+    ),
+    (
+        r"the most points possible with the last card",
+        N_("the most points possible with the last card"),
+    ),
+]
+
+
 def _hint(view: View, seed: int) -> JSON:
     action, reason = hint_bot(seed=seed).explain(view)
-    return {"action": str(action), "reason": reason}
+    return {"action": str(action), "reason": reason, "parts": reason_parts(reason, HINT_REASONS)}
 
 
 def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:
     """The facts of a resolved round: every seat's placement of ``card``."""
     shown = [None if p is None else {**p, "points": card * p["level"]} for p in placements]
-    parts = [
-        f"seat {seat + 1} r{p['rotation']}@{p['x']},{p['y']} on level {p['level']}"
-        for seat, p in enumerate(shown)
-        if p is not None
-    ]
-    text = f"round {number + 1} ({card}): " + ", ".join(parts)
-    return {"kind": "round", "round": number, "card": card, "placements": shown, "text": text}
+    parts = [part(N_("round {n} ({card}): "), n=number + 1, card=card)]
+    for seat, p in enumerate(shown):
+        if p is not None:
+            key = N_("seat {seat} {move} on level {level}")
+            if len(parts) > 1:
+                key = N_(", seat {seat} {move} on level {level}")
+            move = f"r{p['rotation']}@{p['x']},{p['y']}"
+            parts.append(part(key, seat=seat + 1, move=move, level=p["level"]))
+    return {
+        "kind": "round",
+        "round": number,
+        "card": card,
+        "placements": shown,
+        "parts": parts,
+        "text": parts_text(parts),
+    }
 
 
 @lru_cache(maxsize=1 << 16)

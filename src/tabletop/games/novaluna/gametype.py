@@ -29,10 +29,10 @@ class NovaLunaTable:
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
-        # Views handed out since the last action. They share the state's displays
-        # (copying every display per move was a fifth of a selfplay game); one still
-        # alive when the next action comes gets its own copies first, so a bot that
-        # keeps a view still sees the position it was given.
+        # Views handed out since the last action. They share the state's displays,
+        # wheel and counters (copying them every move was a fifth of a selfplay
+        # game); one still alive when the next action comes gets its own copies
+        # first, so a bot that keeps a view still sees the position it was given.
         self._lent: list[weakref.ref[View]] = []
 
     def acting(self) -> list[int]:
@@ -40,7 +40,7 @@ class NovaLunaTable:
         return [] if state.is_over else [state.current_seat]
 
     def view(self, seat: int) -> View:
-        view = View(self.recorder.state, seat, share_displays=True)
+        view = View(self.recorder.state, seat, share=True)
         self._lent.append(weakref.ref(view))
         return view
 
@@ -50,7 +50,7 @@ class NovaLunaTable:
         for ref in self._lent:
             view = ref()
             if view is not None:
-                view.own_displays()
+                view.unshare()
         self._lent.clear()
         self.recorder.apply(action)
 

@@ -27,6 +27,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
+from ...i18n import N_, keyed, part, parts_text, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .bots.mcts import MctsBot
 from .records import Recorder, replay, result_json
@@ -43,24 +44,28 @@ from .rules import (
 from .rules.display import cell_key
 from .rules.tiles import TILES
 
+#: A bot seat's name is its label without the note in brackets: the page translates
+#: those names too (tabletop.i18n), so pybabel must find them.
+BOT_NAMES = (N_("Random"), N_("Greedy"), N_("MCTS hard"))
+
 #: Bots that answer in milliseconds: their moves run in the server's quick lane.
 QUICK_BOTS = frozenset({"random", "greedy"})
 
 #: Bots offered per mode, strongest last; ``spec`` is what ``make_bot`` takes.
 BOTS: dict[str, list[JSON]] = {
     "standard": [
-        {"spec": "random", "label": "Random (beginner)"},
-        {"spec": "greedy", "label": "Greedy (casual)"},
-        {"spec": "mcts:easy", "label": "MCTS easy"},
-        {"spec": "mcts:normal", "label": "MCTS normal"},
-        {"spec": "mcts:hard", "label": "MCTS hard (3 s a move)"},
+        {"spec": "random", "label": N_("Random (beginner)")},
+        {"spec": "greedy", "label": N_("Greedy (casual)")},
+        {"spec": "mcts:easy", "label": N_("MCTS easy")},
+        {"spec": "mcts:normal", "label": N_("MCTS normal")},
+        {"spec": "mcts:hard", "label": N_("MCTS hard (3 s a move)")},
     ],
     "solo": [
-        {"spec": "random", "label": "Random"},
-        {"spec": "greedy", "label": "Greedy"},
-        {"spec": "solo:fast", "label": "Solo planner fast"},
-        {"spec": "solo:normal", "label": "Solo planner normal"},
-        {"spec": "solo:strong", "label": "Solo planner strong"},
+        {"spec": "random", "label": N_("Random")},
+        {"spec": "greedy", "label": N_("Greedy")},
+        {"spec": "solo:fast", "label": N_("Solo planner fast")},
+        {"spec": "solo:normal", "label": N_("Solo planner normal")},
+        {"spec": "solo:strong", "label": N_("Solo planner strong")},
     ],
 }
 
@@ -87,7 +92,7 @@ class NovaLunaWeb:
             "options": [
                 {
                     "name": "first_game",
-                    "label": "First game (fewer discs to place)",
+                    "label": N_("First game (fewer discs to place)"),
                     "type": "bool",
                     "default": False,
                     "min_seats": 2,
@@ -101,10 +106,12 @@ class NovaLunaWeb:
     ) -> JSON:
         unknown = set(options) - {"first_game"}
         if unknown:
-            raise OptionsError(f"unknown option(s): {', '.join(sorted(unknown))}")
+            raise keyed(
+                OptionsError, N_("unknown option(s): {names}"), names=", ".join(sorted(unknown))
+            )
         first_game = options.get("first_game", False)
         if not isinstance(first_game, bool):
-            raise OptionsError("'first_game' must be true or false")
+            raise keyed(OptionsError, N_("'first_game' must be true or false"))
         try:
             game = Game(players=len(seats), first_game=first_game)
         except ValueError as err:
@@ -143,19 +150,24 @@ def _tiles_json() -> list[JSON]:
 
 def _check_bot(spec: Any, game: Game, number: int, limits: BotLimits) -> None:
     if not isinstance(spec, str) or not spec:
-        raise OptionsError(f"seat {number} is a bot but names no bot")
+        raise keyed(OptionsError, N_("seat {seat} is a bot but names no bot"), seat=number)
     try:
         bot = make_bot(spec, seed=0)
     except BotSpecError as err:
         raise OptionsError(f"seat {number}: {err}") from None
     if isinstance(bot, MctsBot) and bot.settings.iterations > limits.iterations:
-        raise OptionsError(
-            f"seat {number}: this server searches at most {limits.iterations} iterations "
-            f"a move, not {bot.settings.iterations}"
+        raise keyed(
+            OptionsError,
+            N_("seat {seat}: this server searches at most {most} iterations a move, not {asked}"),
+            seat=number,
+            most=limits.iterations,
+            asked=bot.settings.iterations,
         )
     name = spec.partition(":")[0]
     if name == "solo" and not game.solo:
-        raise OptionsError(f"seat {number}: the solo planner plays only the solo game")
+        raise keyed(
+            OptionsError, N_("seat {seat}: the solo planner plays only the solo game"), seat=number
+        )
 
 
 class NovaLunaMatch:
@@ -184,11 +196,13 @@ class NovaLunaMatch:
     def apply(self, seat: int, action: str) -> Applied:
         state = self.state
         if state.is_over:
-            raise ActionRejected("the game is over")
+            raise keyed(ActionRejected, N_("the game is over"))
         if seat != state.current_seat:
-            raise ActionRejected(f"it is seat {state.current_seat + 1}'s turn")
+            raise keyed(ActionRejected, N_("it is seat {seat}'s turn"), seat=state.current_seat + 1)
         if len(action) > 40:
-            raise ActionRejected("that is not an action: write space@x,y, 'refill' or 'end'")
+            raise keyed(
+                ActionRejected, N_("that is not an action: write space@x,y, 'refill' or 'end'")
+            )
         try:
             parsed = parse_action(action)
         except InvalidActionError as err:
@@ -259,9 +273,37 @@ def _bot_action(spec: str, view: View, seed: int, max_seconds: float) -> str:
     return str(bot.choose(view))
 
 
+#: The hint bots' reasons, part by part, as msgids for the page (tabletop.i18n).
+HINT_REASONS = [
+    (
+        r"refill the wheel for a better choice of tiles",
+        N_("refill the wheel for a better choice of tiles"),
+    ),
+    (
+        r"end phase 1: every further tile would score twice",
+        N_("end phase 1: every further tile would score twice"),
+    ),
+    (r"covers 1 task now", N_("covers 1 task now")),
+    (r"covers (?P<n>\d+) tasks now", N_("covers {n} tasks now")),
+    (r"lays the first tile", N_("lays the first tile")),
+    (r"covers nothing yet", N_("covers nothing yet")),
+    (r"cost (?P<cost>\d+)", N_("cost {cost}")),
+    (r"the only legal move", N_("the only legal move")),
+    (
+        r"looks best in (?P<n>\d+) simulated futures \(expected result (?P<share>\d+%)\)",
+        N_("looks best in {n} simulated futures (expected result {share})"),
+    ),
+    (r"the best plan ends on (?P<total>-?\d+)", N_("the best plan ends on {total}")),
+    (
+        r"its plan scores about (?P<score>-?\d+) over (?P<n>\d+) sampled refills",
+        N_("its plan scores about {score} over {n} sampled refills"),
+    ),
+]
+
+
 def _hint(mode: str, view: View, seed: int) -> JSON:
     action, reason = hint_bot(mode, seed=seed).explain(view)
-    return {"action": str(action), "reason": reason}
+    return {"action": str(action), "reason": reason, "parts": reason_parts(reason, HINT_REASONS)}
 
 
 def _kind(action: Any) -> str:
@@ -273,18 +315,23 @@ def _kind(action: Any) -> str:
 
 
 def _log_text(log: JSON, over: bool) -> str:
+    """The entry's English text; its ``parts`` (msgids and arguments, joined with
+    nothing between) are set on ``log`` for the page and any client to translate."""
     kind = log["kind"]
     if kind == "refill":
-        text = f"refilled the wheel ({log['drawn']} new tiles)"
+        parts = [part(N_("refilled the wheel ({n} new tiles)"), n=log["drawn"])]
     elif kind == "end":
-        text = f"ended phase 1; the wheel was refilled ({log['drawn']} new tiles)"
+        parts = [part(N_("ended phase 1; the wheel was refilled ({n} new tiles)"), n=log["drawn"])]
     else:
-        text = _place_text(log)
+        parts = _place_parts(log)
         if log["drawn"]:
-            text += f"; the wheel was empty and was refilled ({log['drawn']} new tiles)"
+            parts.append(
+                part(N_("; the wheel was empty and was refilled ({n} new tiles)"), n=log["drawn"])
+            )
     if over:
-        text += "; the game is over"
-    return text
+        parts.append(part(N_("; the game is over")))
+    log["parts"] = parts
+    return parts_text(parts)
 
 
 #: Where a new tile lies from a neighbour, checked in this order: (side, dx, dy) with
@@ -312,26 +359,47 @@ def beside(tiles: dict[int, int], x: int, y: int) -> JSON | None:
     return None
 
 
-def _where_text(where: JSON | None) -> str:
-    if where is None:
-        return "as the first tile"
-    tile = TILES[where["tile"]]
-    side = where["side"] if where["side"] in ("above", "below") else f"{where['side']} of"
-    return f"{side} the {tile.color} {tile.cost}"
+#: "took a red 3 from space 4 and laid it ..." for a first tile and for each side.
+_TOOK = {
+    None: N_(
+        "took a {colour} {cost} from space {space} and laid it as the first tile (at {x},{y})"
+    ),
+    "right": N_(
+        "took a {colour} {cost} from space {space} and laid it right of the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+    "left": N_(
+        "took a {colour} {cost} from space {space} and laid it left of the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+    "above": N_(
+        "took a {colour} {cost} from space {space} and laid it above the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+    "below": N_(
+        "took a {colour} {cost} from space {space} and laid it below the {colour2} {cost2}"
+        " (at {x},{y})"
+    ),
+}
 
 
-def _place_text(take: JSON) -> str:
+def _place_parts(take: JSON) -> list[JSON]:
     """``"took a red 3 from space 4 and laid it right of the blue 2 (at 1,0), covering
-    2 tasks"``."""
+    2 tasks"`` as parts (tabletop.i18n)."""
     tile = TILES[take["tile"]]
     x, y = take["cell"]
-    where = _where_text(take.get("beside"))
-    text = f"took a {tile.color} {tile.cost} from space {take['space']} and laid it {where}"
-    text += f" (at {x},{y})"
+    where = take.get("beside")
+    args: JSON = {"colour": tile.color, "cost": tile.cost, "space": take["space"], "x": x, "y": y}
+    if where is not None:
+        other = TILES[where["tile"]]
+        args.update(colour2=other.color, cost2=other.cost)
+    parts = [part(_TOOK[None if where is None else where["side"]], **args)]
     n = len(take["covered"])
-    if n:
-        text += f", covering {n} task{'s' if n > 1 else ''}"
-    return text
+    if n == 1:
+        parts.append(part(N_(", covering 1 task")))
+    elif n:
+        parts.append(part(N_(", covering {n} tasks"), n=n))
+    return parts
 
 
 def _turn_log(turn: JSON, display: dict[int, int]) -> JSON:
@@ -341,10 +409,13 @@ def _turn_log(turn: JSON, display: dict[int, int]) -> JSON:
     if "space" in turn:
         log.update({k: turn[k] for k in ("space", "tile", "cell", "covered")})
         log["beside"] = beside(display, *turn["cell"])
-        text = _place_text(log)
-        log["text"] = "after a refill, " + text if turn["refill"] else text
+        parts = _place_parts(log)
+        if turn["refill"]:
+            parts.insert(0, part(N_("after a refill, ")))
     else:
-        log["text"] = "refilled the wheel"
+        parts = [part(N_("refilled the wheel"))]
+    log["parts"] = parts
+    log["text"] = parts_text(parts)
     return log
 
 

@@ -1,4 +1,6 @@
-// JSON over HTTP; every failure becomes an ApiError with a readable message.
+// JSON over HTTP; every failure becomes an ApiError with a readable message, in the
+// page's language: the server's error names its msgid (key) and arguments.
+import { t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -19,7 +21,7 @@ export async function api(path, { method = "GET", body, token } = {}) {
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError("The server cannot be reached. Check your connection and try again.", 0);
+    throw new ApiError(t("The server cannot be reached. Check your connection and try again."), 0);
   }
   let data = null;
   try {
@@ -28,10 +30,31 @@ export async function api(path, { method = "GET", body, token } = {}) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && typeof data.error === "string" ? data.error : `the server answered ${response.status}`;
+    const message = data && typeof data.error === "string"
+      ? errorText(data.key, data.args, data.error)
+      : t("the server answered {status}", { status: response.status });
     throw new ApiError(capitalise(message), response.status);
   }
   return data;
+}
+
+/** The text of a server error: its msgid ``key`` with ``args`` in the page's language
+ * (an argument that is itself a msgid, e.g. "the request body", is translated too), or
+ * the server's English ``fallback`` when it sent no key. */
+export function errorText(key, args, fallback) {
+  if (typeof key !== "string" || !key) return fallback || "";
+  const values = {};
+  for (const [name, value] of Object.entries(args && typeof args === "object" ? args : {})) {
+    values[name] = typeof value === "string" ? t(value) : value;
+  }
+  return t(key, values);
+}
+
+/** A sentence the server sent as parts (``[{key, args}]``, joined with nothing between:
+ * log entries), in the page's language; ``fallback`` (its English text) without parts. */
+export function partsText(parts, fallback) {
+  if (!Array.isArray(parts)) return fallback || "";
+  return parts.map((p) => errorText(p.key, p.args, p.text)).join("");
 }
 
 export function capitalise(text) {

@@ -1,6 +1,9 @@
 // One WebSocket per game page: hello with the seat tokens, then states; requests answered
 // by ack/error/hint with the same id. Reconnects with backoff when the socket drops.
 
+import { errorText } from "./api.js";
+import { t } from "./i18n.js";
+
 const FATAL_CODES = new Set([4400, 4401, 4403, 4404, 4413]);
 
 export class Connection {
@@ -41,13 +44,13 @@ export class Connection {
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      for (const { reject } of this.pending.values()) reject(new Error("The connection was lost; the move may not have been made."));
+      for (const { reject } of this.pending.values()) reject(new Error(t("The connection was lost; the move may not have been made.")));
       this.pending.clear();
       if (this.closed) return;
       if (FATAL_CODES.has(event.code)) {
         this.closed = true;
         this.onStatus("closed");
-        this.onFatal(this.lastError || "The server refused this connection.", event.code - 4000);
+        this.onFatal(this.lastError || t("The server refused this connection."), event.code - 4000);
         return;
       }
       this.onStatus("offline");
@@ -71,11 +74,11 @@ export class Connection {
     if (msg.type === "error") {
       if (waiting) {
         this.pending.delete(msg.id);
-        const err = new Error(msg.message || "The server refused that.");
+        const err = new Error(errorText(msg.key, msg.args, msg.message) || t("The server refused that."));
         err.status = msg.status;
         waiting.reject(err);
       } else {
-        this.lastError = msg.message;
+        this.lastError = errorText(msg.key, msg.args, msg.message);
       }
       return;
     }
@@ -89,7 +92,7 @@ export class Connection {
   request(type, fields) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject(new Error("Not connected to the server just now; trying to reconnect…"));
+        reject(new Error(t("Not connected to the server just now; trying to reconnect…")));
         return;
       }
       const id = this.nextId++;

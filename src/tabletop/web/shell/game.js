@@ -1,7 +1,8 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
+import { listNames, t } from "./i18n.js";
 import { announce } from "./announce.js";
-import { api, capitalise, gameTypes } from "./api.js";
+import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
@@ -12,7 +13,7 @@ import { clear, focusLost, focusName, focusOn, h, offerColourSymbols } from "./u
 export async function showGame(root, gameId, navigate) {
   const tokens = fragmentTokens();
   const types = await gameTypes();
-  const loading = h("section", { class: "card narrow center loading" }, h("div", { class: "spinner" }), h("p", {}, "Connecting to the game…"));
+  const loading = h("section", { class: "card narrow center loading" }, h("div", { class: "spinner" }), h("p", {}, t("Connecting to the game…")));
   root.append(loading);
   let screen = null;
   let fatal = false;
@@ -33,8 +34,8 @@ export async function showGame(root, gameId, navigate) {
       h("h1", {}, title),
       h("p", { class: "lead" }, capitalise(message)),
       h("div", { class: "row center" },
-        spectate ? h("a", { class: "btn", href: `/g/${gameId}`, "data-testid": "spectate-instead" }, "Watch as a spectator") : null,
-        h("a", { class: "btn primary", href: "/" }, "Go to the lobby"))));
+        spectate ? h("a", { class: "btn", href: `/g/${gameId}`, "data-testid": "spectate-instead" }, t("Watch as a spectator")) : null,
+        h("a", { class: "btn primary", href: "/" }, t("Go to the lobby")))));
     toast(message, "error");
   }
 
@@ -42,14 +43,14 @@ export async function showGame(root, gameId, navigate) {
     onState: async (state) => {
       if (fatal) return;
       if (!screen) {
-        const type = types.find((t) => t.name === state.game.type) || types[0];
+        const type = types.find((ty) => ty.name === state.game.type) || types[0];
         let mod;
         try {
           mod = await gameModule(type.name, type);
           offerColourSymbols(mod);
         } catch (err) {
           conn.close();
-          return fail("Cannot show this game", err.message);
+          return fail(t("Cannot show this game"), err.message);
         }
         if (screen) return screen.update(state);
         loading.remove();
@@ -63,10 +64,10 @@ export async function showGame(root, gameId, navigate) {
     onStatus: (status) => {
       connStatus.hidden = status === "online";
       connStatus.className = `conn conn-${status}`;
-      connStatus.textContent = { connecting: "connecting…", reconnecting: "reconnecting…", offline: "offline — reconnecting…", closed: "disconnected" }[status] || "";
+      connStatus.textContent = { connecting: t("connecting…"), reconnecting: t("reconnecting…"), offline: t("offline — reconnecting…"), closed: t("disconnected") }[status] || "";
       if (screen) screen.setOnline(status === "online");
     },
-    onFatal: (message, status) => fail(status === 404 ? "No such game" : "Cannot open this seat", message, status),
+    onFatal: (message, status) => fail(status === 404 ? t("No such game") : t("Cannot open this seat"), message, status),
   });
   return {
     destroy() {
@@ -107,8 +108,8 @@ export class GameScreen {
     this.main = h("div", { class: "main-board" });
     this.players = h("div", { class: "players-slot" });
     // the log scrolls: focusable, so a keyboard can scroll it too
-    this.logList = h("ol", { class: "log-list", "data-testid": "log", tabindex: "0", "aria-label": "Game log" });
-    this.logCard = h("section", { class: "card log-card" }, h("h2", {}, "Game log"), this.logList);
+    this.logList = h("ol", { class: "log-list", "data-testid": "log", tabindex: "0", "aria-label": t("Game log") });
+    this.logCard = h("section", { class: "card log-card" }, h("h2", {}, t("Game log")), this.logList);
     // the page's heading, for screen readers (the banner says the rest)
     this.heading = h("h1", { class: "visually-hidden", "data-testid": "page-heading" });
     this.el.append(
@@ -122,9 +123,9 @@ export class GameScreen {
       act: (action) => this.act(action),
       seatName: (seat) => this.seatName(seat),
     });
-    this.hintBtn = h("button", { class: "btn", "data-testid": "hint", onclick: () => this.askHint() }, "Hint");
-    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, mod.undoLabel || "Undo");
-    this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, "Show result");
+    this.hintBtn = h("button", { class: "btn", "data-testid": "hint", onclick: () => this.askHint() }, t("Hint"));
+    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, mod.undoLabel || t("Undo"));
+    this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, t("Show result"));
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
     this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
@@ -153,7 +154,8 @@ export class GameScreen {
 
   seatName(seat) {
     const s = this.state?.game.seats[seat];
-    return s ? s.name : `Seat ${seat + 1}`;
+    if (!s) return t("Seat {n}", { n: seat + 1 });
+    return s.kind === "bot" ? t(s.name) : s.name; // a bot's name is its label: translated
   }
 
   setOnline(online) {
@@ -164,8 +166,8 @@ export class GameScreen {
     const previous = this.state;
     this.state = state;
     if (this.hint && (!previous || this.turnKey(previous) !== this.turnKey(state) || state.acting === null)) this.clearHint();
-    document.title = state.over ? `Game over · ${state.game.title}` : state.acting !== null ? `Your turn · ${state.game.title}` : state.game.title;
-    this.heading.textContent = this.replay ? state.game.title : `${state.game.title} game`;
+    document.title = state.over ? t("Game over · {game}", { game: state.game.title }) : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
+    this.heading.textContent = this.replay ? state.game.title : t("{game} game", { game: state.game.title });
     this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
     this.el.classList.toggle("acting", state.acting !== null);
     this.el.dataset.ply = state.ply;
@@ -210,22 +212,28 @@ export class GameScreen {
     if (previous && previous.game.id === state.game.id && state.log.length > previous.log.length) {
       const mine = (seat) => state.you.length === 1 && seat === state.you[0];
       for (const entry of state.log.slice(previous.log.length)) {
+        const you = mine(entry.seat);
         if (this.mod.announceEntry) { // the game's own sentence (NMBR 9: a resolved round's)
-          said.push(this.mod.announceEntry(entry, (seat) => (mine(seat) ? "you" : this.seatName(seat))));
+          said.push(this.mod.announceEntry(entry, (i) => this.seatName(i), mine));
           continue;
         }
-        const who = mine(entry.seat) ? "You" : this.seatName(entry.seat);
-        said.push(`${who} ${this.mod.moveSentence ? this.mod.moveSentence(entry) : entry.text}`);
+        // A sentence names its seat; one of every seat (a round) says who itself.
+        const sentence = this.mod.moveSentence ? this.mod.moveSentence(entry, (i) => this.seatName(i), you) : partsText(entry.parts, entry.text);
+        if (entry.seat === undefined || entry.seat === null) said.push(sentence);
+        else {
+          const who = you ? t("You") : this.seatName(entry.seat);
+          said.push(t("{name} {action}", { name: who, action: sentence }));
+        }
       }
     }
     const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${this.turnKey(p)}` : null);
     if (state.over && !previous?.over) {
-      said.push(`Game over: ${this.mod.resultHeadline(state, (i) => this.seatName(i))}`);
+      said.push(t("Game over: {result}", { result: this.mod.resultHeadline(state, (i) => this.seatName(i)) }));
     } else if (!state.over && whose(previous) !== whose(state)) {
       const seat = state.to_move;
       const info = seat !== null && seat !== undefined ? state.game.seats[seat] : null;
-      if (state.acting !== null) said.push(state.you.length > 1 ? `${this.seatName(state.acting)}, your turn` : "Your turn");
-      else if (info && info.kind !== "bot" && previous?.to_move !== seat) said.push(`Waiting for ${this.seatName(seat)}`);
+      if (state.acting !== null) said.push(state.you.length > 1 ? t("{name}, your turn", { name: this.seatName(state.acting) }) : t("Your turn"));
+      else if (info && info.kind !== "bot" && previous?.to_move !== seat) said.push(t("Waiting for {name}", { name: this.seatName(seat) }));
       else if (seat === null && this.mod.waitSentence) said.push(this.mod.waitSentence(state, (i) => this.seatName(i)));
     }
     announce(said.map((text) => (/[.!?]$/.test(text) ? text : `${text}.`)).join(" "));
@@ -254,7 +262,7 @@ export class GameScreen {
     } else if (state.acting !== null) {
       seat = state.acting;
       const hotSeat = state.you.length > 1;
-      title = hotSeat ? `${this.seatName(seat)}, your turn` : "Your turn";
+      title = hotSeat ? t("{name}, your turn", { name: this.seatName(seat) }) : t("Your turn");
       sub = mod.turnPrompt(state);
       this.banner.classList.add("banner-act");
       if (hotSeat) this.banner.classList.add("banner-hotseat");
@@ -263,20 +271,20 @@ export class GameScreen {
       const name = this.seatName(seat);
       const info = state.game.seats[seat];
       if (this.replay) {
-        title = `${name} to move`;
+        title = t("{name} to move", { name });
       } else if (state.thinking === seat) {
-        title = `${name} is thinking`;
+        title = t("{name} is thinking", { name });
         this.banner.classList.add("banner-thinking");
       } else if (info.kind === "bot") {
-        title = `${name} is about to move`;
+        title = t("{name} is about to move", { name });
         this.banner.classList.add("banner-thinking");
       } else {
-        title = `Waiting for ${name}`;
-        sub = info.online ? "" : `${name} is not connected right now`;
+        title = t("Waiting for {name}", { name });
+        sub = info.online ? "" : t("{name} is not connected right now", { name });
       }
     } else if (state.active && state.active.length) {
       // several seats act at once (a simultaneous game)
-      title = `Waiting for ${listNames(state.active.map((i) => this.seatName(i)))}`;
+      title = t("Waiting for {name}", { name: listNames(state.active.map((i) => this.seatName(i))) });
       if (state.thinking_seats && state.thinking_seats.length) this.banner.classList.add("banner-thinking");
     }
     if (title === undefined) title = mod.bannerTitle ? mod.bannerTitle(state) : "";
@@ -292,14 +300,14 @@ export class GameScreen {
       sub ? h("span", { class: "banner-sub" }, sub) : null));
     if (this.banner.classList.contains("banner-thinking")) this.banner.append(h("span", { class: "dots", "data-testid": "thinking" }, h("i"), h("i"), h("i")));
     if (!this.replay && state.you.length === 0) {
-      this.banner.append(h("span", { class: "chip", "data-testid": "spectator-chip" }, "Spectating · read only"));
+      this.banner.append(h("span", { class: "chip", "data-testid": "spectator-chip" }, t("Spectating · read only")));
     } else if (!this.replay && state.you.length > 1) {
-      const names = `Hot-seat: ${state.you.map((i) => this.seatName(i)).join(" & ")}`;
+      const names = t("Hot-seat: {names}", { names: state.you.map((i) => this.seatName(i)).join(" & ") });
       this.banner.append(h("span", { class: "chip", title: names }, names));
     }
     const seed = state.game.fixed_seed;
     if (!this.replay && seed !== null && seed !== undefined) {
-      this.banner.append(h("span", { class: "chip chip-seed", "data-testid": "fixed-seed", title: "The creator chose the seed: they can know the order of the pile" }, `Fixed seed ${seed}`));
+      this.banner.append(h("span", { class: "chip chip-seed", "data-testid": "fixed-seed", title: t("The creator chose the seed: they can know the order of the pile") }, t("Fixed seed {seed}", { seed })));
     }
   }
 
@@ -308,7 +316,7 @@ export class GameScreen {
     const seed = state.game.fixed_seed;
     this.seedNote.hidden = this.replay || seed === null || seed === undefined;
     if (!this.seedNote.hidden) {
-      this.seedNote.textContent = `The creator chose this game's seed (${seed}): they can know the order of the tiles to come.`;
+      this.seedNote.textContent = t("The creator chose this game's seed ({seed}): they can know the order of the tiles to come.", { seed });
     }
   }
 
@@ -317,10 +325,10 @@ export class GameScreen {
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
     clear(list);
     if (!state.log.length) {
-      list.append(h("li", { class: "muted empty" }, "No moves yet."));
+      list.append(h("li", { class: "muted empty" }, t("No moves yet.")));
     }
     state.log.forEach((entry, i) => {
-      const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : entry.text;
+      const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : partsText(entry.parts, entry.text);
       const cls = i === state.log.length - 1 ? "last" : "";
       if (entry.seat === undefined || entry.seat === null) { // an entry of every seat (a round)
         list.append(h("li", { class: `${cls} log-all`, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));
@@ -354,7 +362,7 @@ export class GameScreen {
     this.undoBtn.setAttribute("aria-disabled", "true");
     try {
       await this.conn.request("undo", { ply: this.state.ply });
-      toast(this.mod.undoDone || "Your last move was taken back", "ok");
+      toast(this.mod.undoDone || t("Your last move was taken back"), "ok");
     } catch (err) {
       toast(err.message, "error");
     } finally {
@@ -367,7 +375,7 @@ export class GameScreen {
     const turn = this.turnKey(this.state);
     if (this.hintBtn.getAttribute("aria-disabled") === "true") return;
     this.hintBtn.setAttribute("aria-disabled", "true");
-    this.hintBtn.textContent = "Thinking…";
+    this.hintBtn.textContent = t("Thinking…");
     try {
       const hint = await this.conn.request("hint", { ply });
       if (this.turnKey(this.state) !== turn || this.state.acting === null) return;
@@ -376,17 +384,17 @@ export class GameScreen {
       clear(this.hintBox);
       this.hintBox.hidden = false;
       this.hintBox.append(
-        h("div", { class: "hint-head", id: "hint-text" }, h("strong", {}, "Suggestion: "), this.mod.describeAction(this.state, hint.action)),
-        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason", id: "hint-reason" }, capitalise(hint.reason)) : null,
+        h("div", { class: "hint-head", id: "hint-text" }, h("strong", {}, t("Suggestion:"), " "), this.mod.describeAction(this.state, hint.action)),
+        hint.reason ? h("p", { class: "hint-reason", "data-testid": "hint-reason", id: "hint-reason" }, capitalise(hintReason(hint))) : null,
         h("div", { class: "row" },
-          h("button", { class: "btn small primary", "data-testid": "play-hint", "aria-describedby": hint.reason ? "hint-text hint-reason" : "hint-text", onclick: () => this.act(hint.action) }, "Play it"),
-          h("button", { class: "btn small ghost", "data-testid": "dismiss-hint", onclick: () => { this.clearHint(); focusOn(this.hintBtn); } }, "Dismiss")));
+          h("button", { class: "btn small primary", "data-testid": "play-hint", "aria-describedby": hint.reason ? "hint-text hint-reason" : "hint-text", onclick: () => this.act(hint.action) }, t("Play it")),
+          h("button", { class: "btn small ghost", "data-testid": "dismiss-hint", onclick: () => { this.clearHint(); focusOn(this.hintBtn); } }, t("Dismiss"))));
       if (this.hintBtn.contains(document.activeElement) || focusLost()) focusOn(this.hintBox.querySelector("[data-testid=play-hint]"));
     } catch (err) {
       toast(err.message, "error");
     } finally {
       this.hintBtn.removeAttribute("aria-disabled");
-      this.hintBtn.textContent = "Hint";
+      this.hintBtn.textContent = t("Hint");
     }
   }
 
@@ -401,15 +409,15 @@ export class GameScreen {
     if (!state || !state.over) return;
     this.overlay?.remove();
     const close = () => this.closeEnd();
-    const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, "Play again");
+    const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, t("Play again"));
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
       h("h1", { id: "end-title", tabindex: "-1" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
       this.mod.resultView(state, (i) => this.seatName(i)),
       h("div", { class: "row center wrap" },
-        state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, "Download record") : null,
-        h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, "Watch the replay"),
+        state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, t("Download record")) : null,
+        h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")),
         again,
-        h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, "Look at the board")));
+        h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
     document.body.append(this.overlay);
     // A modal dialog takes focus: its first button when asked for, else its headline.
@@ -441,7 +449,7 @@ export class GameScreen {
       rememberGame(answer.id, { played: mine });
       this.overlay?.remove();
       if (others.length) {
-        toast("New game created — send the other players their new seat links", "ok");
+        toast(t("New game created — send the other players their new seat links"), "ok");
         this.navigate(`/#created=${encodeURIComponent(stored.id)}`);
       } else {
         this.navigate(gameLink(answer.id, mine));
@@ -453,7 +461,9 @@ export class GameScreen {
   }
 }
 
-/** "Ann", "Ann and Bob", "Ann, Bob and Cy". */
-function listNames(names) {
-  return names.length < 2 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+/** A hint's reason in the page's language: the server's parts (msgids and arguments),
+ * joined as the bot joins them; its English text for an older server. */
+function hintReason(hint) {
+  if (!Array.isArray(hint.parts)) return hint.reason;
+  return hint.parts.map((p) => (p.key ? errorText(p.key, p.args, p.text) : p.text)).join("; ");
 }

@@ -5,6 +5,7 @@
 // fetched alongside its code. The lobby loads only the intro, so a first visit downloads
 // no board code. The paths are relative, so they keep the page's asset version
 // (/static/<version>/...).
+import { t } from "./i18n.js";
 import { loadCode, stylesheet } from "./util.js";
 
 const games = {
@@ -33,7 +34,7 @@ const games = {
 const cache = new Map();
 
 function load(typeName, typeInfo, part) {
-  if (!games[typeName]) return Promise.reject(new Error(`This page cannot show games of type ${typeName}.`));
+  if (!games[typeName]) return Promise.reject(new Error(t("This page cannot show games of type {type}.", { type: typeName })));
   const key = `${typeName} ${part}`;
   if (!cache.has(key)) {
     const { module, styles } = games[typeName][part];

@@ -1,4 +1,5 @@
 // The lobby: create a game (seats, bots, options, seed), share its seat links, list your games.
+import { language, t } from "./i18n.js";
 import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
@@ -12,7 +13,7 @@ export async function showLobby(root, navigate) {
   const types = await gameTypes();
   const createdId = new URLSearchParams(location.hash.slice(1)).get("created");
   const created = createdId ? getGame(createdId) : null;
-  const known = (name) => types.find((t) => t.name === name);
+  const known = (name) => types.find((ty) => ty.name === name);
   let type = (created && known(created.type)) || known(localStorage.getItem(TYPE_KEY)) || types[0];
 
   const page = h("div", { class: "lobby" });
@@ -50,12 +51,12 @@ export async function showLobby(root, navigate) {
     if (created && focusLost()) focusOn(left.querySelector("[data-testid=enter-game]"));
     if (focusPicker) focusOn(page.querySelector(`[data-testid="game-type-${CSS.escape(type.name)}"]`));
     if (mod.howToPlay) {
-      right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, "How to play")), mod.howToPlay())));
+      right.append(h("section", { class: "card how" }, h("details", {}, h("summary", {}, h("h2", {}, t("How to play"))), mod.howToPlay())));
     }
     right.append(yourGames(navigate), h("section", { class: "card" },
-      h("h2", {}, "Replays"),
-      h("p", { class: "muted" }, "Step through a finished game move by move — upload a record file or open one of your finished games."),
-      h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, "Open the replay viewer")));
+      h("h2", {}, t("Replays")),
+      h("p", { class: "muted" }, t("Step through a finished game move by move — upload a record file or open one of your finished games.")),
+      h("a", { class: "btn", href: "/replay", "data-testid": "replay-link" }, t("Open the replay viewer"))));
   }
   await draw(false);
   return {};
@@ -63,16 +64,16 @@ export async function showLobby(root, navigate) {
 
 /** The games this server hosts, one button each (a roving group: arrow keys move). */
 function typePicker(types, current, choose) {
-  const buttons = types.map((t) => h("button", {
+  const buttons = types.map((ty) => h("button", {
     type: "button",
-    class: t === current ? "on" : "",
-    "aria-pressed": t === current ? "true" : "false",
-    "data-testid": `game-type-${t.name}`,
-    onclick: () => { if (t !== current) choose(t); },
-  }, t.title));
+    class: ty === current ? "on" : "",
+    "aria-pressed": ty === current ? "true" : "false",
+    "data-testid": `game-type-${ty.name}`,
+    onclick: () => { if (ty !== current) choose(ty); },
+  }, ty.title));
   rove(buttons, { current: buttons[types.indexOf(current)] });
-  return h("nav", { class: "type-picker", "aria-label": "Game" },
-    h("span", { class: "type-picker-label", id: "type-picker-label" }, "Game"),
+  return h("nav", { class: "type-picker", "aria-label": t("Game") },
+    h("span", { class: "type-picker-label", id: "type-picker-label" }, t("Game")),
     h("div", { class: "seg", role: "group", "aria-labelledby": "type-picker-label" }, ...buttons));
 }
 
@@ -96,15 +97,15 @@ function createForm(type, mod, navigate) {
   const seatList = h("div", { class: "seat-list" });
   const modeNote = h("p", { class: "mode-note" });
   const optionBox = h("div", { class: "options" });
-  const seedInput = h("input", { type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: "random", id: "seed", "data-testid": "seed" });
-  const submit = h("button", { class: "btn primary big", type: "submit", "data-testid": "create-game" }, "Create game");
+  const seedInput = h("input", { type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: t("random"), id: "seed", "data-testid": "seed" });
+  const submit = h("button", { class: "btn primary big", type: "submit", "data-testid": "create-game" }, t("Create game"));
 
   function render() {
     const mode = mod.modeFor(seats.length);
     clear(seatList);
     seats.forEach((seat, i) => {
       const color = mod.seatColor(i, seats.length);
-      const kindToggle = h("div", { class: "seg", role: "group", "aria-label": `Seat ${i + 1} is played by` },
+      const kindToggle = h("div", { class: "seg", role: "group", "aria-label": t("Seat {n} is played by", { n: i + 1 }) },
         ...["human", "bot"].map((kind) => h("button", {
           type: "button",
           class: seat.kind === kind ? "on" : "",
@@ -115,29 +116,29 @@ function createForm(type, mod, navigate) {
             if (kind === "bot" && !seat.bot) seat.bot = defaultBot(mode);
             render();
           },
-        }, kind === "human" ? "Human" : "Bot")));
+        }, kind === "human" ? t("Human") : t("Bot"))));
       let detail;
       if (seat.kind === "human") {
         detail = h("input", {
-          type: "text", maxlength: "40", placeholder: `Player ${i + 1}`, value: seat.name || "",
-          class: "seat-detail", "aria-label": `Seat ${i + 1} name`, "data-testid": `seat-${i}-name`,
+          type: "text", maxlength: "40", placeholder: t("Player {n}", { n: i + 1 }), value: seat.name || "",
+          class: "seat-detail", "aria-label": t("Seat {n} name", { n: i + 1 }), "data-testid": `seat-${i}-name`,
           oninput: (e) => { seat.name = e.target.value; },
         });
       } else {
         const bots = type.bots[mode] || [];
         if (!bots.some((b) => b.spec === seat.bot)) seat.bot = defaultBot(mode);
         detail = h("select", {
-          class: "seat-detail", "aria-label": `Seat ${i + 1} bot`, "data-testid": `seat-${i}-bot`,
+          class: "seat-detail", "aria-label": t("Seat {n} bot", { n: i + 1 }), "data-testid": `seat-${i}-bot`,
           onchange: (e) => { seat.bot = e.target.value; },
-        }, ...bots.map((b) => h("option", { value: b.spec, selected: b.spec === seat.bot }, b.label)));
+        }, ...bots.map((b) => h("option", { value: b.spec, selected: b.spec === seat.bot }, t(b.label))));
       }
       seatList.append(h("div", { class: "seat-row", "data-testid": `seat-row-${i}` },
-        h("span", { class: "disc", style: { "--disc": color.fill, "--ink": color.ink }, title: color.name }),
-        h("span", { class: "seat-label" }, `Seat ${i + 1}`),
+        h("span", { class: "disc", style: { "--disc": color.fill, "--ink": color.ink }, title: t(color.name) }),
+        h("span", { class: "seat-label" }, t("Seat {n}", { n: i + 1 })),
         kindToggle,
         detail,
         h("button", {
-          type: "button", class: "icon-btn seat-remove", title: "Remove this seat", "aria-label": `Remove seat ${i + 1}`,
+          type: "button", class: "icon-btn seat-remove", title: t("Remove this seat"), "aria-label": t("Remove seat {n}", { n: i + 1 }),
           disabled: seats.length <= minSeats, "data-testid": `seat-${i}-remove`,
           onclick: () => { seats.splice(i, 1); render(); },
         }, "×")));
@@ -148,11 +149,11 @@ function createForm(type, mod, navigate) {
     for (const opt of type.options) {
       if (opt.type === "choice") {
         const id = `option-${opt.name}`;
-        optionBox.append(h("label", { class: "field option-choice", for: id }, h("span", {}, opt.label),
+        optionBox.append(h("label", { class: "field option-choice", for: id }, h("span", {}, t(opt.label)),
           h("select", {
             id, "data-testid": id,
             onchange: (e) => { options[opt.name] = opt.choices[Number(e.target.value)].value; },
-          }, ...opt.choices.map((c, k) => h("option", { value: String(k), selected: c.value === options[opt.name] }, c.label)))));
+          }, ...opt.choices.map((c, k) => h("option", { value: String(k), selected: c.value === options[opt.name] }, t(c.label))))));
         continue;
       }
       if (opt.type !== "bool") continue;
@@ -163,7 +164,7 @@ function createForm(type, mod, navigate) {
           "data-testid": `option-${opt.name}`,
           onchange: (e) => { options[opt.name] = e.target.checked; },
         }),
-        h("span", {}, opt.label, disabled ? h("small", { class: "muted" }, ` — needs ${opt.min_seats}+ seats`) : null)));
+        h("span", {}, t(opt.label), disabled ? h("small", { class: "muted" }, " — ", t("needs {n}+ seats", { n: opt.min_seats })) : null)));
     }
   }
 
@@ -173,18 +174,18 @@ function createForm(type, mod, navigate) {
       seats.push({ kind: "bot", bot: defaultBot(mod.modeFor(seats.length + 1)) });
       render();
     },
-  }, "+ Add a seat");
+  }, t("+ Add a seat"));
 
   form.append(
-    h("h2", {}, "New game"),
+    h("h2", {}, t("New game")),
     seatList,
     h("div", { class: "row" }, addButton),
     modeNote,
     optionBox,
     h("details", { class: "advanced" },
-      h("summary", {}, "Advanced"),
-      h("label", { class: "field", for: "seed" }, h("span", {}, "Seed (same seed, same tiles)"), seedInput,
-        h("small", { class: "muted" }, "Every player is shown a seed you choose: with it you could know the order of the tiles."))),
+      h("summary", {}, t("Advanced")),
+      h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same tiles)")), seedInput,
+        h("small", { class: "muted" }, t("Every player is shown a seed you choose: with it you could know the order of the tiles.")))),
     h("div", { class: "row end" }, submit));
 
   form.addEventListener("submit", async (event) => {
@@ -193,7 +194,7 @@ function createForm(type, mod, navigate) {
     const body = {
       type: type.name,
       seats: seats.map((seat, i) => seat.kind === "human"
-        ? { kind: "human", name: (seat.name || "").trim() || `Player ${i + 1}` }
+        ? { kind: "human", name: (seat.name || "").trim() || t("Player {n}", { n: i + 1 }) }
         : { kind: "bot", bot: seat.bot, name: botLabel(type, mode, seat.bot) }),
       options: Object.fromEntries(type.options
         .filter((o) => !(o.min_seats && seats.length < o.min_seats))
@@ -202,7 +203,7 @@ function createForm(type, mod, navigate) {
     const seedText = seedInput.value.trim();
     if (seedText) {
       if (!/^\d+$/.test(seedText)) {
-        toast("The seed must be a whole number (or leave it empty for a random game).", "error");
+        toast(t("The seed must be a whole number (or leave it empty for a random game)."), "error");
         return;
       }
       body.seed = Number(seedText);
@@ -210,7 +211,7 @@ function createForm(type, mod, navigate) {
     const firstHuman = seats.find((s) => s.kind === "human");
     if (firstHuman && firstHuman.name) localStorage.setItem(NAME_KEY, firstHuman.name.trim());
     submit.disabled = true;
-    submit.textContent = "Creating…";
+    submit.textContent = t("Creating…");
     try {
       const answer = await api("/api/games", { method: "POST", body });
       const stored = storeCreated(type, answer, body);
@@ -220,12 +221,17 @@ function createForm(type, mod, navigate) {
       toast(err.message, "error");
     } finally {
       submit.disabled = false;
-      submit.textContent = "Create game";
+      submit.textContent = t("Create game");
       if (submit.isConnected && focusLost()) focusOn(submit); // refused: try again from here
     }
   });
   render();
   return form;
+}
+
+/** A seat's name as shown: a bot's is its label in the page's language. */
+export function seatLabel(seat) {
+  return seat && seat.kind === "bot" ? t(seat.name) : seat ? seat.name : "";
 }
 
 function botLabel(type, mode, spec) {
@@ -255,16 +261,16 @@ function sharePanel(game, navigate) {
   const humans = game.seats.filter((s) => s.token);
   const played = new Set(game.played || []);
   const panel = h("section", { class: "card share", "data-testid": "share-panel" },
-    h("h2", {}, "Your game is ready"),
+    h("h2", {}, t("Your game is ready")),
     h("p", { class: "muted" }, humans.length > 1
-      ? "Send each player their own seat link — it is their secret key to the seat. Tick the seats you play on this device (hot-seat)."
-      : humans.length === 1 ? "Your seat is ticked below. Share the spectator link with anyone who wants to watch." : "Only bots play: open the game to watch them."));
+      ? t("Send each player their own seat link — it is their secret key to the seat. Tick the seats you play on this device (hot-seat).")
+      : humans.length === 1 ? t("Your seat is ticked below. Share the spectator link with anyone who wants to watch.") : t("Only bots play: open the game to watch them.")));
   const table = h("div", { class: "share-seats" });
   panel.append(table);
   for (const seat of game.seats) {
     const link = seat.token ? origin + gameLink(game.id, [seat.token]) : null;
     const row = h("div", { class: "share-row", "data-testid": `share-seat-${seat.seat}` },
-      h("span", { class: "share-name" }, h("strong", {}, seat.name), h("small", { class: "muted" }, seat.kind === "bot" ? " · bot" : "")));
+      h("span", { class: "share-name" }, h("strong", {}, seat.kind === "bot" ? t(seat.name) : seat.name), h("small", { class: "muted" }, seat.kind === "bot" ? " · " + t("bot") : "")));
     if (link) {
       const box = h("input", { type: "checkbox", checked: played.has(seat.token), "data-testid": `play-here-${seat.seat}`,
         onchange: (e) => {
@@ -273,23 +279,23 @@ function sharePanel(game, navigate) {
           setPlayed(game.id, [...played]);
         } });
       row.append(
-        h("label", { class: "check small" }, box, h("span", {}, "play here")),
+        h("label", { class: "check small" }, box, h("span", {}, t("play here"))),
         linkBox(link, `seat-link-${seat.seat}`));
     } else {
-      row.append(h("span", { class: "muted" }, "plays automatically"));
+      row.append(h("span", { class: "muted" }, t("plays automatically")));
     }
     table.append(row);
   }
   panel.append(h("div", { class: "share-row spectate" },
-    h("span", { class: "share-name" }, h("strong", {}, "Spectators"), h("small", { class: "muted" }, " · read only")),
+    h("span", { class: "share-name" }, h("strong", {}, t("Spectators")), h("small", { class: "muted" }, " · " + t("read only"))),
     linkBox(origin + gameLink(game.id, []), "spectator-link")));
   panel.append(h("div", { class: "row end" },
-    h("a", { class: "btn ghost", href: "/", "data-testid": "new-game" }, "Set up another"),
+    h("a", { class: "btn ghost", href: "/", "data-testid": "new-game" }, t("Set up another")),
     h("button", { class: "btn primary big", "data-testid": "enter-game", onclick: () => {
       const order = (game.tokens || []).filter((t) => played.has(t));
       setPlayed(game.id, order);
       navigate(gameLink(game.id, order));
-    } }, "Enter the game")));
+    } }, t("Enter the game"))));
   return panel;
 }
 
@@ -297,17 +303,17 @@ function linkBox(url, testid) {
   const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, onfocus: (e) => e.target.select() });
   return h("span", { class: "link-box" }, input,
     h("button", { type: "button", class: "btn small", onclick: async () => {
-      toast(await copyText(url) ? "Link copied" : "Select the link and copy it", "ok", 1800);
-    } }, "Copy"));
+      toast(await copyText(url) ? t("Link copied") : t("Select the link and copy it"), "ok", 1800);
+    } }, t("Copy")));
 }
 
 // -- your games -----------------------------------------------------------------------
 
 function yourGames(navigate) {
-  const card = h("section", { class: "card", "data-testid": "your-games" }, h("h2", {}, "Your games"));
+  const card = h("section", { class: "card", "data-testid": "your-games" }, h("h2", {}, t("Your games")));
   const games = allGames();
   if (!games.length) {
-    card.append(h("p", { class: "muted" }, "Games you create or join on this device appear here."));
+    card.append(h("p", { class: "muted" }, t("Games you create or join on this device appear here.")));
     return card;
   }
   const list = h("ul", { class: "game-list" });
@@ -315,26 +321,26 @@ function yourGames(navigate) {
   for (const game of games.slice(0, 30)) {
     const mine = (game.seats || []).filter((s) => (game.played || []).includes(s.token)).map((s) => s.name);
     const status = h("span", { class: "status-chip" }, "…");
-    const when = game.created ? new Date(game.created).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "";
+    const when = game.created ? new Date(game.created).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" }) : "";
     const item = h("li", { class: "game-item", "data-testid": `game-item-${game.id}` },
       h("a", { class: "game-open", href: gameLink(game.id, game.played || []) },
-        h("strong", {}, (game.seats || []).map((s) => s.name).join(" · ") || game.id),
-        h("small", { class: "muted" }, [when, mine.length ? `you: ${mine.join(", ")}` : "spectator"].filter(Boolean).join(" — "))),
+        h("strong", {}, (game.seats || []).map((s) => (s.kind === "bot" ? t(s.name) : s.name)).join(" · ") || game.id),
+        h("small", { class: "muted" }, [when, mine.length ? t("you: {names}", { names: mine.join(", ") }) : t("spectator")].filter(Boolean).join(" — "))),
       status,
-      (game.tokens || []).length > 0 && game.creator ? h("a", { class: "btn small ghost", href: `/#created=${game.id}`, title: "Seat links" }, "Links") : null,
-      h("button", { class: "icon-btn", title: "Forget this game", "aria-label": "Forget this game", onclick: () => {
+      (game.tokens || []).length > 0 && game.creator ? h("a", { class: "btn small ghost", href: `/#created=${game.id}`, title: t("Seat links") }, t("Links")) : null,
+      h("button", { class: "icon-btn", title: t("Forget this game"), "aria-label": t("Forget this game"), onclick: () => {
         forgetGame(game.id);
         item.remove();
       } }, "×"));
     list.append(item);
     api(`/api/games/${encodeURIComponent(game.id)}`).then((state) => {
-      status.textContent = state.over ? "finished" : state.to_move !== null ? `${state.game.seats[state.to_move].name} to move` : "in play";
+      status.textContent = state.over ? t("finished") : state.to_move !== null ? t("{name} to move", { name: seatLabel(state.game.seats[state.to_move]) }) : t("in play");
       status.classList.toggle("over", !!state.over);
       if (state.over) {
-        status.after(h("a", { class: "btn small ghost", href: `/replay/${game.id}` }, "Replay"));
+        status.after(h("a", { class: "btn small ghost", href: `/replay/${game.id}` }, t("Replay")));
       }
     }).catch((err) => {
-      status.textContent = err.status === 404 ? "gone" : "?";
+      status.textContent = err.status === 404 ? t("gone") : "?";
     });
   }
   return card;

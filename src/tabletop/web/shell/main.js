@@ -1,4 +1,5 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id}.
+import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
 import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
 import { clear, h, loadCode } from "./util.js";
 
@@ -37,6 +38,32 @@ window.addEventListener("storage", (event) => {
   if (event.key === SYMBOLS_KEY) showSymbols(event.newValue === "1");
 });
 
+// The top bar's texts (index.html is English) and the language switch: a new language
+// redraws the screen on show in it.
+function translateShell() {
+  document.title = t("Tabletop: Nova Luna and NMBR 9");
+  document.querySelector("[data-testid=nav-lobby]").textContent = t("New game");
+  document.querySelector("[data-testid=nav-replay]").textContent = t("Replays");
+  symbolsButton?.setAttribute("title", t("Colour symbols: a shape for each tile colour (red ▲, blue ■, cyan ✚, yellow ●)"));
+  const symbolsLabel = symbolsButton?.querySelector(".cb-label");
+  if (symbolsLabel) symbolsLabel.textContent = t("Colour symbols");
+  const picker = document.getElementById("language");
+  picker.setAttribute("aria-label", t("Language"));
+  picker.title = t("Language");
+  picker.value = language();
+  const code = document.querySelector(".lang-code");
+  if (code) code.textContent = language().toUpperCase(); // what a phone shows of the menu
+}
+
+translateShell();
+document.getElementById("language").addEventListener("change", (event) => {
+  setLanguage(event.target.value);
+});
+onLanguageChange(() => {
+  translateShell();
+  route();
+});
+
 let current = null; // {destroy()} of the screen on show
 
 export function navigate(url, { replace = false } = {}) {
@@ -68,15 +95,15 @@ async function route() {
       current = await showReplay(app, decodeURIComponent(match[1]), navigate);
     } else {
       app.append(h("section", { class: "card narrow center" },
-        h("h1", {}, "Lost among the stars"),
-        h("p", {}, "There is nothing at this address."),
-        h("a", { class: "btn primary", href: "/" }, "Go to the lobby")));
+        h("h1", {}, t("Lost among the stars")),
+        h("p", {}, t("There is nothing at this address.")),
+        h("a", { class: "btn primary", href: "/" }, t("Go to the lobby"))));
     }
   } catch (err) {
     app.append(h("section", { class: "card narrow center", "data-testid": "page-error" },
-      h("h1", {}, "Something went wrong"),
+      h("h1", {}, t("Something went wrong")),
       h("p", {}, err.message || String(err)),
-      h("a", { class: "btn primary", href: "/" }, "Back to the lobby")));
+      h("a", { class: "btn primary", href: "/" }, t("Back to the lobby"))));
   }
 }
 

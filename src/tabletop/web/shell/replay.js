@@ -1,7 +1,8 @@
 // The replay viewer: frames of a finished game (uploaded record or stored game),
 // stepped with buttons, a slider and the arrow keys, drawn by the game's own board.
+import { t, tn } from "./i18n.js";
 import { announce } from "./announce.js";
-import { api, gameTypes } from "./api.js";
+import { api, gameTypes, partsText } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
 import { toast } from "./toast.js";
@@ -23,19 +24,19 @@ export async function showReplay(root, gameId, navigate) {
   }
 
   if (gameId) {
-    const loading = h("section", { class: "card narrow center loading" }, h("div", { class: "spinner" }), h("p", {}, "Loading the replay…"));
+    const loading = h("section", { class: "card narrow center loading" }, h("div", { class: "spinner" }), h("p", {}, t("Loading the replay…")));
     page.append(loading);
     try {
       const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
-      await open(data, `Game ${gameId}`);
+      await open(data, t("Game {id}", { id: gameId }));
     } catch (err) {
       clear(page);
       page.append(h("section", { class: "card narrow center", "data-testid": "replay-error" },
-        h("h1", {}, "No replay here"),
+        h("h1", {}, t("No replay here")),
         h("p", { class: "lead" }, err.message),
         h("div", { class: "row center" },
-          h("a", { class: "btn", href: `/g/${gameId}` }, "Open the game"),
-          h("a", { class: "btn primary", href: "/replay" }, "Upload a record"))));
+          h("a", { class: "btn", href: `/g/${gameId}` }, t("Open the game")),
+          h("a", { class: "btn primary", href: "/replay" }, t("Upload a record")))));
     }
   } else {
     page.append(uploadCard(open));
@@ -48,21 +49,21 @@ function uploadCard(open) {
   const status = h("p", { class: "muted", "data-testid": "upload-status" }, "");
   const drop = h("label", { class: "drop", for: "record-file" },
     h("span", { class: "drop-moon", "aria-hidden": "true" }),
-    h("strong", {}, "Choose a record file"),
-    h("span", { class: "muted" }, "or drop it here (.json — “Download record” at the end of a game)"));
+    h("strong", {}, t("Choose a record file")),
+    h("span", { class: "muted" }, t("or drop it here (.json — “Download record” at the end of a game)")));
   const card = h("section", { class: "card narrow upload", "data-testid": "upload" },
-    h("h1", {}, "Replay a game"), drop, input, status);
+    h("h1", {}, t("Replay a game")), drop, input, status);
 
   async function load(file) {
     if (!file) return;
-    status.textContent = `Reading ${file.name}…`;
+    status.textContent = t("Reading {file}…", { file: file.name });
     let text;
     try {
       text = await file.text();
       JSON.parse(text);
     } catch {
       status.textContent = "";
-      toast(`${file.name} is not a JSON record file.`, "error");
+      toast(t("{file} is not a JSON record file.", { file: file.name }), "error");
       return;
     }
     try {
@@ -96,23 +97,24 @@ class ReplayViewer {
     this.mod = mod;
     this.frames = data.frames;
     this.players = data.players || [];
+    this.bots = data.bots || []; // a stored game says which seats are bots (their names translate)
     this.index = 0;
     const n = this.frames.length - 1;
-    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": "Turn",
+    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": this.mod.replayStep === "Round" ? t("Round") : t("Turn"),
       oninput: (e) => this.go(Number(e.target.value)) });
     this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
     const btn = (icon, testid, title, f) => h("button", { class: "btn small icon", "data-testid": testid, title, "aria-label": title, onclick: f }, icon);
     // Three parts laid out by shell.css: one row on a wide screen (title, controls, counter);
     // on a narrow one the title and the counter share a line above the buttons and slider.
     this.bar = h("section", { class: "card replay-bar", "data-testid": "replay-bar" },
-      h("div", { class: "replay-title" }, h("strong", {}, "Replay"), h("span", { class: "muted replay-label", title: label }, ` · ${label}`),
-        onClose ? h("button", { class: "btn small ghost", onclick: onClose }, "Another file") : null),
-      h("div", { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
-        btn(icon("M6 5v14M19 5l-10 7 10 7z"), "replay-first", "First (Home)", () => this.go(0)),
-        btn(icon("M16 5l-10 7 10 7z"), "replay-prev", "Previous (←)", () => this.go(this.index - 1)),
+      h("div", { class: "replay-title" }, h("strong", {}, t("Replay")), h("span", { class: "muted replay-label", title: label }, ` · ${label}`),
+        onClose ? h("button", { class: "btn small ghost", onclick: onClose }, t("Another file")) : null),
+      h("div", { class: "replay-controls", role: "group", "aria-label": t("Replay controls") },
+        btn(icon("M6 5v14M19 5l-10 7 10 7z"), "replay-first", t("First (Home)"), () => this.go(0)),
+        btn(icon("M16 5l-10 7 10 7z"), "replay-prev", t("Previous (←)"), () => this.go(this.index - 1)),
         this.slider,
-        btn(icon("M8 5l10 7-10 7z"), "replay-next", "Next (→)", () => this.go(this.index + 1)),
-        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", "Last (End)", () => this.go(n))),
+        btn(icon("M8 5l10 7-10 7z"), "replay-next", t("Next (→)"), () => this.go(this.index + 1)),
+        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", t("Last (End)"), () => this.go(n))),
       this.counter);
     root.append(this.bar);
     this.screen = new GameScreen(root, mod, { replay: true });
@@ -132,15 +134,17 @@ class ReplayViewer {
     const n = this.frames.length - 1;
     this.index = Math.max(0, Math.min(n, i));
     this.slider.value = String(this.index);
-    const step = this.mod.replayStep || "Turn";
-    this.counter.textContent = this.index === 0 ? `Start · ${n} ${step.toLowerCase()}s` : `${step} ${this.index} of ${n}`;
+    const rounds = this.mod.replayStep === "Round";
+    this.counter.textContent = this.index === 0
+      ? (rounds ? tn("Start · {n} round", "Start · {n} rounds", n) : tn("Start · {n} turn", "Start · {n} turns", n))
+      : (rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n }));
     const frame = this.frames[this.index];
     const view = frame.view;
     const count = this.mod.seatCount ? this.mod.seatCount(view) : view.seats.length;
-    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || `Seat ${seat + 1}`, kind: "human", bot: null, online: true }));
+    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || t("Seat {n}", { n: seat + 1 }), kind: this.bots[seat] ? "bot" : "human", bot: null, online: true }));
     this.screen.update({
       type: "state",
-      game: { id: null, type: this.mod.name, title: "Replay", seats },
+      game: { id: null, type: this.mod.name, title: t("Replay"), seats },
       ply: this.index,
       to_move: view.over || view.current_seat === undefined ? null : view.current_seat,
       active: [],
@@ -160,17 +164,21 @@ class ReplayViewer {
 
   /** What a screen reader hears at a step: the turn and its move (the log's own words). */
   sentence(frame, n) {
-    const step = this.mod.replayStep || "Turn";
-    if (this.index === 0) return `Start of the game: ${n} ${step.toLowerCase()}s.`;
+    const rounds = this.mod.replayStep === "Round";
+    if (this.index === 0) {
+      return rounds ? tn("Start of the game: {n} round.", "Start of the game: {n} rounds.", n)
+        : tn("Start of the game: {n} turn.", "Start of the game: {n} turns.", n);
+    }
     const entry = frame.log[frame.log.length - 1];
-    const said = this.mod.moveSentence ? this.mod.moveSentence(entry, (i) => this.players[i] || `Seat ${i + 1}`) : entry.text;
+    const name = (i) => (this.players[i] ? (this.bots[i] ? t(this.players[i]) : this.players[i]) : t("Seat {n}", { n: i + 1 }));
+    const said = this.mod.moveSentence ? this.mod.moveSentence(entry, name) : partsText(entry.parts, entry.text);
     // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
-    const move = entry.seat === undefined || entry.seat === null ? said : `${this.players[entry.seat] || `Seat ${entry.seat + 1}`} ${said}`;
-    const head = `${step} ${this.index} of ${n}`;
-    // a sentence that names its own round ("Round 3, the 7: …") gets the count there
-    const own = `${step} ${this.index},`;
-    const body = move.startsWith(own) ? `${head}${move.slice(own.length - 1)}` : `${head}: ${move}`;
-    return `${body}${frame.view.over ? ". Game over" : ""}.`;
+    const step = rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n });
+    // a game may word the whole step itself (NMBR 9: "Round 3 of 20, the 7: Ann placed …")
+    const own = this.mod.replaySentence ? this.mod.replaySentence(entry, name, n) : null;
+    if (own) return frame.view.over ? t("{move}. Game over.", { move: own }) : t("{move}.", { move: own });
+    const move = entry.seat === undefined || entry.seat === null ? said : t("{name} {action}", { name: name(entry.seat), action: said });
+    return frame.view.over ? t("{step}: {move}. Game over.", { step, move }) : t("{step}: {move}.", { step, move });
   }
 
   destroy() {

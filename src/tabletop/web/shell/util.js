@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the shell and the game modules.
 
+import { ordinal as localOrdinal, t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function put(el, attrs, children) {
@@ -43,11 +45,9 @@ export function plural(n, word, many) {
   return `${n} ${n === 1 ? word : many || word + "s"}`;
 }
 
+/** A place in the page's language: "2nd", "2.", "2e". */
 export function ordinal(n) {
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st"
-    : n % 10 === 2 && n % 100 !== 12 ? "nd"
-    : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
-  return `${n}${suffix}`;
+  return localOrdinal(n);
 }
 
 export async function copyText(text) {
@@ -93,7 +93,7 @@ export async function loadCode(load) {
   try {
     return await load();
   } catch (err) {
-    throw new Error(`The page's code could not be loaded (${err.message}). Reload the page: the server may have been updated.`, { cause: err });
+    throw new Error(t("The page's code could not be loaded ({reason}). Reload the page: the server may have been updated.", { reason: err.message }), { cause: err });
   }
 }
 

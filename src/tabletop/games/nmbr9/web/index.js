@@ -7,7 +7,8 @@
 // a small check of the rules here says why a spot is not among them.
 import { announce } from "../../shell/announce.js";
 import { capitalise } from "../../shell/api.js";
-import { clear, focusLost, focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
+import { listNames, t, tn, tp } from "../../shell/i18n.js";
+import { clear, focusLost, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
 import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
@@ -38,11 +39,11 @@ export function checkSpot(tiles, digit, rot, x, y) {
   const under = cells.map(([cx, cy]) => squares.get(`${cx},${cy}`) || { h: 0, tile: -1 });
   const level = Math.max(...under.map((u) => u.h));
   if (under.some((u) => u.h !== level)) {
-    if (under.some((u) => u.h === 0)) return { level, why: "overhangs: a square has nothing under it" };
-    return { level, why: "not flat: its squares lie on different levels" };
+    if (under.some((u) => u.h === 0)) return { level, why: t("overhangs: a square has nothing under it") };
+    return { level, why: t("not flat: its squares lie on different levels") };
   }
   if (level > 0 && new Set(under.map((u) => u.tile)).size === 1) {
-    return { level, why: "rests on one tile: a tile above the table must rest on at least two" };
+    return { level, why: t("rests on one tile: a tile above the table must rest on at least two") };
   }
   const levels = Math.max(0, ...[...squares.values()].map((u) => u.h));
   if (level < levels) {
@@ -51,7 +52,7 @@ export function checkSpot(tiles, digit, rot, x, y) {
       const key = `${cx + dx},${cy + dy}`;
       return !own.has(key) && (squares.get(key)?.h || 0) > level;
     }));
-    if (!touching) return { level, why: `does not touch level ${level}: it must share an edge with one of your tiles there` };
+    if (!touching) return { level, why: t("does not touch level {level}: it must share an edge with one of your tiles there", { level }) };
   }
   return { level, why: null };
 }
@@ -112,9 +113,14 @@ function drawTile(t, cls = "") {
   if (t.level > 0) {
     // the level in another square of the tile (the digit has its own)
     const [bx, by] = cells.find(([x, y]) => x !== lx || y !== ly) || [lx, ly];
-    g.append(s("text", { class: "n9-level", x: bx + 0.5, y: by + 0.56 }, `L${t.level}`));
+    g.append(s("text", { class: "n9-level", x: bx + 0.5, y: by + 0.56 }, levelMark(t.level)));
   }
   return g;
+}
+
+/** The level printed on a tile above the table: "L2" (German "E2", Dutch "N2"). */
+function levelMark(level) {
+  return t("L{level}", { level });
 }
 
 /** A whole board, fitted into its own box (minis and the end screen). */
@@ -126,7 +132,7 @@ function boardPicture(tiles, label, testid) {
     viewBox: `${b.x0 - pad} ${b.y0 - pad} ${b.x1 - b.x0 + 2 * pad} ${b.y1 - b.y0 + 2 * pad}`,
   });
   [...tiles].sort((a, c) => a.level - c.level).forEach((t) => svg.append(drawTile(t)));
-  if (!tiles.length) svg.append(s("text", { class: "n9-empty", x: 2, y: 2.2 }, "no tiles"));
+  if (!tiles.length) svg.append(s("text", { class: "n9-empty", x: 2, y: 2.2 }, t("no tiles")));
   return svg;
 }
 
@@ -135,14 +141,21 @@ const signed = (n) => (n < 0 ? `−${-n}` : String(n));
 /** A spot as the page names it to keyboard users: the column and row of the top-left
  * corner of the tile's box, counted from your first tile's (the server's x, y). */
 export function spotName(x, y) {
-  return `column ${signed(x)}, row ${signed(y)}`;
+  return t("column {x}, row {y}", { x: signed(x), y: signed(y) });
 }
 
 /** "Round 5, the 7: you placed it at column 3, row −2, on level 2, turned 90°; Greedy
- * placed it at …": a resolved round, for the log and the screen reader alike. */
-function roundSentence(r, name) {
-  const parts = (r.placements || []).map((p, seat) => (p ? `${name(seat)} placed it at ${spotName(p.x, p.y)}, on level ${p.level}${p.rotation ? `, turned ${p.rotation * 90}°` : ""}` : null));
-  return `Round ${r.round + 1}, the ${r.card}: ${parts.filter(Boolean).join("; ")}`;
+ * placed it at …": a resolved round, for the log and the screen reader alike (``isYou``:
+ * the seat is the reader's, said to them; ``total``: the replay's "Round 5 of 20"). */
+function roundSentence(r, name, isYou = () => false, total = null) {
+  const parts = (r.placements || []).map((p, seat) => {
+    if (!p) return null;
+    const args = { name: name(seat), spot: spotName(p.x, p.y), level: p.level };
+    const placed = isYou(seat) ? tp("you", "you placed it at {spot}, on level {level}", args) : t("{name} placed it at {spot}, on level {level}", args);
+    return p.rotation ? t("{placed}, turned {degrees}°", { placed, degrees: p.rotation * 90 }) : placed;
+  });
+  const args = { n: r.round + 1, total, card: r.card, placements: parts.filter(Boolean).join("; ") };
+  return total ? t("Round {n} of {total}, the {card}: {placements}", args) : t("Round {n}, the {card}: {placements}", args);
 }
 
 function levelRows(tiles) {
@@ -157,14 +170,20 @@ function levelRows(tiles) {
 }
 
 function describeBoard(tiles) {
-  if (!tiles.length) return "no tiles yet";
-  return levelRows(tiles).map(([level, r]) => `level ${level}: ${plural(r.tiles, "tile")}${level ? `, ${r.points} points` : ""}`).join("; ");
+  if (!tiles.length) return t("no tiles yet");
+  return levelRows(tiles).map(([level, r]) => (level
+    ? tn("level {level}: {n} tile, {points} points", "level {level}: {n} tiles, {points} points", r.tiles, { level, points: r.points })
+    : tn("level {level}: {n} tile", "level {level}: {n} tiles", r.tiles, { level }))).join("; ");
 }
 
 const nmbr9 = {
   ...intro,
-  undoLabel: "Take back",
-  undoDone: "Your tile was taken back",
+  get undoLabel() {
+    return t("Take back");
+  },
+  get undoDone() {
+    return t("Your tile was taken back");
+  },
 
   optionsFromState() {
     return {};
@@ -175,18 +194,18 @@ const nmbr9 = {
   },
 
   turnPrompt(state) {
-    return `Place the ${state.view.card}: move the ghost tile over your board, turn it (R), then Confirm (Enter).`;
+    return t("Place the {card}: move the ghost tile over your board, turn it (R), then Confirm (Enter).", { card: state.view.card });
   },
 
   waitPrompt(state) {
     const v = state.view;
-    if (v.pending) return `You placed your ${v.card}: you may take it back until everyone has placed.`;
+    if (v.pending) return t("You placed your {card}: you may take it back until everyone has placed.", { card: v.card });
     return "";
   },
 
   waitSentence(state, name) {
     const others = state.active.map(name);
-    return `Waiting for ${others.join(", ")}`;
+    return t("Waiting for {name}", { name: listNames(others) });
   },
 
   describeAction(state, action) {
@@ -195,11 +214,11 @@ const nmbr9 = {
     const card = state.view.card;
     const seat = state.acting ?? state.you[0];
     const tiles = seat === undefined || seat === null ? null : state.view.boards[seat].tiles;
-    const where = `at ${spotName(p.x, p.y)}`; // the board outlines it too
-    if (!tiles) return `place the ${card} ${where}`;
+    const spot = spotName(p.x, p.y); // the board outlines it too
+    if (!tiles) return t("place the {card} at {spot}", { card, spot });
     // the level as the rules give it (a socket's state may leave the choices out)
     const { level } = checkSpot(tiles, card, p.rot, p.x, p.y);
-    return `place the ${card} ${where}, on level ${level} (${card * level} points)`;
+    return t("place the {card} at {spot}, on level {level} ({points} points)", { card, spot, level, points: card * level });
   },
 
   seatCount(view) {
@@ -210,7 +229,7 @@ const nmbr9 = {
 
   bannerTitle(state) {
     const v = state.view;
-    return v.over ? "Game over" : `${v.round} of ${v.rounds} rounds played`;
+    return v.over ? t("Game over") : t("{i} of {n} rounds played", { i: v.round, n: v.rounds });
   },
 
   logText(entry, name) {
@@ -221,41 +240,54 @@ const nmbr9 = {
   },
 
   /** The log's words for a screen reader ("placed the 7; round 3 complete"; the shell
-   * puts the player's name, or "You", before it). */
-  moveSentence(entry, name) {
-    return this.logWords(entry, name).map((w) => (w.sep ? `; ${w.text}` : w.text)).join("");
+   * puts the player's name, or "You", before it: ``you``, words said to that player). */
+  moveSentence(entry, name, you = false) {
+    return this.logWords(entry, name, you).map((w) => (w.sep ? t("; {part}", { part: w.text }) : w.text)).join("");
   },
 
-  logWords(entry, name = (seat) => `Seat ${seat + 1}`) {
+  logWords(entry, name = (seat) => t("Seat {n}", { n: seat + 1 }), you = false) {
     if (entry.kind === "round") return [{ text: roundSentence(entry, name), cls: "log-where" }]; // a replay's step
-    if (entry.kind === "take-back") return [{ text: `took back the ${entry.card}` }];
-    const words = [{ text: entry.by === "clock" ? `ran out of time: the ${entry.card} was placed for them` : `placed the ${entry.card}` }];
+    const card = entry.card;
+    if (entry.kind === "take-back") return [{ text: you ? tp("you", "took back the {card}", { card }) : t("took back the {card}", { card }) }];
+    let placed;
+    if (entry.by === "clock") placed = you ? tp("you", "ran out of time: the {card} was placed for them", { card }) : t("ran out of time: the {card} was placed for them", { card });
+    else placed = you ? tp("you", "placed the {card}", { card }) : t("placed the {card}", { card });
+    const words = [{ text: placed }];
     if (entry.resolved) words.push({ text: roundSentence(entry.resolved, name), cls: "log-where", sep: true });
-    if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
+    if (entry.over || (entry.text || "").endsWith("the game is over")) words.push({ text: t("game over"), cls: "muted", sep: true });
     return words;
   },
 
-  /** What a screen reader hears of a log entry (``name`` says "you" for your seat): the
+  /** What a screen reader hears of a log entry (``isYou``: the reader's own seat): the
    * round's sentence of the log when the entry resolves a round, once, short. */
-  announceEntry(entry, name) {
-    const who = capitalise(name(entry.seat));
-    if (!entry.resolved) return `${who} ${this.moveSentence(entry, name)}`;
-    const clock = entry.by === "clock" ? `${who} ran out of time: the ${entry.card} was placed for them. ` : "";
-    return clock + roundSentence(entry.resolved, name);
+  announceEntry(entry, name, isYou) {
+    const you = isYou(entry.seat);
+    const who = you ? t("You") : name(entry.seat);
+    if (!entry.resolved) return t("{name} {action}", { name: who, action: this.moveSentence(entry, name, you) });
+    const card = entry.card;
+    let clock = "";
+    if (entry.by === "clock") clock = you ? tp("you", "You ran out of time: the {card} was placed for you.", { card }) : t("{name} ran out of time: the {card} was placed for them.", { name: who, card });
+    const round = roundSentence(entry.resolved, name, isYou);
+    return clock ? `${clock} ${round}` : round;
+  },
+
+  /** The replay's words for one step (a round): "Round 3 of 20, the 7: Ann placed it …". */
+  replaySentence(entry, name, total) {
+    return entry.kind === "round" ? roundSentence(entry, name, () => false, total) : null;
   },
 
   resultHeadline(state, name) {
     const r = state.result || state.view.result;
-    if (!r) return "Game over";
-    if (r.scores.length === 1) return `Score: ${r.scores[0]}`;
+    if (!r) return t("Game over");
+    if (r.scores.length === 1) return t("Score: {score}", { score: r.scores[0] });
     const best = r.ranking.filter((seat) => r.ranks[seat] === r.ranks[r.ranking[0]]);
-    if (best.length > 1) return `${best.map(name).join(" and ")} share first place`;
-    return `${name(best[0])} wins with ${r.scores[best[0]]}`;
+    if (best.length > 1) return t("{names} share first place", { names: listNames(best.map(name)) });
+    return t("{name} wins with {score}", { name: name(best[0]), score: r.scores[best[0]] });
   },
 
   resultView(state, name) {
     const r = state.result || state.view.result;
-    if (!r) return h("p", {}, "The game is over.");
+    if (!r) return h("p", {}, t("The game is over."));
     const boards = state.view.boards;
     const rows = r.ranking.map((seat, i) => {
       const c = seatColor(seat);
@@ -266,10 +298,10 @@ const nmbr9 = {
     });
     return h("div", { class: "result n9-result", "data-testid": "result" },
       h("table", { class: "ranking" },
-        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, "Rank")), h("th", {}, "Player"), h("th", { class: "num" }, "Score"))),
+        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, t("Rank"))), h("th", {}, t("Player")), h("th", { class: "num" }, t("Score")))),
         h("tbody", {}, rows)),
       h("div", { class: "n9-end-boards" }, ...r.ranking.map((seat) => h("figure", { class: "n9-end-board", "data-testid": `end-board-${seat}` },
-        boardPicture(boards[seat].tiles, `${name(seat)}'s board: ${describeBoard(boards[seat].tiles)}`, `end-board-svg-${seat}`),
+        boardPicture(boards[seat].tiles, t("{name}'s board: {tiles}", { name: name(seat), tiles: describeBoard(boards[seat].tiles) }), `end-board-svg-${seat}`),
         h("figcaption", {}, h("strong", {}, name(seat)), ` · ${r.scores[seat]}`)))));
   },
 
@@ -297,13 +329,13 @@ class Board {
     slots.side.append(this.cardBox);
 
     // controls: rotate, confirm; zoom
-    this.rotateBtn = h("button", { class: "btn", type: "button", "data-testid": "rotate", "aria-label": "Turn the tile (R)", title: "Turn the tile (R)", onclick: () => this.rotate(1) }, "⟳ Turn");
-    this.confirmBtn = h("button", { class: "btn primary", type: "button", "data-testid": "confirm", onclick: () => this.confirm() }, "Confirm");
+    this.rotateBtn = h("button", { class: "btn", type: "button", "data-testid": "rotate", "aria-label": t("Turn the tile (R)"), title: t("Turn the tile (R)"), onclick: () => this.rotate(1) }, t("⟳ Turn"));
+    this.confirmBtn = h("button", { class: "btn primary", type: "button", "data-testid": "confirm", onclick: () => this.confirm() }, t("Confirm"));
     this.placeControls = h("div", { class: "row n9-place-controls", hidden: true }, this.rotateBtn, this.confirmBtn);
 
     // the main board
     this.heading = h("h2", { class: "n9-board-title", "data-testid": "board-title" });
-    this.backBtn = h("button", { class: "btn small ghost", type: "button", "data-testid": "own-board", hidden: true, onclick: () => this.showSeat(null) }, "Back to your board");
+    this.backBtn = h("button", { class: "btn small ghost", type: "button", "data-testid": "own-board", hidden: true, onclick: () => this.showSeat(null) }, t("Back to your board"));
     this.status = h("p", { class: "n9-status", id: "n9-status", "data-testid": "ghost-status" });
     this.svg = s("svg", { class: "n9-board-svg", "aria-hidden": "true" });
     this.surface = h("div", {
@@ -312,9 +344,9 @@ class Board {
     }, this.svg);
     const zoom = (label, testid, f, text) => h("button", { class: "btn small icon", type: "button", "data-testid": testid, title: label, "aria-label": label, onclick: f }, text);
     this.zoomBar = h("div", { class: "n9-zoom" },
-      zoom("Zoom in (+)", "zoom-in", () => this.zoomBy(1.25), "+"),
-      zoom("Zoom out (−)", "zoom-out", () => this.zoomBy(0.8), "−"),
-      zoom("Fit the board (0)", "zoom-fit", () => this.fit(true), "⤢"));
+      zoom(t("Zoom in (+)"), "zoom-in", () => this.zoomBy(1.25), "+"),
+      zoom(t("Zoom out (−)"), "zoom-out", () => this.zoomBy(0.8), "−"),
+      zoom(t("Fit the board (0)"), "zoom-fit", () => this.fit(true), "⤢"));
     this.levelBox = h("div", { class: "n9-levels", "data-testid": "level-scores" });
     this.card = h("section", { class: "card n9-board-card" },
       h("div", { class: "n9-board-head" }, this.heading, this.backBtn),
@@ -418,8 +450,10 @@ class Board {
   /** Where the ghost is and whether it may go there, short: "Column 3, row −2: level 1". */
   spotSentence() {
     const j = this.judge();
-    const where = this.myTiles().length ? `${capitalise(spotName(this.ghost.x, this.ghost.y))}: ` : "";
-    return where + (j.legal ? `level ${j.level}` : `not here, ${j.why.split(":")[0]}`);
+    const why = j.legal ? "" : j.why.split(":")[0];
+    if (!this.myTiles().length) return j.legal ? t("Level {level}", { level: j.level }) : t("Not here: {why}", { why });
+    const spot = capitalise(spotName(this.ghost.x, this.ghost.y));
+    return j.legal ? t("{spot}: level {level}", { spot, level: j.level }) : t("{spot}: not here, {why}", { spot, why });
   }
 
   /** The ghost's legality: {legal, level, why, action}. */
@@ -436,7 +470,7 @@ class Board {
     const action = `r${rot}@${g.x},${g.y}`;
     if (this.choices.has(action)) return { legal: true, level: this.choices.get(action), why: null, action };
     const check = checkSpot(tiles, digit, g.rot, g.x, g.y);
-    return { legal: false, level: check.level, why: check.why || "not a legal spot", action };
+    return { legal: false, level: check.level, why: check.why || t("not a legal spot"), action };
   }
 
   // -- drawing ---------------------------------------------------------------------
@@ -453,11 +487,11 @@ class Board {
     const mine = this.mySeat();
     const name = this.ctx.seatName(seat);
     // hot-seat (several seats here): whose board it is, by name
-    this.heading.textContent = seat === mine && mine !== null && st.you.length < 2 ? "Your board" : `${name}'s board`;
+    this.heading.textContent = seat === mine && mine !== null && st.you.length < 2 ? t("Your board") : t("{name}'s board", { name });
     this.backBtn.hidden = this.viewSeat === null || mine === null;
     this.surface.setAttribute("aria-label", placing
-      ? `Your board. Arrow keys move the ${st.view.card}, R turns it, Enter confirms, plus and minus zoom. Columns and rows count from your first tile.`
-      : `${this.heading.textContent}: ${describeBoard(st.view.boards[seat].tiles)}. Arrow keys pan, plus and minus zoom.`);
+      ? t("Your board. Arrow keys move the {card}, R turns it, Enter confirms, plus and minus zoom. Columns and rows count from your first tile.", { card: st.view.card })
+      : t("{board}: {tiles}. Arrow keys pan, plus and minus zoom.", { board: this.heading.textContent, tiles: describeBoard(st.view.boards[seat].tiles) }));
     this.renderLevels(st.view.boards[seat]);
     this.drawBoard();
     this.renderStatus();
@@ -471,19 +505,21 @@ class Board {
       const j = this.judge();
       this.status.className = `n9-status ${j.legal ? "ok" : "bad"}`;
       this.status.textContent = j.legal
-        ? `Here${this.myTiles().length ? ` (${spotName(this.ghost.x, this.ghost.y)})` : ""}: level ${j.level}, ${st.view.card} × ${j.level} = ${st.view.card * j.level} points. Confirm to place it.`
-        : `Not here: ${j.why}.`;
+        ? (this.myTiles().length
+          ? t("Here ({spot}): level {level}, {card} × {level} = {points} points. Confirm to place it.", { spot: spotName(this.ghost.x, this.ghost.y), level: j.level, card: st.view.card, points: st.view.card * j.level })
+          : t("Here: level {level}, {card} × {level} = {points} points. Confirm to place it.", { level: j.level, card: st.view.card, points: st.view.card * j.level }))
+        : t("Not here: {why}.", { why: j.why });
       this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
       this.confirmBtn.setAttribute("aria-describedby", "n9-status");
     } else if (st.over) {
       this.status.className = "n9-status";
-      this.status.textContent = "The game is over.";
+      this.status.textContent = t("The game is over.");
     } else if (!this.ctx.readOnly && st.view.pending && this.viewSeat === null) {
       this.status.className = "n9-status";
-      this.status.textContent = `Your ${st.view.card} is placed (dashed outline); the others do not see it until everyone has placed.`;
+      this.status.textContent = t("Your {card} is placed (dashed outline); the others do not see it until everyone has placed.", { card: st.view.card });
     } else {
       this.status.className = "n9-status";
-      this.status.textContent = "Drag to pan; the buttons or + and − zoom.";
+      this.status.textContent = t("Drag to pan; the buttons or + and − zoom.");
     }
   }
 
@@ -491,12 +527,12 @@ class Board {
     clear(this.levelBox);
     const rows = levelRows(board.tiles);
     this.levelBox.append(h("table", { class: "n9-level-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Level"), h("th", { class: "num" }, "Tiles"), h("th", { class: "num" }, "Points"))),
+      h("thead", {}, h("tr", {}, h("th", {}, t("Level")), h("th", { class: "num" }, t("Tiles")), h("th", { class: "num" }, t("Points")))),
       h("tbody", {}, ...rows.map(([level, r]) => h("tr", {},
-        h("td", {}, h("span", { class: `n9-swatch lv-${Math.min(level, 4)}`, "aria-hidden": "true" }), ` ${level}${level === 0 ? " (table)" : ""}`),
+        h("td", {}, h("span", { class: `n9-swatch lv-${Math.min(level, 4)}`, "aria-hidden": "true" }), " ", level === 0 ? t("{level} (table)", { level }) : String(level)),
         h("td", { class: "num" }, String(r.tiles)),
         h("td", { class: "num" }, String(r.points))))),
-      h("tfoot", {}, h("tr", {}, h("th", {}, "Score"), h("td", {}), h("td", { class: "num", "data-testid": "board-score" }, String(board.score))))));
+      h("tfoot", {}, h("tr", {}, h("th", {}, t("Score")), h("td", {}), h("td", { class: "num", "data-testid": "board-score" }, String(board.score))))));
   }
 
   fit(user) {
@@ -595,7 +631,7 @@ class Board {
       svg.append(g);
     }
     if (!tiles.length && !this.ghost) {
-      svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, "no tiles yet"));
+      svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, t("no tiles yet")));
     }
   }
 
@@ -606,18 +642,20 @@ class Board {
     for (const c of v.unturned) counts.set(c, (counts.get(c) || 0) + 1);
     const current = !v.over && v.card !== null && v.card !== undefined;
     this.cardBox.append(...[
-      h("div", { class: "n9-round", "data-testid": "round" }, v.over ? `All ${v.rounds} rounds played`
-        : this.ctx.readOnly ? `${v.round} of ${v.rounds} rounds played` : `Round ${v.round + 1} of ${v.rounds}`),
+      h("div", { class: "n9-round", "data-testid": "round" }, v.over ? t("All {n} rounds played", { n: v.rounds })
+        : this.ctx.readOnly ? t("{i} of {n} rounds played", { i: v.round, n: v.rounds }) : t("Round {i} of {n}", { i: v.round + 1, n: v.rounds })),
       current ? h("div", { class: "n9-card-now", "data-testid": "current-card" },
         h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)),
-        h("span", {}, h("strong", {}, this.ctx.readOnly ? `Next: the ${v.card}` : `This round: the ${v.card}`), h("small", { class: "muted" }, `worth ${v.card} a level`))) : null,
+        h("span", {}, h("strong", {}, this.ctx.readOnly ? t("Next: the {card}", { card: v.card }) : t("This round: the {card}", { card: v.card })), h("small", { class: "muted" }, t("worth {card} a level", { card: v.card })))) : null,
       this.clockLine(st),
-      h("h2", { class: "n9-sub" }, "Cards turned"),
-      h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, "none yet")),
-      h("h2", { class: "n9-sub" }, `Still to come (${v.unturned.length}${v.removed ? `, ${plural(v.removed, "card")} of them removed unseen` : ""})`),
+      h("h2", { class: "n9-sub" }, t("Cards turned")),
+      h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, t("none yet"))),
+      h("h2", { class: "n9-sub" }, v.removed
+        ? tn("Still to come ({left}, {n} card of them removed unseen)", "Still to come ({left}, {n} cards of them removed unseen)", v.removed, { left: v.unturned.length })
+        : t("Still to come ({left})", { left: v.unturned.length })),
       h("p", { class: "n9-chips", "data-testid": "unturned" }, v.unturned.length
         ? [...counts.entries()].map(([c, n]) => h("span", { class: "n9-chip", title: `${n} × ${c}` }, n > 1 ? `${c} ×${n}` : String(c)))
-        : h("span", { class: "muted" }, "none")),
+        : h("span", { class: "muted" }, t("none"))),
     ].filter(Boolean));
   }
 
@@ -631,7 +669,7 @@ class Board {
     const ends = Date.now() + (clock.left ?? 0) * 1000;
     const tick = () => {
       const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
-      line.textContent = `Clock: ${left} s left this round`;
+      line.textContent = t("Clock: {seconds} s left this round", { seconds: left });
       line.classList.toggle("low", left <= 10);
     };
     tick();
@@ -642,7 +680,7 @@ class Board {
   renderPlayers(st) {
     const had = focusName(this.playersBox);
     clear(this.playersBox);
-    this.playersBox.append(h("h2", {}, "Players"));
+    this.playersBox.append(h("h2", {}, t("Players")));
     const list = h("ul", { class: "n9-player-list" });
     const mine = this.mySeat();
     const buttons = [];
@@ -653,8 +691,8 @@ class Board {
       let status = "";
       if (!st.over) {
         if (st.view.has_placed[seat]) status = "placed";
-        else if (thinking) status = "thinking…";
-        else if ((st.active || []).includes(seat)) status = "placing…";
+        else if (thinking) status = "thinking";
+        else if ((st.active || []).includes(seat)) status = "placing";
       }
       const shown = this.shownSeat() === seat;
       const btn = h("button", {
@@ -662,7 +700,9 @@ class Board {
         "aria-pressed": shown ? "true" : "false",
         onclick: () => this.showSeat(seat === mine ? null : seat),
       }, boardPicture(board.tiles, "", `mini-svg-${seat}`),
-      h("span", { class: "visually-hidden" }, `Show ${seat === mine ? "your" : `${name}'s`} board large (${describeBoard(board.tiles)})`));
+      h("span", { class: "visually-hidden" }, seat === mine
+        ? t("Show your board large ({tiles})", { tiles: describeBoard(board.tiles) })
+        : t("Show {name}'s board large ({tiles})", { name, tiles: describeBoard(board.tiles) })));
       btn.querySelector("svg").setAttribute("aria-hidden", "true");
       btn.querySelector("svg").removeAttribute("role");
       btn.querySelector("svg").removeAttribute("aria-label");
@@ -670,13 +710,13 @@ class Board {
       list.append(h("li", { class: "n9-player", "data-testid": `player-${seat}` },
         h("div", { class: "n9-player-head" },
           h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
-          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " (you)" : ""),
+          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " " + t("(you)") : ""),
           h("span", { class: "n9-score", "data-testid": `score-${seat}` }, String(board.score))),
-        status ? h("span", { class: `n9-placed ${status === "placed" ? "done" : ""}`, "data-testid": `placed-${seat}` }, status) : null,
+        status ? h("span", { class: `n9-placed ${status === "placed" ? "done" : ""}`, "data-testid": `placed-${seat}` }, { placed: t("placed"), thinking: t("thinking…"), placing: t("placing…") }[status]) : null,
         btn));
     });
     rove(buttons, { current: buttons[this.shownSeat()] });
-    this.playersBox.append(list, h("p", { class: "muted small-note" }, "Other boards show the last completed round."));
+    this.playersBox.append(list, h("p", { class: "muted small-note" }, t("Other boards show the last completed round.")));
     refocus(this.playersBox, had);
   }
 
@@ -715,7 +755,7 @@ class Board {
     if (!this.ghost || !this.placing()) return;
     const j = this.judge();
     if (!j.legal) {
-      announce(`Not here: ${j.why}.`);
+      announce(t("Not here: {why}.", { why: j.why }));
       this.status.classList.add("flash");
       return;
     }
@@ -864,7 +904,7 @@ class Board {
       } else if ((e.key === "r" || e.key === "R") && placing) {
         e.preventDefault();
         this.rotate(e.shiftKey ? -1 : 1);
-        announce(`Turned ${this.ghost.rot * 90}°. ${this.spotSentence()}`);
+        announce(t("Turned {degrees}°. {said}", { degrees: this.ghost.rot * 90, said: this.spotSentence() }));
       } else if (e.key === "Enter" && placing) {
         e.preventDefault();
         this.confirm();

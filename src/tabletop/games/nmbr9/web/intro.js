@@ -1,9 +1,12 @@
 // NMBR 9 in the lobby: the tagline, the rules in short, seat colours and some tiles as
 // art. Kept apart from the board (index.js) so that the lobby never downloads the
 // board's code (shell/games.js lists both parts with their stylesheets).
+import { t, withNodes } from "../../shell/i18n.js";
 import { h, s } from "../../shell/util.js";
 
-// Seat colours, apart from the level shades of the tiles.
+// Seat colours, apart from the level shades of the tiles. (The names are msgids, shown
+// with t(); this line lets pybabel find the one Nova Luna lacks.)
+t("amber");
 const SEAT_COLORS = [
   { name: "amber", fill: "#f2b84b", ink: "#1b1f3a" },
   { name: "violet", fill: "#a77ce6", ink: "#fff" },
@@ -51,7 +54,9 @@ export function tileArt(digit, rotation, size, cls = "") {
 
 const intro = {
   name: "nmbr9",
-  tagline: "Everyone places the same number tile at once — build up in levels: a tile scores its digit times its level, so stack the big ones high.",
+  get tagline() {
+    return t("Everyone places the same number tile at once — build up in levels: a tile scores its digit times its level, so stack the big ones high.");
+  },
 
   setup(type) {
     drawn = type.tiles || {};
@@ -64,8 +69,8 @@ const intro = {
   },
 
   modeNote(seats) {
-    if (seats === 1) return "One seat: the solo game. Score as many points as you can in 20 rounds.";
-    return `${seats} players place each card's tile at the same time; the highest score after 20 rounds wins.`;
+    if (seats === 1) return t("One seat: the solo game. Score as many points as you can in 20 rounds.");
+    return t("{n} players place each card's tile at the same time; the highest score after 20 rounds wins.", { n: seats });
   },
 
   heroArt() {
@@ -81,13 +86,15 @@ const intro = {
   },
 
   howToPlay() {
-    const li = (...c) => h("li", {}, ...c);
+    // Each rule is one sentence; a {placeholder} in it is a word drawn in bold.
+    const li = (text, nodes = {}) => h("li", {}, ...withNodes(text, nodes));
+    const b = (text) => h("strong", {}, text);
     return h("ol", { class: "how-list" },
-      li(h("strong", {}, "A card is turned"), " each round: everyone places that number tile on their own board at the same time."),
-      li(h("strong", {}, "Place it"), ": move the ghost tile over your board (pointer, tap or arrow keys), turn it (button, R or the mouse wheel) and press ", h("em", {}, "Confirm"), ". Until everyone has placed you may take it back."),
-      li(h("strong", {}, "Level 0"), " is the table: a tile there must touch one of your tiles on the table (the first goes anywhere)."),
-      li(h("strong", {}, "Higher levels"), ": a tile must lie flat on tiles below, no overhang, resting on at least two tiles."),
-      li("After 20 rounds each tile scores its digit × its level. The highest total wins."));
+      li(t("{turned} each round: everyone places that number tile on their own board at the same time."), { turned: b(t("A card is turned")) }),
+      li(t("{place}: move the ghost tile over your board (pointer, tap or arrow keys), turn it (button, R or the mouse wheel) and press {confirm}. Until everyone has placed you may take it back."), { place: b(t("Place it")), confirm: h("em", {}, t("Confirm")) }),
+      li(t("{level0} is the table: a tile there must touch one of your tiles on the table (the first goes anywhere)."), { level0: b(t("Level 0")) }),
+      li(t("{higher}: a tile must lie flat on tiles below, no overhang, resting on at least two tiles."), { higher: b(t("Higher levels")) }),
+      li(t("After 20 rounds each tile scores its digit × its level. The highest total wins.")));
   },
 };
 

@@ -225,26 +225,30 @@ class State:
         s._start_turn()
         return s
 
-    def clone(self, displays: bool = True) -> State:
+    def clone(self, share: bool = False) -> State:
         """An independent copy (cheap: the pile is shared, it never changes).
 
-        ``displays=False`` shares the seats' ``Display`` objects with this state:
-        only for a holder that copies them before this state changes (see
-        ``View``)."""
+        ``share=True`` shares the wheel, the counters and the seats' ``Display``
+        objects with this state: only for a holder that calls ``unshare()``
+        before this state changes (see ``View``)."""
         s = State.__new__(State)
         s.game = self.game
         s._solo = self._solo
-        s.wheel = self.wheel.copy()
+        s.wheel = self.wheel if share else self.wheel.copy()
         s.meeple = self.meeple
         s._spaces = self._spaces
         s.on_wheel = self.on_wheel
         s._pile = self._pile
         s._public = self._public
         s.drawn = self.drawn
-        s.displays = [d.clone() for d in self.displays] if displays else self.displays.copy()
-        s.supply = self.supply.copy()
-        s.time = self.time.copy()
-        s.stamp = self.stamp.copy()
+        if share:
+            s.displays, s.supply = self.displays, self.supply
+            s.time, s.stamp = self.time, self.stamp
+        else:
+            s.displays = [d.clone() for d in self.displays]
+            s.supply = self.supply.copy()
+            s.time = self.time.copy()
+            s.stamp = self.stamp.copy()
         s._next_stamp = self._next_stamp
         s.current_seat = self.current_seat
         s.refilled = self.refilled
@@ -604,6 +608,14 @@ class State:
     def scores_so_far(self) -> int:
         """Solo: the cost of the display so far (for showing a running score)."""
         return self._display_cost(0)
+
+    def unshare(self) -> None:
+        """Copy what a ``clone(share=True)`` still shares with its original."""
+        self.wheel = self.wheel.copy()
+        self.displays = [d.clone() for d in self.displays]
+        self.supply = self.supply.copy()
+        self.time = self.time.copy()
+        self.stamp = self.stamp.copy()
 
     def __repr__(self) -> str:
         mode = "solo" if self.game.solo else f"{self.game.players}p"

@@ -32,24 +32,22 @@ class View:
 
     __slots__ = ("_state", "viewer", "__weakref__")
 
-    def __init__(
-        self, state: State, viewer: int | None = None, *, share_displays: bool = False
-    ) -> None:
-        """``share_displays``: read the state's displays until ``own_displays()`` is
-        called, which the caller must do before the state changes (a table does it
-        for views still alive when it applies the next action)."""
+    def __init__(self, state: State, viewer: int | None = None, *, share: bool = False) -> None:
+        """``share``: read the state's wheel, counters and displays until ``unshare()``
+        is called, which the caller must do before the state changes (a table does
+        it for views still alive when it applies the next action)."""
         if viewer is not None and not 0 <= viewer < state.game.players:
             raise ValueError(f"there is no seat {viewer}")
-        hidden = state.clone(displays=not share_displays)
+        hidden = state.clone(share=share)
         public = state.public_pile()
         hidden._pile = public
         hidden._public = (hidden.drawn, public, public)  # the clone's copy held the order
         self._state = hidden
         self.viewer = viewer  # the seat this view is for; None = a spectator
 
-    def own_displays(self) -> None:
-        """Copy the displays a ``share_displays`` view still shares with its state."""
-        self._state.displays = [d.clone() for d in self._state.displays]
+    def unshare(self) -> None:
+        """Copy what a ``share=True`` view still shares with its state."""
+        self._state.unshare()
 
     # Everything public is read straight from the hidden copy.
     game: Game = property(lambda self: self._state.game)  # type: ignore[assignment]

@@ -1,5 +1,6 @@
 // A player's display: tiles on a grid in a pannable, zoomable SVG (drag, wheel, pinch,
 // fit button), legal cells for the selected tile, and the preview of a placement.
+import { t } from "../../shell/i18n.js";
 import { h, rove, s } from "../../shell/util.js";
 import { defs, drawTile, TILE } from "./tiles.js";
 
@@ -22,11 +23,11 @@ export class DisplayView {
     this.svg = s("svg", { class: "display-svg", "data-testid": "display" });
     this.world = s("g", { class: "world" });
     this.svg.append(defs(), this.world);
-    this.zoomIn = h("button", { class: "icon-btn", title: "Zoom in", "aria-label": "Zoom in", onclick: () => this.zoomCentre(1.25) }, "+");
-    this.zoomOut = h("button", { class: "icon-btn", title: "Zoom out", "aria-label": "Zoom out", onclick: () => this.zoomCentre(0.8) }, "−");
-    this.fitBtn = h("button", { class: "icon-btn fit", title: "Show the whole display", "aria-label": "Show the whole display", "data-testid": "fit", onclick: () => { this.overview = true; this.userMoved = false; this.fit(true); } }, "⤢");
+    this.zoomIn = h("button", { class: "icon-btn", title: t("Zoom in"), "aria-label": t("Zoom in"), onclick: () => this.zoomCentre(1.25) }, "+");
+    this.zoomOut = h("button", { class: "icon-btn", title: t("Zoom out"), "aria-label": t("Zoom out"), onclick: () => this.zoomCentre(0.8) }, "−");
+    this.fitBtn = h("button", { class: "icon-btn fit", title: t("Show the whole display"), "aria-label": t("Show the whole display"), "data-testid": "fit", onclick: () => { this.overview = true; this.userMoved = false; this.fit(true); } }, "⤢");
     this.empty = h("div", { class: "display-empty", hidden: true });
-    this.panNote = h("div", { class: "pan-note", "data-testid": "pan-note", hidden: true }, "Drag to see more · ⤢ shows all");
+    this.panNote = h("div", { class: "pan-note", "data-testid": "pan-note", hidden: true }, t("Drag to see more · ⤢ shows all"));
     this.frame = h("div", { class: "display-frame" }, this.svg, this.empty, this.panNote,
       h("div", { class: "zoom-tools" }, this.zoomIn, this.zoomOut, this.fitBtn));
     container.append(this.frame);
@@ -70,7 +71,7 @@ export class DisplayView {
       const classes = ["cell"];
       if (model.hinted === c.key) classes.push("hinted");
       if (model.chosen === c.key) classes.push("chosen");
-      const g = s("g", { class: classes.join(" "), transform: `translate(${c.cell[0] * PITCH} ${c.cell[1] * PITCH})`, "data-testid": `cell-${c.key}`, "data-cell": c.key, role: "button", "aria-label": c.label || `Place at ${c.key}` },
+      const g = s("g", { class: classes.join(" "), transform: `translate(${c.cell[0] * PITCH} ${c.cell[1] * PITCH})`, "data-testid": `cell-${c.key}`, "data-cell": c.key, role: "button", "aria-label": c.label || t("Place at {cell}", { cell: c.key }) },
         s("rect", { class: "cell-box", x: 3, y: 3, width: TILE - 6, height: TILE - 6, rx: 10 }),
         s("path", { class: "cell-plus", d: "M 50 38 V 62 M 38 50 H 62" }));
       g.addEventListener("pointerenter", (e) => { if (e.pointerType === "mouse") this.handlers.onEnter(c.key); });

@@ -1,10 +1,11 @@
 // Nova Luna for the shell: the board (moon wheel, displays, players), its controls,
 // move descriptions and the end-of-game result; the lobby's part comes from intro.js.
 // Styles: tiles.css, colours.css and board.css (shell/games.js adds them).
-import { focusName, focusOn, h, ordinal, plural, refocus, rove, s } from "../../shell/util.js";
+import { t, tn, tp, withNodes } from "../../shell/i18n.js";
+import { focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
-import { COLORS, defs, drawTile, tileInfo, tileText } from "./tiles.js";
+import { COLORS, colourName, defs, drawTile, tileInfo, tileText } from "./tiles.js";
 import { drawWheel } from "./wheel.js";
 
 function parseAction(action) {
@@ -18,17 +19,23 @@ const SIDES = [["right", -1, 0], ["left", 1, 0], ["below", 0, -1], ["above", 0, 
 
 function besideOf(tiles, x, y) {
   for (const [side, dx, dy] of SIDES) {
-    const t = tiles.find((t) => t.cell[0] === x + dx && t.cell[1] === y + dy);
-    if (t) return { side, tile: t.tile };
+    const found = tiles.find((tile) => tile.cell[0] === x + dx && tile.cell[1] === y + dy);
+    if (found) return { side, tile: found.tile };
   }
   return null;
 }
 
 /** "right of your blue 3", "below the red 2", "as the first tile". */
 function whereText(where, owner = "the") {
-  if (!where) return "as the first tile";
-  const side = where.side === "above" || where.side === "below" ? where.side : `${where.side} of`;
-  return `${side} ${owner} ${tileText(where.tile)}`;
+  if (!where) return t("as the first tile");
+  const tile = tileText(where.tile);
+  const yours = owner === "your";
+  switch (where.side) {
+    case "right": return yours ? t("right of your {tile}", { tile }) : t("right of the {tile}", { tile });
+    case "left": return yours ? t("left of your {tile}", { tile }) : t("left of the {tile}", { tile });
+    case "above": return yours ? t("above your {tile}", { tile }) : t("above the {tile}", { tile });
+    default: return yours ? t("below your {tile}", { tile }) : t("below the {tile}", { tile });
+  }
 }
 
 function capital(text) {
@@ -36,18 +43,29 @@ function capital(text) {
 }
 
 /** What the log says of an entry, in parts: {text, cls} (cls: the span the log draws it
- * in), {tile} (the tile taken: a chip in the log, "the red 4" read out) and {sep: true}
- * (the part follows " · " in the log, "; " read out). The log draws them (logText); a
- * screen reader hears them (moveSentence). */
-function logWords(entry) {
-  if (entry.kind === "refill") return [{ text: "refilled the wheel" }];
-  if (entry.kind === "end") return [{ text: `ended phase 1; the wheel was refilled${entry.drawn ? ` (${entry.drawn} tiles)` : ""}` }];
+ * in; ``{tile}`` in the text: the tile taken, a chip in the log, "the red 4" read out) and
+ * {sep: true} (the part follows " · " in the log, "; " read out). The log draws them
+ * (logText); a screen reader hears them (moveSentence). ``you``: the words said to the
+ * player who moved (German conjugates "you took" apart from "Anna took"). */
+function logWords(entry, you = false) {
+  if (entry.kind === "refill") return [{ text: you ? tp("you", "refilled the wheel") : t("refilled the wheel") }];
+  if (entry.kind === "end") {
+    const ended = you ? tp("you", "ended phase 1") : t("ended phase 1");
+    return [{ text: entry.drawn ? tn("{ended}; the wheel was refilled ({n} tile)", "{ended}; the wheel was refilled ({n} tiles)", entry.drawn, { ended }) : t("{ended}; the wheel was refilled", { ended }) }];
+  }
   const n = (entry.covered || []).length;
-  const words = [{ text: (entry.text || "").startsWith("after a refill") ? "refilled, then took " : "took " }, { tile: entry.tile }];
-  if ("beside" in entry) words.push({ text: ` and laid it ${whereText(entry.beside)}`, cls: "log-where" });
-  if (n) words.push({ text: `covered ${plural(n, "task")}`, cls: "covered-note", sep: true });
-  if (entry.drawn) words.push({ text: `the wheel ran empty and was refilled (${entry.drawn} tiles)`, cls: "muted", sep: true });
-  if ((entry.text || "").endsWith("the game is over")) words.push({ text: "game over", cls: "muted", sep: true });
+  const refilled = (entry.text || "").startsWith("after a refill");
+  const took = refilled
+    ? (you ? tp("you", "refilled, then took {tile}") : t("refilled, then took {tile}"))
+    : (you ? tp("you", "took {tile}") : t("took {tile}"));
+  const words = [{ text: took, tile: entry.tile }];
+  if ("beside" in entry) {
+    const where = whereText(entry.beside);
+    words.push({ text: you ? tp("you", " and laid it {where}", { where }) : t(" and laid it {where}", { where }), cls: "log-where" });
+  }
+  if (n) words.push({ text: tn("covered {n} task", "covered {n} tasks", n), cls: "covered-note", sep: true });
+  if (entry.drawn) words.push({ text: tn("the wheel ran empty and was refilled ({n} tile)", "the wheel ran empty and was refilled ({n} tiles)", entry.drawn), cls: "muted", sep: true });
+  if ((entry.text || "").endsWith("the game is over")) words.push({ text: t("game over"), cls: "muted", sep: true });
   return words;
 }
 
@@ -67,15 +85,15 @@ const nova = {
 
   turnPrompt(state) {
     const v = state.view;
-    const parts = ["Take one of the marked tiles from the moon wheel and lay it next to your tiles"];
-    if (v.can_refill) parts.push("or refill the wheel first");
-    if (v.can_end_phase) parts.push("or end phase 1");
-    return parts.join(", ") + ".";
+    if (v.can_refill && v.can_end_phase) return t("Take one of the marked tiles from the moon wheel and lay it next to your tiles, or refill the wheel first, or end phase 1.");
+    if (v.can_refill) return t("Take one of the marked tiles from the moon wheel and lay it next to your tiles, or refill the wheel first.");
+    if (v.can_end_phase) return t("Take one of the marked tiles from the moon wheel and lay it next to your tiles, or end phase 1.");
+    return t("Take one of the marked tiles from the moon wheel and lay it next to your tiles.");
   },
 
   describeAction(state, action) {
-    if (action === "refill") return "refill the wheel";
-    if (action === "end") return "end phase 1";
+    if (action === "refill") return t("refill the wheel");
+    if (action === "end") return t("end phase 1");
     const p = parseAction(action);
     if (!p) return action;
     const tile = state.view.wheel[p.space];
@@ -84,50 +102,53 @@ const nova = {
     const mark = (state.view.takeable || []).indexOf(p.space) + 1;
     const seat = state.acting ?? state.to_move;
     const where = besideOf(state.view.seats[seat].tiles, p.cell[0], p.cell[1]);
-    return `take the ${tileText(tile)}${mark ? ` (marked ${mark} on the wheel)` : ""} and lay it ${whereText(where, "your")}${n ? `, covering ${plural(n, "task")}` : ""}`;
+    const args = { tile: tileText(tile), mark, where: whereText(where, "your") };
+    const take = mark ? t("take the {tile} (marked {mark} on the wheel) and lay it {where}", args) : t("take the {tile} and lay it {where}", args);
+    return n ? tn("{move}, covering {n} task", "{move}, covering {n} tasks", n, { move: take }) : take;
   },
 
   logText(entry) {
     return h("span", {}, ...logWords(entry).map((w) => {
-      if ("tile" in w) {
-        const t = tileInfo(w.tile);
-        return t ? [h("span", { class: `tile-chip tc-${t.color}`, title: `${t.color} ${t.cost}` }, String(t.cost)), ` ${t.color}`] : "";
-      }
-      const text = w.sep ? ` · ${w.text}` : w.text;
-      return w.cls ? h("span", { class: w.cls }, text) : text;
+      const info = "tile" in w ? tileInfo(w.tile) : null;
+      const chip = info ? [h("span", { class: `tile-chip tc-${info.color}`, title: tileText(w.tile) }, String(info.cost)), ` ${colourName(info.color)}`] : "";
+      const parts = withNodes(w.sep ? ` · ${w.text}` : w.text, { tile: chip });
+      return w.cls ? h("span", { class: w.cls }, ...parts) : parts;
     }));
   },
 
   /** The log's words for a screen reader: "took the red 4 and laid it right of the blue 3;
-   * covered 1 task" (the shell puts the player's name before it). */
-  moveSentence(entry) {
-    return logWords(entry).map((w) => ("tile" in w ? `the ${tileText(w.tile)}` : w.sep ? `; ${w.text}` : w.text)).join("");
+   * covered 1 task" (the shell puts the player's name, or "You", before it). */
+  moveSentence(entry, name, you = false) {
+    return logWords(entry, you).map((w) => {
+      const text = "tile" in w ? w.text.replace("{tile}", t("the {tile}", { tile: tileText(w.tile) })) : w.text;
+      return w.sep ? t("; {part}", { part: text }) : text;
+    }).join("");
   },
 
   resultHeadline(state, name) {
     const r = state.result || state.view.result;
-    if (!r) return "Game over";
-    if ("total" in r) return `Solo score: ${r.total}`;
+    if (!r) return t("Game over");
+    if ("total" in r) return t("Solo score: {total}", { total: r.total });
     const winner = name(r.ranking[0]);
-    return r.ended_by === "last disc" ? `${winner} wins!` : `${winner} wins on discs left`;
+    return r.ended_by === "last disc" ? t("{name} wins!", { name: winner }) : t("{name} wins on discs left", { name: winner });
   },
 
   resultView(state, name) {
     const r = state.result || state.view.result;
-    if (!r) return h("p", {}, "The game is over.");
+    if (!r) return h("p", {}, t("The game is over."));
     if ("total" in r) {
       const good = r.total < 100;
       return h("div", { class: "result solo-result", "data-testid": "result" },
         h("div", { class: "score-parts" },
-          scoreBox("Phase 1", r.phase1, "phase1"),
+          scoreBox(t("Phase 1"), r.phase1, "phase1"),
           h("span", { class: "op" }, "+"),
-          scoreBox("Phase 2", r.phase2, "phase2"),
+          scoreBox(t("Phase 2"), r.phase2, "phase2"),
           h("span", { class: "op" }, "="),
-          scoreBox("Total", r.total, "total", true)),
+          scoreBox(t("Total"), r.total, "total", true)),
         h("p", { class: `verdict ${good ? "good" : ""}`, "data-testid": "verdict" }, good
-          ? "Under 100 — the rulebook calls that a good score. Well played!"
-          : "The rulebook calls a score under 100 good. Lower is better — try again?"),
-        h("p", { class: "muted" }, `${plural(r.discs_placed, "disc")} placed with ${plural(r.tiles_taken, "tile")}. Each score is the cost of your tiles plus 10 for every disc not placed.`));
+          ? t("Under 100 — the rulebook calls that a good score. Well played!")
+          : t("The rulebook calls a score under 100 good. Lower is better — try again?")),
+        h("p", { class: "muted" }, soloSummary(r)));
     }
     const rows = r.ranking.map((seat, i) => {
       const c = seatColor(seat);
@@ -139,10 +160,10 @@ const nova = {
     });
     return h("div", { class: "result", "data-testid": "result" },
       h("p", { class: "muted center" }, r.ended_by === "last disc"
-        ? `${name(r.ranking[0])} placed their last disc.`
-        : "The tiles ran out: fewest discs left wins (ties: who would have moved sooner)."),
+        ? t("{name} placed their last disc.", { name: name(r.ranking[0]) })
+        : t("The tiles ran out: fewest discs left wins (ties: who would have moved sooner).")),
       h("table", { class: "ranking" },
-        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, "Rank")), h("th", {}, "Player"), h("th", { class: "num" }, "Discs left"), h("th", { class: "num" }, "Tiles"))),
+        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, t("Rank"))), h("th", {}, t("Player")), h("th", { class: "num" }, t("Discs left")), h("th", { class: "num" }, t("Tiles")))),
         h("tbody", {}, rows)));
   },
 
@@ -153,6 +174,14 @@ const nova = {
 
 // The legal cell in the tab order (see rove() in util.js): the one focus goes to.
 const CELL_STOP = "[data-testid^='cell-'][tabindex='0']";
+
+/** "8 discs placed with 14 tiles. Each score is …" */
+function soloSummary(r) {
+  const discs = tn("{n} disc", "{n} discs", r.discs_placed);
+  const placed = tn("{discs} placed with {n} tile.", "{discs} placed with {n} tiles.", r.tiles_taken, { discs });
+  const rule = t("Each score is the cost of your tiles plus 10 for every disc not placed.");
+  return `${placed} ${rule}`;
+}
 
 function scoreBox(label, value, testid, main) {
   return h("div", { class: `score-box${main ? " main" : ""}`, "data-testid": `score-${testid}` }, h("span", { class: "score-value" }, String(value)), h("span", { class: "score-label" }, label));
@@ -195,9 +224,9 @@ class Board {
     this.soloBox = h("div", { class: "solo-box", "data-testid": "solo-scores", hidden: true });
     this.noticeBox = h("div", { class: "nl-notices" });
     slots.notices.prepend(this.noticeBox, this.soloBox);
-    this.refillBtn = h("button", { class: "btn", "data-testid": "refill", hidden: true, onclick: () => this.send("refill") }, "Refill the wheel");
-    this.endBtn = h("button", { class: "btn", "data-testid": "end-phase", hidden: true, onclick: () => this.send("end") }, "End phase 1");
-    this.cancelBtn = h("button", { class: "btn ghost", "data-testid": "cancel-select", hidden: true, onclick: () => this.cancel() }, "Cancel");
+    this.refillBtn = h("button", { class: "btn", "data-testid": "refill", hidden: true, onclick: () => this.send("refill") }, t("Refill the wheel"));
+    this.endBtn = h("button", { class: "btn", "data-testid": "end-phase", hidden: true, onclick: () => this.send("end") }, t("End phase 1"));
+    this.cancelBtn = h("button", { class: "btn ghost", "data-testid": "cancel-select", hidden: true, onclick: () => this.cancel() }, t("Cancel"));
     slots.controls.append(this.refillBtn, this.endBtn);
   }
 
@@ -405,23 +434,30 @@ class Board {
     const view = state.view;
     const notes = [];
     if (!view.over && view.refilled && !(lastEntry && (lastEntry.kind === "refill" || lastEntry.kind === "end"))) {
-      const drawn = lastEntry && lastEntry.drawn ? ` with ${plural(lastEntry.drawn, "new tile")}` : "";
+      const drawn = lastEntry && lastEntry.drawn ? lastEntry.drawn : 0;
       const soloPhase2 = view.mode === "solo" && view.phase === 2;
+      let why;
+      if (soloPhase2) {
+        why = drawn ? tn("The wheel ran empty, so phase 1 ended and the wheel was refilled with {n} new tile.", "The wheel ran empty, so phase 1 ended and the wheel was refilled with {n} new tiles.", drawn)
+          : t("The wheel ran empty, so phase 1 ended and the wheel was refilled.");
+      } else {
+        why = drawn ? tn("It ran empty, so it was filled again from the pile with {n} new tile.", "It ran empty, so it was filled again from the pile with {n} new tiles.", drawn)
+          : t("It ran empty, so it was filled again from the pile.");
+      }
       notes.push(h("div", { class: "notice notice-refill", "data-testid": "refill-notice" },
-        h("strong", {}, soloPhase2 ? "Phase 2 begins. " : "The wheel was refilled. "),
-        soloPhase2 ? `The wheel ran empty, so phase 1 ended and the wheel was refilled${drawn}.` : `It ran empty, so it was filled again from the pile${drawn}.`));
+        h("strong", {}, soloPhase2 ? t("Phase 2 begins.") : t("The wheel was refilled.")), " ", why));
     } else if (!view.over && view.refilled && lastEntry && lastEntry.kind === "refill") {
-      notes.push(h("div", { class: "notice" }, `${this.seatName(lastEntry.seat)} refilled the wheel.`));
+      notes.push(h("div", { class: "notice" }, t("{name} refilled the wheel.", { name: this.seatName(lastEntry.seat) })));
     }
     if (state.acting !== null && view.can_refill && !this.ctx.readOnly) {
       const left = view.wheel.filter(Boolean).length;
-      notes.push(h("div", { class: "notice notice-choice" }, `Only ${plural(left, "tile")} left on the wheel: you may refill it before you take one.`));
+      notes.push(h("div", { class: "notice notice-choice" }, tn("Only {n} tile left on the wheel: you may refill it before you take one.", "Only {n} tiles left on the wheel: you may refill it before you take one.", left)));
     }
     if (state.acting !== null && view.can_end_phase && !this.ctx.readOnly) {
-      notes.push(h("div", { class: "notice notice-choice" }, "8 discs placed: you may end phase 1 now (the wheel is refilled) or keep taking tiles."));
+      notes.push(h("div", { class: "notice notice-choice" }, t("8 discs placed: you may end phase 1 now (the wheel is refilled) or keep taking tiles.")));
     }
     if (view.pile_count === 0 && !view.over && view.mode !== "solo") {
-      notes.push(h("div", { class: "notice" }, "The pile is empty: the game ends when the wheel runs out."));
+      notes.push(h("div", { class: "notice" }, t("The pile is empty: the game ends when the wheel runs out.")));
     }
     this.noticeBox.replaceChildren(...notes);
   }
@@ -440,23 +476,23 @@ class Board {
     if (view.phase === 1 && !view.over) {
       const now = cost + 10 * Math.max(0, 8 - placed);
       rows = [
-        ["Phase", "1 of 2"],
-        ["Discs placed", `${placed} / 8`],
-        ["Tiles' cost", cost],
-        ["Phase 1 score now", now, "solo-now"],
+        [t("Phase"), t("{i} of {n}", { i: 1, n: 2 })],
+        [t("Discs placed"), `${placed} / 8`],
+        [t("Tiles' cost"), cost],
+        [t("Phase 1 score now"), now, "solo-now"],
       ];
     } else {
       const p1 = view.solo.phase1_score;
       const p2 = cost + 10 * (21 - placed);
       rows = [
-        ["Phase", view.over ? "finished" : "2 of 2"],
-        ["Phase 1 score", p1 ?? "–", "solo-phase1"],
-        ["Discs placed", `${placed} / 21`],
-        ["Phase 2 score now", p2],
-        ["Total now", p1 !== null && p1 !== undefined ? p1 + p2 : "–", "solo-now"],
+        [t("Phase"), view.over ? t("finished") : t("{i} of {n}", { i: 2, n: 2 })],
+        [t("Phase 1 score"), p1 ?? "–", "solo-phase1"],
+        [t("Discs placed"), `${placed} / 21`],
+        [t("Phase 2 score now"), p2],
+        [t("Total now"), p1 !== null && p1 !== undefined ? p1 + p2 : "–", "solo-now"],
       ];
     }
-    this.soloBox.replaceChildren(h("h2", {}, "Solo score", h("small", { class: "muted" }, " · lower is better, under 100 is good")),
+    this.soloBox.replaceChildren(h("h2", {}, t("Solo score"), h("small", { class: "muted" }, " · ", t("lower is better, under 100 is good"))),
       h("dl", { class: "solo-grid" }, ...rows.flatMap(([k, v, id]) => [h("dt", {}, k), h("dd", id ? { "data-testid": id } : {}, String(v))])));
   }
 
@@ -464,7 +500,7 @@ class Board {
     const n = state.view.seats.length;
     if (n === 1) { // one display: a title, no tabs (a tablist would need tabs)
       this.tabs.removeAttribute("role");
-      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, `${this.seatName(0)}'s display`)));
+      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, t("{name}'s display", { name: this.seatName(0) }))));
       return;
     }
     this.tabs.setAttribute("role", "tablist");
@@ -478,8 +514,8 @@ class Board {
         style: { "--disc": c.fill, "--ink": c.ink },
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
-      h("span", { class: "tab-name", title: this.seatName(i) }, this.seatName(i)), mine ? h("span", { class: "you" }, "you") : null,
-      h("span", { class: "tab-discs", title: "discs left" }, String(seat.discs_left)));
+      h("span", { class: "tab-name", title: this.seatName(i) }, this.seatName(i)), mine ? h("span", { class: "you" }, t("you")) : null,
+      h("span", { class: "tab-discs", title: t("discs left") }, String(seat.discs_left)));
     }));
     // The tabs pattern: only the selected tab in the tab order; Left/Right select the next.
     const tabs = [...this.tabs.children];
@@ -511,7 +547,7 @@ class Board {
     const cells = acting && this.selected !== null
       ? state.choices.filter((c) => c.space === this.selected && c.cell).map((c) => ({
         key: `${c.cell[0]},${c.cell[1]}`, cell: c.cell,
-        label: `Place ${whereText(besideOf(data.tiles, c.cell[0], c.cell[1]), "your")}${c.covers.length ? `, covering ${plural(c.covers.length, "task")}` : ""}`,
+        label: placeLabel(whereText(besideOf(data.tiles, c.cell[0], c.cell[1]), "your"), c.covers.length),
       }))
       : [];
     let hinted = null;
@@ -527,7 +563,7 @@ class Board {
     }
     let emptyText = "";
     if (!data.tiles.length) {
-      emptyText = acting ? "Choose a marked tile on the moon wheel: your first tile can go anywhere." : `${this.seatName(seat)} has no tiles yet.`;
+      emptyText = acting ? t("Choose a marked tile on the moon wheel: your first tile can go anywhere.") : t("{name} has no tiles yet.", { name: this.seatName(seat) });
     }
     this.display.render({
       identity: `${seat}`,
@@ -555,8 +591,8 @@ class Board {
         confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", "aria-describedby": "nl-preview-text", hidden: true, onclick: () => {
           const c = this.chosen && this.choiceFor(this.chosen);
           if (c) this.send(c.action);
-        } }, "Place here"),
-        cancel: h("button", { class: "btn ghost small", "data-testid": "cancel-select", onclick: () => this.cancel() }, "Cancel"),
+        } }, t("Place here")),
+        cancel: h("button", { class: "btn ghost small", "data-testid": "cancel-select", onclick: () => this.cancel() }, t("Cancel")),
       };
       const p = this.selParts;
       bar.append(h("div", { class: "sel-left" }, p.chip, p.text), h("div", { class: "sel-right" }, p.confirm, p.cancel));
@@ -567,16 +603,16 @@ class Board {
     }
     bar.hidden = false;
     const p = this.selParts;
-    const t = tileInfo(state.view.wheel[this.selected]);
-    p.chip.className = `tile-chip tc-${t ? t.color : "none"}`;
-    p.chip.textContent = t ? String(t.cost) : "?";
+    const info = tileInfo(state.view.wheel[this.selected]);
+    p.chip.className = `tile-chip tc-${info ? info.color : "none"}`;
+    p.chip.textContent = info ? String(info.cost) : "?";
     if (choice) {
       const n = choice.covers.length;
       const where = whereText(besideOf(state.view.seats[state.acting].tiles, choice.cell[0], choice.cell[1]), "your");
-      p.text.textContent = `${capital(where)}: ${n ? `covers ${plural(n, "task")} (glowing)` : "covers no task"}`;
+      p.text.textContent = n ? tn("{where}: covers {n} task (glowing)", "{where}: covers {n} tasks (glowing)", n, { where: capital(where) }) : t("{where}: covers no task", { where: capital(where) });
     } else {
-      const how = window.matchMedia("(pointer: coarse)").matches ? "tap a highlighted cell to preview it, then “Place here”" : "point at a highlighted cell to preview, click to place it";
-      p.text.textContent = `${t ? `${t.color} ${t.cost}` : "Tile"}: ${how}`;
+      const how = window.matchMedia("(pointer: coarse)").matches ? t("tap a highlighted cell to preview it, then “Place here”") : t("point at a highlighted cell to preview, click to place it");
+      p.text.textContent = t("{tile}: {how}", { tile: info ? tileText(state.view.wheel[this.selected]) : t("Tile"), how });
     }
     p.confirm.hidden = !(this.chosen && choice && this.chosen === this.hovered) && !(this.chosen && choice && this.hovered === null);
   }
@@ -592,10 +628,10 @@ class Board {
       const c = seatColor(i);
       const info = state.game.seats[i] || { kind: "human" };
       const badges = [];
-      if (state.you.includes(i)) badges.push(h("span", { class: "badge you" }, "you"));
-      if (info.kind === "bot") badges.push(h("span", { class: "badge" }, "bot"));
-      else if (!this.ctx.readOnly) badges.push(h("span", { class: `presence ${info.online ? "on" : ""}`, title: info.online ? "connected" : "not connected" }));
-      if (state.thinking === i) badges.push(h("span", { class: "badge thinking", "data-testid": `thinking-${i}` }, "thinking…"));
+      if (state.you.includes(i)) badges.push(h("span", { class: "badge you" }, t("you")));
+      if (info.kind === "bot") badges.push(h("span", { class: "badge" }, t("bot")));
+      else if (!this.ctx.readOnly) badges.push(h("span", { class: `presence ${info.online ? "on" : ""}`, title: info.online ? t("connected") : t("not connected") }));
+      if (state.thinking === i) badges.push(h("span", { class: "badge thinking", "data-testid": `thinking-${i}` }, t("thinking…")));
       const pos = order.indexOf(i);
       const solo = view.mode === "solo";
       const supply = view.supply || 20;
@@ -603,30 +639,35 @@ class Board {
       return h("button", {
         class: `player${i === state.to_move ? " to-move" : ""}${i === this.focus ? " focused" : ""}${this.movedRecently(i) ? " just-moved" : ""}`,
         "data-testid": `player-${i}`, style: { "--disc": c.fill, "--ink": c.ink },
-        title: `Show ${this.seatName(i)}'s display`,
+        title: t("Show {name}'s display", { name: this.seatName(i) }),
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       },
       h("span", { class: "disc", style: { "--disc": c.fill, "--ink": c.ink } }),
       h("span", { class: "player-main" },
         h("span", { class: "player-name" }, h("strong", { title: this.seatName(i) }, this.seatName(i)), ...badges),
         h("span", { class: "player-stats" },
-          h("span", { "data-testid": `discs-left-${i}` }, h("b", {}, String(seat.discs_left)), " discs left"),
-          h("span", {}, h("b", {}, String(seat.tiles.length)), seat.tiles.length === 1 ? " tile" : " tiles"),
+          h("span", { "data-testid": `discs-left-${i}` }, ...withNodes(tn("{n} disc left", "{n} discs left", seat.discs_left), { n: h("b", {}, String(seat.discs_left)) })),
+          h("span", {}, ...withNodes(tn("{n} tile", "{n} tiles", seat.tiles.length), { n: h("b", {}, String(seat.tiles.length)) })),
           solo ? null : trackText(seat, i, behind),
-          !solo && !view.over && pos >= 0 ? h("span", { class: "order" }, pos === 0 ? "moves next" : `${ordinal(pos + 1)} in turn`) : null),
+          !solo && !view.over && pos >= 0 ? h("span", { class: "order" }, pos === 0 ? t("moves next") : t("{place} in turn", { place: ordinal(pos + 1) })) : null),
         h("span", { class: "bar" }, h("i", { style: { width: `${(frac * 100).toFixed(1)}%` } }))),
       miniDisplay(seat.tiles, lastCells.get(i)));
     });
-    card.replaceChildren(h("h2", {}, view.mode === "solo" ? "Player" : "Players"), ...rows);
+    card.replaceChildren(h("h2", {}, view.mode === "solo" ? t("Player") : t("Players")), ...rows);
   }
+}
+
+/** "Place right of your blue 3, covering 1 task": a legal cell's name. */
+function placeLabel(where, n) {
+  return n ? tn("Place {where}, covering {n} task", "Place {where}, covering {n} tasks", n, { where }) : t("Place {where}", { where });
 }
 
 /** "moon track 7 · 3 ahead": the marker's space (as numbered on the wheel) and its lead. */
 function trackText(seat, i, behind) {
   const space = ((seat.time % 24) + 24) % 24;
   const ahead = seat.time - behind;
-  return h("span", { class: "track-pos", "data-testid": `track-pos-${i}`, title: `Moon track space ${space}; time spent ${seat.time}` },
-    "moon track ", h("b", {}, String(space)), ahead > 0 ? ` · ${ahead} ahead` : "");
+  return h("span", { class: "track-pos", "data-testid": `track-pos-${i}`, title: t("Moon track space {space}; time spent {time}", { space, time: seat.time }) },
+    ...withNodes(t("moon track {space}"), { space: h("b", {}, String(space)) }), ahead > 0 ? " · " + t("{n} ahead", { n: ahead }) : "");
 }
 
 function miniDisplay(tiles, lastCell) {

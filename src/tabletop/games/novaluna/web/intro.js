@@ -2,10 +2,13 @@
 // short, seat colours and modes, and some tiles as art. Kept apart from the board (index.js)
 // so that the lobby never downloads the board's code or styles (shell/games.js lists both,
 // with their stylesheets: tiles.css and colours.css here).
+import { t, withNodes } from "../../shell/i18n.js";
 import { h, s } from "../../shell/util.js";
 import { drawTile, setTiles, tileInfo } from "./tiles.js";
 
-// Player discs: chosen to stay apart from the four tile colours.
+// Player discs: chosen to stay apart from the four tile colours. (The names are msgids:
+// the page shows them with t(); these calls only let pybabel find them.)
+const SEAT_COLOUR_NAMES = [t("pearl"), t("violet"), t("lime"), t("rose")];
 const SEAT_COLORS = [
   { name: "pearl", fill: "#f4efe2", ink: "#1b1f3a" },
   { name: "violet", fill: "#a77ce6", ink: "#fff" },
@@ -20,7 +23,9 @@ export function seatColor(seat) {
 const intro = {
   name: "nova-luna",
   colourSymbols: true, // tiles.js and colours.css draw a shape per tile colour
-  tagline: "Take tiles from the moon wheel, lay them next to each other and fulfil their tasks. Place all your discs first — but every tile costs time on the moon track.",
+  get tagline() {
+    return t("Take tiles from the moon wheel, lay them next to each other and fulfil their tasks. Place all your discs first — but every tile costs time on the moon track.");
+  },
 
   setup(type) {
     setTiles(type.tiles || []);
@@ -33,8 +38,8 @@ const intro = {
   },
 
   modeNote(seats) {
-    if (seats === 1) return "One seat: the solo game. Place your 21 discs while spending as little time (tile cost) as possible — under 100 points is good.";
-    return `${seats} players: the first to place all their discs wins.`;
+    if (seats === 1) return t("One seat: the solo game. Place your 21 discs while spending as little time (tile cost) as possible — under 100 points is good.");
+    return t("{n} players: the first to place all their discs wins.", { n: seats });
   },
 
   heroArt() {
@@ -53,13 +58,15 @@ const intro = {
   },
 
   howToPlay() {
-    const li = (...c) => h("li", {}, ...c);
+    // Each rule is one sentence; a {placeholder} in it is a word drawn in bold.
+    const li = (text, nodes) => h("li", {}, ...withNodes(text, nodes));
+    const b = (text) => h("strong", {}, text);
     return h("ol", { class: "how-list" },
-      li(h("strong", {}, "Take"), " one of the three tiles clockwise from the moon figure (they glow and are numbered)."),
-      li(h("strong", {}, "Lay it"), " next to one of your tiles. Point at a highlighted cell to preview it, click to place (on a touch screen: tap, then ", h("em", {}, "Place here"), ")."),
-      li(h("strong", {}, "Tasks"), " are the dot groups: a task is fulfilled when enough tiles of those colours touch the tile, directly or through a chain of the same colour. Fulfilled tasks get one of your discs automatically."),
-      li(h("strong", {}, "Time"), ": each tile costs its number in moves on the moon track. Whoever is furthest back plays next — maybe several times in a row."),
-      li("The first to place all their discs wins. ", h("strong", {}, "Solo"), ": place all 21 discs as cheaply as possible; under 100 points is good."));
+      li(t("{take} one of the three tiles clockwise from the moon figure (they glow and are numbered)."), { take: b(t("Take")) }),
+      li(t("{lay} next to one of your tiles. Point at a highlighted cell to preview it, click to place (on a touch screen: tap, then {place})."), { lay: b(t("Lay it")), place: h("em", {}, t("Place here")) }),
+      li(t("{tasks} are the dot groups: a task is fulfilled when enough tiles of those colours touch the tile, directly or through a chain of the same colour. Fulfilled tasks get one of your discs automatically."), { tasks: b(t("Tasks")) }),
+      li(t("{time}: each tile costs its number in moves on the moon track. Whoever is furthest back plays next — maybe several times in a row."), { time: b(t("Time")) }),
+      li(t("The first to place all their discs wins. {solo}: place all 21 discs as cheaply as possible; under 100 points is good."), { solo: b(t("Solo")) }));
   },
 };
 

@@ -2,6 +2,7 @@
 // covered tasks under the owner's disc colour, previewed tasks glowing. For colour-blind
 // play every tile also carries its colour's shape (top right) and every task dot has a
 // shaped twin; colours.css shows them, instead of the plain dots, under <html class="cb">.
+import { t } from "../../shell/i18n.js";
 import { s } from "../../shell/util.js";
 
 export const TILE = 100; // a tile is drawn in a 100×100 box
@@ -12,6 +13,12 @@ export const COLORS = {
   yellow: { fill: "#e9b93f", dark: "#94701a", name: "yellow" },
 };
 export const COLOR_ORDER = ["red", "blue", "cyan", "yellow"];
+
+/** A tile colour's name in the page's language (the word that goes before a cost). */
+export function colourName(colour) {
+  const names = { red: t("red"), blue: t("blue"), cyan: t("cyan"), yellow: t("yellow") };
+  return names[colour] || colour;
+}
 // One shape per colour, as far apart as shapes go; the pairs that colour-blind eyes mix up
 // most (red/yellow, blue/cyan) get the most different outlines. colours.css and the top
 // bar's icon use the same four.
@@ -65,12 +72,12 @@ export function tileInfo(id) {
 }
 
 export function taskText(task) {
-  return COLOR_ORDER.filter((c) => task[c]).map((c) => `${task[c]} ${c}`).join(" + ");
+  return COLOR_ORDER.filter((c) => task[c]).map((c) => t("{n} {colour}", { n: task[c], colour: colourName(c) })).join(" + ");
 }
 
 export function tileText(id) {
-  const t = TILES.get(id);
-  return t ? `${t.color} ${t.cost}` : `tile ${id}`;
+  const info = TILES.get(id);
+  return info ? t("{colour} {cost}", { colour: colourName(info.color), cost: info.cost }) : t("tile {id}", { id });
 }
 
 const ROWS = { 1: [58], 2: [44, 74], 3: [38, 62, 86] };
@@ -81,30 +88,32 @@ const ROWS = { 1: [58], 2: [44, 74], 3: [38, 62, 86] };
  * (set of task indexes to glow), mini (no task detail).
  */
 export function drawTile(id, opts = {}) {
-  const t = TILES.get(id);
+  const info = TILES.get(id);
   const g = s("g", { class: "tile", "data-tile": id });
-  if (!t) return g;
-  const col = COLORS[t.color];
+  if (!info) return g;
+  const col = COLORS[info.color];
   g.append(
     s("rect", { class: "tile-shadow", x: 2, y: 4, width: TILE, height: TILE, rx: 11 }),
     s("rect", { class: "tile-body", x: 0, y: 0, width: TILE, height: TILE, rx: 11, fill: col.fill }),
     s("rect", { class: "tile-sheen", x: 0, y: 0, width: TILE, height: TILE, rx: 11, fill: "url(#nl-sheen)" }),
     s("rect", { class: "tile-edge", x: 1.5, y: 1.5, width: TILE - 3, height: TILE - 3, rx: 10, stroke: col.dark }),
   );
-  g.append(s("title", {}, `${t.color} tile, cost ${t.cost}${t.tasks.length ? ` — tasks: ${t.tasks.map(taskText).join("; ")}` : " — no tasks"}`));
+  const tasks = info.tasks.map(taskText).join("; ");
+  const title = info.tasks.length ? t("{tile}, cost {cost} — tasks: {tasks}", { tile: tileText(id), cost: info.cost, tasks }) : t("{tile}, cost {cost} — no tasks", { tile: tileText(id), cost: info.cost });
+  g.append(s("title", {}, title));
   // cost: a little moon-clock in the corner
   g.append(
     s("circle", { class: "cost-bg", cx: 17, cy: 17, r: 12.5 }),
-    s("text", { class: "cost", x: 17, y: 17.5, "text-anchor": "middle", "dominant-baseline": "central" }, String(t.cost)),
+    s("text", { class: "cost", x: 17, y: 17.5, "text-anchor": "middle", "dominant-baseline": "central" }, String(info.cost)),
   );
   // the colour's shape, top right (shown in colour-symbol mode)
-  g.append(shape(t.color, "tile-symbol", 82.5, 16.5, 9));
+  g.append(shape(info.color, "tile-symbol", 82.5, 16.5, 9));
   if (opts.mini) return g;
-  const rows = ROWS[t.tasks.length] || [];
-  t.tasks.forEach((task, i) => {
+  const rows = ROWS[info.tasks.length] || [];
+  info.tasks.forEach((task, i) => {
     const colours = COLOR_ORDER.flatMap((c) => Array(task[c] || 0).fill(c));
     const width = colours.length * 15 + 11;
-    const cx = t.tasks.length === 1 ? 50 : 58;
+    const cx = info.tasks.length === 1 ? 50 : 58;
     const x0 = cx - width / 2;
     const y = rows[i];
     const covered = opts.covered && opts.covered[i];
@@ -114,7 +123,7 @@ export function drawTile(id, opts = {}) {
       tg.setAttribute("data-testid", `task-${opts.cell[0]},${opts.cell[1]},${i}`);
     }
     if (covered) tg.setAttribute("data-covered", "1");
-    tg.append(s("title", {}, `Task: ${taskText(task)}${covered ? " — fulfilled" : ""}`));
+    tg.append(s("title", {}, covered ? t("Task: {task} — fulfilled", { task: taskText(task) }) : t("Task: {task}", { task: taskText(task) })));
     tg.append(s("rect", { class: "plate", x: x0, y: y - 11, width, height: 22, rx: 11 }));
     colours.forEach((c, k) => {
       const dx = x0 + 13 + k * 15;

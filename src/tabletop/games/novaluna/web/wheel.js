@@ -1,5 +1,6 @@
 // The moon wheel: 12 selection spaces with their tiles and the meeple, the three takeable
 // tiles marked, and the 24-space moon track with the players' markers in stacking order.
+import { t, tn } from "../../shell/i18n.js";
 import { rove, s } from "../../shell/util.js";
 import { defs, drawTile, tileText } from "./tiles.js";
 
@@ -19,7 +20,7 @@ function polar(r, index, count) {
  */
 export function drawWheel(opts) {
   const { view } = opts;
-  const svg = s("svg", { class: "wheel", viewBox: "-205 -205 410 410", "data-testid": "wheel", role: "group", "aria-label": "Moon wheel" });
+  const svg = s("svg", { class: "wheel", viewBox: "-205 -205 410 410", "data-testid": "wheel", role: "group", "aria-label": t("Moon wheel") });
   svg.append(defs());
   // the board
   svg.append(
@@ -45,12 +46,12 @@ export function drawWheel(opts) {
     s("circle", { class: "moon-dark", cx: 0, cy: -6, r: 40 }),
     s("circle", { class: "moon", cx: 0, cy: -6, r: 40, fill: "url(#nl-moon)", mask: "url(#nl-crescent)" }),
   );
-  const pileLabel = view.pile_count === 1 ? "tile in the pile" : "tiles in the pile";
+  const pileLabel = tn("tile in the pile", "tiles in the pile", view.pile_count);
   centre.append(
     s("text", { class: "pile-count", x: 0, y: 44, "text-anchor": "middle", "data-testid": "pile-count" }, String(view.pile_count)),
     s("text", { class: "pile-label", x: 0, y: 58, "text-anchor": "middle" }, pileLabel));
   if (solo) {
-    centre.append(s("text", { class: "phase-label", x: 0, y: -56, "text-anchor": "middle" }, view.over ? "finished" : `Phase ${view.phase}`));
+    centre.append(s("text", { class: "phase-label", x: 0, y: -56, "text-anchor": "middle" }, view.over ? t("finished") : t("Phase {n}", { n: view.phase })));
   }
   svg.append(centre);
   // markers: by position, bottom of each stack first
@@ -68,7 +69,7 @@ export function drawWheel(opts) {
         const [x, y] = polar(R_TRACK - level * 5.5, pos, 24);
         const c = opts.seatColor(seat);
         const g = s("g", { class: `marker${seat === next ? " marker-next" : ""}`, "data-testid": `marker-${seat}`, transform: `translate(${x} ${y - level * 2.5})` },
-          s("title", {}, `${opts.seatName(seat)}: moon track ${pos} (time ${view.seats[seat].time})${level === seats.length - 1 && seats.length > 1 ? ", on top of the stack" : ""}`),
+          s("title", {}, markerTitle(opts.seatName(seat), pos, view.seats[seat].time, level === seats.length - 1 && seats.length > 1)),
           s("ellipse", { class: "marker-side", cx: 0, cy: 2.6, rx: 9, ry: 6.5, fill: c.fill }),
           s("ellipse", { class: "marker-top", cx: 0, cy: 0, rx: 9, ry: 6.5, fill: c.fill }));
         svg.append(g);
@@ -93,10 +94,11 @@ export function drawWheel(opts) {
     if (order >= 0) g.setAttribute("data-takeable", String(order + 1));
     g.append(s("circle", { class: "space-slot", r: 33 }));
     if (tile) {
-      const t = drawTile(tile, {});
-      const inner = s("g", { class: "space-tile", transform: `scale(${TILE_SCALE}) translate(-50 -50)` }, t);
+      const drawn = drawTile(tile, {});
+      const inner = s("g", { class: "space-tile", transform: `scale(${TILE_SCALE}) translate(-50 -50)` }, drawn);
       g.append(s("rect", { class: "take-ring", x: -37, y: -37, width: 74, height: 74, rx: 11 }), inner);
-      g.setAttribute("aria-label", `${tileText(tile)} on space ${space}${order >= 0 ? `, takeable (${order + 1})` : ""}`);
+      const where = { tile: tileText(tile), space, mark: order + 1 };
+      g.setAttribute("aria-label", order >= 0 ? t("{tile} on space {space}, takeable ({mark})", where) : t("{tile} on space {space}", where));
       if (opts.selectable && order >= 0) {
         g.setAttribute("role", "button");
         buttons[order] = g;
@@ -130,9 +132,15 @@ export function drawWheel(opts) {
   return svg;
 }
 
+/** A marker's tooltip: "Ann: moon track 7 (time 31), on top of the stack". */
+function markerTitle(name, pos, time, onTop) {
+  const args = { name, pos, time };
+  return onTop ? t("{name}: moon track {pos} (time {time}), on top of the stack", args) : t("{name}: moon track {pos} (time {time})", args);
+}
+
 function meeple() {
   return s("g", { class: "meeple", "data-testid": "meeple" },
-    s("title", {}, "The moon figure: the next three tiles clockwise from it may be taken"),
+    s("title", {}, t("The moon figure: the next three tiles clockwise from it may be taken")),
     s("ellipse", { class: "meeple-shadow", cx: 0, cy: 20, rx: 15, ry: 5 }),
     s("path", { class: "meeple-body", d: "M -13 19 Q -12 2 -6 -2 L 6 -2 Q 12 2 13 19 Z" }),
     s("circle", { class: "meeple-head", cx: 0, cy: -12, r: 11 }),

@@ -1,0 +1,155 @@
+"""The page's languages: English, German and Dutch.
+
+Every text the page shows is an English *msgid* with ``{name}`` placeholders, gettext
+style; the catalogues ``locale/<lang>/LC_MESSAGES/messages.po`` (managed with Babel,
+see docs/web.md) translate them. English needs no catalogue: the msgid is the text.
+The server never sends a sentence it made up in English alone: an error or a log entry
+carries its msgid (``key``) and ``args``, and the page translates them; the English
+text goes along for API users.
+
+The page loads ``/i18n/<lang>.json`` (``catalogue``): ``{"lang", "plurals",
+"messages"}``, where a message is its translation, or for a plural message the list
+of its forms in the order of ``plurals`` (the ``Intl.PluralRules`` categories); a
+message with a context (``tp`` on the page) is keyed ``context + "\x04" + msgid``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from typing import Any, TypeVar
+
+LANGUAGES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}
+DEFAULT = "en"
+LOCALES = resources.files("tabletop").joinpath("locale")
+#: The gettext order of the plural forms of English, German and Dutch (Plural-Forms:
+#: nplurals=2; plural=(n != 1)), as Intl.PluralRules names them.
+PLURALS = ["one", "other"]
+
+E = TypeVar("E", bound=Exception)
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def N_(msgid: str) -> str:  # noqa: N802 - the gettext name for "mark for extraction"
+    """Mark ``msgid`` for ``pybabel extract``; the text itself is unchanged."""
+    return msgid
+
+
+def fill(msgid: str, args: dict[str, Any] | None = None) -> str:
+    """``msgid`` with each ``{name}`` replaced by ``args[name]`` (unknown ones left as
+    they are, so literal braces such as a JSON example survive)."""
+    if not args:
+        return msgid
+    return _PLACEHOLDER.sub(lambda m: str(args[m[1]]) if m[1] in args else m[0], msgid)
+
+
+def part(msgid: str, **args: Any) -> dict[str, Any]:
+    """One piece of a sentence the server sends: ``{"key": msgid, "args": args}``."""
+    return {"key": msgid, "args": args}
+
+
+def parts_text(parts: list[dict[str, Any]]) -> str:
+    """The English of ``parts`` (see ``part``), joined with nothing between.
+
+    >>> parts_text([part("placed their {card}", card=7), part("; the game is over")])
+    'placed their 7; the game is over'
+    """
+    return "".join(fill(p["key"], p["args"]) for p in parts)
+
+
+def keyed(error: type[E], msgid: str, **args: Any) -> E:
+    """``error`` (an exception class) with the message ``msgid`` filled from ``args``,
+    carrying ``key`` and ``params`` so the server can send them for the page to
+    translate (wrap the msgid in ``N_`` for pybabel).
+
+    >>> err = keyed(ValueError, N_("there is no seat {seat}"), seat=5)
+    >>> str(err), err.key, err.params
+    ('there is no seat 5', 'there is no seat {seat}', {'seat': 5})
+    """
+    err = error(fill(msgid, args))
+    err.key = msgid  # type: ignore[attr-defined]
+    err.params = args  # type: ignore[attr-defined]
+    return err
+
+
+def placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+def negotiate(accept_language: str | None) -> str | None:
+    """The page language an ``Accept-Language`` header asks for first (``None``: no
+    header, or none of ours)."""
+    if not accept_language:
+        return None
+    wanted: list[tuple[float, int, str]] = []
+    for i, part in enumerate(accept_language.split(",")[:32]):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        primary = tag.strip().lower().split("-")[0]
+        if q > 0 and primary in LANGUAGES:
+            wanted.append((-q, i, primary))
+    return min(wanted)[2] if wanted else None
+
+
+@cache
+def translate(lang: str, msgid: str) -> str:
+    """``msgid`` in ``lang`` (itself where the catalogue has none), for the few texts the
+    server itself puts on the page."""
+    found = catalogue(lang)["messages"].get(msgid)
+    return found if isinstance(found, str) else msgid
+
+
+@cache
+def catalogue(lang: str) -> dict[str, Any]:
+    """The page's catalogue of ``lang`` (see the module); English has no messages."""
+    if lang not in LANGUAGES:
+        raise KeyError(lang)
+    messages: dict[str, Any] = {}
+    if lang != DEFAULT:
+        from babel.messages.pofile import read_po
+
+        path = LOCALES.joinpath(lang, "LC_MESSAGES", "messages.po")
+        with path.open("rb") as po:
+            for message in read_po(po, locale=lang):
+                if not message.id or message.fuzzy:
+                    continue
+                key = message.id[0] if isinstance(message.id, tuple) else message.id
+                if message.context:  # gettext's key for a message in a context
+                    key = f"{message.context}\x04{key}"
+                if isinstance(message.id, tuple):
+                    forms = list(message.string)
+                    if all(forms):
+                        messages[key] = forms
+                elif message.string:
+                    messages[key] = message.string
+    return {"lang": lang, "plurals": PLURALS, "messages": messages}
+
+
+def reason_parts(reason: str, patterns: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """A bot's English reason (parts joined by ``"; "``) as msgids and arguments for the
+    page: each part matched against ``patterns``, ``(regex, msgid)`` pairs whose named
+    groups are the msgid's placeholders; ``{"key": None, "text": part}`` for a part no
+    pattern knows (the page shows it as it is).
+
+    >>> reason_parts("cost 3; oops", [(r"cost (?P<cost>\\d+)", N_("cost {cost}"))])
+    [{'key': 'cost {cost}', 'args': {'cost': '3'}}, {'key': None, 'text': 'oops'}]
+    """
+    out: list[dict[str, Any]] = []
+    for part in reason.split("; "):
+        for regex, msgid in patterns:
+            found = re.fullmatch(regex, part)
+            if found:
+                out.append({"key": msgid, "args": found.groupdict()})
+                break
+        else:
+            out.append({"key": None, "text": part})
+    return out
