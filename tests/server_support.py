@@ -9,7 +9,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
@@ -45,8 +44,8 @@ class ServerProcess:
         self.bot_pause = bot_pause
         self.workers = workers
         self.proc: subprocess.Popen[bytes] | None = None
-        if log is None and isinstance(db, str):  # a URL: the log goes beside nothing
-            log = Path(tempfile.mkdtemp(prefix="tt-serve-")) / "server.log"
+        if log is None and isinstance(db, str):
+            raise ValueError("a server on a PostgreSQL URL needs log=PATH for its output")
         self.log = log or Path(db).with_suffix(".log")
 
     @property

@@ -538,9 +538,11 @@ def test_the_server_answers_while_a_bot_thinks(api: Api) -> None:
 # -- restart ----------------------------------------------------------------------------------
 
 
-def test_games_survive_kill_9_and_continue(database: Callable[[str], Path | str]) -> None:
+def test_games_survive_kill_9_and_continue(
+    database: Callable[[str], Path | str], tmp_path: Path
+) -> None:
     db = database("crash.sqlite3")
-    server = ServerProcess(db, bot_pause=0.2).start()
+    server = ServerProcess(db, bot_pause=0.2, log=tmp_path / "crash.log").start()
     api = Api(server)
     try:
         created = api.create([HUMAN, GREEDY, {"kind": "bot", "bot": "random"}], seed=99)
