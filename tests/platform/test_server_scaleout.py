@@ -247,3 +247,27 @@ def test_one_command_runs_several_processes_and_sigterm_says_going_away(
     assert time.monotonic() - started < 6
     assert "Traceback" not in (tmp_path / "serve.log").read_text()
     server.stop()
+
+
+def test_a_clock_held_by_two_processes_plays_each_seat_once(two) -> None:
+    """Both processes hold an NMBR 9 game whose 1 s clock runs out with nobody
+    placed: each seat gets exactly one default placement, by whichever process
+    holds the clock's lease."""
+    a, b = two
+    api_a, api_b = Api(a), Api(b)
+    seats = [{"kind": "human", "name": f"P{i + 1}"} for i in range(2)]
+    created = api_a.create(seats, type="nmbr9", seed=3, options={"clock": 1})
+    game_id = created["id"]
+    api_b.state(game_id)  # B holds it too, with its own clock task
+    for api in (api_a, api_b):
+        api.wait(game_id, None, lambda s: s["ply"] >= 2, timeout=15)
+    time.sleep(0.5)  # a second process's clock, were it to act too, would have by now
+    assert sorted(seat for _, seat, _ in stored_actions(a, game_id)[:2]) == [0, 1]
+    with psycopg.connect(a.db) as db:
+        (by_clock,) = db.execute(
+            "SELECT count(*) FROM actions WHERE game_id = %s AND by = 'clock' AND ply < 2",
+            (game_id,),
+        ).fetchone()
+    assert by_clock == 2
+    api_a.http.close()
+    api_b.http.close()
