@@ -33,7 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 
@@ -55,7 +55,7 @@ from .botpool import BotPool
 from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
-from .storage import GameStore, StoreConflict
+from .storage import GameStore, SharedStore, StoreConflict
 from .store import ActionRow, GameRow, Seat, StoreError
 
 log = logging.getLogger("tabletop.server")
@@ -285,6 +285,12 @@ class Hub:
         # who holds a lease (see ``_leased``): unique per process, readable in the table
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
+    @property
+    def shared(self) -> SharedStore:
+        """The store, as shared by several processes; only when ``store.shared``."""
+        assert self.store.shared
+        return cast(SharedStore, self.store)
+
     async def checkpoint_now_and_then(self, every: float = 1.0) -> None:
         """Copy the journal into the database file in the background (see
         ``Store.checkpoint_separately``): commits never wait for it."""
@@ -359,7 +365,7 @@ class Hub:
         if not self.rooms:
             return
         try:
-            seqs = _reading(self.store.seqs, list(self.rooms))  # type: ignore[attr-defined]
+            seqs = _reading(self.shared.seqs, list(self.rooms))
         except ApiError as err:
             log.warning("catching up: %s", err.message)
             return
@@ -372,7 +378,7 @@ class Hub:
         """Load the games whose bot move or clock lost its process, and let their
         bots and clocks go on here."""
         try:
-            orphans = _reading(self.store.orphaned)  # type: ignore[attr-defined]
+            orphans = _reading(self.shared.orphaned)
         except ApiError as err:
             log.warning("looking for orphaned bot moves: %s", err.message)
             return
@@ -438,8 +444,7 @@ class Hub:
         shared store: one query by primary key). Only in the game's turn."""
         room = self.room(game_id)
         if self.store.shared:
-            store: Any = self.store
-            changes = _reading(store.changes_since, game_id, room.ply)
+            changes = _reading(self.shared.changes_since, game_id, room.ply)
             if changes is not None and changes[0] != room.seq and not self._extend(room, *changes):
                 room = self.reload(game_id)
         return room
@@ -917,7 +922,7 @@ class Hub:
             if not self.store.shared:
                 return True
             try:
-                claimed = self.store.claim(game_id, task, self.owner, LEASE_SECONDS)  # type: ignore[attr-defined]
+                claimed = self.shared.claim(game_id, task, self.owner, LEASE_SECONDS)
             except StoreError as err:
                 log.warning("lease on %s of game %s: %s", task, game_id, err)
                 claimed = False
@@ -933,7 +938,7 @@ class Hub:
         if not self.store.shared:
             yield
             return
-        store: Any = self.store
+        store = self.shared
 
         async def renew() -> None:
             while True:
