@@ -29,7 +29,8 @@ class PgCluster:
 
     def _run(self, *command: str) -> None:
         as_user = ["runuser", "-u", USER, "--"] if os.geteuid() == 0 else []
-        done = subprocess.run([*as_user, *command], capture_output=True, text=True)
+        # cwd: the unprivileged user may not be allowed into the caller's folder
+        done = subprocess.run([*as_user, *command], capture_output=True, text=True, cwd=self.dir)
         if done.returncode:
             raise RuntimeError(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
 
