@@ -16,7 +16,7 @@ USER = "nobody"  # PostgreSQL refuses to run as root
 
 
 def available() -> bool:
-    return (PG_BIN / "initdb").exists() and (os.geteuid() != 0 or shutil.which("runuser"))
+    return (PG_BIN / "initdb").exists() and (os.geteuid() != 0 or bool(shutil.which("runuser")))
 
 
 class PgCluster:
