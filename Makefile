@@ -1,7 +1,9 @@
 # Two entry points (see README): `make serve` (the web app) and `make test`.
 # Both create .venv and install the package into it when needed; `make test`
-# also installs Debian's chromium for the browser tests when it is missing, and axe-core
-# (npm, pinned in package-lock.json) for the accessibility test.
+# also installs Debian's chromium for the browser tests when it is missing, Debian's
+# postgresql (only its binaries: the tests run a throw-away cluster of their own, and
+# no system service is started) and axe-core (npm, pinned in package-lock.json) for
+# the accessibility test.
 
 PYTHON ?= python3
 VENV := .venv
@@ -13,7 +15,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load browser axe catalogues
+.PHONY: serve play solo test lint bench load browser axe catalogues postgres
 
 $(STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,12 +41,19 @@ browser:
 	test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium; }
 
+# The server suite runs on PostgreSQL too, on a throw-away cluster of its own
+# (tests/pg_support.py): only the binaries are needed, never the system's cluster.
+PG_INITDB := /usr/lib/postgresql/15/bin/initdb
+postgres:
+	test -x $(PG_INITDB) || { $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q postgresql; }
+
 # axe-core, injected into the pages by tests/novaluna/test_browser_axe.py
 AXE := node_modules/axe-core/axe.min.js
 axe:
 	test -f $(AXE) || npm ci --no-audit --no-fund
 
-test: lint browser axe
+test: lint browser axe postgres
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

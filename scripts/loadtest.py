@@ -8,8 +8,14 @@ receiving its ``ack``, which the server sends only after the move is stored
 durably. A finished game is replaced by a new one. In NMBR 9 every seat places
 at once, so each seat acts as soon as a round begins (after its think time).
 
+With several processes (``--db postgresql://... --processes 2``, or ``--url`` given
+once per running process) each game is created at one process and its seats
+connect to the others in turn, so every move crosses processes: stored by one,
+pushed to the other seat by another (PostgreSQL NOTIFY).
+
     .venv/bin/python scripts/loadtest.py --games 200 --seconds 60
     .venv/bin/python scripts/loadtest.py --game nmbr9 --seats 4 --games 200
+    .venv/bin/python scripts/loadtest.py --db postgresql://... --processes 2 --games 400
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import statistics
@@ -40,6 +47,7 @@ class Stats:
         self.errors = 0
         self.games_finished = 0
         self.recording = False
+        self.server_cpu = 0.0  # CPU seconds the servers used while measured
 
 
 async def seat_client(
@@ -82,49 +90,66 @@ async def seat_client(
 
 async def game_loop(
     client: httpx.AsyncClient,
-    url: str,
+    urls: list[str],
     stats: Stats,
     seed: int,
     think: float,
     stop: float,
     game: str = "nova-luna",
     seats: int = 2,
+    spread: bool = True,
 ) -> None:
-    """Run one game after another until ``stop``."""
+    """Run one game after another until ``stop``; ``spread``: each seat at another
+    process (else all at the game's, as a load balancer with affinity would)."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
         body = {"type": game, "seats": [{"kind": "human"}] * seats, "seed": rng.getrandbits(40)}
-        created = (await client.post(f"{url}/api/games", json=body)).json()
+        home = urls[seed % len(urls)]
+        created = (await client.post(f"{home}/api/games", json=body)).json()
         tokens = [s["token"] for s in created["seats"]]
+        # seat i at process seed + i: with several, every game spans them
+        places = [urls[(seed + i * spread) % len(urls)] for i in range(len(tokens))]
         await asyncio.gather(
-            *(seat_client(url, created["id"], t, stats, rng, think) for t in tokens)
+            *(
+                seat_client(url, created["id"], t, stats, rng, think)
+                for url, t in zip(places, tokens, strict=True)
+            )
         )
         stats.games_finished += 1
 
 
 async def run(
-    url: str,
+    url: str | list[str],
     games: int,
     seconds: float,
     think: float,
     warmup: float,
     game: str = "nova-luna",
     seats: int = 2,
+    spread: bool = True,
+    servers: list[int] = [],  # noqa: B006 - never changed
 ) -> Stats:
+    """``servers``: the pids of the servers (this script's own), whose CPU time
+    the run reports per action."""
+    urls = [url] if isinstance(url, str) else url
     stats = Stats()
     start = time.perf_counter()
     stop = start + warmup + seconds
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         loops = [
-            asyncio.create_task(game_loop(client, url, stats, seed, think, stop, game, seats))
+            asyncio.create_task(
+                game_loop(client, urls, stats, seed, think, stop, game, seats, spread)
+            )
             for seed in range(games)
         ]
         await asyncio.sleep(warmup)  # let every game get going before measuring
         stats.recording = True
+        cpu = cpu_seconds(servers)
         lag = asyncio.create_task(watch_own_lag(stats))
         await asyncio.sleep(seconds)
         stats.recording = False
+        stats.server_cpu = cpu_seconds(servers) - cpu
         lag.cancel()
         for task in loops:
             task.cancel()
@@ -140,6 +165,31 @@ async def watch_own_lag(stats: Stats, tick: float = 0.01) -> None:
         stats.client_lag.append(time.perf_counter() - start - tick)
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes and all below them (bot workers), in seconds."""
+    total, seen, todo = 0.0, set(), list(pids)
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        todo += children.get(pid, [])
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -147,13 +197,15 @@ def free_port() -> int:
 
 
 def start_server(
-    workers: int, port: int | None = None
-) -> tuple[subprocess.Popen[bytes], str, Path]:
+    workers: int, port: int | None = None, db: str | None = None
+) -> tuple[subprocess.Popen[bytes], str, Path | str]:
     """Our own server on a free port, or ``SystemExit``: never benchmark, or write
     games into, somebody else's server. ``novaluna serve`` refuses a taken port
     before it creates its database, so an answer counts only once our fresh
-    database exists and our process still runs."""
-    db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
+    database exists and our process still runs. ``db``: a PostgreSQL URL to share
+    (default: a new SQLite file)."""
+    if db is None:
+        db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
     port = port or free_port()
     command = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
     command += ["--db", str(db), "--bot-workers", str(workers)]
@@ -168,7 +220,7 @@ def start_server(
             answered = httpx.get(f"{url}/api/types", timeout=1).status_code == 200
         except httpx.HTTPError:
             answered = False
-        if answered and db.exists() and proc.poll() is None:
+        if answered and (isinstance(db, str) or db.exists()) and proc.poll() is None:
             return proc, url, db
         time.sleep(0.1)
     proc.kill()
@@ -183,24 +235,46 @@ def main() -> int:
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean think time per move, s (default 1.0)"
     )
-    parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument(
+        "--url",
+        action="append",
+        help="an already running server; once per process to spread games (default: start one)",
+    )
+    parser.add_argument("--db", help="start the servers on this postgresql://... database")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="servers to start on --db (default 1)"
+    )
+    parser.add_argument(
+        "--affinity",
+        action="store_true",
+        help="all seats of a game at one process (default: each seat at another)",
+    )
     parser.add_argument(
         "--game", default="nova-luna", help="game type: nova-luna (default) or nmbr9"
     )
     parser.add_argument("--seats", type=int, default=2, help="people per game (default 2)")
     args = parser.parse_args()
     tune_gc()  # the clients must not be what is slow: same collector settings as the server
-    proc = None
-    url = args.url
-    if url is None:
-        proc, url, db = start_server(workers=1)
-        print(f"server: {url}, database {db}")
+    procs = []
+    urls = args.url
+    if urls is None:
+        urls = []
+        for _ in range(args.processes if args.db else 1):
+            proc, url, db = start_server(workers=1, db=args.db)
+            procs.append(proc)
+            urls.append(url)
+        shown = str(db).split("@")[-1]  # no password on the screen
+        print(f"servers: {', '.join(urls)}, database {shown}")
     try:
         stats = asyncio.run(
-            run(url, args.games, args.seconds, args.think, args.warmup, args.game, args.seats)
+            run(
+                *(urls, args.games, args.seconds, args.think, args.warmup, args.game, args.seats),
+                spread=not args.affinity,
+                servers=[proc.pid for proc in procs],
+            )
         )
     finally:
-        if proc is not None:
+        for proc in procs:
             proc.terminate()
             proc.wait()
     report(stats, args)
@@ -216,11 +290,17 @@ def report(stats: Stats, args: argparse.Namespace) -> None:
     p = statistics.quantiles(ms, n=100)
     print(
         f"{args.games} concurrent {args.seats}-seat {args.game} games, think {args.think} s, "
+        f"{len(args.url or [None] * (args.processes if args.db else 1))} process(es), "
         f"{args.seconds:.0f} s measured: "
         f"{len(lat)} actions = {len(lat) / args.seconds:.0f} actions/s; "
         f"latency p50 {p[49]:.1f} ms, p90 {p[89]:.1f} ms, p99 {p[98]:.1f} ms, max {ms[-1]:.1f} ms; "
         f"{stats.games_finished} games finished, {stats.errors} errors"
     )
+    if stats.server_cpu:
+        print(
+            f"server CPU: {stats.server_cpu:.1f} s = {stats.server_cpu / len(lat) * 1000:.2f} ms "
+            "per action (the server processes and their bot workers; not PostgreSQL's)"
+        )
     own = sorted(stats.client_lag)
     if own:
         print(

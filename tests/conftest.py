@@ -2,18 +2,28 @@
 one Chromium per module and ``page``, a page at each of ``SIZES`` that fails the test on
 any JavaScript error or Content-Security-Policy breach; and the server tests': a real
 ``novaluna serve`` per module as ``server`` (the browser folders override it with a URL,
-and a module may with other settings) and an HTTP client of it per test as ``api``."""
+and a module may with other settings) and an HTTP client of it per test as ``api``.
+
+``server`` runs once on SQLite and once on PostgreSQL (a throw-away cluster,
+``pg_cluster``); ``TABLETOP_TEST_STORAGES=sqlite`` (or ``postgresql``) picks one."""
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+import pg_support
+
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
-from server_support import Api, ServerProcess
+from server_support import Api, ServerProcess, new_db
+
+STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
 
 
 @pytest.fixture
@@ -44,9 +54,37 @@ def page(browser: Any, size: str) -> Iterator[Any]:
         yield page
 
 
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[pg_support.PgCluster]:
+    """A PostgreSQL cluster of the test session's own (see ``pg_support``)."""
+    if not pg_support.available():
+        pytest.skip("PostgreSQL's binaries are missing: `make test` installs them")
+    cluster = pg_support.PgCluster().start()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(scope="module", params=STORAGES)
+def storage(request: pytest.FixtureRequest) -> str:
+    """ "sqlite" or "postgresql": what the module's ``server`` stores games in."""
+    return request.param
+
+
+@pytest.fixture
+def database(
+    storage: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> Callable[[str], str | Path]:
+    """``database(name)``: a new empty database of the module's storage (a test using
+    it runs on both, like ``server``)."""
+    return partial(new_db, storage, request, tmp_path)
+
+
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("server") / "games.sqlite3").start()
+def server(
+    storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("server")
+    proc = ServerProcess(new_db(storage, request, folder), log=folder / "server.log").start()
     yield proc
     proc.stop()
 

@@ -6,9 +6,11 @@ import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -27,21 +29,24 @@ class ServerProcess:
 
     def __init__(
         self,
-        db: Path,
+        db: Path | str,
         *,
         bot_pause: float = 0.0,
         workers: int = 1,
         rates: bool = False,
         options: tuple[str, ...] = (),
+        log: Path | None = None,
     ) -> None:
-        self.db = db
+        self.db = db  # a SQLite file or a PostgreSQL URL (then ``log`` is needed)
         self.options = options  # more ``serve`` options, e.g. ("--bot-max-seconds", "30")
         self.rates = rates  # False: limits far above what any test sends
         self.port = free_port()
         self.bot_pause = bot_pause
         self.workers = workers
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = db.with_suffix(".log")
+        if log is None and isinstance(db, str):
+            raise ValueError("a server on a PostgreSQL URL needs log=PATH for its output")
+        self.log = log or Path(db).with_suffix(".log")
 
     @property
     def url(self) -> str:
@@ -87,6 +92,16 @@ class ServerProcess:
                 time.sleep(0.1)
         raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
 
+    def query_one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
+        """One row of ``sql`` (``?`` placeholders) run on the server's database."""
+        if isinstance(self.db, str) and self.db.startswith("postgresql://"):
+            import psycopg
+
+            with psycopg.connect(self.db) as db:
+                return db.execute(sql.replace("?", "%s"), args).fetchone()
+        with closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)) as db:
+            return db.execute(sql, args).fetchone()
+
     def kill9(self) -> None:
         """Kill the server and its workers at once, as a crash would."""
         assert self.proc is not None
@@ -101,6 +116,14 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
+
+
+def new_db(storage: str, request: Any, folder: Path, name: str = "games.sqlite3") -> str | Path:
+    """A new empty database of the kind ``storage``: a file in ``folder``, or a URL
+    on the session's PostgreSQL cluster (``request``: a pytest fixture request)."""
+    if storage == "sqlite":
+        return folder / name
+    return request.getfixturevalue("pg_cluster").database()
 
 
 class Api:

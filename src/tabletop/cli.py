@@ -211,6 +211,18 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
 
     serve.set_defaults(run=run)
 
+    from .server.main import add_db_commands
+
+    db = sub.add_parser("db", help="PostgreSQL for several server processes: migrate, copy")
+    add_db_commands(db)
+
+    def run_db(args: argparse.Namespace) -> int:
+        from .server.main import db_command
+
+        return db_command(args)
+
+    db.set_defaults(run=run_db)
+
 
 def _add_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
     bench = sub.add_parser("bench", help="measure the engine's speed")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -325,9 +326,9 @@ def test_a_finished_game_gives_its_record_and_replay(api: Api) -> None:
 
 
 def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
-    tmp_path: Path,
+    database: Callable[[str], Path | str], tmp_path: Path
 ) -> None:
-    server = ServerProcess(tmp_path / "crash.sqlite3").start()
+    server = ServerProcess(database("crash.sqlite3"), log=tmp_path / "crash.log").start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, HUMAN, HUMAN], seed=9)
@@ -355,9 +356,9 @@ def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
 
 
 def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
-    tmp_path: Path,
+    database: Callable[[str], Path | str], tmp_path: Path
 ) -> None:
-    server = ServerProcess(tmp_path / "clock.sqlite3").start()
+    server = ServerProcess(database("clock.sqlite3"), log=tmp_path / "clock.log").start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)
@@ -404,10 +405,12 @@ def test_the_servers_views_are_the_engines_views() -> None:
                 assert match.view(viewer) == expected
 
 
-def test_a_bots_placement_is_stored_before_anyone_hears_of_it(tmp_path: Path) -> None:
+def test_a_bots_placement_is_stored_before_anyone_hears_of_it(
+    database: Callable[[str], Path | str], tmp_path: Path
+) -> None:
     """Once a state says a bot has placed, a crash cannot take it back: after a
     restart the bot's entry is there, unchanged, and it is not placed again."""
-    server = ServerProcess(tmp_path / "bots.sqlite3").start()
+    server = ServerProcess(database("bots.sqlite3"), log=tmp_path / "bots.log").start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, GREEDY, {"kind": "bot", "bot": "planner:fast"}])

@@ -13,6 +13,8 @@ from types import ModuleType
 import httpx
 import pytest
 
+from pg_support import PgCluster
+
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "loadtest.py"
 
 
@@ -72,3 +74,19 @@ def test_it_plays_nmbr9_with_every_seat_placing_at_once(loadtest: ModuleType) ->
         proc.wait(10)
     assert stats.errors == 0
     assert len(stats.latencies) >= 24  # several rounds of 3 games of 4 seats were measured
+
+
+def test_it_spreads_each_game_over_several_processes(
+    loadtest: ModuleType, pg_cluster: PgCluster
+) -> None:
+    url = pg_cluster.database()
+    started = [loadtest.start_server(workers=1, db=url) for _ in range(2)]
+    try:
+        urls = [u for _, u, _ in started]
+        stats = asyncio.run(loadtest.run(urls, 4, seconds=3, think=0.02, warmup=0.5))
+    finally:
+        for proc, _, _ in started:
+            proc.terminate()
+            proc.wait(10)
+    assert stats.errors == 0
+    assert len(stats.latencies) >= 20  # moves acknowledged while every game spans both

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import socket
-import sqlite3
 import threading
-from collections.abc import Iterator
-from contextlib import closing
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -234,8 +232,7 @@ def test_concurrent_submissions_for_one_seat_apply_exactly_once(
 def test_nothing_reveals_the_pile_order_or_tokens(api: Api, server: ServerProcess) -> None:
     created = api.create([HUMAN, {"kind": "human", "name": "Bob"}, GREEDY])  # a secret seed
     game_id = created["id"]
-    with closing(sqlite3.connect(f"file:{server.db}?mode=ro", uri=True)) as db:
-        (seed,) = db.execute("SELECT seed FROM games WHERE id = ?", (game_id,)).fetchone()
+    (seed,) = server.query_one("SELECT seed FROM games WHERE id = ?", game_id)
     tokens = [s["token"] for s in created["seats"][:2]]
     pile = Game(players=3).new_state(seed).pile_order()
     spectator = open_socket(server, game_id, [])
@@ -541,9 +538,11 @@ def test_the_server_answers_while_a_bot_thinks(api: Api) -> None:
 # -- restart ----------------------------------------------------------------------------------
 
 
-def test_games_survive_kill_9_and_continue(tmp_path: Path) -> None:
-    db = tmp_path / "crash.sqlite3"
-    server = ServerProcess(db, bot_pause=0.2).start()
+def test_games_survive_kill_9_and_continue(
+    database: Callable[[str], Path | str], tmp_path: Path
+) -> None:
+    db = database("crash.sqlite3")
+    server = ServerProcess(db, bot_pause=0.2, log=tmp_path / "crash.log").start()
     api = Api(server)
     try:
         created = api.create([HUMAN, GREEDY, {"kind": "bot", "bot": "random"}], seed=99)

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect
 
-from server_support import Api, ServerProcess, open_socket, receive
+from server_support import Api, ServerProcess, new_db, open_socket, receive
 
 KEYS = ["seats", "type", "options", "seed", "action", "ply", "kind", "bot", "name", "tokens", "id"]
 KEYS += ["seat", "remove", "clock"]
@@ -64,8 +64,12 @@ FUZZ = settings(
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("fuzz") / "games.sqlite3").start()
+def server(
+    storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("fuzz")
+    db = new_db(storage, request, folder)
+    proc = ServerProcess(db, log=folder / "server.log").start()
     yield proc
     proc.stop()
     assert "Traceback" not in proc.log.read_text(errors="replace")

@@ -9,15 +9,19 @@ import pytest
 
 from tabletop.server.ratelimit import RateLimit
 
-from server_support import Api, ServerProcess, open_socket, receive
+from server_support import Api, ServerProcess, new_db, open_socket, receive
 
 HUMAN = {"kind": "human", "name": "Ann"}
 GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path_factory.mktemp("rates") / "games.sqlite3", rates=True).start()
+def server(
+    storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("rates")
+    db = new_db(storage, request, folder)
+    proc = ServerProcess(db, log=folder / "server.log", rates=True).start()
     yield proc
     proc.stop()
 

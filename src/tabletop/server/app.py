@@ -35,6 +35,8 @@ import contextlib
 import hashlib
 import json
 import logging
+import signal
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -58,13 +60,15 @@ from .botpool import BotPool
 from .headers import SecurityHeaders
 from .ratelimit import RateLimits
 from .rooms import ApiError, Hub, Room, Subscriber
-from .store import Account, Store
+from .storage import open_store
+from .store import Account, StoreError
 
 log = logging.getLogger("tabletop.server")
 
 MAX_BODY = 64 * 1024  # actions, game setups
 MAX_RECORD = 2 * 1024 * 1024  # uploaded records for the replay page
 HELLO_TIMEOUT = 30.0
+GOING_AWAY = "\x00going away"  # an outbox item no state or answer can be: close with 1001
 
 STATIC = resources.files("tabletop").joinpath("web")
 
@@ -77,23 +81,27 @@ def create_app(
     bot_limits: BotLimits = DEFAULT_LIMITS,
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
 ) -> Starlette:
-    """The app for the games stored in ``db_path``."""
-    store = Store(db_path)
+    """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL)."""
+    store = open_store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(store, pool, bot_pause, bot_limits, rate_limits)
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        _going_away_on_sigterm(hub)
         pool.start()
         await hub.resume()
         chores = [
             asyncio.create_task(hub.checkpoint_now_and_then()),
             asyncio.create_task(hub.forget_finished_now_and_then()),
         ]
+        if store.shared:  # other processes change games too: follow them
+            chores.append(asyncio.create_task(hub.listen()))
         yield
         for chore in chores:
             chore.cancel()
+        await hub.committer.idle()  # writes under way reach the database
         pool.close()
         hub.close()
         store.close()
@@ -136,7 +144,12 @@ def create_app(
         # Outermost first; GZip leaves WebSockets and small or already encoded bodies alone.
         middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware)],
         lifespan=lifespan,
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, 500: _crash},
+        exception_handlers={
+            ApiError: _api_error,
+            StoreError: _store_error,
+            HTTPException: _http_error,
+            500: _crash,
+        },
     )
     app.state.hub = hub
     app.state.assets = assets
@@ -147,6 +160,35 @@ def create_app(
 # -- helpers -----------------------------------------------------------------------
 
 
+def _going_away_on_sigterm(hub: Hub) -> None:
+    """On SIGTERM, close this process's WebSockets with 1001 (going away: reconnect,
+    perhaps to another process) before uvicorn's own shutdown, which would say 1012;
+    then let uvicorn's handler go on (it waits for requests and writes under way)."""
+    loop = asyncio.get_running_loop()
+    uvicorn_handler = signal.getsignal(signal.SIGTERM)
+    if not callable(uvicorn_handler):
+        return
+
+    async def go_away(sig: int, frame: Any) -> None:
+        await _close_sockets(hub, timeout=1.5)
+        uvicorn_handler(sig, frame)
+
+    def handler(sig: int, frame: Any) -> None:
+        loop.call_soon_threadsafe(lambda: loop.create_task(go_away(sig, frame)))
+
+    with contextlib.suppress(ValueError):  # not the main thread (an embedded app): skip
+        signal.signal(signal.SIGTERM, handler)
+
+
+async def _close_sockets(hub: Hub, timeout: float) -> None:
+    subscribers = [sub for room in hub.rooms.values() for sub in room.subscribers]
+    for sub in subscribers:
+        sub.outbox.put_nowait((None, GOING_AWAY, None))
+    deadline = time.monotonic() + timeout
+    while any(room.subscribers for room in hub.rooms.values()) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
 def _hub(request: Request | WebSocket) -> Hub:
     return request.app.state.hub
 
@@ -154,6 +196,10 @@ def _hub(request: Request | WebSocket) -> Hub:
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     return JSONResponse(exc.body(), status_code=exc.status)
+
+
+async def _store_error(request: Request, exc: Exception) -> Response:
+    return JSONResponse(ApiError.plain(503, f"{exc}; try again shortly").body(), status_code=503)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -222,9 +268,9 @@ def _bearer(request: Request) -> list[str]:
     return [token.strip()]
 
 
-def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
+async def _room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
     hub = _hub(request)
-    room = hub.room(request.path_params["game_id"])
+    room = await hub.fresh(request.path_params["game_id"])
     return room, hub.seats_for(room, _bearer(request), _account(request))
 
 
@@ -316,13 +362,13 @@ async def _create(request: Request) -> Response:
 
 
 async def _get_state(request: Request) -> Response:
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     return JSONResponse(_without_type(_hub(request).state(room, seats)))
 
 
 async def _act(request: Request) -> Response:
     body = _object(await _json_body(request))
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     hub = _hub(request)
     room = await hub.act(room.id, seats, body.get("action"), body.get("ply"), body.get("seat"))
     return JSONResponse(_without_type(hub.state(room, seats)))
@@ -330,7 +376,7 @@ async def _act(request: Request) -> Response:
 
 async def _undo(request: Request) -> Response:
     body = _object(await _json_body(request))
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     hub = _hub(request)
     room = await hub.undo(room.id, seats, body.get("ply"), body.get("seat"))
     return JSONResponse(_without_type(hub.state(room, seats)))
@@ -338,26 +384,26 @@ async def _undo(request: Request) -> Response:
 
 async def _hint(request: Request) -> Response:
     body = _object(await _json_body(request))
-    room, seats = _room_and_seats(request)
+    room, seats = await _room_and_seats(request)
     return JSONResponse(await _hub(request).hint(room, seats, body.get("ply"), body.get("seat")))
 
 
-def _finished_room(request: Request) -> Room:
-    room = _hub(request).room(request.path_params["game_id"])
+async def _finished_room(request: Request) -> Room:
+    room = await _hub(request).fresh(request.path_params["game_id"])
     if not room.match.is_over():
         raise ApiError(409, "the record is available once the game is over (it shows the pile)")
     return room
 
 
 async def _record(request: Request) -> Response:
-    room = _finished_room(request)
+    room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
     name = f"{room.type.name}-{room.id}.json"
     return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
 async def _stored_replay(request: Request) -> Response:
-    room = _finished_room(request)
+    room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
     # which players are bots: the page shows a bot's name (its label) in its language
     return JSONResponse(
@@ -514,7 +560,7 @@ async def _socket(ws: WebSocket) -> None:
     await ws.accept()
     try:
         tokens = await _hello(ws)
-        room = hub.room(ws.path_params["game_id"])
+        room = await hub.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
         seats = hub.seats_for(room, tokens, _account(ws))
     except ApiError as err:
         await ws.send_json({"type": "error", "status": err.status, **_socket_error(err)})
@@ -611,4 +657,7 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
             _, text, _ = await sub.outbox.get()
+            if text is GOING_AWAY:
+                await ws.close(code=1001, reason="the server is stopping; reconnect")
+                return
             await ws.send_text(text)

@@ -22,13 +22,14 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .store import Store, StoreError, Write
+from .storage import GameStore
+from .store import StoreError, Write
 
 
 class Committer:
     """The one way the server writes to ``store``: ``await write(name, *args)``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: GameStore) -> None:
         self.store = store
         # an in-memory store reads through its one connection: never write beside it
         self._inline = store.path == ":memory:"
@@ -70,6 +71,13 @@ class Committer:
                         done.set_result(result)
         finally:
             self._draining = False
+
+    async def idle(self, timeout: float = 5.0) -> None:
+        """Wait (at most ``timeout`` seconds) until no write is waiting or under way."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while (self._draining or self._waiting) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
 
     def close(self) -> None:
         self._thread.shutdown(wait=True)

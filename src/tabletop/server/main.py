@@ -1,14 +1,18 @@
-"""``novaluna serve``: start the web server (uvicorn) on a SQLite database."""
+"""``novaluna serve``: start the web server (uvicorn) on a SQLite database, or as
+several processes (``--workers``) on a PostgreSQL one; ``novaluna db``: migrate a
+PostgreSQL database, copy a SQLite one into it."""
 
 from __future__ import annotations
 
 import argparse
 import errno
 import gc
+import json
 import logging
 import os
 import socket
 from pathlib import Path
+from typing import Any
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .ratelimit import RateLimits
@@ -57,7 +61,16 @@ def _check_free(host: str, port: int) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=_port, default=8000, help="port to listen on")
-    parser.add_argument("--db", type=Path, help=f"SQLite file (default: {default_db_path()})")
+    parser.add_argument(
+        "--db",
+        help=f"SQLite file (default: {default_db_path()}) or postgresql://... URL",
+    )
+    parser.add_argument(
+        "--workers",
+        type=_positive(int),
+        default=1,
+        help="server processes sharing the port (more than 1 needs PostgreSQL)",
+    )
     parser.add_argument(
         "--bot-pause",
         type=float,
@@ -101,41 +114,123 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, 20, 100)
 
 
+SETTINGS_ENV = "TABLETOP_SERVE_SETTINGS"  # how ``--workers`` processes get the settings
+
+
+def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
+    return {
+        "db_path": db,
+        "bot_pause": max(0.0, args.bot_pause),
+        "bot_workers": args.bot_workers,
+        "bot_limits": [args.bot_max_iterations, args.bot_max_seconds],
+        "rate_limits": [
+            *(args.rate_creates, args.rate_actions, args.rate_hints),
+            *(args.rate_messages, args.rate_logins),
+        ],
+    }
+
+
+def app_from_settings(settings: dict[str, Any] | None = None) -> Any:
+    """The app for ``settings`` (``_settings``); by default those in the environment,
+    which is how each ``--workers`` process builds its own."""
+    from .app import create_app
+
+    if settings is None:
+        settings = json.loads(os.environ[SETTINGS_ENV])
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        tune_gc()
+    return create_app(
+        settings["db_path"],
+        bot_pause=settings["bot_pause"],
+        bot_workers=settings["bot_workers"],
+        bot_limits=BotLimits(*settings["bot_limits"]),
+        rate_limits=RateLimits(*settings["rate_limits"]),
+    )
+
+
+def prepare_db(db: str, workers: int) -> None:
+    """Check ``--workers`` against the database, and bring a PostgreSQL one's schema
+    up to date once, before any worker starts."""
+    from .storage import is_postgres
+
+    if not is_postgres(db):
+        if workers > 1:
+            raise SystemExit(
+                f"novaluna serve: --workers {workers} needs a database the processes can "
+                "share: SQLite serves one process; use --db postgresql://... (see README)"
+            )
+        return
+    try:
+        from .pgstore import migrate
+
+        migrate(db)
+    except Exception as err:  # noqa: BLE001 - psycopg missing, server down, bad URL
+        raise SystemExit(f"novaluna serve: cannot prepare the database: {err}") from None
+
+
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .app import create_app
-
     _check_free(args.host, args.port)
-    db = args.db or default_db_path()
-    try:
-        app = create_app(
-            str(db),
-            bot_pause=max(0.0, args.bot_pause),
-            bot_workers=args.bot_workers,
-            bot_limits=BotLimits(args.bot_max_iterations, args.bot_max_seconds),
-            rate_limits=RateLimits(
-                args.rate_creates,
-                args.rate_actions,
-                args.rate_hints,
-                args.rate_messages,
-                args.rate_logins,
-            ),
-        )
-    except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
-        raise SystemExit(f"novaluna serve: cannot open the game database {db}: {err}") from None
+    db = str(args.db or default_db_path())
+    prepare_db(db, args.workers)
+    settings = _settings(args, db)
+    shown_db = db.split("@")[-1] if "://" in db else db  # no password on the screen
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "ws_max_size": 256 * 1024,
+        "ws_per_message_deflate": False,  # CPU matters more than bytes for ~10 KB states
+        "log_level": "warning",
+        "timeout_graceful_shutdown": 2,
+    }
+    if args.workers > 1:
+        os.environ[SETTINGS_ENV] = json.dumps(settings)
+        app: Any = f"{__name__}:app_from_settings"
+        options.update(factory=True, workers=args.workers)
+    else:
+        try:
+            app = app_from_settings(settings)
+        except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
+            raise SystemExit(
+                f"novaluna serve: cannot open the game database {shown_db}: {err}"
+            ) from None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     games = " and ".join(game.title for game in web_games().values())
-    print(f"{games}: http://{shown}:{args.port}/  (games stored in {db}; Ctrl-C stops)")
+    processes = f"{args.workers} processes; " if args.workers > 1 else ""
+    print(f"{games}: http://{shown}:{args.port}/  ({processes}games in {shown_db}; Ctrl-C stops)")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     tune_gc()
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        ws_max_size=256 * 1024,
-        ws_per_message_deflate=False,  # CPU matters more than bytes for ~10 KB states
-        log_level="warning",
-        timeout_graceful_shutdown=2,
-    )
+    uvicorn.run(app, **options)
+    return 0
+
+
+def add_db_commands(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="db_command", metavar="COMMAND", required=True)
+    mig = sub.add_parser("migrate", help="bring a PostgreSQL database's tables up to date")
+    mig.add_argument("url", help="postgresql://...")
+    copy = sub.add_parser("copy", help="copy the games of a SQLite file into PostgreSQL")
+    copy.add_argument("source", help="the SQLite file (left as it is)")
+    copy.add_argument("url", help="postgresql://... (games already there are skipped)")
+
+
+def db_command(args: argparse.Namespace) -> int:
+    from .storage import is_postgres
+
+    if not is_postgres(args.url):
+        raise SystemExit(f"novaluna db: {args.url!r} is not a postgresql://... URL")
+    try:
+        from . import pgstore
+
+        if args.db_command == "migrate":
+            print(f"{pgstore.migrate(args.url)} migration(s) applied")
+            return 0
+        if not Path(args.source).is_file():
+            raise SystemExit(f"novaluna db copy: no SQLite file at {args.source}")
+        copied, skipped = pgstore.copy_sqlite(args.source, args.url)
+    except (ImportError, OSError) as err:
+        raise SystemExit(f"novaluna db: {err}") from None
+    except Exception as err:  # noqa: BLE001 - psycopg's and sqlite3's errors, said plainly
+        raise SystemExit(f"novaluna db: {type(err).__name__}: {err}") from None
+    print(f"copied {copied} game(s); {skipped} already there were left alone")
     return 0

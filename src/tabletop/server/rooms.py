@@ -20,17 +20,20 @@ is derived from stored times, so it survives restarts too.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import random
 import secrets
+import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import orjson
 
@@ -53,10 +56,13 @@ from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
 from .ratings import MODEL, RatedEnd, bot_seeds, ranks_of
-from .store import Account, AccountGame, GameRow, Seat, Store, StoreError
+from .storage import GameStore, SharedStore, StoreConflict
+from .store import Account, AccountGame, ActionRow, GameRow, Seat, StoreError
 
 log = logging.getLogger("tabletop.server")
 T = TypeVar("T")
+#: how long a process holds a bot move or clock of a shared store without renewing it
+LEASE_SECONDS = 5.0
 
 #: The longest time per move a game may have: turn-based games run over days.
 MAX_TIME_LIMIT = 14 * 24 * 3600
@@ -98,6 +104,10 @@ class ApiError(Exception):
     def body(self) -> JSON:
         """``{"error", "key", "args"}``: the English text, and what translates it."""
         return {"error": self.message, "key": self.key, "args": self.params}
+
+
+class Stale(ApiError):
+    """Another process changed the game first: 409, and the room is reloaded."""
 
 
 @dataclass(eq=False)
@@ -172,6 +182,7 @@ class Room:
     _cache_ply: int = -1
     _choices: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
     _ratings: list[JSON | None] | None = None  # per seat, once over: its rating change
+    seq: int = 0  # the game's stored changes (a shared store's compare-and-set counter)
 
     def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
         """``compute()``, once per move: views and choices only change when a move is made."""
@@ -275,7 +286,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         pool: BotPool,
         bot_pause: float = 0.5,
         limits: BotLimits = DEFAULT_LIMITS,
@@ -292,6 +303,14 @@ class Hub:
         self.committer = Committer(store)
         self._unchecked = 0  # commits since the last checkpoint
         self._checkpoints = ThreadPoolExecutor(1, thread_name_prefix="tabletop-checkpoint")
+        # who holds a lease (see ``_leased``): unique per process, readable in the table
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+    @property
+    def shared(self) -> SharedStore:
+        """The store, as shared by several processes; only when ``store.shared``."""
+        assert self.store.shared
+        return cast(SharedStore, self.store)
 
     async def checkpoint_now_and_then(self, every: float = 1.0) -> None:
         """Copy the journal into the database file in the background (see
@@ -312,6 +331,84 @@ class Hub:
         while True:
             await asyncio.sleep(every)
             self.forget_finished()
+
+    async def listen(self, every: float = 2.0) -> None:
+        """A shared store: follow the changes other processes make. Each notice
+        (``pgstore.CHANNEL``) reloads a game held here that is behind; every ``every``
+        seconds the games held are checked anyway (a notice can be lost, e.g. while
+        the database restarts), and games whose bot or clock lease ran out (a dead
+        process's) are taken over."""
+        import psycopg  # a shared store is a PostgreSQL one
+
+        from .pgstore import CHANNEL, CONNECT_TIMEOUT
+
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.store.path, autocommit=True, connect_timeout=CONNECT_TIMEOUT
+                ) as db:
+                    await db.execute(f"LISTEN {CHANNEL}")
+                    self.catch_up()  # what was missed while not listening
+                    checker = loop.create_task(self._check_now_and_then(every))
+                    try:
+                        async for notice in db.notifies():
+                            self._notified(notice.payload)
+                    finally:
+                        checker.cancel()
+            except (psycopg.Error, OSError) as err:
+                log.warning("listening for other processes' moves: %s; retrying", err)
+            await asyncio.sleep(1.0)
+
+    async def _check_now_and_then(self, every: float) -> None:
+        while True:
+            await asyncio.sleep(every)
+            self.catch_up()
+            self.take_over_orphans()
+
+    def _notified(self, payload: str) -> None:
+        game_id, _, seq = payload.rpartition(" ")
+        room = self.rooms.get(game_id)
+        if room is not None and seq.isdigit() and room.seq < int(seq):
+            self._refresh_soon(game_id)
+
+    def _refresh_soon(self, game_id: str) -> None:
+        async def refresh() -> None:
+            try:
+                await self.fresh(game_id)
+            except ApiError as err:
+                log.warning("reloading game %s: %s", game_id, err.message)
+
+        asyncio.get_running_loop().create_task(refresh())
+
+    def catch_up(self) -> None:
+        """Reload every game held here that another process has changed."""
+        if not self.rooms:
+            return
+        try:
+            seqs = _reading(self.shared.seqs, list(self.rooms))
+        except ApiError as err:
+            log.warning("catching up: %s", err.message)
+            return
+        for game_id, seq in seqs.items():
+            room = self.rooms.get(game_id)
+            if room is not None and room.seq != seq:
+                self._refresh_soon(game_id)
+
+    def take_over_orphans(self) -> None:
+        """Load the games whose bot move or clock lost its process, and let their
+        bots and clocks go on here."""
+        try:
+            orphans = _reading(self.shared.orphaned)
+        except ApiError as err:
+            log.warning("looking for orphaned bot moves: %s", err.message)
+            return
+        for game_id in orphans:
+            log.info("taking over the bots and clock of game %s", game_id)
+            try:
+                self.schedule_bots(self.room(game_id))
+            except ApiError as err:
+                log.warning("game %s: %s", game_id, err.message)
 
     def forget_finished(self) -> int:
         """Drop finished games nobody watches from memory; they are rebuilt from the
@@ -344,6 +441,8 @@ class Hub:
         """
         result = await self.committer.write(name, *args)
         self._unchecked += 1
+        if isinstance(result, StoreConflict):
+            raise Stale.plain(409, str(result))
         if isinstance(result, StoreError):
             raise ApiError.plain(503, str(result))
         return result
@@ -356,9 +455,71 @@ class Hub:
 
         async def alone() -> T:
             async with turn:
-                return await change(self.room(game_id))
+                room = self._fresh_room(game_id)
+                try:
+                    return await change(room)
+                except Stale:
+                    self.reload(game_id)
+                    raise
 
         return await asyncio.shield(asyncio.ensure_future(alone()))
+
+    def _fresh_room(self, game_id: str) -> Room:
+        """The room, reloaded first if another process has changed the game (only a
+        shared store: one query by primary key). Only in the game's turn."""
+        room = self.room(game_id)
+        if self.store.shared:
+            changes = _reading(self.shared.changes_since, game_id, room.ply)
+            if changes is not None and changes[0] != room.seq and not self._extend(room, *changes):
+                room = self.reload(game_id)
+        return room
+
+    def _extend(self, room: Room, seq: int, newer: list[ActionRow]) -> bool:
+        """Bring ``room`` up to ``seq`` by applying the actions another process
+        appended (``newer``), much cheaper than replaying the whole game; False if
+        more than appends happened (an undo: reload instead)."""
+        if seq - room.seq != len(newer) or [a.ply for a in newer] != [
+            room.ply + i for i in range(len(newer))
+        ]:
+            return False
+        match = room.match.clone()
+        entries = []
+        try:
+            for action in newer:
+                applied = match.apply(action.seat, action.action)
+                entries.append((_entry(applied.log, action.ply, action.at, action.by), applied))
+        except ActionRejected:
+            return False
+        room.match, room.seq = match, seq
+        for (entry, applied), action in zip(entries, newer, strict=True):
+            room.log.append(entry)
+            room.reveals.append(applied.reveals)
+            room.action_seats.append(action.seat)
+        self.broadcast(room)
+        self.schedule_bots(room)
+        return True
+
+    async def fresh(self, game_id: str) -> Room:
+        """The room, up to date with changes other processes stored (their notices
+        can be late or lost); with one process simply the room."""
+        if not self.store.shared:
+            return self.room(game_id)
+
+        async def same(room: Room) -> Room:
+            return room
+
+        return await self._in_turn(game_id, same)
+
+    def reload(self, game_id: str) -> Room:
+        """Rebuild a room from the store (another process changed the game): its
+        clients get the new state, its bots and clock start over."""
+        old = self.rooms.pop(game_id, None)
+        new = self.room(game_id)
+        if old is not None:
+            self._move_subscribers(old, new)
+        self.broadcast(new)
+        self.schedule_bots(new)
+        return new
 
     # -- loading ------------------------------------------------------------------
 
@@ -371,14 +532,16 @@ class Hub:
         return room
 
     def _load(self, game_id: str) -> Room:
-        row = self.store.game(game_id) if _plausible_id(game_id) else None
+        row = _reading(self.store.game, game_id) if _plausible_id(game_id) else None
         if row is None:
             raise ApiError(404, "there is no game with that link")
         game_type = get_web_game(row.type)
-        seats = self.store.seats(game_id)
+        seats = _reading(self.store.seats, game_id)
         match = game_type.new_match(len(seats), row.options, row.seed)
-        room = Room(row, game_type, match, seats, [], [], [])
-        for action in self.store.actions(game_id):
+        # seq is read before the actions: if a move lands in between, the room is
+        # ahead of its seq and its next write's compare-and-set fails (and reloads)
+        room = Room(row, game_type, match, seats, [], [], [], seq=row.seq)
+        for action in _reading(self.store.actions, game_id):
             try:
                 applied = match.apply(action.seat, action.action)
             except ActionRejected as err:  # only if the rules changed under a stored game
@@ -392,7 +555,7 @@ class Hub:
 
     async def resume(self) -> None:
         """After a restart: load unfinished games and let their bots move on."""
-        for game_id in self.store.unfinished_games():
+        for game_id in _reading(self.store.unfinished_games):
             try:
                 self.schedule_bots(self.room(game_id))
             except ApiError as err:
@@ -514,7 +677,9 @@ class Hub:
     async def _claim(self, room: Room, seat: int, account: Account) -> None:
         if room.finished:
             raise ApiError(409, "the game is over")
-        if not await self._write("claim_seat", room.id, seat, account.id, account.name):
+        claimed = await self._write("claim_seat", room.id, seat, account.id, account.name, room.seq)
+        room.seq += 1  # a shared store counts the claim as a change of the game
+        if not claimed:
             raise ApiError(409, "someone else took that seat first")
         room.seats = self.store.seats(room.id)
         room.row = self.store.game(room.id) or room.row  # its start time, once all are seated
@@ -650,7 +815,8 @@ class Hub:
         is not one of this game's."""
         seats = set(room.seats_of(account))
         for token in tokens:
-            seat = self.store.seat_for_token(room.id, token) if isinstance(token, str) else None
+            valid = isinstance(token, str)
+            seat = _reading(self.store.seat_for_token, room.id, token) if valid else None
             if seat is None:
                 raise ApiError(403, "that seat link is not valid for this game")
             seats.add(seat)
@@ -744,8 +910,10 @@ class Hub:
         rated = _rated_end(room, match) if over else None
         ranks = ranks_of(match.result(), len(room.seats)) if over else None
         at = await self._write(
-            "append_action", room.id, ply, seat, action, applied.reveals, over, by, rated, ranks
+            "append_action",
+            *(room.id, ply, seat, action, applied.reveals, over, by, rated, ranks, room.seq),
         )
+        room.seq += 1
         room.match = match
         room.log.append(_entry(applied.log, ply, at, by))
         room.reveals.append(applied.reveals)
@@ -814,7 +982,7 @@ class Hub:
             if blocker:
                 raise ApiError(409, blocker)
             last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-            await self._write("truncate", room.id, last)
+            await self._write("truncate", room.id, last, room.seq)
             self.rooms.pop(room.id, None)
             new_room = self.room(room.id)
             self._move_subscribers(room, new_room)
@@ -881,8 +1049,14 @@ class Hub:
 
     async def _bot_move(self, room: Room, seat: int, since: int) -> None:
         await asyncio.sleep(self.bot_pause)
-        if not self._bot_current(room, seat, since):
-            return
+        # seq too: after an undo the same ply comes again, and is a new task
+        task = f"bot {seat} {since} {room.seq}"
+        still = partial(self._bot_current, room, seat, since)
+        if await self._leased(room.id, task, still):
+            async with self._holding(room.id, task):
+                await self._bot_move_leased(room, seat, since)
+
+    async def _bot_move_leased(self, room: Room, seat: int, since: int) -> None:
         bot = room.seat(seat).bot or "random"
         # sequential games keep their seeds: one per move; simultaneous ones one per seat too
         purpose = f"bot {seat}" if room.simultaneous else "bot"
@@ -932,7 +1106,16 @@ class Hub:
         """At ``deadline``, play the game's default bot for every seat still active in
         the round (or turn) that began at ply ``start``; the log says so (``by``)."""
         await asyncio.sleep(max(0.0, deadline - time.time()))
+        task = f"clock {start} {room.seq}"
+        still = partial(self._clock_current, room, start)
+        if await self._leased(room.id, task, still):
+            async with self._holding(room.id, task):
+                await self._clock_moves(room, start)
 
+    def _clock_current(self, room: Room, start: int) -> bool:
+        return self.rooms.get(room.id) is room and room.round_start() == start
+
+    async def _clock_moves(self, room: Room, start: int) -> None:
         async def change(live: Room) -> None:
             if _on_timeout(room) == "abandon":
                 if live is room and room.round_start() == start and not room.finished:
@@ -955,11 +1138,55 @@ class Hub:
 
     async def _abandon(self, room: Room) -> None:
         """End the game unfinished and unrated: its creator chose so for a move out of time."""
-        await self._write("abandon", room.id)
+        await self._write("abandon", room.id, room.seq)
+        room.seq += 1
         room.row = replace(room.row, over=True, abandoned=True)
         for task in room.bot_tasks.values():
             task.cancel()
         self.broadcast(room)
+
+    async def _leased(self, game_id: str, task: str, wanted: Callable[[], bool]) -> bool:
+        """Wait until this process holds the lease on ``task`` (True), or the task is
+        no longer ``wanted()`` (False). Only a shared store has leases: one process
+        works out each bot move and clock; the others wait in case it dies."""
+        while wanted():
+            if not self.store.shared:
+                return True
+            try:
+                claimed = self.shared.claim(game_id, task, self.owner, LEASE_SECONDS)
+            except StoreError as err:
+                log.warning("lease on %s of game %s: %s", task, game_id, err)
+                claimed = False
+            if claimed:
+                return True
+            await asyncio.sleep(LEASE_SECONDS / 2)
+        return False
+
+    @contextlib.asynccontextmanager
+    async def _holding(self, game_id: str, task: str) -> AsyncIterator[None]:
+        """Renew the lease on ``task`` while the body runs; mark it done when the
+        body ends, unless this process is stopping (then another one takes over)."""
+        if not self.store.shared:
+            yield
+            return
+        store = self.shared
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(LEASE_SECONDS / 3)
+                with contextlib.suppress(StoreError):
+                    store.claim(game_id, task, self.owner, LEASE_SECONDS)
+
+        renewer = asyncio.get_running_loop().create_task(renew())
+        try:
+            yield
+        except asyncio.CancelledError:
+            raise  # cancelled: a reload or shutdown; the lease runs out by itself
+        else:
+            with contextlib.suppress(StoreError):
+                store.finish(game_id, task, self.owner)
+        finally:
+            renewer.cancel()
 
     async def _default_move(self, room: Room, seat: int, start: int) -> str:
         """The default bot's move for ``seat``; the first legal action if it fails."""
@@ -1119,6 +1346,14 @@ def _require_player(seats: frozenset[int]) -> None:
     """401 for a spectator (no seat token): checked before anything about the game."""
     if not seats:
         raise ApiError(401, "to play, open your seat link (spectators cannot act)")
+
+
+def _reading(read: Callable[..., T], *args: Any) -> T:
+    """A store read; 503 if the database is unavailable."""
+    try:
+        return read(*args)
+    except StoreError as err:
+        raise ApiError.plain(503, f"{err}; try again shortly") from None
 
 
 def _plausible_id(game_id: str) -> bool:

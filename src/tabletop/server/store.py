@@ -146,6 +146,7 @@ class GameRow:
     undone: bool = False  # an undo was used: unrated
     abandoned: bool = False  # a move's time limit ran out with "abandon" chosen
     started: str | None = None  # when its last open seat was taken (else: created)
+    seq: int = 0  # changes so far; only a shared store (PostgreSQL) counts them
 
 
 @dataclass(frozen=True)
@@ -191,6 +192,8 @@ class Store:
     server can write (and wait for the disk) on a thread of its own while it
     reads on its event loop; WAL lets the reads go on meanwhile.
     """
+
+    shared = False  # one process only: no compare-and-set or leases needed (see pgstore)
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -373,6 +376,7 @@ class Store:
         by: str | None = None,
         rated: RatedEnd | None = None,
         ranks: tuple[int, ...] | None = None,
+        expected_seq: int | None = None,  # for a shared store; one process needs none
     ) -> str:
         now = _now()
         db.execute(
@@ -391,7 +395,9 @@ class Store:
         return now
 
     @staticmethod
-    def _truncate(db: sqlite3.Connection, game_id: str, ply: int) -> None:
+    def _truncate(
+        db: sqlite3.Connection, game_id: str, ply: int, expected_seq: int | None = None
+    ) -> None:
         db.execute("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (game_id, ply))
         db.execute("UPDATE seats SET rank = NULL WHERE game_id = ?", (game_id,))
         db.execute(
@@ -399,14 +405,19 @@ class Store:
         )
 
     @staticmethod
-    def _abandon(db: sqlite3.Connection, game_id: str) -> None:
+    def _abandon(db: sqlite3.Connection, game_id: str, expected_seq: int | None = None) -> None:
         db.execute(
             "UPDATE games SET updated = ?, over = 1, abandoned = 1 WHERE id = ?", (_now(), game_id)
         )
 
     @staticmethod
     def _claim_seat(
-        db: sqlite3.Connection, game_id: str, seat: int, account_id: int, name: str
+        db: sqlite3.Connection,
+        game_id: str,
+        seat: int,
+        account_id: int,
+        name: str,
+        expected_seq: int | None = None,  # for a shared store
     ) -> bool:
         """Give an unclaimed human seat to an account (its name becomes the seat's);
         false if someone claimed it first."""
