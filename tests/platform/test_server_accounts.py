@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from server_support import Api, ServerProcess, open_socket, receive
 
 OLD_DB = Path(__file__).parent / "data" / "games-before-accounts.sqlite3"
 PASSWORD = "correct horse"
+NewDb = Callable[[str], Path | str]  # the ``database`` fixture: either storage
 
 
 def client(server: ServerProcess) -> httpx.Client:
@@ -101,10 +102,12 @@ def test_register_login_logout_and_cookie_flags(server: ServerProcess) -> None:
 def test_the_session_is_stored_hashed(server: ServerProcess) -> None:
     ann = register(server, unique("Hash"))
     token = ann.cookies["session"]
-    db = sqlite3.connect(server.db)
-    hashes = [row[0] for row in db.execute("SELECT token_hash FROM sessions")]
-    db.close()
-    assert token not in hashes and len(hashes[-1]) == 64
+    row = server.query_one(
+        "SELECT COUNT(*), MIN(LENGTH(token_hash)), SUM(CASE WHEN token_hash = ? THEN 1 ELSE 0 "
+        "END) FROM sessions",
+        token,
+    )
+    assert row is not None and row[0] > 0 and row[1] == 64 and row[2] == 0
 
 
 def test_signing_in_again_replaces_the_session(server: ServerProcess) -> None:
@@ -349,8 +352,8 @@ def test_the_cookie_is_secure_over_https(server: ServerProcess) -> None:
     assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
 
 
-def test_rating_survives_kill_9_exactly_once(tmp_path: Path) -> None:
-    proc = ServerProcess(tmp_path / "crash.sqlite3").start()
+def test_rating_survives_kill_9_exactly_once(database: NewDb, tmp_path: Path) -> None:
+    proc = ServerProcess(database("crash.sqlite3"), log=tmp_path / "crash.log").start()
     try:
         ann, ben = register(proc, "Ann"), register(proc, "Ben")
         game_id = open_game(ann)
@@ -370,8 +373,10 @@ def test_rating_survives_kill_9_exactly_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("on_timeout", ["bot", "abandon"])
-def test_a_time_limit_runs_out_across_a_restart(tmp_path: Path, on_timeout: str) -> None:
-    proc = ServerProcess(tmp_path / "clock.sqlite3").start()
+def test_a_time_limit_runs_out_across_a_restart(
+    database: NewDb, tmp_path: Path, on_timeout: str
+) -> None:
+    proc = ServerProcess(database("clock.sqlite3"), log=tmp_path / "clock.log").start()
     try:
         ann = register(proc, "Ann")
         body = {
@@ -435,11 +440,9 @@ def test_a_database_made_before_accounts_upgrades_in_place(tmp_path: Path) -> No
 
 
 def _count(server: ServerProcess, table: str) -> int:
-    db = sqlite3.connect(server.db)
-    try:
-        return db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-    finally:
-        db.close()
+    row = server.query_one(f"SELECT COUNT(*) FROM {table}")
+    assert row is not None
+    return int(row[0])
 
 
 def test_websocket_plays_the_accounts_seat_without_a_token(server: ServerProcess) -> None:

@@ -12,13 +12,15 @@ import psycopg
 import pytest
 
 from pg_support import PgCluster
-from tabletop.server.pgstore import LATEST, PgStore, migrate
+from tabletop.server.pgstore import LATEST, MIGRATIONS, PgStore, migrate
+from tabletop.server.ratings import RatedEnd
 from tabletop.server.storage import StoreConflict, open_store
-from tabletop.server.store import Seat, Store, StoreError, Write
+from tabletop.server.store import Account, Seat, Store, StoreError, Write
 
 from server_support import free_port
 
 ANN = [Seat(0, "Ann", "human", None, "t"), Seat(1, "Bot", "bot", "random")]
+NO_END = (None, None, None)  # append_action's by, rated, ranks: before the expected seq
 
 
 @pytest.fixture
@@ -43,9 +45,9 @@ def test_a_move_is_a_compare_and_set_on_the_games_seq(url: str) -> None:
     assert store.game("g").seq == 0 and store.game("g").seed == 2**63 - 1
     results = store.write_many(
         [
-            Write("append_action", ("g", 0, 0, "1@0,0", False, False, None, 0)),
-            Write("append_action", ("g", 0, 0, "2@0,0", False, False, None, 0)),  # seq 0 again
-            Write("append_action", ("g", 1, 1, "2@1,0", True, False, None, 1)),
+            Write("append_action", ("g", 0, 0, "1@0,0", False, False, *NO_END, 0)),
+            Write("append_action", ("g", 0, 0, "2@0,0", False, False, *NO_END, 0)),  # seq 0 again
+            Write("append_action", ("g", 1, 1, "2@1,0", True, False, *NO_END, 1)),
         ]
     )
     assert isinstance(results[1], StoreConflict) and "first" in str(results[1])
@@ -135,7 +137,7 @@ def test_db_commands_refuse_what_they_cannot_use(tmp_path: Path, url: str) -> No
     assert "not a postgresql://" in db("copy", str(tmp_path), "games.db").stderr
     down = db("migrate", "postgresql://postgres@/x?host=/nonexistent")
     assert down.returncode and "Traceback" not in down.stderr
-    assert "1 migration(s) applied" in db("migrate", url).stdout
+    assert f"{LATEST} migration(s) applied" in db("migrate", url).stdout
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT max(version) FROM schema_version").fetchone() == (LATEST,)
 
@@ -145,3 +147,99 @@ def test_serve_refuses_several_workers_on_sqlite(tmp_path: Path) -> None:
     command += ["--port", str(free_port()), "--db", str(tmp_path / "games.sqlite3")]
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode and "needs a database the processes can share" in done.stderr
+
+
+# -- accounts, sessions and ratings (migration 2) ----------------------------------------
+
+ENDED = RatedEnd("nova-luna", ("a:1", "b:random"), (1, 2))
+
+
+def _version_1(url: str) -> None:
+    """A database as the PostgreSQL store made it before accounts, with one game."""
+    with psycopg.connect(url) as db:
+        db.execute(MIGRATIONS[1])
+        db.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+        db.execute("INSERT INTO schema_version VALUES (1)")
+        db.execute(
+            "INSERT INTO games (id, type, options, seed, created, updated) "
+            "VALUES ('old', 'nova-luna', '{}', 1, 'c', 'u')"
+        )
+
+
+def test_a_database_from_before_accounts_upgrades_in_place(url: str) -> None:
+    _version_1(url)
+    assert migrate(url) == LATEST - 1
+    store = PgStore(url)
+    old = store.game("old")
+    assert old is not None and (old.creator, old.undone, old.abandoned) == (None, False, False)
+    assert store.account_named("ann") is None and store.open_games() == []
+    store.close()
+
+
+def test_accounts_sessions_and_claims(url: str) -> None:
+    migrate(url)
+    store = PgStore(url)
+    ann = store._one("create_account", "Ann", "ann", "hash")  # noqa: SLF001
+    (dup,) = store.write_many([Write("create_account", ("ANN", "ann", "h"))])
+    assert isinstance(dup, StoreError)  # the name is unique whatever its case
+    store._one("create_session", "tokenhash", ann)  # noqa: SLF001
+    assert store.account_login("ann") == (Account(ann, "Ann"), "hash")
+    assert store.sessions_of(ann) == 1 and store.account_names([ann, 99]) == {ann: "Ann"}
+    seats = [
+        Seat(0, "Ann", "human", None, None, ann),
+        Seat(1, "Open", "human", None, "o", None, True),
+    ]
+    store.create_game("g", "nova-luna", {}, 1, seats, creator=ann)
+    assert store.open_games() == ["g"] and store.game("g").started is None
+    ben = store._one("create_account", "Ben", "ben", "hash")  # noqa: SLF001
+    assert store._one("claim_seat", "g", 1, ben, "Ben", 0)  # noqa: SLF001
+    with pytest.raises(StoreConflict):  # stale seq: another process changed the game
+        store._one("claim_seat", "g", 1, ann, "Ann", 0)  # noqa: SLF001
+    assert not store._one("claim_seat", "g", 1, ann, "Ann", 1)  # noqa: SLF001 - taken
+    game = store.game("g")
+    assert game.seq == 2 and game.started is not None and store.open_games() == []
+    assert [s.account_id for s in store.seats("g")] == [ann, ben]
+    assert [g.id for g in store.games_of(ben)] == ["g"]
+    assert store._one("end_sessions", ann) == 1 and store.sessions_of(ann) == 0  # noqa: SLF001
+    store.close()
+
+
+def test_a_rated_end_is_stored_with_the_last_action_exactly_once(url: str) -> None:
+    migrate(url)
+    store = PgStore(url)
+    ann = store._one("create_account", "Ann", "ann", "hash")  # noqa: SLF001
+    assert ann == 1
+    store.create_game("g", "nova-luna", {}, 1, ANN)
+    end = ("g", 0, 0, "1@0,0", False, True, None, ENDED, (1, 2))
+    writes = [Write("append_action", (*end, 0)), Write("append_action", (*end, 0))]
+    first, second = store.write_many(writes)
+    assert isinstance(first, str) and isinstance(second, StoreConflict)
+    assert store.rating("nova-luna", "a:1")[2] == 1  # the losing write rated nothing
+    assert set(store.rating_changes("g")) == {"a:1", "b:random"}
+    assert [s.rank for s in store.seats("g")] == [1, 2]
+    assert store.rating("nova-luna", "a:1")[0] > 25  # won: up from openskill's 25
+    store.truncate("g", 0, 1)  # an undo after the end leaves the game unrated
+    assert store.game("g").undone and [s.rank for s in store.seats("g")] == [None, None]
+    store.close()
+
+
+def test_db_copy_brings_accounts_sessions_and_ratings(tmp_path: Path, url: str) -> None:
+    path = tmp_path / "games.sqlite3"
+    old = Store(path)
+    ann = old._one("create_account", "Ann", "ann", "hash")  # noqa: SLF001
+    old._one("create_session", "tokenhash", ann)  # noqa: SLF001
+    seats = [Seat(0, "Ann", "human", None, "t", ann), Seat(1, "Bot", "bot", "random")]
+    old.create_game("g", "nova-luna", {}, 1, seats, creator=ann)
+    old.append_action("g", 0, 0, "1@0,0", False, True, None, ENDED, (1, 2))
+    old.close()
+    command = [sys.executable, "-m", "tabletop.cli", "novaluna", "db", "copy", str(path), url]
+    subprocess.run(command, capture_output=True, text=True, check=True)
+    store = PgStore(url)
+    assert store.account_for_session("nothing") is None
+    assert store.account_login("ann") == (Account(ann, "Ann"), "hash")
+    assert store.sessions_of(ann) == 1 and store.game("g").creator == ann
+    assert [(s.account_id, s.rank) for s in store.seats("g")] == [(ann, 1), (None, 2)]
+    assert store.rating("nova-luna", "a:1")[2] == 1 and len(store.rating_changes("g")) == 2
+    ben = store._one("create_account", "Ben", "ben", "hash")  # noqa: SLF001
+    assert ben > ann  # the id sequence goes on after the copied accounts
+    store.close()

@@ -271,3 +271,76 @@ def test_a_clock_held_by_two_processes_plays_each_seat_once(two) -> None:
     assert by_clock == 2
     api_a.http.close()
     api_b.http.close()
+
+
+PASSWORD = "correct horse"
+
+
+def _account(server: ServerProcess, name: str) -> httpx.Client:
+    client = httpx.Client(base_url=server.url, timeout=30)
+    r = client.post("/api/account/register", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return client
+
+
+def test_accounts_seats_and_ratings_span_the_processes(two) -> None:
+    a, b = two
+    ann, ben = _account(a, "Ann"), _account(b, "Ben")
+    other = httpx.Client(base_url=b.url, timeout=30, cookies=ann.cookies)
+    assert other.get("/api/account").json()["account"] == {"name": "Ann"}  # one session
+    assert _account_refused(b, "ann") == 409  # the name is taken in every process
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+    body = {"type": "nmbr9", "seats": seats}
+    game_id = ann.post("/api/games", json=body).json()["id"]
+    assert [g["id"] for g in ben.get("/api/lobby").json()["games"]] == [game_id]
+    assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
+    deadline = time.monotonic() + 10  # process a hears of the claim and starts the game
+    while ann.get(f"/api/games/{game_id}").json()["game"]["waiting"]:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    _play_out(game_id, [ann, ben])
+    with psycopg.connect(a.db) as db:
+        rows = db.execute("SELECT count(*) FROM rating_changes WHERE game_id = %s", (game_id,))
+        assert rows.fetchone() == (2,)  # rated once, whichever process stored the end
+        games = db.execute("SELECT sum(games) FROM ratings WHERE type = 'nmbr9'").fetchone()
+        assert games == (2,)
+    for client in (ann, ben, other):
+        client.close()
+
+
+def _play_out(game_id: str, players: list[httpx.Client]) -> None:
+    """Each player (at its own process) takes its first choice until the game ends;
+    a 409 (the other process moved first) just means look again."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for player in players:
+            state = player.get(f"/api/games/{game_id}").json()
+            if state["over"]:
+                return
+            if state["acting"] is not None and state["choices"]:
+                action = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+                player.post(f"/api/games/{game_id}/actions", json=action)
+        time.sleep(0.01)
+    raise AssertionError("the game did not end in a minute")
+
+
+def _account_refused(server: ServerProcess, name: str) -> int:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        body = {"name": name, "password": PASSWORD}
+        return client.post("/api/account/register", json=body).status_code
+
+
+def test_accounts_say_503_while_postgresql_is_down(pg_cluster: PgCluster, two) -> None:
+    a, _ = two
+    ann = _account(a, "Ann")
+    pg_cluster.down()
+    try:
+        assert _account_refused(a, "Cat") == 503
+        assert ann.get("/api/account").status_code == 503
+        assert ann.get("/api/leaderboard/nmbr9").status_code == 503
+        assert ann.get("/api/lobby").status_code == 503
+    finally:
+        pg_cluster.up()
+    assert ann.get("/api/account").json()["account"] == {"name": "Ann"}
+    assert _account_refused(a, "Cat") == 201  # nothing of the refused one was kept
+    ann.close()

@@ -297,7 +297,10 @@ def _account(conn: Request | WebSocket) -> Account | None:
         return None
     if not _same_origin(conn):
         raise ApiError(403, "requests from other sites cannot use your session")
-    return _hub(conn).store.account_for_session(token)
+    try:
+        return _hub(conn).store.account_for_session(token)
+    except StoreError as err:  # a WebSocket has no exception handlers: say 503 here
+        raise ApiError.plain(503, f"{err}; try again shortly") from None
 
 
 def _signed_in(request: Request) -> Account:
@@ -455,6 +458,8 @@ async def _register(request: Request) -> Response:
     try:
         account_id = await hub.write("create_account", name, key, password_hash)
     except ApiError:
+        if hub.store.account_named(key) is None:
+            raise  # not a race for the name: the database is down (503)
         raise ApiError(409, "that name is taken; choose another") from None
     return await _start_session(request, Account(account_id, name), 201)
 

@@ -22,7 +22,6 @@ Shown is the conservative ``ordinal()`` (mu - 3 sigma).
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -60,27 +59,30 @@ def initial(game_type: str, player: str) -> PlackettLuceRating:
     return MODEL.rating()
 
 
-def current(db: sqlite3.Connection, game_type: str, player: str) -> PlackettLuceRating:
+def current(db: Any, game_type: str, player: str, mark: str = "?") -> PlackettLuceRating:
+    """``db``: a sqlite3 connection, or a psycopg one with ``mark="%s"``."""
     row = db.execute(
-        "SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?", (game_type, player)
+        "SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?".replace("?", mark),
+        (game_type, player),
     ).fetchone()
     return initial(game_type, player) if row is None else MODEL.rating(mu=row[0], sigma=row[1])
 
 
-def apply(db: sqlite3.Connection, game_id: str, rated: RatedEnd) -> None:
-    """Rate the game's end, within the caller's transaction."""
-    before = [current(db, rated.type, p) for p in rated.players]
+def apply(db: Any, game_id: str, rated: RatedEnd, mark: str = "?") -> None:
+    """Rate the game's end, within the caller's transaction (SQL placeholders ``mark``:
+    the same statements serve SQLite and PostgreSQL)."""
+    before = [current(db, rated.type, p, mark) for p in rated.players]
     after = MODEL.rate([[r] for r in before], ranks=list(rated.ranks))
     for player, rank, old, (new,) in zip(rated.players, rated.ranks, before, after, strict=True):
         db.execute(
             "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
             "ON CONFLICT (type, player) DO UPDATE SET mu = excluded.mu, "
-            "sigma = excluded.sigma, games = games + 1",
+            "sigma = excluded.sigma, games = ratings.games + 1".replace("?", mark),
             (rated.type, player, new.mu, new.sigma),
         )
         db.execute(
             "INSERT INTO rating_changes (game_id, player, rank, before, after) "
-            "VALUES (?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?)".replace("?", mark),
             (game_id, player, rank, old.ordinal(), new.ordinal()),
         )
 

@@ -681,8 +681,14 @@ class Hub:
         room.seq += 1  # a shared store counts the claim as a change of the game
         if not claimed:
             raise ApiError(409, "someone else took that seat first")
-        room.seats = self.store.seats(room.id)
-        room.row = self.store.game(room.id) or room.row  # its start time, once all are seated
+        try:
+            room.seats = _reading(self.store.seats, room.id)
+            room.row = _reading(self.store.game, room.id) or room.row  # its start, once seated
+        except ApiError:  # stored but not read back: rebuild the room
+            room.seq = -1  # a shared store's next check reloads it (its clients move along)
+            if not self.store.shared:
+                self.rooms.pop(room.id, None)
+            raise
         self.broadcast(room)
         self.schedule_bots(room)
 
