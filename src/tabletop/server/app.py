@@ -548,7 +548,11 @@ async def _leaderboard(request: Request) -> Response:
 
 async def _player(request: Request) -> Response:
     hub = _hub(request)
-    account = hub.store.account_named(accounts.name_key(request.path_params["name"]))
+    try:  # a name no account can have (say with a NUL, which PostgreSQL refuses) is unknown
+        key = accounts.name_key(accounts.check_name(request.path_params["name"]))
+    except AccountError:
+        raise ApiError(404, "there is no player of that name") from None
+    account = hub.store.account_named(key)
     if account is None:
         raise ApiError(404, "there is no player of that name")
     return JSONResponse(hub.profile(account))
