@@ -47,11 +47,13 @@ class NovaLunaTable:
     def apply(self, seat: int, action: Any) -> None:
         if seat != self.recorder.state.current_seat:
             raise ValueError(f"it is seat {self.recorder.state.current_seat}'s turn, not {seat}'s")
-        for ref in self._lent:
-            view = ref()
-            if view is not None:
-                view.unshare()
-        self._lent.clear()
+        lent = self._lent
+        if lent:
+            for ref in lent:
+                view = ref()
+                if view is not None:
+                    view.unshare()
+            lent.clear()
         self.recorder.apply(action)
 
     def record(self) -> JSON:

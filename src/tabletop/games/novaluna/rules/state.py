@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import partial
 
 from .actions import (
     END_PHASE,
@@ -38,6 +39,9 @@ SOLO_PHASE1_DISCS = 8
 DISCS = 21
 
 #: For each meeple space, the other 11 spaces in clockwise order.
+# Place(space, x, y) without the named tuple's Python-level __new__: one per bot move.
+_new_place = partial(tuple.__new__, Place)
+
 _CLOCKWISE_AFTER = tuple(
     tuple((m + k) % WHEEL_SPACES for k in range(1, WHEEL_SPACES)) for m in range(WHEEL_SPACES)
 )
@@ -386,7 +390,7 @@ class State:
             return END_PHASE if self._solo else REFILL
         # Keys sort as their (x, y) do, so this is legal_cells()'s order.
         x, y = cell_xy(sorted(frontier)[pick % width])
-        return Place(spaces[pick // width], x, y)
+        return _new_place((spaces[pick // width], x, y))
 
     def discs_placed(self, seat: int) -> int:
         return self.displays[seat].covered
@@ -404,9 +408,8 @@ class State:
 
     def preview(self, action: Place) -> list[tuple[int, int, int]]:
         """Tasks ``(x, y, task index)`` that ``action`` would fulfil, without applying it."""
-        self._check_place(action)
+        cell = self._check_place(action)
         tile = self.wheel[action.space]
-        cell = cell_key(action.x, action.y)
         found = self.displays[self.current_seat].fulfilled_by(tile, cell)
         return [(*cell_xy(c), i) for c, i in found]
 
@@ -418,8 +421,7 @@ class State:
         Raises ``IllegalActionError`` (and changes nothing) if it is not legal.
         """
         if isinstance(action, Place):
-            self._check_place(action)
-            return self._place(action.space, cell_key(action.x, action.y))
+            return self._place(action.space, self._check_place(action))
         if isinstance(action, Refill):
             if not self.can_refill():
                 raise IllegalActionError(self._why_no_refill())
@@ -433,7 +435,20 @@ class State:
             return []
         raise IllegalActionError(f"{action!r} is not a Nova Luna action")
 
-    def _check_place(self, action: Place) -> None:
+    def _check_place(self, action: Place) -> int:
+        """The key of the cell a legal take-and-place lays on; raises
+        ``IllegalActionError`` with the reason for any other action."""
+        if not self.is_over and isinstance(action, Place) and action.space in self._takeable():
+            x, y = action.x, action.y
+            if in_bounds(x, y):
+                cell = cell_key(x, y)
+                if cell in self.displays[self.current_seat]._fpos:
+                    return cell
+        self._refuse_place(action)
+        raise AssertionError("unreachable: _refuse_place raises")
+
+    def _refuse_place(self, action: Place) -> None:
+        """Raise ``IllegalActionError`` saying why ``action`` is not a legal place."""
         if self.is_over:
             raise IllegalActionError("the game is over")
         if not isinstance(action, Place):

@@ -30,24 +30,36 @@ if TYPE_CHECKING:
 class View:
     """A read-only public picture of a state (no pile order)."""
 
-    __slots__ = ("_state", "viewer", "__weakref__")
+    __slots__ = ("_hidden", "_live", "viewer", "__weakref__")
 
     def __init__(self, state: State, viewer: int | None = None, *, share: bool = False) -> None:
-        """``share``: read the state's wheel, counters and displays until ``unshare()``
-        is called, which the caller must do before the state changes (a table does
-        it for views still alive when it applies the next action)."""
+        """``share``: read ``state`` itself until ``unshare()`` is called, which the
+        caller must do before the state changes (a table does it for views still
+        alive when it applies the next action). The public copy is then made only
+        if the view is read: a ``random`` bot's move needs none."""
         if viewer is not None and not 0 <= viewer < state.game.players:
             raise ValueError(f"there is no seat {viewer}")
-        hidden = state.clone(share=share)
-        public = state.public_pile()
-        hidden._pile = public
-        hidden._public = (hidden.drawn, public, public)  # the clone's copy held the order
-        self._state = hidden
+        self._live: State | None = state if share else None
+        self._hidden: State | None = None if share else _public_copy(state, share=False)
         self.viewer = viewer  # the seat this view is for; None = a spectator
 
+    @property
+    def _state(self) -> State:
+        """The hidden copy: the state with its pile's unseen part sorted."""
+        hidden = self._hidden
+        if hidden is None:
+            assert self._live is not None
+            hidden = self._hidden = _public_copy(self._live, share=True)
+        return hidden
+
     def unshare(self) -> None:
-        """Copy what a ``share=True`` view still shares with its state."""
-        self._state.unshare()
+        """Stop sharing anything with the state a ``share=True`` view was made of."""
+        live, self._live = self._live, None
+        if self._hidden is None:
+            if live is not None:
+                self._hidden = _public_copy(live, share=False)
+        elif live is not None:
+            self._hidden.unshare()
 
     # Everything public is read straight from the hidden copy.
     game: Game = property(lambda self: self._state.game)  # type: ignore[assignment]
@@ -83,7 +95,9 @@ class View:
 
     def random_action(self, rng: random.Random) -> Action:
         """What ``rng.choice(self.legal_actions())`` would return, without the list."""
-        return self._state.random_action(rng)
+        # The live state draws the same (its pile order plays no part) without a copy.
+        live = self._live
+        return (live if live is not None else self._state).random_action(rng)
 
     def takeable_spaces(self) -> list[int]:
         return self._state.takeable_spaces()
@@ -162,3 +176,12 @@ class View:
             "seats": seats,
             "legal_actions": [str(a) for a in s.legal_actions()],
         }
+
+
+def _public_copy(state: State, share: bool) -> State:
+    """A copy of ``state`` whose pile holds the unseen tiles sorted: their order is gone."""
+    hidden = state.clone(share=share)
+    public = state.public_pile()
+    hidden._pile = public
+    hidden._public = (hidden.drawn, public, public)  # the clone's copy held the order
+    return hidden
