@@ -75,6 +75,8 @@ def test_the_grid_policy_scores_each_cell_with_the_tiles_around_it():
         row, column = divmod(int(action), nlenc.GRID)
         y, x = row - nlenc.RADIUS + example.CROP, column - nlenc.RADIUS + example.CROP
         assert occupied[y, x] == 0
-        neighbours = occupied[y - 1, x] + occupied[y + 1, x] + occupied[y, x - 1] + occupied[y, x + 1]
+        neighbours = (
+            occupied[y - 1, x] + occupied[y + 1, x] + occupied[y, x - 1] + occupied[y, x + 1]
+        )
         assert neighbours >= 1
     assert occupied.sum() == len(env.aec.state.displays[env.learner].tiles)
