@@ -53,6 +53,16 @@ def selfplay_per_second(game: GameType, specs: list[str], seconds: float) -> flo
     return per_second(five, seconds)
 
 
+def print_selfplay_bench(
+    game: GameType, raw: Callable[[int], float], seconds: float, runs: int, players: tuple[int, ...]
+) -> None:
+    """For each seat count: the game's raw random games per second (``raw(players)``)
+    beside ``random`` bots in the selfplay harness."""
+    print("  selfplay harness (random bots, no --out) against raw random games:")
+    for count in players:
+        print_selfplay_against_raw(game, lambda c=count: raw(c), count, seconds, runs)
+
+
 def print_selfplay_against_raw(
     game: GameType, raw: Callable[[], float], players: int, seconds: float, runs: int
 ) -> None:

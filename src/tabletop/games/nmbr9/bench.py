@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Callable
 
 from ...core.game import get_game
-from ...harness.bench import median_of, per_second, print_selfplay_against_raw
+from ...harness.bench import median_of, per_second, print_selfplay_bench
 from .rules import Board, Game
 
 
@@ -61,15 +61,11 @@ def call_microseconds(
 
 def selfplay_bench(seconds: float, runs: int, players: tuple[int, ...] = (2,)) -> None:
     """Raw random games against ``random`` bots in the selfplay harness."""
-    print("  selfplay harness (random bots, no --out) against raw random games:")
-    for count in players:
-        print_selfplay_against_raw(
-            get_game("nmbr9"),
-            lambda c=count: games_per_second(Game(players=c), seconds),
-            count,
-            seconds,
-            runs,
-        )
+
+    def raw(count: int) -> float:
+        return games_per_second(Game(players=count), seconds)
+
+    print_selfplay_bench(get_game("nmbr9"), raw, seconds, runs, players)
 
 
 def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> int:

@@ -7,7 +7,7 @@ import random
 import time
 
 from ...core.game import get_game
-from ...harness.bench import median_of, per_second, print_selfplay_against_raw
+from ...harness.bench import median_of, per_second, print_selfplay_bench
 from .rules import Game
 
 
@@ -61,16 +61,12 @@ def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> flo
 
 
 def selfplay_bench(seconds: float, runs: int, players: tuple[int, ...] = (2,)) -> None:
-    """Raw random playouts against ``random`` bots in the selfplay harness."""
-    print("  selfplay harness (random bots, no --out) against raw random playouts:")
-    for count in players:
-        print_selfplay_against_raw(
-            get_game("nova-luna"),
-            lambda c=count: playouts_per_second(Game(players=c), seconds),
-            count,
-            seconds,
-            runs,
-        )
+    """Raw random games against ``random`` bots in the selfplay harness."""
+
+    def raw(count: int) -> float:
+        return playouts_per_second(Game(players=count), seconds)
+
+    print_selfplay_bench(get_game("nova-luna"), raw, seconds, runs, players)
 
 
 def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> int:

@@ -72,11 +72,7 @@ class Recorder:
         if isinstance(action, Place):
             tile = state.wheel[action.space]
             covered = state.apply(action)
-            # One literal, in _turn_head's key order (records keep it).
-            if state.game.solo:
-                turn = {"seat": seat, "refill": refilled, "phase": phase}
-            else:
-                turn = {"seat": seat, "refill": refilled}
+            turn = self._turn_head(seat, phase, refilled)
             turn["space"] = action.space
             turn["tile"] = tile
             turn["cell"] = [action.x, action.y]
