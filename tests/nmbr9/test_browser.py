@@ -476,8 +476,17 @@ def test_zoom_and_a_tap_puts_the_ghost_there(page: Any, server: str) -> None:
 
 
 def ghost_centre(page: Any) -> tuple[float, float]:
-    box = page.locator("[data-testid=ghost]").bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    """The ghost's centre on the page, measured in one step in the page: every push redraws
+    the board, so an element Playwright found a moment earlier may be gone by the time it
+    measures it (``bounding_box()`` then answers None)."""
+    centre = page.wait_for_function(
+        """() => {
+      const g = document.querySelector('[data-testid=ghost]');
+      const r = g && g.getBoundingClientRect();
+      return r && r.width > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null;
+    }"""
+    ).json_value()
+    return centre[0], centre[1]
 
 
 def start_round_two(page: Any, server: str, seed: int) -> dict[str, Any]:
