@@ -67,7 +67,7 @@ load: $(STAMP)
 # files (new texts arrive untranslated, gone ones are dropped; tests/platform/test_i18n.py
 # fails until every text is translated).
 LOCALES := src/tabletop/locale
-EXTRACT := --no-default-keywords -k t -k tn:1,2 -k tp:1c,2 -k N_ -k ApiError:2 --no-location --sort-output
+EXTRACT := --no-default-keywords -k t -k tn:1,2 -k tp:1c,2 -k N_ -k ApiError:2 -k IllegalActionError -k InvalidActionError --no-location --sort-output
 catalogues: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(EXTRACT) --project=tabletop -o $(LOCALES)/messages.pot src
 	$(BIN)/pybabel update -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete --no-wrap

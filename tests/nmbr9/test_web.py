@@ -209,6 +209,11 @@ def test_a_seat_that_has_placed_waits_and_others_cannot_act_for_it(api: Api) -> 
     assert other.status_code == 400 and "'seat'" in other.json()["error"]
     bad = api.act(game_id, tokens[1], "r9@0,0", 1)
     assert bad.status_code == 422
+    # the engine's refusal goes out as msgid and arguments, for the page to translate
+    assert bad.json()["key"] == "{text}: the rotation is 0, 1, 2 or 3 (quarter turns clockwise)"
+    assert bad.json()["args"] == {"text": "'r9@0,0'"}
+    gone = undo(api, game_id, tokens[1], 1)  # P2 has nothing to take back
+    assert gone.status_code == 409 and gone.json()["key"], gone.text
 
 
 def test_a_hot_seat_socket_places_for_each_seat_it_holds(api: Api, server: ServerProcess) -> None:

@@ -19,6 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 LOCALES = REPO / "src" / "tabletop" / "locale"
 #: The keywords of `make catalogues` (the Makefile's EXTRACT).
 KEYWORDS = ["-k", "t", "-k", "tn:1,2", "-k", "tp:1c,2", "-k", "N_", "-k", "ApiError:2"]
+KEYWORDS += ["-k", "IllegalActionError", "-k", "InvalidActionError"]
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from tabletop.games.novaluna.records import replay
 from tabletop.games.novaluna.rules import Game
+from tabletop.i18n import catalogue, fill
 
 from server_support import Api, ServerProcess, assert_strangers_are_refused, open_socket, receive
 
@@ -164,6 +165,25 @@ def test_bad_actions_get_4xx_and_change_nothing(api: Api) -> None:
         assert response.status_code == status, response.text
         assert words in response.json()["error"]
     assert api.state(game_id) == before
+
+
+def test_a_rules_refusal_is_sent_as_msgid_and_args_the_page_translates(api: Api) -> None:
+    """The engine's own refusals travel like every other error: the English text, and
+    the msgid and arguments the page's catalogues translate (tabletop.i18n)."""
+    game_id, tokens, state = two_humans(api)
+    mover = token_to_move(state, tokens)
+    german = catalogue("de")["messages"]
+    cases = [
+        ("9@0,0", "{action}: space {space} is not one of the next three tiles; "
+                  "you may take from space {allowed}", {"action": "9@0,0", "space": 9}),
+        ("1@3,3", "{action}: the first tile goes on cell 0,0", {"action": "1@3,3"}),
+        ("12@0,0", "{text}: wheel spaces are numbered 0 to 11", {"text": "'12@0,0'"}),
+    ]  # fmt: skip
+    for action, key, args in cases:
+        body = api.act(game_id, mover, action, 0).json()
+        assert body["key"] == key and args.items() <= body["args"].items(), body
+        assert body["error"] == fill(key, body["args"])
+        assert key in german and "{action}" not in fill(german[key], body["args"])
 
 
 def test_unknown_games_and_addresses(api: Api) -> None:

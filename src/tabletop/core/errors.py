@@ -6,6 +6,25 @@ command prints it on one line and the server sends it with a 4xx status.
 
 from __future__ import annotations
 
+from tabletop.i18n import fill
+
+
+class KeyedError(ValueError):
+    """An error whose message is an English template ``key`` with ``{name}``
+    placeholders filled from ``params``: a front end may translate the template and
+    fill it itself (the server sends both, tabletop.i18n), while ``str()`` stays the
+    English sentence.
+
+    >>> err = KeyedError("{action}: cell {cell} is taken", action="2@0,0", cell="0,0")
+    >>> str(err), err.key, err.params
+    ('2@0,0: cell 0,0 is taken', '{action}: cell {cell} is taken', {'action': '2@0,0', 'cell': '0,0'})
+    """  # noqa: E501
+
+    def __init__(self, key: str = "", /, **params: object) -> None:
+        super().__init__(fill(key, params))
+        self.key = key
+        self.params = params
+
 
 class OptionsError(ValueError):
     """Game options, seats or a bot the game cannot accept; the message says why."""
@@ -15,7 +34,7 @@ class BotSpecError(OptionsError):
     """An unknown bot name or a bad bot option."""
 
 
-class ActionRejected(ValueError):
+class ActionRejected(KeyedError):
     """An action that is malformed or not legal now; the game is unchanged."""
 
 

@@ -218,7 +218,7 @@ class Nmbr9Match:
             try:
                 self.recorder.take_back(seat)
             except IllegalActionError as err:
-                raise ActionRejected(str(err)) from None
+                raise ActionRejected(err.key, **err.params) from None
             log: JSON = {"seat": seat, "kind": "take-back", "round": number, "card": card}
             log["parts"] = [part(N_("took back their {card}"), card=card)]
             log["text"] = parts_text(log["parts"])
@@ -231,7 +231,7 @@ class Nmbr9Match:
             place = parse_action(action)
             self.recorder.apply(place, seat)
         except (InvalidActionError, IllegalActionError) as err:
-            raise ActionRejected(str(err)) from None
+            raise ActionRejected(err.key, **err.params) from None
         log = {"seat": seat, "kind": "place", "round": number, "card": card}
         parts = [part(N_("placed their {card}"), card=card)]
         resolved = state.round != number

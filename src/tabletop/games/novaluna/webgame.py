@@ -206,13 +206,13 @@ class NovaLunaMatch:
         try:
             parsed = parse_action(action)
         except InvalidActionError as err:
-            raise ActionRejected(str(err)) from None
+            raise ActionRejected(err.key, **err.params) from None
         before = state.pile_count
         tile = state.wheel[parsed.space] if isinstance(parsed, Place) else 0
         try:
             covered = self.recorder.apply(parsed)
         except IllegalActionError as err:
-            raise ActionRejected(str(err)) from None
+            raise ActionRejected(err.key, **err.params) from None
         log: JSON = {"seat": seat, "action": str(parsed), "kind": _kind(parsed)}
         if isinstance(parsed, Place):
             log.update(

@@ -18,13 +18,17 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-
-class InvalidActionError(ValueError):
-    """The text is not an action in the engine's notation."""
+from tabletop.core.errors import KeyedError
 
 
-class IllegalActionError(ValueError):
-    """The action is well formed but breaks a placement rule; the message says which."""
+class InvalidActionError(KeyedError):
+    """The text is not an action in the engine's notation (``key`` and ``params``: the
+    message as a template and its values, for a front end to translate)."""
+
+
+class IllegalActionError(KeyedError):
+    """The action is well formed but breaks a placement rule; the message says which
+    (``key`` and ``params`` as for ``InvalidActionError``)."""
 
 
 class Place(NamedTuple):
@@ -44,7 +48,6 @@ _PLACE_RE = re.compile(
     r"^\s*r?\s*(\d{1,3})\s*@\s*\(?\s*([+-]?\d{1,9})\s*,\s*([+-]?\d{1,9})\s*\)?\s*$",
     re.IGNORECASE | re.ASCII,  # ASCII digits only: the notation must round-trip
 )
-USAGE = "write r<rotation>@x,y, e.g. r1@3,-2 (rotation 0-3 quarter turns clockwise)"
 
 
 def parse_action(text: str) -> Place:
@@ -61,10 +64,14 @@ def parse_action(text: str) -> Place:
     """  # noqa: E501
     match = _PLACE_RE.match(text)
     if not match:
-        raise InvalidActionError(f"{text!r} is not a placement: {USAGE}")
+        raise InvalidActionError(
+            "{text} is not a placement: write r<rotation>@x,y, e.g. r1@3,-2 "
+            "(rotation 0-3 quarter turns clockwise)",
+            text=repr(text),
+        )
     rotation, x, y = (int(g) for g in match.groups())
     if rotation > 3:
         raise InvalidActionError(
-            f"{text!r}: the rotation is 0, 1, 2 or 3 (quarter turns clockwise)"
+            "{text}: the rotation is 0, 1, 2 or 3 (quarter turns clockwise)", text=repr(text)
         )
     return Place(rotation, x, y)

@@ -288,9 +288,11 @@ class Board:
         ``IllegalActionError`` saying which rule it breaks otherwise."""
         action = Place(rotation, x, y)
         if not all(type(v) is int for v in action):
-            raise IllegalActionError(f"{action!r}: rotation, x and y must be whole numbers")
+            raise IllegalActionError(
+                "{action}: rotation, x and y must be whole numbers", action=repr(action)
+            )
         if not 0 <= rotation <= 3:
-            raise IllegalActionError(f"{action}: the rotation is 0, 1, 2 or 3")
+            raise IllegalActionError("{action}: the rotation is 0, 1, 2 or 3", action=str(action))
         if not self.tiles:
             return 0  # the first tile goes anywhere
         shape = SHAPES[digit][rotation]
@@ -305,9 +307,13 @@ class Board:
         if level:
             below = {tile for _, tile in under}
             if len(below) == 1:
+                tile = self.tiles[below.pop()]
                 raise IllegalActionError(
-                    f"{action} would rest on {self.tiles[below.pop()]} alone: a tile above the "
-                    "table must rest on at least two tiles"
+                    "{action} would rest on the {digit} at {at} alone: a tile above the "
+                    "table must rest on at least two tiles",
+                    action=str(action),
+                    digit=tile.digit,
+                    at=f"{tile.x},{tile.y}",
                 )
         if level < self.levels:
             own = set(cells)
@@ -317,25 +323,45 @@ class Board:
                 for dx, dy in NEIGHBOURS
                 if (cx + dx, cy + dy) not in own
             )
-            if not touching:
-                where = f"on level {level}" if level else "on the table"
+            if not touching and level:
                 raise IllegalActionError(
-                    f"{action} does not touch your tiles {where}: a tile on a level with tiles "
-                    "must share a square edge with one of them"
+                    "{action} does not touch your tiles on level {level}: a tile on a level "
+                    "with tiles must share a square edge with one of them",
+                    action=str(action),
+                    level=level,
+                )
+            if not touching:
+                raise IllegalActionError(
+                    "{action} does not touch your tiles on the table: a tile on a level "
+                    "with tiles must share a square edge with one of them",
+                    action=str(action),
                 )
         return level
 
     def _uneven(
         self, action: Place, low: Square, height: int, tile: int, high: Square, level: int
     ) -> int:
-        where = f"{low[0]},{low[1]}"
+        square = f"{low[0]},{low[1]}"
         if height == 0:
-            why = f"square {where} has nothing under it (no overhang, no bridging a gap)"
-        else:
-            what = f"{self.tiles[tile]}"
-            why = f"square {where} is on {what}, lower than square {high[0]},{high[1]}"
-            why += " (every square under a tile must be at the same height)"
-        raise IllegalActionError(f"{action} would not lie flat on level {level}: {why}")
+            raise IllegalActionError(
+                "{action} would not lie flat on level {level}: square {square} has nothing "
+                "under it (no overhang, no bridging a gap)",
+                action=str(action),
+                level=level,
+                square=square,
+            )
+        under = self.tiles[tile]
+        raise IllegalActionError(
+            "{action} would not lie flat on level {level}: square {square} is on the {digit} "
+            "at {at}, lower than square {high} (every square under a tile must be at the "
+            "same height)",
+            action=str(action),
+            level=level,
+            square=square,
+            digit=under.digit,
+            at=f"{under.x},{under.y}",
+            high=f"{high[0]},{high[1]}",
+        )
 
     def place(self, digit: int, rotation: int, x: int, y: int) -> Placed:
         """Check and lay a tile; return it with its level. Nothing changes if illegal."""

@@ -200,7 +200,7 @@ class State:
         """Every distinct legal placement for ``seat`` now (empty if it has placed or the
         game is over), ordered by level, rotation, row and column."""
         if not 0 <= seat < self.game.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise IllegalActionError("there is no seat {seat}", seat=seat)
         if self.is_over or self.placed[seat] is not None:
             return []
         return [place for place, _ in self.boards[seat].legal(self._deck[self.round])]
@@ -228,7 +228,7 @@ class State:
         changes nothing) if the action is not legal."""
         self._check_turn(seat, action)
         if not isinstance(action, Place):
-            raise IllegalActionError(f"{action!r} is not an NMBR 9 placement")
+            raise IllegalActionError("{action} is not an NMBR 9 placement", action=repr(action))
         placed = self.boards[seat].place(self._deck[self.round], *action)
         self.placed[seat] = placed
         if all(p is not None for p in self.placed):
@@ -237,12 +237,15 @@ class State:
 
     def _check_turn(self, seat: int, action: object) -> None:
         if not 0 <= seat < self.game.players:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise IllegalActionError("there is no seat {seat}", seat=seat)
         if self.is_over:
             raise IllegalActionError("the game is over")
         if self.placed[seat] is not None:
             raise IllegalActionError(
-                f"{action}: seat {seat} has already placed this round's {self.card}"
+                "{action}: seat {seat} has already placed this round's {card}",
+                action=str(action),
+                seat=seat,
+                card=self.card,
             )
 
     def take_back(self, seat: int) -> Placed:

@@ -24,13 +24,17 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-
-class InvalidActionError(ValueError):
-    """The text is not an action in the engine's notation."""
+from tabletop.core.errors import KeyedError
 
 
-class IllegalActionError(ValueError):
-    """The action is well formed but not legal in the current state."""
+class InvalidActionError(KeyedError):
+    """The text is not an action in the engine's notation (``key`` and ``params``: the
+    message as a template and its values, for a front end to translate)."""
+
+
+class IllegalActionError(KeyedError):
+    """The action is well formed but not legal in the current state (``key`` and
+    ``params`` as for ``InvalidActionError``)."""
 
 
 class Place(NamedTuple):
@@ -94,9 +98,10 @@ def parse_action(text: str) -> Action:
     match = _PLACE_RE.match(text)
     if not match:
         raise InvalidActionError(
-            f"{text!r} is not an action: write space@x,y (e.g. 7@1,-2), 'refill' or 'end'"
+            "{text} is not an action: write space@x,y (e.g. 7@1,-2), 'refill' or 'end'",
+            text=repr(text),
         )
     space, x, y = (int(g) for g in match.groups())
     if not 0 <= space <= 11:
-        raise InvalidActionError(f"{text!r}: wheel spaces are numbered 0 to 11")
+        raise InvalidActionError("{text}: wheel spaces are numbered 0 to 11", text=repr(text))
     return Place(space, x, y)

@@ -424,16 +424,16 @@ class State:
             return self._place(action.space, self._check_place(action))
         if isinstance(action, Refill):
             if not self.can_refill():
-                raise IllegalActionError(self._why_no_refill())
+                raise self._no_refill()
             self._refill()
             self.refilled = True
             return []
         if isinstance(action, EndPhase):
             if not self.can_end_phase():
-                raise IllegalActionError(self._why_no_end())
+                raise self._no_end()
             self._end_phase1()
             return []
-        raise IllegalActionError(f"{action!r} is not a Nova Luna action")
+        raise IllegalActionError("{action} is not a Nova Luna action", action=repr(action))
 
     def _check_place(self, action: Place) -> int:
         """The key of the cell a legal take-and-place lays on; raises
@@ -452,46 +452,73 @@ class State:
         if self.is_over:
             raise IllegalActionError("the game is over")
         if not isinstance(action, Place):
-            raise IllegalActionError(f"{action} is not a take-and-place action")
+            raise IllegalActionError("{action} is not a take-and-place action", action=str(action))
         spaces = self._takeable()
         if action.space not in spaces:
             if not 0 <= action.space < WHEEL_SPACES:
-                raise IllegalActionError(f"{action}: there is no wheel space {action.space}")
-            if not self.wheel[action.space]:
-                why = f"space {action.space} is empty"
-            else:
-                why = f"space {action.space} is not one of the next three tiles"
+                raise IllegalActionError(
+                    "{action}: there is no wheel space {space}",
+                    action=str(action),
+                    space=action.space,
+                )
             allowed = ", ".join(map(str, spaces))
-            raise IllegalActionError(f"{action}: {why}; you may take from space {allowed}")
+            if not self.wheel[action.space]:
+                raise IllegalActionError(
+                    "{action}: space {space} is empty; you may take from space {allowed}",
+                    action=str(action),
+                    space=action.space,
+                    allowed=allowed,
+                )
+            raise IllegalActionError(
+                "{action}: space {space} is not one of the next three tiles; "
+                "you may take from space {allowed}",
+                action=str(action),
+                space=action.space,
+                allowed=allowed,
+            )
         display = self.displays[self.current_seat]
         if not in_bounds(action.x, action.y) or cell_key(action.x, action.y) not in display._fpos:
+            cell = f"{action.x},{action.y}"
             if not display.tiles:
-                raise IllegalActionError(f"{action}: the first tile goes on cell 0,0")
+                raise IllegalActionError(
+                    "{action}: the first tile goes on cell 0,0", action=str(action)
+                )
             if in_bounds(action.x, action.y) and cell_key(action.x, action.y) in display.tiles:
-                raise IllegalActionError(f"{action}: cell {action.x},{action.y} is taken")
+                raise IllegalActionError(
+                    "{action}: cell {cell} is taken", action=str(action), cell=cell
+                )
             raise IllegalActionError(
-                f"{action}: cell {action.x},{action.y} does not touch your tiles edge to edge"
+                "{action}: cell {cell} does not touch your tiles edge to edge",
+                action=str(action),
+                cell=cell,
             )
 
-    def _why_no_refill(self) -> str:
+    def _no_refill(self) -> IllegalActionError:
+        """Why a refill is refused now."""
         if self.is_over:
-            return "the game is over"
+            return IllegalActionError("the game is over")
         if self.game.solo:
-            return "there is no refill during a solo phase"
+            return IllegalActionError("there is no refill during a solo phase")
         if self.refilled:
-            return "the wheel was already refilled this turn"
+            return IllegalActionError("the wheel was already refilled this turn")
         if self.drawn >= len(self._pile):
-            return "the draw pile is empty"
-        return f"a refill is only allowed with 1 or 2 tiles on the wheel, not {self.on_wheel}"
+            return IllegalActionError("the draw pile is empty")
+        return IllegalActionError(
+            "a refill is only allowed with 1 or 2 tiles on the wheel, not {tiles}",
+            tiles=self.on_wheel,
+        )
 
-    def _why_no_end(self) -> str:
+    def _no_end(self) -> IllegalActionError:
+        """Why ending solo phase 1 is refused now."""
         if self.is_over:
-            return "the game is over"
+            return IllegalActionError("the game is over")
         if not self.game.solo:
-            return "only the solo game has phases"
+            return IllegalActionError("only the solo game has phases")
         if self.phase != 1:
-            return "phase 1 has already ended"
-        return f"phase 1 can end once 8 discs are placed; {self.discs_placed(0)} are"
+            return IllegalActionError("phase 1 has already ended")
+        return IllegalActionError(
+            "phase 1 can end once 8 discs are placed; {discs} are", discs=self.discs_placed(0)
+        )
 
     def _place(self, space: int, cell: int) -> list[tuple[int, int, int]]:
         """Take from ``space``, lay on ``cell``, cover, move on. No checks."""

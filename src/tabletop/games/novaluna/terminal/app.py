@@ -406,11 +406,12 @@ class Session:
         state = self.state
         try:
             action = parse_action(text)
-            if not isinstance(action, Place):
-                raise InvalidActionError("preview takes a move like " + render.example_move(state))
-            found = state.preview(action)
+            found = state.preview(action) if isinstance(action, Place) else None
         except (InvalidActionError, IllegalActionError) as err:
             self.error(f"preview: {err}")
+            return
+        if found is None:
+            self.error(f"preview: preview takes a move like {render.example_move(state)}")
             return
         tile = state.wheel[action.space]
         message = Text.assemble((str(action), "bold"), f": take the {render.tile_name(tile)}")
