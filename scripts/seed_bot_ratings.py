@@ -58,9 +58,10 @@ def tournament_records(
 
 
 def rate(game_name: str, specs: list[str], records: list[dict]) -> dict[str, dict[str, float]]:
-    """Each bot's rating after all the games, in order."""
+    """Each bot's rating after all the games, in order, and how many it played."""
     game = get_game(game_name)
     ratings = {spec: MODEL.rating() for spec in specs}
+    games = dict.fromkeys(specs, 0)
     for record in records:
         # the tournament names seats "greedy (0)": the bot and its seat
         players = [str(p).rsplit(" (", 1)[0] for p in record["players"]]
@@ -68,8 +69,13 @@ def rate(game_name: str, specs: list[str], records: list[dict]) -> dict[str, dic
         after = MODEL.rate([[ratings[p]] for p in players], ranks=ranks)
         for player, (new,) in zip(players, after, strict=True):
             ratings[player] = new
+            games[player] += 1
     return {
-        spec: {"mu": round(r.mu, 3), "sigma": round(max(r.sigma, MIN_SIGMA), 3)}
+        spec: {
+            "mu": round(r.mu, 3),
+            "sigma": round(max(r.sigma, MIN_SIGMA), 3),
+            "games": games[spec],
+        }
         for spec, r in ratings.items()
     }
 

@@ -16,6 +16,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from tabletop.i18n import catalogue
 from tabletop.server.store import Store
 
 from server_support import Api, ServerProcess, open_socket, receive
@@ -296,6 +297,18 @@ def test_play_without_account_is_unchanged(api: Api) -> None:
 
 
 # -- ratings -------------------------------------------------------------------------
+
+
+def test_the_leaderboard_names_bots_as_their_seats_and_counts_their_tournament(
+    server: ServerProcess,
+) -> None:
+    board = client(server).get("/api/leaderboard/nova-luna").json()["players"]
+    bots = {p["name"]: p for p in board if p["kind"] == "bot"}
+    # each name is a msgid the page translates (the game's BOT_NAMES and bot labels)
+    assert set(bots) == {"Random", "Greedy", "MCTS easy", "MCTS normal", "MCTS hard"}
+    assert all(p["seeded_games"] == 72 for p in bots.values())
+    german = catalogue("de")["messages"]
+    assert all(name in german for name in bots)
 
 
 def test_a_rated_game_moves_both_ratings_once(server: ServerProcess) -> None:

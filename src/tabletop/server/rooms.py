@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import random
+import re
 import secrets
 import socket
 import time
@@ -770,7 +771,8 @@ class Hub:
         rows = {
             player: (mu, sigma, games) for player, mu, sigma, games in self.store.ratings(game_type)
         }
-        for spec in bot_seeds().get(game_type, {}):
+        seeds = bot_seeds().get(game_type, {})
+        for spec in seeds:
             rows.setdefault(f"b:{spec}", self.store.rating(game_type, f"b:{spec}"))
         ids = [int(p[2:]) for p in rows if p.startswith("a:")]
         names = self.store.account_names(ids)
@@ -778,17 +780,19 @@ class Hub:
         players = []
         for player, (mu, sigma, games) in rows.items():
             is_bot = player.startswith("b:")
-            name = labels.get(player[2:], player[2:]) if is_bot else names.get(int(player[2:]))
-            players.append(
-                {
-                    "name": name,
-                    "kind": "bot" if is_bot else "account",
-                    "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
-                    "mu": round(mu, 2),
-                    "sigma": round(sigma, 2),
-                    "games": games,
-                }
-            )
+            # a bot as its seats are named: the label without its note ("MCTS hard")
+            name = _without_note(labels.get(player[2:], player[2:])) if is_bot else None
+            entry = {
+                "name": name if is_bot else names.get(int(player[2:])),
+                "kind": "bot" if is_bot else "account",
+                "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
+                "mu": round(mu, 2),
+                "sigma": round(sigma, 2),
+                "games": games,
+            }
+            if is_bot:  # the games of the tournament its rating started from
+                entry["seeded_games"] = seeds.get(player[2:], {}).get("games", 0)
+            players.append(entry)
         players.sort(key=lambda p: -p["rating"])
         return {"type": game_type, "title": get_web_game(game_type).title, "players": players}
 
@@ -1374,6 +1378,12 @@ def _bot_labels(game_type: WebGame) -> dict[str, str]:
     for bot in (b for mode in bots.values() for b in mode):
         labels[bot["spec"]] = min(labels.get(bot["spec"], bot["label"]), bot["label"], key=len)
     return labels
+
+
+def _without_note(label: str) -> str:
+    """A bot's label without the note in brackets at its end, as the page names a bot
+    seat: "MCTS hard (3 s a move)" -> "MCTS hard" (a msgid of the game's ``BOT_NAMES``)."""
+    return re.sub(r"\s*\(.*\)$", "", label) or label
 
 
 def _seat(number: int, raw: JSON, labels: dict[str, str], account: Account | None) -> Seat:

@@ -222,11 +222,16 @@ export async function showLeaderboard(root, typeName, navigate) {
   const picker = h("nav", { class: "row wrap leaderboard-picker", "aria-label": t("Game") }, ...types.map((x) => h("a", {
     class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}`, "data-testid": `leaderboard-${x.name}`,
   }, x.title)));
-  const rows = board.players.map((p, i) => h("tr", { "data-testid": `rating-row-${p.kind}` },
-    h("td", {}, String(i + 1)),
-    h("td", {}, p.kind === "bot" ? t("{name} (bot)", { name: p.name }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
-    h("td", { class: "num", "data-testid": "rating" }, p.rating.toFixed(1)),
-    h("td", { class: "num" }, String(p.games))));
+  const rows = board.players.map((p, i) => {
+    const botName = p.kind === "bot" ? t(p.name) : null; // a bot's name is a msgid
+    // a bot's rating started from a tournament among the bots: its games are counted apart
+    const games = p.seeded_games ? t("{games} (+{seeded} in the tournament)", { games: p.games, seeded: p.seeded_games }) : String(p.games);
+    return h("tr", { "data-testid": `rating-row-${p.kind}` },
+      h("td", {}, String(i + 1)),
+      h("td", {}, botName !== null ? t("{name} (bot)", { name: botName }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
+      h("td", { class: "num", "data-testid": "rating" }, p.rating.toFixed(1)),
+      h("td", { class: "num", "data-testid": "rating-games" }, games));
+  });
   root.append(h("section", { class: "card", "data-testid": "leaderboard" },
     h("h1", {}, t("Ratings: {game}", { game: board.title })),
     picker,
