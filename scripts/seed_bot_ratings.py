@@ -1,4 +1,4 @@
-"""Seed the bots' ratings from tournaments: ``src/tabletop/server/data/bot_ratings.json``.
+"""Seed the bots' ratings from a tournament: ``src/tabletop/server/data/bot_ratings.json``.
 
 Runs the project's own tournament command (``novaluna tournament`` / ``nmbr9
 tournament``) for each game with every bot the page offers, writes every game's
@@ -8,8 +8,8 @@ server's), so a new player sees how strong each bot is before anyone has played 
     .venv/bin/python scripts/seed_bot_ratings.py --jobs 2   # the committed file
     .venv/bin/python scripts/seed_bot_ratings.py --scale 3  # longer, finer
 
-Every bot plays as many games as every other (each game's table of every
-combination of its bots), so their sigmas shrink alike and the shown ``ordinal()``
+Every bot plays as many games as every other (a table of every combination of
+the game's bots), so their sigmas shrink alike and the shown ``ordinal()``
 orders them as their strength does (170 games: about 30 minutes of CPU, 15 on two
 cores with ``--jobs 2``). Each bot's sigma stays wide enough for real games to move it.
 """
@@ -27,31 +27,23 @@ from tabletop.core.game import get_game
 from tabletop.server.ratings import MODEL
 
 OUT = Path(__file__).resolve().parent.parent / "src/tabletop/server/data/bot_ratings.json"
-#: game: its command and its runs (bots, players, deals per table), rated in this order;
-#: the bots' specs as the server's seats name them.
-RUNS: dict[str, tuple[str, list[tuple[str, int, int]]]] = {
-    "nova-luna": (
-        "novaluna",
-        [("random,greedy,mcts:easy,mcts:normal,mcts:hard", 3, 4)],  # 10 tables x 3 seatings x 4
-    ),
-    "nmbr9": (
-        "nmbr9",
-        [("random,greedy,planner:fast,planner:normal,planner:strong", 4, 10)],  # 5 tables x 10
-    ),
+#: game: (command, bots, players, deals per table); the bots' specs as the server's
+#: seats name them: every bot the page offers.
+RUNS = {
+    "nova-luna": ("novaluna", "random,greedy,mcts:easy,mcts:normal,mcts:hard", 3, 4),
+    "nmbr9": ("nmbr9", "random,greedy,planner:fast,planner:normal,planner:strong", 4, 10),
 }
 MIN_SIGMA = 3.0  # a seeded bot's rating is still a guess: let real games move it
 
 
-def tournament_records(
-    command: str, bots: str, players: int, games: int, seed: int, jobs: int
-) -> list[dict]:
+def tournament_records(command: str, bots: str, players: int, games: int, jobs: int) -> list[dict]:
     """The records of one tournament run of the project's command."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "records.jsonl"
         subprocess.run(
             [sys.executable, "-m", "tabletop.cli", command, "tournament", "--bots", bots,
-             "--players", str(players), "--games", str(games), "--seed", str(seed),
-             "--jobs", str(jobs), "--out", str(out)],
+             "--players", str(players), "--games", str(games), "--jobs", str(jobs),
+             "--out", str(out)],
             check=True,
         )  # fmt: skip
         return [json.loads(line) for line in out.read_text().splitlines() if line]
@@ -86,21 +78,15 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes per run")
     args = parser.parse_args()
     result: dict[str, dict] = {}
-    runs: dict[str, list[str]] = {}
-    for name, (command, plan) in RUNS.items():
-        records: list[dict] = []
-        specs: list[str] = []
-        runs[name] = []
-        for number, (bots, players, deals) in enumerate(plan):
-            games = deals * args.scale
-            played = tournament_records(command, bots, players, games, 1000 * number, args.jobs)
-            records += played
-            specs += [b for b in bots.split(",") if b not in specs]
-            runs[name].append(
-                f"{command} tournament --bots {bots} --players {players} --games {games}"
-                f" --seed {1000 * number} ({len(played)} games)"
-            )
-        result[name] = rate(name, specs, records)
+    runs: dict[str, str] = {}
+    for name, (command, bots, players, deals) in RUNS.items():
+        games = deals * args.scale
+        records = tournament_records(command, bots, players, games, args.jobs)
+        result[name] = rate(name, bots.split(","), records)
+        runs[name] = (
+            f"{command} tournament --bots {bots} --players {players} --games {games}"
+            f" ({len(records)} games)"
+        )
     OUT.parent.mkdir(parents=True, exist_ok=True)
     data = {"made_by": "scripts/seed_bot_ratings.py", "runs": runs, "ratings": result}
     OUT.write_text(json.dumps(data, indent=1) + "\n")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}
 DEFAULT = "en"
@@ -26,8 +26,6 @@ LOCALES = resources.files("tabletop").joinpath("locale")
 #: The gettext order of the plural forms of English, German and Dutch (Plural-Forms:
 #: nplurals=2; plural=(n != 1)), as Intl.PluralRules names them.
 PLURALS = ["one", "other"]
-
-E = TypeVar("E", bound=Exception)
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -57,21 +55,6 @@ def parts_text(parts: list[dict[str, Any]]) -> str:
     'placed their 7; the game is over'
     """
     return "".join(fill(p["key"], p["args"]) for p in parts)
-
-
-def keyed(error: type[E], msgid: str, **args: Any) -> E:
-    """``error`` (an exception class) with the message ``msgid`` filled from ``args``,
-    carrying ``key`` and ``params`` so the server can send them for the page to
-    translate (wrap the msgid in ``N_`` for pybabel).
-
-    >>> err = keyed(ValueError, N_("there is no seat {seat}"), seat=5)
-    >>> str(err), err.key, err.params
-    ('there is no seat 5', 'there is no seat {seat}', {'seat': 5})
-    """
-    err = error(fill(msgid, args))
-    err.key = msgid  # type: ignore[attr-defined]
-    err.params = args  # type: ignore[attr-defined]
-    return err
 
 
 def placeholders(text: str) -> set[str]:

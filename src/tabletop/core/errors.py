@@ -26,7 +26,7 @@ class KeyedError(ValueError):
         self.params = params
 
 
-class OptionsError(ValueError):
+class OptionsError(KeyedError):
     """Game options, seats or a bot the game cannot accept; the message says why."""
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from typing import Any, Protocol
 
-from ..i18n import N_, keyed
+from ..i18n import N_
 from .errors import ActionRejected, OptionsError, RecordError
 
 JSON = dict[str, Any]
@@ -175,8 +175,7 @@ def get_web_game(name: str) -> WebGame:
     """The browser side of game ``name``; ``OptionsError`` if it has none."""
     games = web_games()
     if not isinstance(name, str) or name not in games:
-        raise keyed(
-            OptionsError,
+        raise OptionsError(
             N_("unknown game {name}; this server hosts {games}"),
             name=repr(name),
             games=", ".join(sorted(games)),

@@ -91,7 +91,7 @@ class ApiError(Exception):
     @classmethod
     def of(cls, status: int, err: Exception) -> ApiError:
         """A game's refusal (``OptionsError``, ``ActionRejected``): with its msgid when it
-        has one (``tabletop.i18n.keyed``), else its text as it is."""
+        has one (``tabletop.core.errors.KeyedError``), else its text as it is."""
         key = getattr(err, "key", None)
         if key is None:
             return cls.plain(status, str(err))
@@ -779,11 +779,11 @@ class Hub:
         labels = _bot_labels(get_web_game(game_type))
         players = []
         for player, (mu, sigma, games) in rows.items():
-            is_bot = player.startswith("b:")
+            is_bot, key = player.startswith("b:"), player[2:]
             # a bot as its seats are named: the label without its note ("MCTS hard")
-            name = _without_note(labels.get(player[2:], player[2:])) if is_bot else None
+            name = _without_note(labels.get(key, key)) if is_bot else names.get(int(key))
             entry = {
-                "name": name if is_bot else names.get(int(player[2:])),
+                "name": name,
                 "kind": "bot" if is_bot else "account",
                 "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
                 "mu": round(mu, 2),
@@ -791,7 +791,7 @@ class Hub:
                 "games": games,
             }
             if is_bot:  # the games of the tournament its rating started from
-                entry["seeded_games"] = seeds.get(player[2:], {}).get("games", 0)
+                entry["seeded_games"] = seeds.get(key, {}).get("games", 0)
             players.append(entry)
         players.sort(key=lambda p: -p["rating"])
         return {"type": game_type, "title": get_web_game(game_type).title, "players": players}

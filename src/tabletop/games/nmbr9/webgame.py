@@ -41,7 +41,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
-from ...i18n import N_, keyed, part, parts_text, reason_parts
+from ...i18n import N_, part, parts_text, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .records import Recorder, placement_json, replay, result_json
 from .rules import (
@@ -126,18 +126,13 @@ class Nmbr9Web:
     ) -> JSON:
         unknown = set(options) - {"remove", "clock"}
         if unknown:
-            raise keyed(
-                OptionsError, N_("unknown option(s): {names}"), names=", ".join(sorted(unknown))
-            )
+            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
         remove = options.get("remove", 0)
         if remove != "random" and (type(remove) is not int or not 0 <= remove < CARDS):
-            raise keyed(
-                OptionsError, N_("'remove' is 0 to {most} cards, or \"random\""), most=CARDS - 1
-            )
+            raise OptionsError(N_("'remove' is 0 to {most} cards, or \"random\""), most=CARDS - 1)
         clock = options.get("clock", 0)
         if type(clock) is not int or not 0 <= clock <= MAX_CLOCK:
-            raise keyed(
-                OptionsError,
+            raise OptionsError(
                 N_("'clock' is 0 (none) or a number of seconds up to {most}"),
                 most=MAX_CLOCK,
             )
@@ -180,7 +175,7 @@ def _tiles_json() -> dict[str, list[str]]:
 
 def _check_bot(spec: Any, number: int) -> None:
     if not isinstance(spec, str) or not spec:
-        raise keyed(OptionsError, N_("seat {seat} is a bot but names no bot"), seat=number)
+        raise OptionsError(N_("seat {seat} is a bot but names no bot"), seat=number)
     try:
         make_bot(spec, seed=0)
     except BotSpecError as err:
@@ -210,9 +205,9 @@ class Nmbr9Match:
     def apply(self, seat: int, action: str) -> Applied:
         state = self.state
         if state.is_over:
-            raise keyed(ActionRejected, N_("the game is over"))
+            raise ActionRejected(N_("the game is over"))
         if not 0 <= seat < state.game.players:
-            raise keyed(ActionRejected, N_("there is no seat {seat}"), seat=seat + 1)
+            raise ActionRejected(N_("there is no seat {seat}"), seat=seat + 1)
         number, card = state.round, state.card
         if action == TAKE_BACK:
             try:
@@ -224,9 +219,7 @@ class Nmbr9Match:
             log["text"] = parts_text(log["parts"])
             return Applied(log=log, reveals=False)
         if len(action) > 40:
-            raise keyed(
-                ActionRejected, N_("that is not a placement: write r<rotation>@x,y, e.g. r1@3,-2")
-            )
+            raise ActionRejected(N_("that is not a placement: write r<rotation>@x,y, e.g. r1@3,-2"))
         try:
             place = parse_action(action)
             self.recorder.apply(place, seat)

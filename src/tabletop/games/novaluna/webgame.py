@@ -27,7 +27,7 @@ from ...core.web import (
     Job,
     OptionsError,
 )
-from ...i18n import N_, keyed, part, parts_text, reason_parts
+from ...i18n import N_, part, parts_text, reason_parts
 from .bots import BotSpecError, hint_bot, make_bot
 from .bots.mcts import MctsBot
 from .records import Recorder, replay, result_json
@@ -106,12 +106,10 @@ class NovaLunaWeb:
     ) -> JSON:
         unknown = set(options) - {"first_game"}
         if unknown:
-            raise keyed(
-                OptionsError, N_("unknown option(s): {names}"), names=", ".join(sorted(unknown))
-            )
+            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
         first_game = options.get("first_game", False)
         if not isinstance(first_game, bool):
-            raise keyed(OptionsError, N_("'first_game' must be true or false"))
+            raise OptionsError(N_("'first_game' must be true or false"))
         try:
             game = Game(players=len(seats), first_game=first_game)
         except ValueError as err:
@@ -150,14 +148,13 @@ def _tiles_json() -> list[JSON]:
 
 def _check_bot(spec: Any, game: Game, number: int, limits: BotLimits) -> None:
     if not isinstance(spec, str) or not spec:
-        raise keyed(OptionsError, N_("seat {seat} is a bot but names no bot"), seat=number)
+        raise OptionsError(N_("seat {seat} is a bot but names no bot"), seat=number)
     try:
         bot = make_bot(spec, seed=0)
     except BotSpecError as err:
         raise OptionsError(f"seat {number}: {err}") from None
     if isinstance(bot, MctsBot) and bot.settings.iterations > limits.iterations:
-        raise keyed(
-            OptionsError,
+        raise OptionsError(
             N_("seat {seat}: this server searches at most {most} iterations a move, not {asked}"),
             seat=number,
             most=limits.iterations,
@@ -165,8 +162,8 @@ def _check_bot(spec: Any, game: Game, number: int, limits: BotLimits) -> None:
         )
     name = spec.partition(":")[0]
     if name == "solo" and not game.solo:
-        raise keyed(
-            OptionsError, N_("seat {seat}: the solo planner plays only the solo game"), seat=number
+        raise OptionsError(
+            N_("seat {seat}: the solo planner plays only the solo game"), seat=number
         )
 
 
@@ -196,13 +193,11 @@ class NovaLunaMatch:
     def apply(self, seat: int, action: str) -> Applied:
         state = self.state
         if state.is_over:
-            raise keyed(ActionRejected, N_("the game is over"))
+            raise ActionRejected(N_("the game is over"))
         if seat != state.current_seat:
-            raise keyed(ActionRejected, N_("it is seat {seat}'s turn"), seat=state.current_seat + 1)
+            raise ActionRejected(N_("it is seat {seat}'s turn"), seat=state.current_seat + 1)
         if len(action) > 40:
-            raise keyed(
-                ActionRejected, N_("that is not an action: write space@x,y, 'refill' or 'end'")
-            )
+            raise ActionRejected(N_("that is not an action: write space@x,y, 'refill' or 'end'"))
         try:
             parsed = parse_action(action)
         except InvalidActionError as err:
