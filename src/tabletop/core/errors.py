@@ -35,7 +35,19 @@ class BotSpecError(OptionsError):
 
 
 class ActionRejected(KeyedError):
-    """An action that is malformed or not legal now; the game is unchanged."""
+    """An action that is malformed or not legal now; the game is unchanged.
+
+    Every game raises one of its two kinds, and front ends (the server, the terminal,
+    the research environments) catch this base and pass it on as it is."""
+
+
+class InvalidActionError(ActionRejected):
+    """The text is not an action in the game's notation."""
+
+
+class IllegalActionError(ActionRejected):
+    """The action is well formed but not legal in the current state (or not in the
+    acting seat's mask); the message says which rule it breaks."""
 
 
 class RecordError(ValueError):

@@ -16,6 +16,7 @@ side (``core.web.WebGame``). A game module never imports another game.
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -127,19 +128,39 @@ BUILTIN = {
     "nmbr9": "tabletop.games.nmbr9.gametype:GAME",
 }
 
+#: Games added from outside the package, e.g. by tests: ``name=module:attribute``
+#: pairs separated by ``;``. A server started in a subprocess sees them too.
+GAMES_VARIABLE = "TABLETOP_GAMES"
+
+_REGISTRY: dict[str, str] = dict(BUILTIN)
 _LOADED: dict[str, GameType] = {}
+
+
+def register_game(name: str, target: str) -> None:
+    """Host the game whose ``GameType`` is ``target`` (``"module:attribute"``) as
+    ``name``, in this process; see ``GAMES_VARIABLE`` for other processes."""
+    _REGISTRY[name] = target
+    _LOADED.pop(name, None)
+
+
+def _registry() -> dict[str, str]:
+    for pair in filter(None, os.environ.get(GAMES_VARIABLE, "").split(";")):
+        name, _, target = pair.partition("=")
+        _REGISTRY.setdefault(name.strip(), target.strip())
+    return _REGISTRY
 
 
 def game_types() -> dict[str, GameType]:
     """Every game, by name (each module is imported the first time it is asked for)."""
-    return {name: get_game(name) for name in BUILTIN}
+    return {name: get_game(name) for name in _registry()}
 
 
 def get_game(name: str) -> GameType:
     """The game called ``name``; ``OptionsError`` if there is none."""
     if name not in _LOADED:
-        if not isinstance(name, str) or name not in BUILTIN:
-            raise OptionsError(f"unknown game {name!r}; choose from {', '.join(sorted(BUILTIN))}")
-        module, _, attribute = BUILTIN[name].partition(":")
+        registry = _registry()
+        if not isinstance(name, str) or name not in registry:
+            raise OptionsError(f"unknown game {name!r}; choose from {', '.join(sorted(registry))}")
+        module, _, attribute = registry[name].partition(":")
         _LOADED[name] = getattr(import_module(module), attribute)
     return _LOADED[name]

@@ -36,6 +36,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
+from ..core.errors import IllegalActionError
 from ..games.nmbr9 import rules as n9
 from ..games.novaluna import rules as nl
 from . import nmbr9 as n9enc
@@ -64,10 +65,6 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             env.step(action)
-
-
-class IllegalActionError(ValueError):
-    """The action is not allowed by the mask of the agent to act."""
 
 
 def rank_reward(rank: int, players: int) -> float:

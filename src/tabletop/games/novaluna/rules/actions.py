@@ -24,17 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tabletop.core.errors import KeyedError
-
-
-class InvalidActionError(KeyedError):
-    """The text is not an action in the engine's notation (``key`` and ``params``: the
-    message as a template and its values, for a front end to translate)."""
-
-
-class IllegalActionError(KeyedError):
-    """The action is well formed but not legal in the current state (``key`` and
-    ``params`` as for ``InvalidActionError``)."""
+from tabletop.core.errors import IllegalActionError, InvalidActionError  # noqa: F401 (the rules re-export both)
 
 
 class Place(NamedTuple):
