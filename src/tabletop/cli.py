@@ -93,7 +93,7 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     _add_selfplay(sub, game)
     _add_tournament(sub, game)
     _add_solo_bench(sub, game)
-    if game.web is not None:
+    if game.page is not None:
         _add_serve(sub)
     _add_bench(sub, game)
     return parser
