@@ -133,6 +133,9 @@ class GameType:
     #: The game's options as the page offers them: ``{"name", "label", "type",
     #: "default", ...}`` (``type`` "bool" or "choice" with ``choices``).
     option_fields: ClassVar[list[JSON]] = []
+    #: The tournament that seeds the bots' ratings (``scripts/seed_bot_ratings.py``):
+    #: seats per table and deals per table, every bot the page offers at every table.
+    rating_seed: ClassVar[tuple[int, int]] = (2, 10)
     #: ``"module:attribute"`` of the game's research encoding (optional extra), or None.
     research: ClassVar[str | None] = None
 

@@ -55,6 +55,7 @@ class Nmbr9(GameType):
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = True  # a seat sees its own pending placement, nobody else's
     option_fields = OPTION_FIELDS
+    rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
     research = None  # set by the research encoding
     bots = REGISTRY
     bot_offers = {"standard": BOTS}

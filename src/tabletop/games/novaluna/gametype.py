@@ -61,6 +61,7 @@ class NovaLuna(GameType):
             "min_seats": 2,
         }
     ]
+    rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
     research = None  # set by the research encoding
     bots = REGISTRY
     bot_offers = BOTS
