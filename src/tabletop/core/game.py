@@ -94,9 +94,6 @@ class Recorder(Protocol):
     def apply(self, action: Any, seat: int) -> Any:
         """Apply ``seat``'s action to the state and record it (unchanged if illegal)."""
 
-    def take_back(self, seat: int) -> Any:
-        """Withdraw ``seat``'s pending action of the round (simultaneous games only)."""
-
     def lend_view(self, seat: int) -> Any:
         """``seat``'s view for a bot to choose from now (valid until the next action)."""
 

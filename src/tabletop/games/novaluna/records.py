@@ -78,19 +78,12 @@ class Recorder:
         self._lent.append(weakref.ref(view))
         return view
 
-    def take_back(self, seat: int) -> None:
-        raise IllegalActionError("Nova Luna has no pending actions to take back")
-
     def apply(self, action: Action, seat: int | None = None) -> list[tuple[int, int, int]]:
         """Apply ``action`` (of ``seat``, if given: it must be the seat to move) to the
         state and record it (nothing changes if illegal)."""
         state = self.state
         if seat is not None and seat != state.current_seat:
-            raise IllegalActionError(
-                "it is seat {seat}'s turn, not seat {other}'s",
-                seat=state.current_seat + 1,
-                other=seat + 1,
-            )
+            raise IllegalActionError("it is seat {seat}'s turn", seat=state.current_seat + 1)
         if self._lent:
             for ref in self._lent:
                 view = ref()

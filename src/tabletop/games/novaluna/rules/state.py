@@ -429,11 +429,7 @@ class State:
         Raises ``IllegalActionError`` (and changes nothing) if it is not legal.
         """
         if seat is not None and seat != self.current_seat:
-            raise IllegalActionError(
-                "it is seat {seat}'s turn, not seat {other}'s",
-                seat=self.current_seat + 1,
-                other=seat + 1,
-            )
+            raise IllegalActionError("it is seat {seat}'s turn", seat=self.current_seat + 1)
         if isinstance(action, Place):
             return self._place(action.space, self._check_place(action))
         if isinstance(action, Refill):
