@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from . import ratings
 from .ratings import RatedEnd
@@ -101,7 +101,7 @@ class SqlStore(ABC):
         (result,) = self.write_many([one])
         if isinstance(result, StoreError):
             raise result
-        return result  # type: ignore[return-value] # ``one``'s own result
+        return cast(T, result)  # what ``one.run`` returned
 
     def create_game(
         self,
