@@ -4,7 +4,10 @@ Both stores keep the same tables; what differs between SQLite and PostgreSQL is
 said once, in a ``Dialect``: column types (``INTEGER`` flags against
 ``BOOLEAN``, ``INTEGER PRIMARY KEY`` against an identity column), the parameter
 mark, and how an insert hands back its new id. Statements are written once with
-``?`` marks and run through ``Sql``, which puts in the dialect's mark.
+``?`` marks and run through ``Sql``, which puts in the dialect's mark. What both
+accept is used as it is: ``INSERT ... ON CONFLICT`` (SQLite 3.24 on), options as
+JSON text, a flag tested as ``WHERE open`` or set from a Python ``bool``; reads
+turn flags into ``bool`` (SQLite hands back 0 and 1).
 
 The schema is kept in the steps in which it grew, since databases made at each
 step exist: ``GAME_TABLES`` (the first tables) and ``ACCOUNT_TABLES`` (accounts,
@@ -113,7 +116,9 @@ CREATE TABLE IF NOT EXISTS actions (
 """
 
 #: accounts and their sessions, seats claimed by accounts or open in the lobby,
-#: turn-based games that end abandoned, ratings
+#: turn-based games that end abandoned, ratings. (SQLite files migrated before this
+#: schema was shared have ``seats_open`` on ``(open) WHERE open = 1`` instead; no
+#: result depends on an index, and the lobby's query finds a game's seats by its key.)
 ACCOUNT_TABLES = """
 CREATE TABLE accounts (
     id {identity},
