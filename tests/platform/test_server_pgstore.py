@@ -14,13 +14,20 @@ import pytest
 from pg_support import PgCluster
 from tabletop.server.pgstore import LATEST, MIGRATIONS, PgStore, migrate
 from tabletop.server.ratings import RatedEnd
-from tabletop.server.storage import StoreConflict, open_store
-from tabletop.server.store import Account, Seat, Store, StoreError, Write
+from tabletop.server.storage import Account, Seat, StoreConflict, StoreError, open_store
+from tabletop.server.store import Store
+from tabletop.server.writes import (
+    AppendAction,
+    ClaimSeat,
+    CreateAccount,
+    CreateSession,
+    EndSessions,
+    Truncate,
+)
 
 from server_support import free_port
 
 ANN = [Seat(0, "Ann", "human", None, "t"), Seat(1, "Bot", "bot", "random")]
-NO_END = (None, None, None)  # append_action's by, rated, ranks: before the expected seq
 
 
 @pytest.fixture
@@ -45,9 +52,9 @@ def test_a_move_is_a_compare_and_set_on_the_games_seq(url: str) -> None:
     assert store.game("g").seq == 0 and store.game("g").seed == 2**63 - 1
     results = store.write_many(
         [
-            Write("append_action", ("g", 0, 0, "1@0,0", False, False, *NO_END, 0)),
-            Write("append_action", ("g", 0, 0, "2@0,0", False, False, *NO_END, 0)),  # seq 0 again
-            Write("append_action", ("g", 1, 1, "2@1,0", True, False, *NO_END, 1)),
+            AppendAction("g", 0, 0, "1@0,0", False, False, expected_seq=0),
+            AppendAction("g", 0, 0, "2@0,0", False, False, expected_seq=0),  # seq 0 again
+            AppendAction("g", 1, 1, "2@1,0", True, False, expected_seq=1),
         ]
     )
     assert isinstance(results[1], StoreConflict) and "first" in str(results[1])
@@ -88,7 +95,7 @@ def test_reads_and_writes_say_503_worthy_errors_while_postgresql_is_down(
     try:
         with pytest.raises(StoreError, match="unavailable"):
             store.game("g")
-        (result,) = store.write_many([Write("truncate", ("g", 0, 0))])
+        (result,) = store.write_many([Truncate("g", 0, 0)])
         assert isinstance(result, StoreError) and "unavailable" in str(result)
     finally:
         pg_cluster.up()
@@ -179,10 +186,10 @@ def test_a_database_from_before_accounts_upgrades_in_place(url: str) -> None:
 def test_accounts_sessions_and_claims(url: str) -> None:
     migrate(url)
     store = PgStore(url)
-    ann = store._one("create_account", "Ann", "ann", "hash")  # noqa: SLF001
-    (dup,) = store.write_many([Write("create_account", ("ANN", "ann", "h"))])
+    ann = store.write(CreateAccount("Ann", "ann", "hash"))
+    (dup,) = store.write_many([CreateAccount("ANN", "ann", "h")])
     assert isinstance(dup, StoreError)  # the name is unique whatever its case
-    store._one("create_session", "tokenhash", ann)  # noqa: SLF001
+    store.write(CreateSession("tokenhash", ann))
     assert store.account_login("ann") == (Account(ann, "Ann"), "hash")
     assert store.sessions_of(ann) == 1 and store.account_names([ann, 99]) == {ann: "Ann"}
     seats = [
@@ -191,27 +198,27 @@ def test_accounts_sessions_and_claims(url: str) -> None:
     ]
     store.create_game("g", "nova-luna", {}, 1, seats, creator=ann)
     assert store.open_games() == ["g"] and store.game("g").started is None
-    ben = store._one("create_account", "Ben", "ben", "hash")  # noqa: SLF001
-    assert store._one("claim_seat", "g", 1, ben, "Ben", 0)  # noqa: SLF001
+    ben = store.write(CreateAccount("Ben", "ben", "hash"))
+    assert store.write(ClaimSeat("g", 1, ben, "Ben", 0))
     with pytest.raises(StoreConflict):  # stale seq: another process changed the game
-        store._one("claim_seat", "g", 1, ann, "Ann", 0)  # noqa: SLF001
-    assert not store._one("claim_seat", "g", 1, ann, "Ann", 1)  # noqa: SLF001 - taken
+        store.write(ClaimSeat("g", 1, ann, "Ann", 0))
+    assert not store.write(ClaimSeat("g", 1, ann, "Ann", 1))  # taken
     game = store.game("g")
     assert game.seq == 2 and game.started is not None and store.open_games() == []
     assert [s.account_id for s in store.seats("g")] == [ann, ben]
     assert [g.id for g in store.games_of(ben)] == ["g"]
-    assert store._one("end_sessions", ann) == 1 and store.sessions_of(ann) == 0  # noqa: SLF001
+    assert store.write(EndSessions(ann)) == 1 and store.sessions_of(ann) == 0
     store.close()
 
 
 def test_a_rated_end_is_stored_with_the_last_action_exactly_once(url: str) -> None:
     migrate(url)
     store = PgStore(url)
-    ann = store._one("create_account", "Ann", "ann", "hash")  # noqa: SLF001
+    ann = store.write(CreateAccount("Ann", "ann", "hash"))
     assert ann == 1
     store.create_game("g", "nova-luna", {}, 1, ANN)
-    end = ("g", 0, 0, "1@0,0", False, True, None, ENDED, (1, 2))
-    writes = [Write("append_action", (*end, 0)), Write("append_action", (*end, 0))]
+    end = AppendAction("g", 0, 0, "1@0,0", False, True, None, ENDED, (1, 2), expected_seq=0)
+    writes = [end, end]
     first, second = store.write_many(writes)
     assert isinstance(first, str) and isinstance(second, StoreConflict)
     assert store.rating("nova-luna", "a:1")[2] == 1  # the losing write rated nothing
@@ -226,8 +233,8 @@ def test_a_rated_end_is_stored_with_the_last_action_exactly_once(url: str) -> No
 def test_db_copy_brings_accounts_sessions_and_ratings(tmp_path: Path, url: str) -> None:
     path = tmp_path / "games.sqlite3"
     old = Store(path)
-    ann = old._one("create_account", "Ann", "ann", "hash")  # noqa: SLF001
-    old._one("create_session", "tokenhash", ann)  # noqa: SLF001
+    ann = old.write(CreateAccount("Ann", "ann", "hash"))
+    old.write(CreateSession("tokenhash", ann))
     seats = [Seat(0, "Ann", "human", None, "t", ann), Seat(1, "Bot", "bot", "random")]
     old.create_game("g", "nova-luna", {}, 1, seats, creator=ann)
     old.append_action("g", 0, 0, "1@0,0", False, True, None, ENDED, (1, 2))
@@ -240,6 +247,6 @@ def test_db_copy_brings_accounts_sessions_and_ratings(tmp_path: Path, url: str) 
     assert store.sessions_of(ann) == 1 and store.game("g").creator == ann
     assert [(s.account_id, s.rank) for s in store.seats("g")] == [(ann, 1), (None, 2)]
     assert store.rating("nova-luna", "a:1")[2] == 1 and len(store.rating_changes("g")) == 2
-    ben = store._one("create_account", "Ben", "ben", "hash")  # noqa: SLF001
+    ben = store.write(CreateAccount("Ben", "ben", "hash"))
     assert ben > ann  # the id sequence goes on after the copied accounts
     store.close()

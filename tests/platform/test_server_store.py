@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tabletop.server.store import Seat, Store, StoreError, Write
+from tabletop.server.storage import Seat, StoreError
+from tabletop.server.store import Store
+from tabletop.server.writes import AppendAction
 
 
 def test_a_batch_commits_together_and_a_failed_write_spoils_nothing_else(tmp_path: Path) -> None:
@@ -17,9 +19,9 @@ def test_a_batch_commits_together_and_a_failed_write_spoils_nothing_else(tmp_pat
     )
     results = store.write_many(
         [
-            Write("append_action", ("g", 0, 0, "1@0,0", False, False)),
-            Write("append_action", ("g", 0, 0, "2@0,0", False, False)),  # ply 0 again
-            Write("append_action", ("g", 1, 0, "2@1,0", True, False)),
+            AppendAction("g", 0, 0, "1@0,0", False, False),
+            AppendAction("g", 0, 0, "2@0,0", False, False),  # ply 0 again
+            AppendAction("g", 1, 0, "2@1,0", True, False),
         ]
     )
     assert isinstance(results[1], StoreError) and "refused" in str(results[1])

@@ -23,7 +23,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..i18n import N_
 from .names import BadName, clean_name
-from .store import Account, hash_token
+from .storage import Account, hash_token
 
 COOKIE = "session"
 COOKIE_DAYS = 365

@@ -60,8 +60,8 @@ from .botpool import BotPool
 from .headers import SecurityHeaders
 from .ratelimit import RateLimits
 from .rooms import ApiError, Hub, Room, Subscriber
-from .storage import open_store
-from .store import Account, StoreError
+from .storage import Account, StoreError, hash_token, open_store
+from .writes import CreateAccount, CreateSession, EndSession, EndSessions
 
 log = logging.getLogger("tabletop.server")
 
@@ -456,7 +456,7 @@ async def _register(request: Request) -> Response:
         raise ApiError(409, "that name is taken; choose another")
     password_hash = await accounts.hash_password(password)
     try:
-        account_id = await hub.write("create_account", name, key, password_hash)
+        account_id = await hub.write(CreateAccount(name, key, password_hash))
     except ApiError:
         if hub.store.account_named(key) is None:
             raise  # not a race for the name: the database is down (503)
@@ -477,9 +477,9 @@ async def _start_session(request: Request, account: Account, status: int) -> Res
     hub = _hub(request)
     old = _session_token(request)
     if old is not None:
-        await hub.write("end_session", accounts.hash_token(old))
+        await hub.write(EndSession(hash_token(old)))
     token, token_hash = accounts.new_token()
-    await hub.write("create_session", token_hash, account.id)
+    await hub.write(CreateSession(token_hash, account.id))
     response = JSONResponse({"account": {"name": account.name}}, status_code=status)
     response.set_cookie(
         COOKIE,
@@ -497,13 +497,13 @@ async def _logout(request: Request) -> Response:
     token = _session_token(request)
     _account(request)  # refuses other sites
     if token is not None:
-        await _hub(request).write("end_session", accounts.hash_token(token))
+        await _hub(request).write(EndSession(hash_token(token)))
     return _signed_out()
 
 
 async def _logout_everywhere(request: Request) -> Response:
     account = _signed_in(request)
-    ended = await _hub(request).write("end_sessions", account.id)
+    ended = await _hub(request).write(EndSessions(account.id))
     return _signed_out({"sessions_ended": ended})
 
 

@@ -9,9 +9,10 @@ are, and reads, states and every other game go on in the meantime.
 
 >>> import asyncio
 >>> from tabletop.server.store import Store
+>>> from tabletop.server.writes import Truncate
 >>> async def demo():
 ...     committer = Committer(Store(":memory:"))
-...     return await committer.write("truncate", "no-such-game", 0)
+...     return await committer.write(Truncate("no-such-game", 0))
 >>> asyncio.run(demo()) is None
 True
 """
@@ -20,34 +21,36 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TypeVar, cast
 
-from .storage import GameStore
-from .store import StoreError, Write
+from .storage import GameStore, StoreError
+from .writes import Write
+
+T = TypeVar("T")
 
 
 class Committer:
-    """The one way the server writes to ``store``: ``await write(name, *args)``."""
+    """The one way the server writes to ``store``: ``await write(CreateGame(...))``."""
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
         # an in-memory store reads through its one connection: never write beside it
         self._inline = store.path == ":memory:"
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="tabletop-commit")
-        self._waiting: list[tuple[Write, asyncio.Future[Any]]] = []
+        self._waiting: list[tuple[Write[object], asyncio.Future[object]]] = []
         self._draining = False
         self.commits = 0  # how many commits the writes so far took (for tests and figures)
 
-    async def write(self, name: str, *args: Any) -> Any:
-        """Store one write (a ``Store`` write method and its arguments) durably; its
-        result, or a ``StoreError`` returned (not raised) if the database refused it."""
+    async def write(self, write: Write[T]) -> T | StoreError:
+        """Store one write durably; its result, or a ``StoreError`` returned (not
+        raised) if the database refused it."""
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[Any] = loop.create_future()
-        self._waiting.append((Write(name, args), done))
+        done: asyncio.Future[object] = loop.create_future()
+        self._waiting.append((write, done))
         if not self._draining:
             self._draining = True
             loop.create_task(self._drain())
-        return await done
+        return cast("T | StoreError", await done)  # ``write.run``'s result or the error
 
     async def _drain(self) -> None:
         """Commit everything waiting, batch after batch, until nothing is left."""
@@ -56,6 +59,7 @@ class Committer:
             while self._waiting:
                 batch, self._waiting = self._waiting, []
                 writes = [write for write, _ in batch]
+                results: list[object]
                 try:
                     if self._inline:
                         results = self.store.write_many(writes)

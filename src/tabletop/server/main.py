@@ -220,14 +220,14 @@ def db_command(args: argparse.Namespace) -> int:
     if not is_postgres(args.url):
         raise SystemExit(f"novaluna db: {args.url!r} is not a postgresql://... URL")
     try:
-        from . import pgstore
+        from . import dbcopy, pgstore
 
         if args.db_command == "migrate":
             print(f"{pgstore.migrate(args.url)} migration(s) applied")
             return 0
         if not Path(args.source).is_file():
             raise SystemExit(f"novaluna db copy: no SQLite file at {args.source}")
-        copied, skipped = pgstore.copy_sqlite(args.source, args.url)
+        copied, skipped = dbcopy.copy_sqlite(args.source, args.url)
     except (ImportError, OSError) as err:
         raise SystemExit(f"novaluna db: {err}") from None
     except Exception as err:  # noqa: BLE001 - psycopg's and sqlite3's errors, said plainly

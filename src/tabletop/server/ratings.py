@@ -8,12 +8,12 @@ the other. Bots start from the ratings in ``data/bot_ratings.json``, made by
 Shown is the conservative ``ordinal()`` (mu - 3 sigma).
 
 >>> import sqlite3
->>> from tabletop.server.store import MIGRATIONS
->>> db = sqlite3.connect(":memory:")
->>> _ = db.execute("CREATE TABLE games (id TEXT PRIMARY KEY)")
->>> _ = db.executescript("CREATE TABLE ratings (type TEXT, player TEXT, mu REAL, sigma REAL, "
-...     "games INTEGER, PRIMARY KEY (type, player)); CREATE TABLE rating_changes (game_id TEXT, "
-...     "player TEXT, rank INTEGER, before REAL, after REAL)")
+>>> from tabletop.server.sql import SQLITE, Sql
+>>> db = Sql(sqlite3.connect(":memory:"), SQLITE)
+>>> _ = db.run("CREATE TABLE ratings (type TEXT, player TEXT, mu REAL, sigma REAL, "
+...     "games INTEGER, PRIMARY KEY (type, player))")
+>>> _ = db.run("CREATE TABLE rating_changes (game_id TEXT, player TEXT, rank INTEGER, "
+...     "before REAL, after REAL)")
 >>> apply(db, "g1", RatedEnd("nmbr9", ("a:1", "a:2"), (1, 2)))
 >>> [round(r.ordinal()) for r in (current(db, "nmbr9", "a:1"), current(db, "nmbr9", "a:2"))]
 [3, -2]
@@ -28,6 +28,8 @@ from importlib import resources
 from typing import Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
+
+from .sql import Sql
 
 MODEL = PlackettLuce()
 
@@ -46,7 +48,8 @@ def bot_seeds() -> dict[str, dict[str, dict[str, float]]]:
     """``{game type: {bot spec: {"mu", "sigma"}}}`` from the tournament data file."""
     path = resources.files("tabletop.server").joinpath("data/bot_ratings.json")
     try:
-        return json.loads(path.read_text())["ratings"]
+        seeds: dict[str, dict[str, dict[str, float]]] = json.loads(path.read_text())["ratings"]
+        return seeds
     except FileNotFoundError:
         return {}
 
@@ -59,30 +62,28 @@ def initial(game_type: str, player: str) -> PlackettLuceRating:
     return MODEL.rating()
 
 
-def current(db: Any, game_type: str, player: str, mark: str = "?") -> PlackettLuceRating:
-    """``db``: a sqlite3 connection, or a psycopg one with ``mark="%s"``."""
-    row = db.execute(
-        "SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?".replace("?", mark),
-        (game_type, player),
-    ).fetchone()
+def current(sql: Sql, game_type: str, player: str) -> PlackettLuceRating:
+    """A player's rating now, as ``sql`` (either database) holds it."""
+    row = sql.row(
+        "SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?", (game_type, player)
+    )
     return initial(game_type, player) if row is None else MODEL.rating(mu=row[0], sigma=row[1])
 
 
-def apply(db: Any, game_id: str, rated: RatedEnd, mark: str = "?") -> None:
-    """Rate the game's end, within the caller's transaction (SQL placeholders ``mark``:
-    the same statements serve SQLite and PostgreSQL)."""
-    before = [current(db, rated.type, p, mark) for p in rated.players]
+def apply(sql: Sql, game_id: str, rated: RatedEnd) -> None:
+    """Rate the game's end, within the caller's transaction (``writes.AppendAction``)."""
+    before = [current(sql, rated.type, p) for p in rated.players]
     after = MODEL.rate([[r] for r in before], ranks=list(rated.ranks))
     for player, rank, old, (new,) in zip(rated.players, rated.ranks, before, after, strict=True):
-        db.execute(
+        sql.run(
             "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
             "ON CONFLICT (type, player) DO UPDATE SET mu = excluded.mu, "
-            "sigma = excluded.sigma, games = ratings.games + 1".replace("?", mark),
+            "sigma = excluded.sigma, games = ratings.games + 1",
             (rated.type, player, new.mu, new.sigma),
         )
-        db.execute(
+        sql.run(
             "INSERT INTO rating_changes (game_id, player, rank, before, after) "
-            "VALUES (?, ?, ?, ?, ?)".replace("?", mark),
+            "VALUES (?, ?, ?, ?, ?)",
             (game_id, player, rank, old.ordinal(), new.ordinal()),
         )
 

@@ -57,8 +57,9 @@ from .committer import Committer
 from .names import BadName, clean_name
 from .ratelimit import RateLimits
 from .ratings import MODEL, RatedEnd, bot_seeds, ranks_of
+from .rows import Account, AccountGame, ActionRow, GameRow, Seat, StoreError
 from .storage import GameStore, SharedStore, StoreConflict
-from .store import Account, AccountGame, ActionRow, GameRow, Seat, StoreError
+from .writes import Abandon, AppendAction, ClaimSeat, CreateGame, Truncate, Write
 
 log = logging.getLogger("tabletop.server")
 T = TypeVar("T")
@@ -430,17 +431,18 @@ class Hub:
         self.committer.close()
         self._checkpoints.shutdown(wait=True)
 
-    async def write(self, name: str, *args: Any) -> Any:
+    async def write(self, write: Write[T]) -> T:
         """A durable write outside any game (accounts, sessions); 503 if refused."""
-        return await self._write(name, *args)
+        return await self._write(write)
 
-    async def _write(self, name: str, *args: Any) -> Any:
-        """Store one write (a ``Store`` write method and its arguments); 503 if refused.
+    async def _write(self, write: Write[T]) -> T:
+        """Store one write; its result, 409 if another process changed the game first,
+        503 if refused.
 
         Commits wait for the disk on a thread, several games' writes at once (see
         ``Committer``). Copying the journal into the database file runs on another.
         """
-        result = await self.committer.write(name, *args)
+        result = await self.committer.write(write)
         self._unchecked += 1
         if isinstance(result, StoreConflict):
             raise Stale.plain(409, str(result))
@@ -605,7 +607,7 @@ class Hub:
         game_id = secrets.token_urlsafe(9)
         creator = account.id if account else None
         await self._write(
-            "create_game", game_id, game_type.name, options, seed, seats, seed_chosen, creator
+            CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator)
         )
         room = self.room(game_id)
         self.schedule_bots(room)
@@ -678,7 +680,7 @@ class Hub:
     async def _claim(self, room: Room, seat: int, account: Account) -> None:
         if room.finished:
             raise ApiError(409, "the game is over")
-        claimed = await self._write("claim_seat", room.id, seat, account.id, account.name, room.seq)
+        claimed = await self._write(ClaimSeat(room.id, seat, account.id, account.name, room.seq))
         room.seq += 1  # a shared store counts the claim as a change of the game
         if not claimed:
             raise ApiError(409, "someone else took that seat first")
@@ -920,8 +922,9 @@ class Hub:
         rated = _rated_end(room, match) if over else None
         ranks = ranks_of(match.result(), len(room.seats)) if over else None
         at = await self._write(
-            "append_action",
-            *(room.id, ply, seat, action, applied.reveals, over, by, rated, ranks, room.seq),
+            AppendAction(
+                room.id, ply, seat, action, applied.reveals, over, by, rated, ranks, room.seq
+            )
         )
         room.seq += 1
         room.match = match
@@ -992,7 +995,7 @@ class Hub:
             if blocker:
                 raise ApiError(409, blocker)
             last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-            await self._write("truncate", room.id, last, room.seq)
+            await self._write(Truncate(room.id, last, room.seq))
             self.rooms.pop(room.id, None)
             new_room = self.room(room.id)
             self._move_subscribers(room, new_room)
@@ -1148,7 +1151,7 @@ class Hub:
 
     async def _abandon(self, room: Room) -> None:
         """End the game unfinished and unrated: its creator chose so for a move out of time."""
-        await self._write("abandon", room.id, room.seq)
+        await self._write(Abandon(room.id, room.seq))
         room.seq += 1
         room.row = replace(room.row, over=True, abandoned=True)
         for task in room.bot_tasks.values():

@@ -1,39 +1,68 @@
 """What the server needs of a game database, whichever it is.
 
-Two implementations: ``store.Store`` (SQLite, one process, the default) and
-``pgstore.PgStore`` (PostgreSQL, shared by several server processes). Writes are
-``Write`` batches run by the ``Committer`` on a thread of their own; reads run on
-the event loop. ``open_store`` picks one by the ``--db`` value.
+Two implementations share their tables, writes and reads (``sqlstore.SqlStore``):
+``store.Store`` (SQLite, one process, the default) and ``pgstore.PgStore``
+(PostgreSQL, shared by several server processes). Writes are typed values
+(``writes``) that the ``Committer`` hands over in batches on a thread of its
+own; reads run on the event loop. ``open_store`` picks one by the ``--db`` value.
+The row types and errors are defined in ``rows`` and offered here with them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
-from .store import Account, AccountGame, ActionRow, GameRow, Seat, Store, StoreError, Write
+from .rows import (
+    Account,
+    AccountGame,
+    ActionRow,
+    GameRow,
+    Seat,
+    StoreConflict,
+    StoreError,
+    hash_token,
+    now,
+)
+from .writes import Write
 
+__all__ = [
+    "Account",
+    "AccountGame",
+    "ActionRow",
+    "GameRow",
+    "GameStore",
+    "Seat",
+    "SharedStore",
+    "StoreConflict",
+    "StoreError",
+    "hash_token",
+    "is_postgres",
+    "now",
+    "open_store",
+]
 
-class StoreConflict(StoreError):
-    """Another server process changed the game first (its ``seq`` moved on)."""
+T = TypeVar("T")
 
 
 class GameStore(Protocol):
-    """A game database; see ``store.Store`` for what each method means."""
+    """A game database; see ``sqlstore.SqlStore`` for what each method means."""
 
     path: str
     #: several processes may share it: moves are compare-and-set on the game's
     #: ``seq``, and bots and clocks need a lease (see ``pgstore``)
     shared: bool
 
-    def write_many(self, writes: list[Write]) -> list[Any]: ...
+    def write_many(self, writes: Sequence[Write[object]]) -> list[object]: ...
+    def write(self, one: Write[T]) -> T: ...
     def game(self, game_id: str) -> GameRow | None: ...
     def seats(self, game_id: str) -> list[Seat]: ...
     def actions(self, game_id: str) -> list[ActionRow]: ...
     def seat_for_token(self, game_id: str, token: str) -> int | None: ...
     def unfinished_games(self) -> list[str]: ...
     def open_games(self, limit: int = 100) -> list[str]: ...
-    # accounts and sessions (written through ``write_many``: ``create_account``,
-    # ``create_session``, ``end_session``, ``end_sessions``, ``claim_seat``, ``abandon``)
+    # accounts and sessions (written by ``CreateAccount``, ``CreateSession``,
+    # ``EndSession``, ``EndSessions`` and ``ClaimSeat``)
     def account_login(self, key: str) -> tuple[Account, str] | None: ...
     def account_named(self, key: str) -> Account | None: ...
     def account_for_session(self, token: str) -> Account | None: ...
@@ -69,4 +98,6 @@ def open_store(db: str) -> GameStore:
         from .pgstore import PgStore  # psycopg is an optional extra
 
         return PgStore(db)
+    from .store import Store
+
     return Store(db)

@@ -1,0 +1,151 @@
+"""``novaluna db copy``: every game of a SQLite file into PostgreSQL, with its accounts,
+sessions and ratings, so that a server can move to ``--db postgresql://...``.
+
+The rows go over as they are stored (token hashes, ids, times); what an older
+SQLite file lacks takes the column's default, and each game's ``seq`` starts at
+its number of actions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+import psycopg
+
+from .pgstore import connect, migrate
+
+
+def copy_sqlite(source: str, url: str) -> tuple[int, int]:
+    """Copy every game of the SQLite database ``source`` into PostgreSQL at ``url``
+    (migrated first), with its accounts, sessions and ratings; games (and accounts,
+    sessions, ratings) already there are left alone. Returns (copied, skipped)."""
+    migrate(url)
+    old = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    old.row_factory = sqlite3.Row
+    copied = skipped = 0
+    try:
+        with connect(url) as db, db.transaction():
+            _copy_accounts(old, db)  # first: games and seats refer to them
+            for game in old.execute("SELECT * FROM games ORDER BY created").fetchall():
+                if _copy_game(old, db, game):
+                    copied += 1
+                else:
+                    skipped += 1
+            _copy_ratings(old, db)
+    finally:
+        old.close()
+    return copied, skipped
+
+
+def _tables(old: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[Any]) -> None:
+    """Accounts keep their ids (seats, games and ratings name them); the id sequence
+    then continues after the highest."""
+    if "accounts" not in _tables(old):  # a database from before accounts
+        return
+    with db.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO accounts (id, name, name_key, password_hash, created) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (id) DO NOTHING",
+            [
+                tuple(r)
+                for r in old.execute(
+                    "SELECT id, name, name_key, password_hash, created FROM accounts"
+                )
+            ],
+        )
+        cur.executemany(
+            "INSERT INTO sessions (token_hash, account_id, created) VALUES (%s, %s, %s) "
+            "ON CONFLICT (token_hash) DO NOTHING",
+            [tuple(r) for r in old.execute("SELECT token_hash, account_id, created FROM sessions")],
+        )
+    db.execute(
+        "SELECT setval(pg_get_serial_sequence('accounts', 'id'), "
+        "(SELECT COALESCE(max(id), 0) + 1 FROM accounts), false)"
+    )
+
+
+def _copy_ratings(old: sqlite3.Connection, db: psycopg.Connection[Any]) -> None:
+    if "ratings" not in _tables(old):
+        return
+    with db.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (type, player) DO NOTHING",
+            [tuple(r) for r in old.execute("SELECT type, player, mu, sigma, games FROM ratings")],
+        )
+        cur.executemany(
+            "INSERT INTO rating_changes (game_id, player, rank, before, after) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game_id, player) DO NOTHING",
+            [
+                tuple(r)
+                for r in old.execute(
+                    "SELECT game_id, player, rank, before, after FROM rating_changes"
+                )
+            ],
+        )
+
+
+def _copy_game(old: sqlite3.Connection, db: psycopg.Connection[Any], game: sqlite3.Row) -> bool:
+    """Copy one game with its seats and actions; False if it was there already."""
+    actions = old.execute(
+        "SELECT * FROM actions WHERE game_id = ? ORDER BY ply", (game["id"],)
+    ).fetchall()
+    row = dict(game)  # columns an older file lacks take their defaults
+    inserted = db.execute(
+        "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated, "
+        "over, seq, creator, undone, abandoned, started) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT (id) DO NOTHING RETURNING id",
+        (
+            *(row["id"], row["type"], row["options"], row["seed"]),
+            bool(row.get("seed_chosen", False)),
+            *(row["created"], row["updated"], bool(row["over"]), len(actions)),
+            row.get("creator"),
+            bool(row.get("undone", False)),
+            bool(row.get("abandoned", False)),
+            row.get("started"),
+        ),
+    ).fetchone()
+    if inserted is None:
+        return False
+    _copy_rows(old, db, row["id"], actions)
+    return True
+
+
+def _copy_rows(
+    old: sqlite3.Connection, db: psycopg.Connection[Any], game_id: str, actions: list[Any]
+) -> None:
+    with db.cursor() as cur:
+        seats = [dict(s) for s in old.execute("SELECT * FROM seats WHERE game_id = ?", (game_id,))]
+        cur.executemany(
+            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash, account_id, open, "
+            "rank) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [
+                (
+                    *(game_id, s["seat"], s["name"], s["kind"], s["bot"], s["token_hash"]),
+                    *(s.get("account_id"), bool(s.get("open", False)), s.get("rank")),
+                )
+                for s in seats
+            ],
+        )
+        cur.executemany(
+            "INSERT INTO actions (game_id, ply, seat, action, reveals, at, by) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            [
+                (
+                    game_id,
+                    a["ply"],
+                    a["seat"],
+                    a["action"],
+                    bool(a["reveals"]),
+                    a["at"],
+                    dict(a).get("by"),  # None before move clocks
+                )
+                for a in actions
+            ],
+        )

@@ -1,0 +1,93 @@
+"""What a game database holds and hands back, whichever database it is.
+
+The row types are plain frozen dataclasses so that the rooms, the API and the
+tests never see a database's own row objects; the errors are the two ways a
+write can fail that the server answers differently (503 and 409).
+
+>>> hash_token("tok") == hash_token("tok") != "tok"
+True
+>>> now()[:2], now()[-6:]
+('20', '+00:00')
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+
+class StoreError(RuntimeError):
+    """The database refused a write, or could not be reached; nothing of it was kept."""
+
+
+class StoreConflict(StoreError):
+    """Another server process changed the game first (its ``seq`` moved on)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    bot: str | None  # bot spec for bot seats
+    token: str | None = None  # only when creating; stored hashed
+    account_id: int | None = None  # the account that claimed the seat
+    open: bool = False  # listed in the lobby until an account takes it
+    rank: int | None = None  # once the game is over (1 best; ties share)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    type: str
+    options: dict[str, Any]  # the game type's own options: any JSON object
+    seed: int
+    created: str
+    updated: str
+    over: bool
+    seed_chosen: bool = False  # the creator fixed the seed, so they can know the pile
+    creator: int | None = None  # the account that created it, if signed in
+    undone: bool = False  # an undo was used: unrated
+    abandoned: bool = False  # a move's time limit ran out with "abandon" chosen
+    started: str | None = None  # when its last open seat was taken (else: created)
+    seq: int = 0  # changes so far; only a shared store (PostgreSQL) counts them
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class AccountGame:
+    """One of an account's games, for "my games"."""
+
+    id: str
+    type: str
+    seat: int
+    over: bool
+    abandoned: bool
+    updated: str
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    ply: int
+    seat: int
+    action: str
+    reveals: bool
+    at: str
+    by: str | None = None  # "clock": played for the seat when its time ran out
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a seat or session token: a copy of the database opens nothing."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def now() -> str:
+    """The time stored with a change: UTC, ISO 8601, to the millisecond (sorts as text)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

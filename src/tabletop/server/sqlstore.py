@@ -1,0 +1,311 @@
+"""What the two stores share: batched writes, the conveniences around them, every read.
+
+``store.Store`` (SQLite) and ``pgstore.PgStore`` (PostgreSQL) differ only in
+how they connect, migrate and recover from a lost connection, and in what a
+shared database adds (the change counter, leases, notifications). Everything
+here runs its statements through ``Sql``, written once with ``?`` marks.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+from . import ratings
+from .ratings import RatedEnd
+from .rows import Account, AccountGame, ActionRow, GameRow, Seat, StoreError, hash_token
+from .sql import Sql
+from .writes import AppendAction, CreateGame, Truncate, Write
+
+T = TypeVar("T")
+
+
+class SqlStore(ABC):
+    """All games in one database; a subclass says how to reach it."""
+
+    path: str
+    #: several processes may share it: moves are compare-and-set on the game's
+    #: ``seq``, and bots and clocks need a lease (see ``pgstore``)
+    shared: bool = False
+    #: what a game row reads as its ``seq``: only a shared store keeps the column
+    _seq_column = "0"
+    #: the driver's errors: any of them at the transaction's level fails the batch
+    _database_errors: tuple[type[Exception], ...] = ()
+
+    # -- what each database does its own way -------------------------------------
+
+    @abstractmethod
+    def _read(self, query: Callable[[Sql], T]) -> T:
+        """``query`` on the connection for reads (the event loop's)."""
+
+    @abstractmethod
+    def _begin(self) -> Sql:
+        """The writer (the committer's thread's connection) in a new transaction."""
+
+    @abstractmethod
+    def _rollback(self) -> None:
+        """After a failure in the transaction: leave the writer ready for the next batch."""
+
+    @abstractmethod
+    def _failed(self, err: Exception) -> StoreError:
+        """What every write of a batch says when the transaction itself failed."""
+
+    def _connection_lost(self, err: Exception) -> bool:
+        """Whether ``err`` took the connection (so the whole batch failed, not one write)."""
+        return False
+
+    @abstractmethod
+    def checkpoint_separately(self) -> None:
+        """Leave journal upkeep to ``checkpoint``, on another thread."""
+
+    @abstractmethod
+    def checkpoint(self) -> None:
+        """Copy committed writes from a journal into the database."""
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    # -- writes -----------------------------------------------------------------
+
+    def write_many(self, writes: Sequence[Write[object]]) -> list[object]:
+        """Apply several writes in one transaction: one commit (one wait for the disk)
+        for all. Each result is the write's own or a ``StoreError`` (a
+        ``StoreConflict`` if another process changed the game first); a write that
+        fails leaves the others in."""
+        results: list[object] = []
+        try:
+            sql = self._begin()
+            for write in writes:
+                sql.run("SAVEPOINT one_write")
+                try:
+                    results.append(write.run(sql))
+                except Exception as err:  # noqa: BLE001 - any failure: undo this write only
+                    if self._connection_lost(err):
+                        raise
+                    sql.run("ROLLBACK TO SAVEPOINT one_write")
+                    results.append(_refusal(err))
+                sql.run("RELEASE SAVEPOINT one_write")
+            sql.run("COMMIT")
+        except self._database_errors as err:
+            self._rollback()
+            return [self._failed(err)] * len(writes)
+        except BaseException:
+            self._rollback()  # whatever went wrong, the next batch must find no transaction
+            raise
+        return results
+
+    def write(self, one: Write[T]) -> T:
+        """Store one write now (tests, tools); its result, or ``StoreError`` raised."""
+        (result,) = self.write_many([one])
+        if isinstance(result, StoreError):
+            raise result
+        return cast(T, result)  # what ``one.run`` returned
+
+    def create_game(
+        self,
+        game_id: str,
+        type_name: str,
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[Seat],
+        seed_chosen: bool = False,
+        creator: int | None = None,
+    ) -> None:
+        """``CreateGame``, now."""
+        self.write(CreateGame(game_id, type_name, options, seed, seats, seed_chosen, creator))
+
+    def append_action(
+        self,
+        game_id: str,
+        ply: int,
+        seat: int,
+        action: str,
+        reveals: bool,
+        over: bool,
+        by: str | None = None,
+        rated: RatedEnd | None = None,
+        ranks: tuple[int, ...] | None = None,
+        expected_seq: int | None = None,
+    ) -> str:
+        """``AppendAction``, now; the time stored with it."""
+        return self.write(
+            AppendAction(game_id, ply, seat, action, reveals, over, by, rated, ranks, expected_seq)
+        )
+
+    def truncate(self, game_id: str, ply: int, expected_seq: int | None = None) -> None:
+        """``Truncate``, now."""
+        self.write(Truncate(game_id, ply, expected_seq))
+
+    # -- games ------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRow | None:
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT id, type, options, seed, created, updated, over, seed_chosen, creator, "
+                f"undone, abandoned, started, {self._seq_column} FROM games WHERE id = ?",
+                (game_id,),
+            )
+        )
+        if row is None:
+            return None
+        id_, type_, options, seed, created, updated, over, chosen, creator, *rest = row
+        undone, abandoned, started, seq = rest
+        return GameRow(
+            *(id_, type_, json.loads(options), seed, created, updated, bool(over)),
+            *(bool(chosen), creator, bool(undone), bool(abandoned), started, seq),
+        )
+
+    def seats(self, game_id: str) -> list[Seat]:
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT seat, name, kind, bot, account_id, open, rank FROM seats "
+                "WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        )
+        return [
+            Seat(seat, name, kind, bot, None, account_id, bool(open_), rank)
+            for seat, name, kind, bot, account_id, open_, rank in rows
+        ]
+
+    def actions(self, game_id: str) -> list[ActionRow]:
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT ply, seat, action, reveals, at, by FROM actions "
+                "WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            )
+        )
+        return [action_row(row) for row in rows]
+
+    def seat_for_token(self, game_id: str, token: str) -> int | None:
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT seat FROM seats WHERE game_id = ? AND token_hash = ?",
+                (game_id, hash_token(token)),
+            )
+        )
+        return None if row is None else int(row[0])
+
+    def unfinished_games(self) -> list[str]:
+        rows = self._read(
+            lambda sql: sql.rows("SELECT id FROM games WHERE NOT over ORDER BY created")
+        )
+        return [row[0] for row in rows]
+
+    def open_games(self, limit: int = 100) -> list[str]:
+        """Unfinished games with a seat open to any account, newest first."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT g.id FROM games g WHERE NOT g.over AND EXISTS "
+                "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.open) "
+                "ORDER BY g.created DESC LIMIT ?",
+                (limit,),
+            )
+        )
+        return [row[0] for row in rows]
+
+    # -- accounts ----------------------------------------------------------------
+
+    def account_login(self, key: str) -> tuple[Account, str] | None:
+        """The account of a (case-folded) name and its password hash."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT id, name, password_hash FROM accounts WHERE name_key = ?", (key,)
+            )
+        )
+        return None if row is None else (Account(row[0], row[1]), row[2])
+
+    def account_named(self, key: str) -> Account | None:
+        found = self.account_login(key)
+        return None if found is None else found[0]
+
+    def account_for_session(self, token: str) -> Account | None:
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                "WHERE s.token_hash = ?",
+                (hash_token(token),),
+            )
+        )
+        return None if row is None else Account(row[0], row[1])
+
+    def sessions_of(self, account_id: int) -> int:
+        row = self._read(
+            lambda sql: sql.row("SELECT COUNT(*) FROM sessions WHERE account_id = ?", (account_id,))
+        )
+        return int(row[0]) if row else 0
+
+    def games_of(self, account_id: int, limit: int = 200) -> list[AccountGame]:
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT g.id, g.type, s.seat, g.over, g.abandoned, g.updated FROM seats s "
+                "JOIN games g ON g.id = s.game_id WHERE s.account_id = ? "
+                "ORDER BY g.updated DESC LIMIT ?",
+                (account_id, limit),
+            )
+        )
+        return [
+            AccountGame(id_, type_, seat, bool(over), bool(abandoned), updated)
+            for id_, type_, seat, over, abandoned, updated in rows
+        ]
+
+    def account_names(self, ids: list[int]) -> dict[int, str]:
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        rows = self._read(
+            lambda sql: sql.rows(f"SELECT id, name FROM accounts WHERE id IN ({marks})", ids)
+        )
+        return {row[0]: row[1] for row in rows}
+
+    # -- ratings -----------------------------------------------------------------
+
+    def rating(self, game_type: str, player: str) -> tuple[float, float, int]:
+        """``(mu, sigma, rated games)`` of a player in ``game_type``."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT mu, sigma, games FROM ratings WHERE type = ? AND player = ?",
+                (game_type, player),
+            )
+        )
+        if row is None:
+            start = ratings.initial(game_type, player)
+            return start.mu, start.sigma, 0
+        return row[0], row[1], row[2]
+
+    def ratings(self, game_type: str) -> list[tuple[str, float, float, int]]:
+        """Every rated player of ``game_type``: ``(player, mu, sigma, games)``."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT player, mu, sigma, games FROM ratings WHERE type = ?", (game_type,)
+            )
+        )
+        return [(row[0], row[1], row[2], row[3]) for row in rows]
+
+    def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float]]:
+        """A rated game's ``{player: (rank, ordinal before, ordinal after)}``."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT player, rank, before, after FROM rating_changes WHERE game_id = ?",
+                (game_id,),
+            )
+        )
+        return {row[0]: (row[1], row[2], row[3]) for row in rows}
+
+
+def action_row(row: Sequence[Any]) -> ActionRow:
+    """An ``ActionRow`` from ``ply, seat, action, reveals, at, by`` as either database
+    returns them (SQLite keeps flags as 0 and 1)."""
+    ply, seat, action, reveals, at, by = row
+    return ActionRow(ply, seat, action, bool(reveals), at, by)
+
+
+def _refusal(err: Exception) -> StoreError:
+    """What a failed write says: its own ``StoreError`` (say a ``StoreConflict``) as it
+    is, any other failure as the database's refusal."""
+    if isinstance(err, StoreError):
+        return err
+    return StoreError(f"the game database refused the write: {err}")

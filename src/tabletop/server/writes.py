@@ -1,0 +1,214 @@
+"""Every change the server stores, one typed value each, run the same way on both stores.
+
+A write is a frozen dataclass that knows how to run itself (``run``) against a
+``Sql`` inside the batch's transaction (see ``Committer``); its result type is
+the write's own (the new account's id, whether a claim won, ...). The
+statements are written once here; a shared store's ``Sql`` adds the change
+counter to ``change_game`` (``expected_seq`` is its compare-and-set), so the
+writes themselves never ask which database they are on.
+
+>>> from tabletop.server.store import Store
+>>> store = Store(":memory:")
+>>> store.write(CreateGame("g", "nmbr9", {}, 7, [Seat(0, "Ann", "human", None, "tok")]))
+>>> store.write(AppendAction("g", 0, 0, "r0@0,0", reveals=False, over=False))[:2]
+'20'
+>>> store.write(CreateAccount("Ann", "ann", "hash")), store.write(ClaimSeat("g", 0, 1, "Ann"))
+(1, True)
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from . import ratings
+from .ratings import RatedEnd
+from .rows import Seat, hash_token, now
+from .sql import Sql
+
+T_co = TypeVar("T_co", covariant=True)
+
+
+class Write(ABC, Generic[T_co]):
+    """A change waiting to be stored; ``run`` applies it and returns its result."""
+
+    @abstractmethod
+    def run(self, sql: Sql) -> T_co: ...
+
+
+@dataclass(frozen=True)
+class CreateGame(Write[None]):
+    """A new game with its seats; ``seed_chosen``: the creator fixed the seed."""
+
+    game_id: str
+    type_name: str
+    options: dict[str, Any]  # the game type's own options: any JSON object
+    seed: int
+    seats: Sequence[Seat]
+    seed_chosen: bool = False
+    creator: int | None = None
+
+    def run(self, sql: Sql) -> None:
+        stamp = now()
+        sql.run(
+            "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated, creator) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                *(self.game_id, self.type_name, json.dumps(self.options), self.seed),
+                *(self.seed_chosen, stamp, stamp, self.creator),
+            ),
+        )
+        sql.run_many(
+            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash, account_id, open) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    *(self.game_id, s.seat, s.name, s.kind, s.bot),
+                    *(s.token and hash_token(s.token), s.account_id, s.open),
+                )
+                for s in self.seats
+            ],
+        )
+
+
+@dataclass(frozen=True)
+class AppendAction(Write[str]):
+    """Action number ``ply`` (0-based); its result is the time stored with it. Fails if
+    the ply is taken. ``by``: who acted when not the seat itself (``"clock"``);
+    ``rated``: the game ends with it and is rated (in the same transaction);
+    ``ranks``: each seat's rank when it ends."""
+
+    game_id: str
+    ply: int
+    seat: int
+    action: str
+    reveals: bool
+    over: bool
+    by: str | None = None
+    rated: RatedEnd | None = None
+    ranks: tuple[int, ...] | None = None
+    expected_seq: int | None = None
+
+    def run(self, sql: Sql) -> str:
+        stamp = now()
+        sql.change_game(self.game_id, self.expected_seq, updated=stamp, over=self.over)
+        sql.run(
+            "INSERT INTO actions (game_id, ply, seat, action, reveals, at, by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (self.game_id, self.ply, self.seat, self.action, self.reveals, stamp, self.by),
+        )
+        if self.over and self.ranks is not None:  # "my games" shows results without replaying
+            sql.run_many(
+                "UPDATE seats SET rank = ? WHERE game_id = ? AND seat = ?",
+                [(rank, self.game_id, number) for number, rank in enumerate(self.ranks)],
+            )
+        if self.over and self.rated is not None:
+            sql.lock_ratings()
+            ratings.apply(sql, self.game_id, self.rated)
+        return stamp
+
+
+@dataclass(frozen=True)
+class Truncate(Write[None]):
+    """Drop the actions from ``ply`` on (an undo): the game is not over any more, and
+    it is unrated from now on."""
+
+    game_id: str
+    ply: int
+    expected_seq: int | None = None
+
+    def run(self, sql: Sql) -> None:
+        sql.change_game(self.game_id, self.expected_seq, updated=now(), over=False, undone=True)
+        sql.run("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (self.game_id, self.ply))
+        sql.run("UPDATE seats SET rank = NULL WHERE game_id = ?", (self.game_id,))
+
+
+@dataclass(frozen=True)
+class Abandon(Write[None]):
+    """End the game unfinished and unrated (a move's time ran out, "abandon" chosen)."""
+
+    game_id: str
+    expected_seq: int | None = None
+
+    def run(self, sql: Sql) -> None:
+        sql.change_game(self.game_id, self.expected_seq, updated=now(), over=True, abandoned=True)
+
+
+@dataclass(frozen=True)
+class ClaimSeat(Write[bool]):
+    """Give an unclaimed human seat to an account (its name becomes the seat's); false if
+    someone claimed it first. A change of the game, so that other processes reload
+    its seats."""
+
+    game_id: str
+    seat: int
+    account_id: int
+    name: str
+    expected_seq: int | None = None
+
+    def run(self, sql: Sql) -> bool:
+        sql.change_game(self.game_id, self.expected_seq)  # a shared store locks the game here
+        was_open = sql.row(
+            "SELECT open FROM seats WHERE game_id = ? AND seat = ?", (self.game_id, self.seat)
+        )
+        claimed = sql.run(
+            "UPDATE seats SET account_id = ?, name = ?, open = ? WHERE game_id = ? AND seat = ? "
+            "AND kind = 'human' AND account_id IS NULL",
+            (self.account_id, self.name, False, self.game_id, self.seat),
+        )
+        if was_open and was_open[0]:  # the game starts when its last open seat is taken
+            sql.run(
+                "UPDATE games SET started = ? WHERE id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM seats WHERE game_id = ? AND open)",
+                (now(), self.game_id, self.game_id),
+            )
+        return claimed == 1
+
+
+@dataclass(frozen=True)
+class CreateAccount(Write[int]):
+    """A new account; its result is the account's id. Fails if ``key`` (the case-folded
+    name) is taken."""
+
+    name: str
+    key: str
+    password_hash: str
+
+    def run(self, sql: Sql) -> int:
+        return sql.insert_id(
+            "INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?)",
+            (self.name, self.key, self.password_hash, now()),
+        )
+
+
+@dataclass(frozen=True)
+class CreateSession(Write[None]):
+    token_hash: str
+    account_id: int
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
+            (self.token_hash, self.account_id, now()),
+        )
+
+
+@dataclass(frozen=True)
+class EndSession(Write[None]):
+    token_hash: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run("DELETE FROM sessions WHERE token_hash = ?", (self.token_hash,))
+
+
+@dataclass(frozen=True)
+class EndSessions(Write[int]):
+    """Log out everywhere; its result is how many sessions ended."""
+
+    account_id: int
+
+    def run(self, sql: Sql) -> int:
+        return sql.run("DELETE FROM sessions WHERE account_id = ?", (self.account_id,))
