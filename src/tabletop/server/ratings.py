@@ -25,9 +25,12 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openskill.models import PlackettLuce, PlackettLuceRating
+
+if TYPE_CHECKING:
+    from .store import Seat
 
 MODEL = PlackettLuce()
 
@@ -101,3 +104,8 @@ def ranks_of(result: dict[str, Any] | None, seats: int) -> tuple[int, ...] | Non
     for place, seat in enumerate(ranking, 1):
         ranks[seat] = place
     return tuple(ranks)
+
+
+def player_key(seat: Seat) -> str:
+    """A seat's player in the ratings: its account or its bot."""
+    return f"a:{seat.account_id}" if seat.kind == "human" else f"b:{seat.bot}"
