@@ -56,6 +56,7 @@ class Hub:
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.leases = Leases(store, owner)
+        # ``changed`` calls back into the scheduler, built last: the one loop among the parts
         self.refresher = Refresher(store, self.rooms, self.changed)
         self.authority = Authority(
             store, self.rooms, self.refresher, self._write, self.rates, self.changed, self.broadcast
