@@ -8,17 +8,20 @@ import threading
 from pathlib import Path
 
 from tabletop.server.botpool import BotPool
-from tabletop.server.rooms import ApiError, Hub, Subscriber
+from tabletop.server.encoding import Subscriber
+from tabletop.server.errors import ApiError
+from tabletop.server.hub import Hub
+from tabletop.server.rows import Seat
 from tabletop.server.store import Store
 
 
 async def _play_to_the_end(hub: Hub, game_id: str) -> None:
     rng = random.Random(3)
-    room = hub.room(game_id)
+    room = hub.rooms.room(game_id)
     while not room.match.is_over():
         seat = room.match.to_move()
         action = rng.choice(room.match.choices(seat))["action"]
-        room = await hub.act(game_id, frozenset({seat}), action, room.ply)
+        room = await hub.authority.act(game_id, frozenset({seat}), action, room.ply)
 
 
 def test_finished_games_nobody_watches_leave_memory_and_come_back_whole(tmp_path: Path) -> None:
@@ -35,12 +38,12 @@ async def _finished_games_leave_memory(tmp_path: Path) -> None:
     ]
     await _play_to_the_end(hub, done)
     await _play_to_the_end(hub, watched)
-    hub.room(watched).subscribers.add(Subscriber(frozenset()))
-    before = hub.state(hub.room(done), frozenset())
+    hub.rooms.room(watched).subscribers.add(Subscriber(frozenset()))
+    before = hub.encoder.state(hub.rooms.room(done), frozenset())
 
     assert hub.forget_finished() == 1
-    assert set(hub.rooms) == {watched, running}
-    again = hub.state(hub.room(done), frozenset())  # rebuilt from the store
+    assert set(hub.rooms.live) == {watched, running}
+    again = hub.encoder.state(hub.rooms.room(done), frozenset())  # rebuilt from the store
     assert again["log"] == before["log"] and again["view"] == before["view"]
     assert again["result"] == before["result"] and again["over"]
     hub.close()
@@ -52,7 +55,7 @@ def _two_humans(seed: int) -> dict:
 
 
 def _first_move(hub: Hub, game_id: str) -> tuple[frozenset[int], str]:
-    room = hub.room(game_id)
+    room = hub.rooms.room(game_id)
     seat = room.match.to_move()
     return frozenset({seat}), room.match.choices(seat)[0]["action"]
 
@@ -78,18 +81,22 @@ async def _slow_disk(tmp_path: Path) -> None:
         return write_many(writes)
 
     store.write_many = slow_write_many  # type: ignore[method-assign]
-    moves = [asyncio.ensure_future(hub.act(g, *_first_move(hub, g), 0)) for g in games[:1]]
+    moves = [
+        asyncio.ensure_future(hub.authority.act(g, *_first_move(hub, g), 0)) for g in games[:1]
+    ]
     for _ in range(500):
         if batches:
             break
         await asyncio.sleep(0.01)
     assert batches == [1], "the first move's commit should be waiting for the disk"
-    moves += [asyncio.ensure_future(hub.act(g, *_first_move(hub, g), 0)) for g in games[1:]]
+    moves += [
+        asyncio.ensure_future(hub.authority.act(g, *_first_move(hub, g), 0)) for g in games[1:]
+    ]
     for _ in range(5):
         await asyncio.sleep(0)
 
     # the event loop is free: every game's state is served, none shows an unstored move
-    assert [hub.state(hub.room(g), frozenset())["ply"] for g in games] == [0, 0, 0]
+    assert [hub.encoder.state(hub.rooms.room(g), frozenset())["ply"] for g in games] == [0, 0, 0]
     assert not any(move.done() for move in moves)
     disk.set()
     rooms = await asyncio.gather(*moves)
@@ -109,13 +116,14 @@ async def _same_move_twice(tmp_path: Path) -> None:
     hub = Hub(store, BotPool(1))
     game = (await hub.create(_two_humans(5)))["id"]
     seats, _ = _first_move(hub, game)
-    choices = [c["action"] for c in hub.room(game).match.choices(next(iter(seats)))]
+    choices = [c["action"] for c in hub.rooms.room(game).match.choices(next(iter(seats)))]
     answers = await asyncio.gather(
-        *(hub.act(game, seats, action, 0) for action in choices[:2]), return_exceptions=True
+        *(hub.authority.act(game, seats, action, 0) for action in choices[:2]),
+        return_exceptions=True,
     )
     refused = [a for a in answers if isinstance(a, ApiError)]
     assert len(refused) == 1 and refused[0].status == 409
-    assert hub.room(game).ply == 1 and len(store.actions(game)) == 1
+    assert hub.rooms.room(game).ply == 1 and len(store.actions(game)) == 1
     hub.close()
     store.close()
 
@@ -152,3 +160,24 @@ async def _choices_kept() -> None:
     assert sent() == ["full"]
     sub.send_state(log, build, ("seat 0", 5))
     assert sent() == ["full"]
+
+
+def test_a_game_stored_with_its_time_limit_as_clock_keeps_it(tmp_path: Path) -> None:
+    asyncio.run(_time_limit_stored_as_clock(tmp_path))
+
+
+async def _time_limit_stored_as_clock(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    seats = [Seat(0, "Ann", "human", None, "t0"), Seat(1, "Bob", "human", None, "t1")]
+    # as the previous version stored a time per move: the option "clock"
+    store.create_game("old", "nova-luna", {"clock": 3600, "on_timeout": "abandon"}, 7, seats)
+    hub = Hub(store, BotPool(1))
+    room = hub.rooms.room("old")
+    assert room.time_limit == 3600 and room.on_timeout == "abandon"
+    state = hub.encoder.state(room, frozenset())
+    assert state["game"]["time_limit"] == 3600 and state["game"]["on_timeout"] == "abandon"
+    assert state["clock"]["seconds"] == 3600
+    created = await hub.create({**_two_humans(1), "time_limit": 60})
+    assert store.game(created["id"]).options["time_limit"] == 60  # stored by its name now
+    hub.close()
+    store.close()

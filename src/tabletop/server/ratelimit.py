@@ -16,10 +16,11 @@ nothing but the check, and is answered 429 (HTTP) or with an error message
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..i18n import N_
+from .errors import ApiError
 
 
 @dataclass(frozen=True)
@@ -116,3 +117,11 @@ class RateLimit:
         # if most keys are busy, prune again only after the map has doubled: never a
         # full pass on every request
         self._prune_at = max(self.MAX_KEYS, 2 * len(self._buckets))
+
+
+def check_rate(limiters: Mapping[str, RateLimit], kind: str, key: object) -> None:
+    """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
+    limit = limiters[kind]
+    wait = limit.wait(key)
+    if wait:
+        raise ApiError(429, limit.what, seconds=f"{wait:.0f}")

@@ -25,11 +25,14 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from .sql import Sql
+
+if TYPE_CHECKING:
+    from .rows import Seat
 
 MODEL = PlackettLuce()
 
@@ -88,17 +91,6 @@ def apply(sql: Sql, game_id: str, rated: RatedEnd) -> None:
         )
 
 
-def ranks_of(result: dict[str, Any] | None, seats: int) -> tuple[int, ...] | None:
-    """Each seat's rank (1 best; equal ranks for ties) from a match result, or ``None``
-    when the result ranks nobody (a solo game)."""
-    if not result:
-        return None
-    if isinstance(result.get("ranks"), list) and len(result["ranks"]) == seats:
-        return tuple(int(r) for r in result["ranks"])
-    ranking = result.get("ranking")
-    if not isinstance(ranking, list) or sorted(ranking) != list(range(seats)):
-        return None
-    ranks = [0] * seats
-    for place, seat in enumerate(ranking, 1):
-        ranks[seat] = place
-    return tuple(ranks)
+def player_key(seat: Seat) -> str:
+    """A seat's player in the ratings: its account or its bot."""
+    return f"a:{seat.account_id}" if seat.kind == "human" else f"b:{seat.bot}"

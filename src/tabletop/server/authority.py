@@ -1,0 +1,386 @@
+"""The single authority over each game: who may act, and every change (moves,
+take-backs, undos, seats taken, abandoning) applied one at a time.
+
+The changes to one game run one at a time (``Authority.in_turn``), from the
+checks to the durable write and the change in memory, so two submissions for the
+same turn can never both be applied: the second one sees a different ``ply`` and
+is refused. Meanwhile other games go on: writes are committed off the event loop.
+
+In a simultaneous game (NMBR 9) several seats act at once, so a submission is
+stale only if something changed *for its seat* since the state it saw: its own
+earlier action or take-back, or a resolved round (``Room.since``). Each action is
+stored, one at a time and with its seat, before anyone hears of it, and the
+round resolves when the last one is applied, so replaying the stored actions
+rebuilds the same hidden pending actions after a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any, TypeVar
+
+from ..core.web import JSON, TAKE_BACK, ActionRejected, Match
+from ..i18n import N_
+from .errors import ApiError, Stale, reading
+from .ratelimit import RateLimit, check_rate
+from .ratings import RatedEnd, player_key
+from .room import Room, Rooms, entry, move_subscribers
+from .rows import Account
+from .storage import GameStore
+from .sync import Refresher
+from .writes import Abandon, AppendAction, ClaimSeat, Truncate, Write
+
+T = TypeVar("T")
+#: a durable write (``writing.Writer.write``): stores one typed write, returns its result
+WriteFn = Callable[[Write[Any]], Awaitable[Any]]
+
+
+class Authority:
+    """Applies the changes to games. ``changed(room)`` tells a changed room's clients
+    and starts its bots and time limit; ``shown(room)`` only tells its clients."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        rooms: Rooms,
+        refresher: Refresher,
+        write: WriteFn,
+        rates: dict[str, RateLimit],
+        changed: Callable[[Room], None],
+        shown: Callable[[Room], None],
+    ) -> None:
+        self.store = store
+        self.rooms = rooms
+        self.refresher = refresher
+        self._write = write
+        self.rates = rates
+        self.changed = changed
+        self.shown = shown
+
+    async def in_turn(self, game_id: str, change: Callable[[Room], Awaitable[T]]) -> T:
+        """``change(room)`` for the game's live room once the game's earlier changes
+        are done; it runs to its end even if the caller goes away (a stored move must
+        also reach memory)."""
+        turn = self.rooms.turns.setdefault(game_id, asyncio.Lock())
+
+        async def alone() -> T:
+            async with turn:
+                room = self.refresher.fresh_room(game_id)
+                try:
+                    return await change(room)
+                except Stale:
+                    self.refresher.reload(game_id)
+                    raise
+
+        return await asyncio.shield(asyncio.ensure_future(alone()))
+
+    async def fresh(self, game_id: str) -> Room:
+        """The room, up to date with changes other processes stored (their notices
+        can be late or lost); with one process simply the room."""
+        if not self.store.shared:
+            return self.rooms.room(game_id)
+
+        async def same(room: Room) -> Room:
+            return room
+
+        return await self.in_turn(game_id, same)
+
+    # -- accounts' seats ------------------------------------------------------------
+
+    async def join(self, game_id: str, account: Account | None, wanted: Any) -> JSON:
+        """Give ``account`` an open seat of the game (``wanted``, or the first)."""
+        if account is None:
+            raise ApiError(401, "sign in to take a seat in an open game")
+        if wanted is not None and type(wanted) is not int:
+            raise ApiError(400, "'seat' must be the number of an open seat")
+        room = self.rooms.room(game_id)
+
+        async def change(room: Room) -> JSON:
+            if room.seats_of(account):
+                raise ApiError(409, "you already have a seat in this game")
+            open_seats = [s.seat for s in room.seats if s.open]
+            if not open_seats:
+                raise ApiError(409, "this game has no open seat left")
+            if wanted is not None and wanted not in open_seats:
+                raise ApiError(409, "that seat is not open")
+            seat = open_seats[0] if wanted is None else wanted
+            await self._claim(room, seat, account)
+            return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
+
+        return await self.in_turn(room.id, change)
+
+    async def claim(self, game_id: str, account: Account | None, tokens: list[str]) -> JSON:
+        """Tie the seat of a seat link to ``account`` (its name becomes the seat's)."""
+        if account is None:
+            raise ApiError(401, "sign in to claim a seat for your account")
+        room = self.rooms.room(game_id)
+        seats = self.seats_for(room, tokens)
+        if len(seats) != 1:
+            raise ApiError(400, "send one seat token as 'Authorization: Bearer <token>'")
+        (seat,) = seats
+
+        async def change(room: Room) -> JSON:
+            owner = room.seat(seat).account_id
+            if owner is not None and owner != account.id:
+                raise ApiError(409, "that seat belongs to another account")
+            if owner is None:
+                if room.seats_of(account):
+                    raise ApiError(409, "you already have a seat in this game")
+                await self._claim(room, seat, account)
+            return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
+
+        return await self.in_turn(room.id, change)
+
+    async def _claim(self, room: Room, seat: int, account: Account) -> None:
+        if room.finished:
+            raise ApiError(409, "the game is over")
+        claimed = await self._write(ClaimSeat(room.id, seat, account.id, account.name, room.seq))
+        room.seq += 1  # a shared store counts the claim as a change of the game
+        if not claimed:
+            raise ApiError(409, "someone else took that seat first")
+        try:
+            room.seats = reading(self.store.seats, room.id)
+            room.row = reading(self.store.game, room.id) or room.row  # its start, once seated
+        except ApiError:  # stored but not read back: rebuild the room
+            room.seq = -1  # a shared store's next check reloads it (its clients move along)
+            if not self.store.shared:
+                self.rooms.live.pop(room.id, None)
+            raise
+        self.changed(room)
+
+    def seats_for(
+        self, room: Room, tokens: list[str], account: Account | None = None
+    ) -> frozenset[int]:
+        """The seats these tokens (and the signed-in ``account``) play; 403 if any token
+        is not one of this game's."""
+        seats = set(room.seats_of(account))
+        for token in tokens:
+            valid = isinstance(token, str)
+            seat = reading(self.store.seat_for_token, room.id, token) if valid else None
+            if seat is None:
+                raise ApiError(403, "that seat link is not valid for this game")
+            seats.add(seat)
+        return frozenset(seats)
+
+    # -- acting -----------------------------------------------------------------------
+
+    async def act(
+        self, game_id: str, seats: frozenset[int], action: Any, ply: Any, seat: Any = None
+    ) -> Room:
+        """Apply ``action`` for the acting seat among ``seats`` (``seat`` if given: a
+        hot-seat client of a simultaneous game holds several), store it, tell everyone.
+
+        The checks, the stored write and the change run in the game's turn (see
+        ``in_turn``), so of two submissions for the same move exactly one applies.
+        """
+        if not isinstance(action, str):
+            raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
+        room = self.rooms.room(game_id)
+        require_player(seats)
+        check_rate(self.rates, "action", (room.id, seats))
+
+        async def change(room: Room) -> Room:
+            if not room.simultaneous:
+                check_ply(room, ply)
+                await self.apply(room, acting_seat(room, seats, seat), action)
+            elif action == TAKE_BACK:
+                await self._take_back(room, seats, ply, seat)
+            else:
+                acting = acting_seat(room, seats, seat)
+                check_fresh(room, acting, ply)
+                await self.apply(room, acting, action)
+            return room
+
+        return await self.in_turn(room.id, change)
+
+    async def _take_back(self, room: Room, seats: frozenset[int], ply: Any, wanted: Any) -> None:
+        """Withdraw a pending action of a simultaneous round: stored as an action
+        (``TAKE_BACK``), so a restart rebuilds the round without it."""
+        if type(ply) is not int:
+            raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+        seat = pending_seat(room, seats, wanted)
+        check_fresh(room, seat, ply)
+        await self.apply(room, seat, TAKE_BACK)
+
+    async def apply(self, room: Room, seat: int, action: str, by: str | None = None) -> None:
+        """Apply to a copy, store, then make the copy the game (nothing half-done on
+        failure). Only in the game's turn (``in_turn``)."""
+        match = room.match.clone()
+        try:
+            applied = match.apply(seat, action)
+        except ActionRejected as err:
+            raise ApiError.of(422, err) from None
+        ply = room.ply
+        over = match.is_over()
+        rated = rated_end(room, match) if over else None
+        ranks = seat_ranks(match, len(room.seats)) if over else None
+        at = await self._write(
+            AppendAction(
+                room.id, ply, seat, action, applied.reveals, over, by, rated, ranks, room.seq
+            )
+        )
+        room.seq += 1
+        room.match = match
+        room.log.append(entry(applied.log, ply, at, by))
+        room.reveals.append(applied.reveals)
+        room.action_seats.append(seat)
+        self.changed(room)
+
+    async def undo(self, game_id: str, seats: frozenset[int], ply: Any, wanted: Any = None) -> Room:
+        """Take back the player's last move and every bot move after it; in a
+        simultaneous game, the player's pending action of this round (``TAKE_BACK``)."""
+        room = self.rooms.room(game_id)
+        require_player(seats)
+        check_rate(self.rates, "action", (room.id, seats))
+
+        async def change(room: Room) -> Room:
+            if room.simultaneous:
+                await self._take_back(room, seats, ply, wanted)
+                return room
+            check_ply(room, ply)
+            seat = next(iter(seats)) if len(seats) == 1 else None
+            blocker = undo_blocker(room, seat)
+            if blocker:
+                raise ApiError(409, blocker)
+            last = max(i for i, s in enumerate(room.action_seats) if s == seat)
+            await self._write(Truncate(room.id, last, room.seq))
+            self.rooms.live.pop(room.id, None)
+            new_room = self.rooms.room(room.id)
+            move_subscribers(room, new_room)
+            self.shown(new_room)
+            return new_room
+
+        return await self.in_turn(room.id, change)
+
+    async def abandon(self, room: Room) -> None:
+        """End the game unfinished and unrated: its creator chose so for a move out of time."""
+        await self._write(Abandon(room.id, room.seq))
+        room.seq += 1
+        room.row = replace(room.row, over=True, abandoned=True)
+        for task in room.bot_tasks.values():
+            task.cancel()
+        self.shown(room)
+
+
+# -- which seat may act --------------------------------------------------------------
+
+
+def acting_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
+    """The seat among ``seats`` (a player's, see ``require_player``) that may act
+    now — ``wanted`` if given, else the lowest — or a 409 saying why not."""
+    if room.row.abandoned:
+        raise ApiError(409, "the game was abandoned: a move's time limit ran out")
+    if room.waiting:
+        raise ApiError(409, "the game waits for players to take its open seats")
+    active = room.match.active_seats()
+    if not active:
+        raise ApiError(409, "the game is over")
+    mine = sorted(active & seats)
+    if wanted is not None:
+        _check_wanted(wanted, seats)
+        mine = [wanted] if wanted in active else []
+    if not mine:
+        waiting = " and ".join(room.seat(s).name for s in sorted(active))
+        if any(room.match.has_pending(s) for s in seats):
+            raise ApiError(409, "you have acted this round: waiting for {names}", names=waiting)
+        raise ApiError(409, "it is not your turn: waiting for {names}", names=waiting)
+    return mine[0]
+
+
+def pending_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
+    """The seat among ``seats`` with a pending action to take back, or a 409."""
+    if room.match.is_over():
+        raise ApiError(409, "the game is over")
+    if wanted is not None:
+        _check_wanted(wanted, seats)
+        seats = frozenset({wanted})
+    pending = sorted(s for s in seats if room.match.has_pending(s))
+    if not pending:
+        raise ApiError(
+            409, "you have nothing to take back: no action of yours is waiting this round"
+        )
+    return pending[0]
+
+
+def check_ply(room: Room, ply: Any) -> None:
+    """409 unless the state seen (``ply``) is the current one (a sequential game)."""
+    if type(ply) is not int:
+        raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+    if ply != room.ply:
+        raise ApiError(
+            409,
+            "the game has moved on (move {now}, not {seen}); look again",
+            now=room.ply,
+            seen=ply,
+        )
+
+
+def check_fresh(room: Room, seat: int, ply: Any) -> None:
+    """409 unless the state seen (``ply``) is current for ``seat`` (``Room.since``)."""
+    if type(ply) is not int:
+        raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
+    if not room.since(seat) <= ply <= room.ply:
+        raise ApiError(
+            409,
+            "the game has moved on (move {now}, not {seen}); look again",
+            now=room.ply,
+            seen=ply,
+        )
+
+
+def undo_blocker(room: Room, seat: int | None) -> str | None:
+    """Why ``seat`` may not undo now, or ``None`` if it may."""
+    if room.finished:
+        return "the game is over"
+    if room.simultaneous:
+        if seat is None or not room.match.has_pending(seat):
+            return N_("you have no action waiting this round to take back")
+        return None
+    if seat is None:
+        return N_("only a player can undo")
+    if room.humans != [seat]:
+        return N_("undo is only for games without other human players")
+    mine = [i for i, s in enumerate(room.action_seats) if s == seat]
+    if not mine:
+        return N_("you have not moved yet")
+    if any(room.reveals[mine[-1] :]):
+        return N_("a refill has revealed new tiles since your last move, so it cannot be undone")
+    return None
+
+
+def require_player(seats: frozenset[int]) -> None:
+    """401 for a spectator (no seat token): checked before anything about the game."""
+    if not seats:
+        raise ApiError(401, "to play, open your seat link (spectators cannot act)")
+
+
+def _check_wanted(wanted: Any, seats: frozenset[int]) -> None:
+    """400 unless ``wanted`` (a ``seat`` field) names one of ``seats``."""
+    if type(wanted) is not int or wanted not in seats:
+        yours = ", ".join(map(str, sorted(seats)))
+        raise ApiError(400, "'seat' must be one of your seats ({seats})", seats=yours)
+
+
+def seat_ranks(match: Match, seats: int) -> tuple[int, ...] | None:
+    """Each seat's rank in the finished game (1 best, ties shared), from its typed
+    outcome; ``None`` for a solo game, which ranks nobody."""
+    outcome = match.outcome()
+    if outcome is None or seats < 2:
+        return None
+    return outcome.ranks
+
+
+def rated_end(room: Room, match: Match) -> RatedEnd | None:
+    """The rating update for a game ending now, or ``None`` if it is unrated: with a
+    fixed seed, undo used, fewer than two seats or a seat without an account."""
+    if room.row.seed_chosen or room.row.undone or len(room.seats) < 2:
+        return None
+    accounts = [s.account_id for s in room.seats if s.kind == "human"]
+    if None in accounts or len(set(accounts)) != len(accounts):
+        return None
+    ranks = seat_ranks(match, len(room.seats))
+    if ranks is None:
+        return None
+    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)

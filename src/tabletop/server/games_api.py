@@ -1,0 +1,159 @@
+"""The HTTP API of games: create, state, act, undo, hint, records and replays,
+the lobby and its seats (join, claim), and the leaderboards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..core.web import RecordError, web_games
+from .errors import ApiError
+from .request import (
+    MAX_RECORD,
+    account_of,
+    bearer,
+    hub_of,
+    json_body,
+    json_object,
+    room_and_seats,
+)
+from .room import Room
+
+
+def _without_type(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "type"}
+
+
+async def _types(request: Request) -> Response:
+    return JSONResponse({"types": [t.describe() for t in web_games().values()]})
+
+
+async def _create(request: Request) -> Response:
+    hub = hub_of(request)
+    hub.check_rate("create", request.client.host if request.client else None)
+    body = await json_body(request)
+    return JSONResponse(await hub.create(body, account_of(request)), status_code=201)
+
+
+async def _get_state(request: Request) -> Response:
+    room, seats = await room_and_seats(request)
+    return JSONResponse(_without_type(hub_of(request).encoder.state(room, seats)))
+
+
+async def _act(request: Request) -> Response:
+    body = json_object(await json_body(request))
+    room, seats = await room_and_seats(request)
+    hub = hub_of(request)
+    room = await hub.authority.act(
+        room.id, seats, body.get("action"), body.get("ply"), body.get("seat")
+    )
+    return JSONResponse(_without_type(hub.encoder.state(room, seats)))
+
+
+async def _undo(request: Request) -> Response:
+    body = json_object(await json_body(request))
+    room, seats = await room_and_seats(request)
+    hub = hub_of(request)
+    room = await hub.authority.undo(room.id, seats, body.get("ply"), body.get("seat"))
+    return JSONResponse(_without_type(hub.encoder.state(room, seats)))
+
+
+async def _hint(request: Request) -> Response:
+    body = json_object(await json_body(request))
+    room, seats = await room_and_seats(request)
+    return JSONResponse(
+        await hub_of(request).scheduler.hint(room, seats, body.get("ply"), body.get("seat"))
+    )
+
+
+async def _finished_room(request: Request) -> Room:
+    room = await hub_of(request).authority.fresh(request.path_params["game_id"])
+    if not room.match.is_over():
+        raise ApiError(409, "the record is available once the game is over (it shows the pile)")
+    return room
+
+
+async def _record(request: Request) -> Response:
+    room = await _finished_room(request)
+    record = room.match.record([s.name for s in room.seats])
+    name = f"{room.type.name}-{room.id}.json"
+    return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def _stored_replay(request: Request) -> Response:
+    room = await _finished_room(request)
+    record = room.match.record([s.name for s in room.seats])
+    # which players are bots: the page shows a bot's name (its label) in its language
+    return JSONResponse(
+        {**_frames(room.type.name, record), "bots": [s.kind == "bot" for s in room.seats]}
+    )
+
+
+async def _upload_replay(request: Request) -> Response:
+    record = await json_body(request, MAX_RECORD)
+    if not isinstance(record, dict):
+        raise ApiError(400, "a record is a JSON object (see docs/records.md)")
+    kind = record.get("game")
+    types = web_games()
+    if kind not in types:
+        raise ApiError(
+            422, "not a record of a game this server knows ({games})", games=", ".join(types)
+        )
+    return JSONResponse(_frames(kind, record))
+
+
+def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:
+    try:
+        frames = web_games()[kind].replay(record)
+    except RecordError as err:
+        raise ApiError(422, "invalid record: {reason}", reason=err) from None
+    return {"game": kind, "players": record.get("players"), "frames": frames}
+
+
+async def _lobby(request: Request) -> Response:
+    return JSONResponse({"games": hub_of(request).reads.lobby()})
+
+
+async def _join(request: Request) -> Response:
+    body = json_object(await json_body(request))
+    account = account_of(request)
+    return JSONResponse(
+        await hub_of(request).authority.join(
+            request.path_params["game_id"], account, body.get("seat")
+        )
+    )
+
+
+async def _claim(request: Request) -> Response:
+    account = account_of(request)
+    tokens = bearer(request)
+    return JSONResponse(
+        await hub_of(request).authority.claim(request.path_params["game_id"], account, tokens)
+    )
+
+
+async def _leaderboard(request: Request) -> Response:
+    kind = request.path_params["type"]
+    if kind not in web_games():
+        raise ApiError(404, "this server hosts no such game")
+    return JSONResponse(hub_of(request).reads.leaderboard(kind))
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/lobby", _lobby),
+    Route("/api/leaderboard/{type}", _leaderboard),
+    Route("/api/games/{game_id}/join", _join, methods=["POST"]),
+    Route("/api/games/{game_id}/claim", _claim, methods=["POST"]),
+    Route("/api/types", _types),
+    Route("/api/games", _create, methods=["POST"]),
+    Route("/api/games/{game_id}", _get_state),
+    Route("/api/games/{game_id}/actions", _act, methods=["POST"]),
+    Route("/api/games/{game_id}/undo", _undo, methods=["POST"]),
+    Route("/api/games/{game_id}/hint", _hint, methods=["POST"]),
+    Route("/api/games/{game_id}/record", _record),
+    Route("/api/games/{game_id}/replay", _stored_replay),
+    Route("/api/replay", _upload_replay, methods=["POST"]),
+]

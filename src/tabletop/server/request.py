@@ -1,0 +1,116 @@
+"""What a request carries: its JSON body, its seat tokens, its session's account
+(refused from other sites), and the hub serving it."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.websockets import WebSocket
+
+from ..i18n import N_
+from .accounts import COOKIE
+from .errors import ApiError
+from .room import Room
+from .rows import Account, StoreError
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+MAX_BODY = 64 * 1024  # actions, game setups
+MAX_RECORD = 2 * 1024 * 1024  # uploaded records for the replay page
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    return request.app.state.hub
+
+
+async def json_body(request: Request, limit: int = MAX_BODY) -> Any:
+    """The request's JSON body; 413 if larger than ``limit``, 400 if not JSON."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not (declared.isascii() and declared.isdigit()):
+            raise ApiError(400, "the Content-Length header is not a number")
+        if len(declared) > 12 or int(declared) > limit:
+            raise ApiError(413, "the request is too large (at most {kb} KB)", kb=limit // 1024)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "the request is too large (at most {kb} KB)", kb=limit // 1024)
+        chunks.append(chunk)
+    return loads(b"".join(chunks) or b"null", N_("the request body"))
+
+
+def loads(data: str | bytes, what: str) -> Any:
+    """Parsed JSON; a 400 naming ``what`` for anything the parser refuses, including
+    integers too long to convert and nesting too deep for the parser's recursion."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ApiError(400, "{what} is nested too deep to be a request", what=what) from None
+    except json.JSONDecodeError as err:
+        raise ApiError(400, "{what} is not valid JSON ({reason})", what=what, reason=err) from None
+    except UnicodeDecodeError:
+        raise ApiError(400, "{what} is not UTF-8 text", what=what) from None
+    except ValueError:  # Python's limit on integer digits, not a JSON error
+        raise ApiError(400, "{what} holds a number with too many digits", what=what) from None
+
+
+def json_object(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise ApiError(400, "send a JSON object")
+    return body
+
+
+def bearer(request: Request) -> list[str]:
+    header = request.headers.get("authorization")
+    if header is None:
+        return []
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "send the seat token as 'Authorization: Bearer <token>'")
+    return [token.strip()]
+
+
+async def room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
+    hub = hub_of(request)
+    room = await hub.authority.fresh(request.path_params["game_id"])
+    return room, hub.authority.seats_for(room, bearer(request), account_of(request))
+
+
+def same_origin(conn: Request | WebSocket) -> bool:
+    """Whether the request comes from our own page (or from no browser at all): a
+    session cookie must not let another site act for its holder."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    host = conn.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+def session_token(conn: Request | WebSocket) -> str | None:
+    token = conn.cookies.get(COOKIE)
+    return token if token and len(token) <= 100 else None
+
+
+def account_of(conn: Request | WebSocket) -> Account | None:
+    """The signed-in account of a request, if any; 403 for a cross-site request
+    carrying a session cookie."""
+    token = session_token(conn)
+    if token is None:
+        return None
+    if not same_origin(conn):
+        raise ApiError(403, "requests from other sites cannot use your session")
+    try:
+        return hub_of(conn).store.account_for_session(token)
+    except StoreError as err:  # a WebSocket has no exception handlers: say 503 here
+        raise ApiError.plain(503, f"{err}; try again shortly") from None
+
+
+def signed_in(request: Request) -> Account:
+    account = account_of(request)
+    if account is None:
+        raise ApiError(401, "sign in first")
+    return account

@@ -1,0 +1,145 @@
+"""A new game's setup as a request gives it: its type, seats, options, time per
+move (``time_limit``) and seed, checked before anything is stored."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.web import JSON, BotLimits, OptionsError, WebGame, get_web_game, web_games
+from .encoding import public_seat
+from .errors import ApiError
+from .names import BadName, clean_name
+from .rows import Account, Seat
+
+#: The longest time per move a game may have: turn-based games run over days.
+MAX_TIME_LIMIT = 14 * 24 * 3600
+ON_TIMEOUT = ("bot", "abandon")  # what happens when a move's time runs out
+OPEN_NAME = "Open seat"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A checked setup, ready to store: ``options`` hold the time limit too."""
+
+    type: WebGame
+    seats: list[Seat]
+    options: JSON
+    seed: int
+    seed_chosen: bool
+
+
+def check_setup(body: Any, account: Account | None, limits: BotLimits) -> Setup:
+    """The setup of a create request's ``body``; a 400 (401 for a seat needing a
+    session) saying what is wrong."""
+    if not isinstance(body, dict):
+        raise ApiError(400, "send a JSON object describing the game")
+    try:
+        game_type = get_web_game(body.get("type", next(iter(web_games()))))
+    except OptionsError as err:
+        raise ApiError.of(400, err) from None
+    raw_seats = body.get("seats")
+    if not isinstance(raw_seats, list) or not all(isinstance(s, dict) for s in raw_seats):
+        raise ApiError(400, '\'seats\' must be a list of seats like {"kind": "human"}')
+    if not game_type.min_seats <= len(raw_seats) <= game_type.max_seats:
+        raise ApiError(
+            400,
+            "{game} is for {least} to {most} seats, not {n}",
+            game=game_type.title,
+            least=game_type.min_seats,
+            most=game_type.max_seats,
+            n=len(raw_seats),
+        )
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise ApiError(400, "'options' must be a JSON object")
+    seed = body.get("seed")
+    seed_chosen = seed is not None
+    if seed is None:
+        seed = secrets.randbits(62)
+    elif type(seed) is not int or not 0 <= seed < 2**63:
+        raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
+    labels = bot_labels(game_type)
+    seats = [_seat(number, raw, labels, account) for number, raw in enumerate(raw_seats)]
+    if sum(s.account_id is not None for s in seats) > 1:
+        raise ApiError(400, "only one seat can be yours ('me') when you create a game")
+    turn_based = _time_limit(body)
+    try:
+        options = game_type.check_setup(_plain_seats(raw_seats), options, limits)
+    except OptionsError as err:
+        raise ApiError.of(400, err) from None
+    return Setup(game_type, seats, {**options, **turn_based}, seed, seed_chosen)
+
+
+def created_seat(game_id: str, seat: Seat) -> JSON:
+    """A seat as the game's creator learns it: human seats with their secret link."""
+    shown = {k: v for k, v in public_seat(seat).items() if k != "account"}
+    if seat.token:
+        shown.update(token=seat.token, link=f"/g/{game_id}#seat={seat.token}")
+    return shown
+
+
+def bot_labels(game_type: WebGame) -> dict[str, str]:
+    """``{"mcts:easy": "MCTS easy", ...}``: names for bot seats nobody named (where
+    modes label a bot differently, the shorter label wins)."""
+    bots = game_type.describe().get("bots", {})
+    labels: dict[str, str] = {}
+    for bot in (b for mode in bots.values() for b in mode):
+        labels[bot["spec"]] = min(labels.get(bot["spec"], bot["label"]), bot["label"], key=len)
+    return labels
+
+
+def _seat(number: int, raw: JSON, labels: dict[str, str], account: Account | None) -> Seat:
+    kind = raw.get("kind")
+    if kind not in ("human", "bot"):
+        raise ApiError(400, 'seat {seat}: \'kind\' must be "human" or "bot"', seat=number + 1)
+    is_open, me = raw.get("open", False), raw.get("me", False)
+    if type(is_open) is not bool or type(me) is not bool:
+        raise ApiError(400, "'open' and 'me' of a seat are true or false")
+    if (is_open or me) and kind != "human":
+        raise ApiError(400, "only a human seat can be open or yours")
+    if (is_open or me) and account is None:
+        raise ApiError(401, "sign in to open seats to the lobby or to take a seat as yourself")
+    if is_open and me:
+        raise ApiError(400, "a seat is either open or yours, not both")
+    if is_open:
+        return Seat(number, OPEN_NAME, "human", None, None, None, True)
+    if me:
+        assert account is not None
+        return Seat(number, account.name, "human", None, secrets.token_urlsafe(24), account.id)
+    name = raw.get("name")
+    if name is None or (isinstance(name, str) and not name.strip()):
+        bot = str(raw.get("bot", "bot"))
+        name = f"Player {number + 1}" if kind == "human" else labels.get(bot, bot)
+    if not isinstance(name, str):
+        raise ApiError(400, "seat {seat}: 'name' must be text", seat=number + 1)
+    try:
+        name = clean_name(name)
+    except BadName as err:
+        raise ApiError.plain(400, f"seat {number + 1}: the name {err}") from None
+    if kind == "bot":
+        return Seat(number, name, "bot", str(raw.get("bot")))
+    return Seat(number, name, "human", None, secrets.token_urlsafe(24))
+
+
+def _plain_seats(raw_seats: list[JSON]) -> list[JSON]:
+    """Seats as the game checks them: without the server's own fields."""
+    return [{k: v for k, v in raw.items() if k not in ("open", "me")} for raw in raw_seats]
+
+
+def _time_limit(body: JSON) -> JSON:
+    """The options of a turn-based game: ``time_limit`` (seconds per move) and
+    ``on_timeout``; none if no limit is asked for. (Games stored before kept the
+    time limit as the option ``clock``: ``Room.time_limit`` reads both.)"""
+    limit = body.get("time_limit")
+    on_timeout = body.get("on_timeout", "bot")
+    if limit is None or limit == 0:
+        if "on_timeout" in body:
+            raise ApiError(400, "'on_timeout' needs a 'time_limit'")
+        return {}
+    if type(limit) is not int or not 1 <= limit <= MAX_TIME_LIMIT:
+        raise ApiError(400, "'time_limit' is a number of seconds, at most 14 days")
+    if on_timeout not in ON_TIMEOUT:
+        raise ApiError(400, '\'on_timeout\' is "bot" or "abandon"')
+    return {"time_limit": limit, "on_timeout": on_timeout}

@@ -1,0 +1,154 @@
+"""A game's WebSocket: a hello with the seat tokens, then ``act``/``undo``/``hint``
+messages; every change of the game arrives as a state (``Subscriber``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..i18n import N_
+from .encoding import Subscriber
+from .errors import ApiError
+from .request import MAX_BODY, account_of, hub_of, json_object, loads, same_origin, session_token
+from .room import Room
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+HELLO_TIMEOUT = 30.0
+GOING_AWAY = "\x00going away"  # an outbox item no state or answer can be: close with 1001
+
+
+async def close_sockets(hub: Hub, timeout: float) -> None:
+    subscribers = [sub for room in hub.rooms.live.values() for sub in room.subscribers]
+    for sub in subscribers:
+        sub.outbox.put_nowait((None, GOING_AWAY, None))
+    deadline = time.monotonic() + timeout
+    while any(room.subscribers for room in hub.rooms.live.values()) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
+async def _socket(ws: WebSocket) -> None:
+    hub = hub_of(ws)
+    if session_token(ws) is not None and not same_origin(ws):
+        await ws.close(code=4403)  # another site must not play with its visitor's session
+        return
+    await ws.accept()
+    try:
+        tokens = await _hello(ws)
+        room = await hub.authority.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
+        seats = hub.authority.seats_for(room, tokens, account_of(ws))
+    except ApiError as err:
+        await ws.send_json({"type": "error", "status": err.status, **_socket_error(err)})
+        await ws.close(code=4000 + err.status)
+        return
+    except (WebSocketDisconnect, TimeoutError):
+        return
+    sub = Subscriber(seats)
+    room.subscribers.add(sub)
+    hub.broadcast(hub.rooms.room(room.id))  # everyone sees who is online; the newcomer its state
+    writer = asyncio.create_task(_writer(ws, sub))
+    try:
+        while (text := await _next_text(ws)) is not None:
+            await _handle(hub, room.id, sub, text)
+    finally:
+        writer.cancel()
+        hub.rates["message"].forget(id(sub))
+        for live in {room, hub.rooms.live.get(room.id)}:
+            if live is not None:
+                live.subscribers.discard(sub)
+        if room.id in hub.rooms.live:
+            hub.broadcast(hub.rooms.live[room.id])
+
+
+async def _next_text(ws: WebSocket) -> str | None:
+    """The next message as text; ``None`` once the client has gone."""
+    try:
+        message = await ws.receive()
+    except RuntimeError:  # the socket was closed meanwhile (e.g. a failed send)
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    if message.get("text") is not None:
+        return message["text"]
+    return (message.get("bytes") or b"").decode("utf-8", "replace")
+
+
+async def _hello(ws: WebSocket) -> list[str]:
+    """The tokens of the client's hello (none: a spectator)."""
+    text = await asyncio.wait_for(_next_text(ws), HELLO_TIMEOUT)
+    if text is None:
+        raise WebSocketDisconnect()
+    message = _parse_message(text)
+    if message.get("type") != "hello":
+        raise ApiError(400, 'say hello first: {"type": "hello", "tokens": [...]}')
+    tokens = message.get("tokens", [])
+    if not isinstance(tokens, list) or len(tokens) > 8:
+        raise ApiError(400, "'tokens' must be a list of seat tokens")
+    return tokens
+
+
+def _parse_message(text: str) -> dict[str, Any]:
+    if len(text) > MAX_BODY:
+        raise ApiError(413, "the message is too large (at most {kb} KB)", kb=MAX_BODY // 1024)
+    return json_object(loads(text, N_("the message")))
+
+
+async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
+    """One client message; answers go through the subscriber's outbox, in order."""
+    ref = None
+    try:
+        hub.check_rate("message", id(sub))  # before any parsing: a flood costs only this
+        message = _parse_message(text)
+        ref = message.get("id")
+        kind = message.get("type")
+        room = hub.rooms.room(game_id)
+        if kind == "act":
+            room = await hub.authority.act(
+                game_id, sub.seats, message.get("action"), message.get("ply"), message.get("seat")
+            )
+            sub.send({"type": "ack", "id": ref, "ply": room.ply})
+        elif kind == "undo":
+            room = await hub.authority.undo(
+                game_id, sub.seats, message.get("ply"), message.get("seat")
+            )
+            sub.send({"type": "ack", "id": ref, "ply": room.ply})
+        elif kind == "hint":
+            asyncio.get_running_loop().create_task(_hint_over_socket(hub, room, sub, message, ref))
+        else:
+            raise ApiError(400, "unknown message type; use act, undo or hint")
+    except ApiError as err:
+        sub.send({"type": "error", "id": ref, "status": err.status, **_socket_error(err)})
+
+
+async def _hint_over_socket(
+    hub: Hub, room: Room, sub: Subscriber, message: dict[str, Any], ref: Any
+) -> None:
+    try:
+        hint = await hub.scheduler.hint(room, sub.seats, message.get("ply"), message.get("seat"))
+        sub.send({"type": "hint", "id": ref, **hint})
+    except ApiError as err:
+        sub.send({"type": "error", "id": ref, "status": err.status, **_socket_error(err)})
+
+
+async def _writer(ws: WebSocket, sub: Subscriber) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            _, text, _ = await sub.outbox.get()
+            if text is GOING_AWAY:
+                await ws.close(code=1001, reason="the server is stopping; reconnect")
+                return
+            await ws.send_text(text)
+
+
+def _socket_error(err: ApiError) -> dict[str, Any]:
+    """An error over the WebSocket: ``message`` (English), and ``key``/``args``."""
+    return {"message": err.message, "key": err.key, "args": err.params}
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/api/games/{game_id}/ws", _socket)]
