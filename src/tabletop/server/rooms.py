@@ -918,7 +918,7 @@ class Hub:
         ply = room.ply
         over = match.is_over()
         rated = _rated_end(room, match) if over else None
-        ranks = ranks_of(match.result(), len(room.seats)) if over else None
+        ranks = _ranks(match, len(room.seats)) if over else None
         at = await self._write(
             "append_action",
             *(room.id, ply, seat, action, applied.reveals, over, by, rated, ranks, room.seq),
@@ -1463,6 +1463,16 @@ def _player_key(seat: Seat) -> str:
     return f"a:{seat.account_id}" if seat.kind == "human" else f"b:{seat.bot}"
 
 
+def _ranks(match: Match, seats: int) -> tuple[int, ...] | None:
+    """Each seat's rank (1 best, ties shared) in a finished game: the game's ``Outcome``,
+    whatever its result looks like; a solo game's as its result says (``None`` if it
+    ranks nobody)."""
+    if seats == 1:
+        return ranks_of(match.result(), seats)
+    outcome = match.outcome()
+    return None if outcome is None else outcome.ranks
+
+
 def _rated_end(room: Room, match: Match) -> RatedEnd | None:
     """The rating update for a game ending now, or ``None`` if it is unrated: with a
     fixed seed, undo used, fewer than two seats or a seat without an account."""
@@ -1471,7 +1481,7 @@ def _rated_end(room: Room, match: Match) -> RatedEnd | None:
     accounts = [s.account_id for s in room.seats if s.kind == "human"]
     if None in accounts or len(set(accounts)) != len(accounts):
         return None
-    ranks = ranks_of(match.result(), len(room.seats))
+    ranks = _ranks(match, len(room.seats))
     if ranks is None:
         return None
     return RatedEnd(room.type.name, tuple(_player_key(s) for s in room.seats), ranks)
