@@ -39,6 +39,8 @@ class ToyDraft(GameType):
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = False  # only the pile's order is hidden, from everyone
     option_fields: list[JSON] = []
+    #: The research encoding (tests/toygame/encoding.py, loaded only when asked for).
+    research = "toygame.encoding:ENCODING"
     bots = REGISTRY
     bot_offers = {"standard": BOTS}
     page = ToyPage()
