@@ -69,6 +69,12 @@ def test_a_game_against_a_bot_plays_to_its_end_and_replays(api: Api) -> None:
     state = api.state(game_id, token)
     assert [c["action"] for c in state["choices"]] == ["take 1", "take 2", "take 3"]
     assert api.act(game_id, token, "take 9", state["ply"]).status_code == 422
+    hint = api.request("POST", f"/api/games/{game_id}/hint", token, json={"ply": 0}).json()
+    best = max(state["choices"], key=lambda c: c["tile"])
+    assert hint["action"] == best["action"]  # the greedy bot's advice, with its reason
+    assert hint["parts"] == [
+        {"key": "the highest tile on offer: {tile}", "args": {"tile": str(best["tile"])}}
+    ]
     state = _play_against_the_bot(api, game_id, token)
     assert state["ply"] == 8 and len(state["log"]) == 8
     assert {e["seat"] for e in state["log"]} == {0, 1}  # the bot answered every turn
