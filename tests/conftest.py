@@ -19,9 +19,12 @@ from typing import Any
 import pytest
 
 import pg_support
+from tabletop.core.game import register_game
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 from server_support import Api, ServerProcess, new_db
+
+register_game("toy", "toygame.gametype:GAME")  # a third game, in tests/toygame/ (in-process)
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
 

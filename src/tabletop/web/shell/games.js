@@ -1,47 +1,27 @@
-// The game modules this shell knows, by game type name. A game module draws the board,
-// explains moves and results; the shell does everything that is the same for every game.
-// Each game has two entry modules: ``intro``, what the lobby shows (tagline, rules, seat
-// colours, art), and ``full``, that plus the board; each with the stylesheets it needs,
-// fetched alongside its code. The lobby loads only the intro, so a first visit downloads
-// no board code. The paths are relative, so they keep the page's asset version
-// (/static/<version>/...).
+// Loading a game's own modules: a game module draws the board, explains moves and
+// results; the shell does everything that is the same for every game. Each game has two
+// entry modules, as the server's type description names them ("modules", relative to
+// the game's folder /static/games/<name>/): ``intro``, what the lobby shows (tagline,
+// rules, seat colours, art), and ``full``, that plus the board; each with the
+// stylesheets it needs, fetched alongside its code. The lobby loads only the intro, so a
+// first visit downloads no board code. The URLs are resolved against this module's, so
+// they keep the page's asset version (/static/<version>/...).
 import { t } from "./i18n.js";
 import { loadCode, stylesheet } from "./util.js";
-
-const games = {
-  "nova-luna": {
-    intro: {
-      module: () => import("../games/nova-luna/intro.js"),
-      styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css"],
-    },
-    full: {
-      module: () => import("../games/nova-luna/index.js"),
-      styles: ["../games/nova-luna/tiles.css", "../games/nova-luna/colours.css", "../games/nova-luna/board.css"],
-    },
-  },
-  nmbr9: {
-    intro: {
-      module: () => import("../games/nmbr9/intro.js"),
-      styles: ["../games/nmbr9/intro.css"],
-    },
-    full: {
-      module: () => import("../games/nmbr9/index.js"),
-      styles: ["../games/nmbr9/intro.css", "../games/nmbr9/board.css"],
-    },
-  },
-};
 
 const cache = new Map();
 
 function load(typeName, typeInfo, part) {
-  if (!games[typeName]) return Promise.reject(new Error(t("This page cannot show games of type {type}.", { type: typeName })));
+  const entry = typeInfo && typeInfo.modules && typeInfo.modules[part];
+  if (!entry) return Promise.reject(new Error(t("This page cannot show games of type {type}.", { type: typeName })));
   const key = `${typeName} ${part}`;
   if (!cache.has(key)) {
-    const { module, styles } = games[typeName][part];
-    const styled = Promise.all(styles.map((path) => stylesheet(new URL(path, import.meta.url))));
+    const folder = new URL(`../games/${encodeURIComponent(typeName)}/`, import.meta.url);
+    const module = () => import(new URL(entry.module, folder).href);
+    const styled = Promise.all((entry.styles || []).map((path) => stylesheet(new URL(path, folder))));
     cache.set(key, Promise.all([loadCode(module), styled]).then(([m]) => {
       const mod = m.default;
-      if (typeInfo && mod.setup) mod.setup(typeInfo);
+      if (mod.setup) mod.setup(typeInfo);
       return mod;
     }, (err) => {
       cache.delete(key); // try again next time
@@ -51,7 +31,7 @@ function load(typeName, typeInfo, part) {
   return cache.get(key);
 }
 
-/** What the lobby needs of a game (see above). */
+/** What the lobby needs of a game (see above); ``typeInfo`` is its type description. */
 export function gameIntro(typeName, typeInfo) {
   return load(typeName, typeInfo, "intro");
 }

@@ -1,6 +1,7 @@
 // NMBR 9 in the lobby: the tagline, the rules in short, seat colours and some tiles as
 // art. Kept apart from the board (index.js) so that the lobby never downloads the
-// board's code (shell/games.js lists both parts with their stylesheets).
+// board's code (page.py's ``modules`` names both parts with
+// their stylesheets; shell/games.js loads them).
 import { t, withNodes } from "../../shell/i18n.js";
 import { h, s } from "../../shell/util.js";
 

@@ -1,6 +1,6 @@
 // Nova Luna for the shell: the board (moon wheel, displays, players), its controls,
 // move descriptions and the end-of-game result; the lobby's part comes from intro.js.
-// Styles: tiles.css, colours.css and board.css (shell/games.js adds them).
+// Styles: tiles.css, colours.css and board.css (page.py names them, shell/games.js adds them).
 import { t, tn, tp, withNodes } from "../../shell/i18n.js";
 import { focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
 import { DisplayView } from "./display.js";

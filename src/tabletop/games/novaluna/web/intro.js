@@ -1,7 +1,7 @@
 // Nova Luna in the lobby: what a player sees before a game — the tagline, the rules in
 // short, seat colours and modes, and some tiles as art. Kept apart from the board (index.js)
-// so that the lobby never downloads the board's code or styles (shell/games.js lists both,
-// with their stylesheets: tiles.css and colours.css here).
+// so that the lobby never downloads the board's code or styles (page.py's ``modules`` names
+// both, with their stylesheets: tiles.css and colours.css here; shell/games.js loads them).
 import { t, withNodes } from "../../shell/i18n.js";
 import { h, s } from "../../shell/util.js";
 import { drawTile, setTiles, tileInfo } from "./tiles.js";

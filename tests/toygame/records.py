@@ -1,0 +1,149 @@
+"""Toy Draft's records: written while playing, replayed with every turn checked.
+
+A record names the seed and the whole pile in draw order (so it replays without
+the seed), and per turn the seat, the market slot and the tile taken::
+
+    {"game": "toy", "format": 1, "players": ["Ann", "Bob"], "seed": 4,
+     "pile": [7, 2, ...], "turns": [{"seat": 0, "slot": 1, "tile": 12}, ...],
+     "over": true, "result": {"scores": [31, 27], "ranks": [1, 2]}}
+
+>>> from toygame.rules import Game, Take
+>>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
+>>> tile = rec.apply(Take(0), 0)
+>>> rec.to_record()["turns"] == [{"seat": 0, "slot": 0, "tile": tile}]
+True
+>>> replay(rec.to_record()).state.turn
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from tabletop.core.errors import IllegalActionError, RecordError
+
+from .rules import MARKET, Game, State, Take, View
+
+NAME = "toy"
+FORMAT = 1
+
+
+class Recorder:
+    """A game in progress together with its record (the platform's ``Recorder``)."""
+
+    def __init__(
+        self, state: State, players: list[str], *, seed: int | None, created: str | None = None
+    ) -> None:
+        if len(players) != state.game.players:
+            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
+        self.state = state
+        self.players = list(players)
+        self.seed = seed
+        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        self.pile = [*state.market, *state.pile]  # the draw order at the start
+        self.turns: list[dict[str, int]] = []
+
+    @classmethod
+    def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
+        return cls(game.new_state(seed), players, seed=seed)
+
+    def apply(self, action: Take, seat: int) -> int:
+        """Apply ``seat``'s take and record it (nothing changes if it is illegal)."""
+        tile = self.state.apply(action, seat)
+        self.turns.append({"seat": seat, "slot": action.slot, "tile": tile})
+        return tile
+
+    def take_back(self, seat: int) -> None:
+        raise IllegalActionError("Toy Draft has no pending actions to take back")
+
+    def lend_view(self, seat: int) -> View:
+        return self.state.view(seat)
+
+    def clone(self) -> Recorder:
+        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new.pile = self.pile
+        new.turns = list(self.turns)
+        return new
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "game": NAME,
+            "format": FORMAT,
+            "players": list(self.players),
+            "seed": self.seed,
+            "pile": list(self.pile),
+            "created": self.created,
+            "turns": [dict(turn) for turn in self.turns],
+            "over": self.state.is_over,
+        }
+        if self.state.is_over:
+            record["result"] = result_json(self.state)
+        return record
+
+
+def result_json(state: State) -> dict[str, Any]:
+    """The ``"result"`` of a finished game: each seat's sum and rank (1 best)."""
+    outcome = state.outcome()
+    return {"scores": list(outcome.scores), "ranks": list(outcome.ranks)}
+
+
+def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Recorder:
+    """Rebuild a game from ``record``, checking every turn; ``RecordError`` at the first
+    violation. ``on_turn(recorder)`` is called once set up and after every turn."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("game") != NAME:
+        raise RecordError(f"not a Toy Draft record ('game' must be \"{NAME}\")")
+    if record.get("format") != FORMAT:
+        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {FORMAT}")
+    players, seed, pile = record.get("players"), record.get("seed"), record.get("pile")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' must be a list of seat names")
+    if not (seed is None or type(seed) is int):
+        raise RecordError("'seed' must be an integer or null")
+    if not isinstance(pile, list) or not all(type(t) is int for t in pile):
+        raise RecordError("'pile' must list the tiles in draw order")
+    try:
+        game = Game(players=len(players))
+        state = game.new_state(pile=pile)
+    except ValueError as err:
+        raise RecordError(str(err)) from None
+    shuffled = game.new_state(seed) if seed is not None else state
+    if [*shuffled.market, *shuffled.pile] != pile:
+        raise RecordError(f"the pile does not match seed {seed}")
+    rec = Recorder(state, players, seed=seed, created=record.get("created"))
+    turns = record.get("turns")
+    if not isinstance(turns, list):
+        raise RecordError("'turns' must be a list")
+    if on_turn is not None:
+        on_turn(rec)
+    for number, turn in enumerate(turns, 1):
+        try:
+            _replay_turn(rec, turn)
+        except (RecordError, IllegalActionError) as err:
+            raise RecordError(f"turn {number}: {err}") from None
+        if on_turn is not None:
+            on_turn(rec)
+    if "over" in record and record["over"] != state.is_over:
+        raise RecordError(f"'over' is {record['over']!r} but the game says {state.is_over}")
+    if "result" in record and (not state.is_over or record["result"] != result_json(state)):
+        raise RecordError("the result does not match the game")
+    return rec
+
+
+def _replay_turn(rec: Recorder, turn: Any) -> None:
+    state = rec.state
+    if not isinstance(turn, dict) or not all(type(turn.get(k)) is int for k in ("seat", "slot")):
+        raise RecordError("a turn is {seat, slot, tile}")
+    if state.is_over:
+        raise RecordError("the game was already over")
+    slot = turn["slot"]
+    if not 0 <= slot < MARKET:
+        raise RecordError(f"slot {slot} is not a market slot")
+    if turn.get("tile") != state.market[slot]:
+        raise RecordError(
+            f"'tile' is {turn.get('tile')!r} but slot {slot} holds {state.market[slot]}"
+        )
+    rec.apply(Take(slot), turn["seat"])
