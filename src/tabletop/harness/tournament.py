@@ -174,7 +174,7 @@ def _progress(label: str, enabled: bool) -> Progress:
 # -- statistics -------------------------------------------------------------------
 
 
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a win rate (95% by default).
 
     >>> low, high = wilson(50, 100)
@@ -277,6 +277,8 @@ class Standings:
 
     def __init__(self, bots: Sequence[str]) -> None:
         self.bots = {bot: BotStats() for bot in bots}
+        # Counters of wins that count a shared rank as halves: typeshed's Counter
+        # counts in ints, hence the three "type: ignore[assignment]" in ``add``.
         self.beats: Counter[tuple[str, str]] = Counter()
         self.by_table: dict[tuple[str, ...], Counter[str]] = {}
         self.games = 0
@@ -299,13 +301,13 @@ class Standings:
             stats.scores.append(outcome.scores[seat])
             stats.turns += outcome.length
             stats.wins += outcome.wins(seat)
-            counts[spec] += outcome.wins(seat)
+            counts[spec] += outcome.wins(seat)  # type: ignore[assignment]  # halves
         for a, b in combinations(range(len(specs)), 2):
             if specs[a] == specs[b]:
                 continue
             if outcome.ranks[a] == outcome.ranks[b]:
-                self.beats[specs[a], specs[b]] += 0.5
-                self.beats[specs[b], specs[a]] += 0.5
+                self.beats[specs[a], specs[b]] += 0.5  # type: ignore[assignment]  # halves
+                self.beats[specs[b], specs[a]] += 0.5  # type: ignore[assignment]
             elif outcome.ranks[a] < outcome.ranks[b]:
                 self.beats[specs[a], specs[b]] += 1
             else:

@@ -25,7 +25,7 @@ Tests check the two pictures against each other and against brute force.
 >>> board.place(7, 0, 9, 9)
 Traceback (most recent call last):
 ...
-tabletop.games.nmbr9.rules.actions.IllegalActionError: r0@9,9 does not touch your tiles on the table: a tile on a level with tiles must share a square edge with one of them
+tabletop...IllegalActionError: r0@9,9 does not touch your tiles on the table: a tile on a level with tiles must share a square edge with one of them
 """  # noqa: E501
 
 from __future__ import annotations
@@ -307,13 +307,13 @@ class Board:
         if level:
             below = {tile for _, tile in under}
             if len(below) == 1:
-                tile = self.tiles[below.pop()]
+                alone = self.tiles[below.pop()]
                 raise IllegalActionError(
                     "{action} would rest on the {digit} at {at} alone: a tile above the "
                     "table must rest on at least two tiles",
                     action=str(action),
-                    digit=tile.digit,
-                    at=f"{tile.x},{tile.y}",
+                    digit=alone.digit,
+                    at=f"{alone.x},{alone.y}",
                 )
         if level < self.levels:
             own = set(cells)

@@ -196,6 +196,15 @@ class State:
     turn: int  # number of completed turns
     is_over: bool
     start_stack: tuple[int, ...]
+    phase1_score: int  # solo: the phase 1 score once it ended
+    phase1_discs: int
+    _pile: tuple[int, ...]  # all 68 tile ids in draw order
+    _next_stamp: int
+    _last_disc: bool  # the game ended on a seat's last disc
+    _solo: bool  # game.solo, read on every move
+    # public_pile()'s cache: (drawn, the pile it was made of, the public pile)
+    _public: tuple[int, tuple[int, ...], tuple[int, ...]] | None
+    _spaces: tuple[int, ...] | None  # _takeable()'s cache, None when the wheel changed
 
     @classmethod
     def _setup(cls, game: Game, pile: tuple[int, ...], start_stack: tuple[int, ...]) -> State:
@@ -384,8 +393,9 @@ class State:
         spaces = self._takeable()
         frontier = self.displays[self.current_seat].frontier
         width = len(frontier)
-        # What Random.choice draws with (randrange(n) draws the same, slower).
-        pick = rng._randbelow(extra + len(spaces) * width) - extra
+        # What Random.choice draws with (randrange(n) draws the same, slower); it is
+        # private, so typeshed does not declare it.
+        pick = rng._randbelow(extra + len(spaces) * width) - extra  # type: ignore[attr-defined]
         if pick < 0:
             return END_PHASE if self._solo else REFILL
         # Keys sort as their (x, y) do, so this is legal_cells()'s order.

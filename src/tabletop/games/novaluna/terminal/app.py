@@ -410,7 +410,7 @@ class Session:
         except (InvalidActionError, IllegalActionError) as err:
             self.error(f"preview: {err}")
             return
-        if found is None:
+        if not isinstance(action, Place):
             self.error(f"preview: preview takes a move like {render.example_move(state)}")
             return
         tile = state.wheel[action.space]
