@@ -24,7 +24,8 @@ from .tiles import TILE_TASKS
 
 if TYPE_CHECKING:
     from .actions import Action, Place
-    from .state import Game, Result, State
+    from .results import Result
+    from .state import Game, State
 
 
 class View:
