@@ -13,7 +13,7 @@ import sys
 from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, ParamSpec, Protocol, TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -46,6 +46,7 @@ class Recording(Protocol):
 
 R = TypeVar("R", bound=Recording)
 G = TypeVar("G")
+P = ParamSpec("P")
 
 
 def chosen_seed(seed: int | None) -> int:
@@ -54,10 +55,11 @@ def chosen_seed(seed: int | None) -> int:
     return seed if seed is not None else random.randrange(1_000_000)
 
 
-def new_game(make: Callable[..., G], **options: Any) -> G:
-    """``make(**options)``, its ``ValueError`` (options the rules refuse) as ``SetupError``."""
+def new_game(make: Callable[P, G], *args: P.args, **options: P.kwargs) -> G:
+    """``make(*args, **options)``, its ``ValueError`` (options the rules refuse) as
+    ``SetupError``."""
     try:
-        return make(**options)
+        return make(*args, **options)
     except ValueError as err:
         raise SetupError(str(err)) from None
 

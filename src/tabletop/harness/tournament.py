@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -48,6 +48,10 @@ from ..core.errors import OptionsError
 from ..core.game import JSON, GameType, Outcome, get_game
 from ..records import dumps
 from .selfplay import check_bots, play_game
+
+if TYPE_CHECKING:  # matplotlib is imported only when a plot is asked for
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 PLOT_FORMATS = (".png", ".svg", ".pdf")
@@ -417,7 +421,7 @@ def plot_standings(standings: Standings, path: str, title: str, players: int) ->
 
 
 def plot_shares(
-    axes: Any, names: Sequence[str], values: Sequence[Sequence[float]], colors: Sequence[str]
+    axes: Axes, names: Sequence[str], values: Sequence[Sequence[float]], colors: Sequence[str]
 ) -> None:
     """The share of games per value for each bot: side-by-side bars for a few whole
     values (discs left), binned bars for many (points)."""
@@ -439,8 +443,9 @@ def plot_shares(
     axes.legend()
 
 
-def new_figure(columns: int) -> tuple[Any, Any]:
-    """A figure drawn with the Agg backend (no display needed) and its axes."""
+def new_figure(columns: int) -> tuple[Figure, Any]:
+    """A figure drawn with the Agg backend (no display needed) and its axes: one
+    ``Axes``, or an array of them for several columns (matplotlib types it ``Any``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -450,7 +455,7 @@ def new_figure(columns: int) -> tuple[Any, Any]:
     return fig, axes
 
 
-def save_figure(fig: Any, path: str) -> None:
+def save_figure(fig: Figure, path: str) -> None:
     try:
         fig.savefig(path, dpi=110)
     except OSError as err:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..rules import DRAWN, Place, View
 from . import _nmbr9kernel as kernel
@@ -39,7 +39,7 @@ kernel.setup_tiles(DRAWN)
 
 #: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
 #: move on two cores here); ``strong`` plays more futures. See the kernel for the keys.
-LEVELS: dict[str, dict[str, Any]] = {
+LEVELS: dict[str, dict[str, str | int]] = {
     "fast": {"strength": "fast"},
     "normal": {"strength": "normal"},
     "strong": {"strength": "strong"},
