@@ -76,7 +76,7 @@ class View:
         for seat, board in enumerate(boards):
             if not isinstance(board, Board):
                 boards[seat] = Board.from_tiles(board)
-        return boards  # type: ignore[return-value]
+        return boards  # type: ignore[return-value]  # every entry is a Board now
 
     @property
     def rounds_left(self) -> int:
