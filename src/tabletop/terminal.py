@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .console import Seat, SetupError, default_save_path, make_console, read_line
+from .core.errors import InvalidActionError
 from .records import save
 
 QUIT_WORDS = {"quit", "exit", "q", "stop"}
@@ -46,6 +47,7 @@ class Recording(Protocol):
 
 R = TypeVar("R", bound=Recording)
 G = TypeVar("G")
+A = TypeVar("A")
 P = ParamSpec("P")
 
 
@@ -213,6 +215,14 @@ class TerminalSession(Generic[R]):
     @abstractmethod
     def move(self, seat: int, text: str) -> None:
         """Play the move ``text`` stands for, or say what is wrong with it."""
+
+    def parsed(self, parse: Callable[[str], A], text: str) -> A | None:
+        """``parse(text)``, or ``None`` after saying why ``text`` is not a move."""
+        try:
+            return parse(text)
+        except InvalidActionError as err:
+            self.error(f"{err}.")
+            return None
 
     def say(self, message: str, style: str = "") -> None:
         self.console.print(Text(message, style=style))

@@ -350,11 +350,7 @@ class Session(TerminalSession[Recorder]):
                 "or help, hint, moves, quit."
             )
             return None
-        try:
-            return parse_action(text)
-        except InvalidActionError as err:
-            self.error(f"{err}.")
-            return None
+        return self.parsed(parse_action, text)
 
     def move(self, seat: int, text: str) -> None:
         action = self.parse(seat, text)

@@ -239,11 +239,7 @@ class Session(TerminalSession[Recorder]):
                 f"{space}, lay it at {cell}), or help, hint, quit."
             )
             return None
-        try:
-            return parse_action(text)
-        except InvalidActionError as err:
-            self.error(f"{err}.")
-            return None
+        return self.parsed(parse_action, text)
 
     def bare_space(self, space: int) -> Action | None:
         """``"3"`` alone: fine when there is exactly one free cell."""
