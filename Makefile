@@ -35,6 +35,7 @@ solo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests scripts examples
 	$(BIN)/ruff format --check src tests scripts examples
+	$(BIN)/mypy
 
 # Playwright drives Debian's Chromium (browser downloads from elsewhere fail here).
 browser:

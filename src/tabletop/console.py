@@ -15,12 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from .core.bots import Bot
 from .core.errors import BotSpecError
 
 PLAIN_WIDTH = 120  # when the output is not a terminal and COLUMNS is not set
@@ -85,7 +85,7 @@ class Seat:
 
     name: str  # the name in the record
     label: str  # how the screen names it
-    bot: Any = None  # the game's bot, or None for a human
+    bot: Bot | None = None  # None for a human
 
 
 class SetupError(ValueError):
@@ -101,7 +101,7 @@ def bot_specs(text: str) -> list[str]:
 
 
 def make_seats(
-    players: int, humans: int, specs: list[str], seed: int, make_bot: Callable[[str, int], Any]
+    players: int, humans: int, specs: list[str], seed: int, make_bot: Callable[[str, int], Bot]
 ) -> list[Seat]:
     """Humans first, then bots from ``specs`` (the last one repeats), built with
     ``make_bot(spec, seed)``. Bot seeds come from the game's seed (``seed * 10 +

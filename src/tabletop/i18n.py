@@ -16,9 +16,10 @@ message with a context (``tp`` on the page) is keyed ``context + "\x04" + msgid`
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict
 
 LANGUAGES = {"en": "English", "de": "Deutsch", "nl": "Nederlands"}
 DEFAULT = "en"
@@ -28,6 +29,28 @@ LOCALES = resources.files("tabletop").joinpath("locale")
 PLURALS = ["one", "other"]
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Part(TypedDict):
+    """A piece of a sentence: a msgid and its placeholders' values (any JSON)."""
+
+    key: str
+    args: dict[str, Any]
+
+
+class UnknownPart(TypedDict):
+    """A piece of a bot's reason that no pattern knows: shown as it is."""
+
+    key: None
+    text: str
+
+
+class Catalogue(TypedDict):
+    """``/i18n/<lang>.json`` (see the module)."""
+
+    lang: str
+    plurals: list[str]
+    messages: dict[str, str | list[str]]  # a translation, or a plural's forms
 
 
 def N_(msgid: str) -> str:  # noqa: N802 - the gettext name for "mark for extraction"
@@ -43,12 +66,12 @@ def fill(msgid: str, args: dict[str, Any] | None = None) -> str:
     return _PLACEHOLDER.sub(lambda m: str(args[m[1]]) if m[1] in args else m[0], msgid)
 
 
-def part(msgid: str, **args: Any) -> dict[str, Any]:
+def part(msgid: str, **args: Any) -> Part:
     """One piece of a sentence the server sends: ``{"key": msgid, "args": args}``."""
     return {"key": msgid, "args": args}
 
 
-def parts_text(parts: list[dict[str, Any]]) -> str:
+def parts_text(parts: Iterable[Part]) -> str:
     """The English of ``parts`` (see ``part``), joined with nothing between.
 
     >>> parts_text([part("placed their {card}", card=7), part("; the game is over")])
@@ -92,11 +115,11 @@ def translate(lang: str, msgid: str) -> str:
 
 
 @cache
-def catalogue(lang: str) -> dict[str, Any]:
+def catalogue(lang: str) -> Catalogue:
     """The page's catalogue of ``lang`` (see the module); English has no messages."""
     if lang not in LANGUAGES:
         raise KeyError(lang)
-    messages: dict[str, Any] = {}
+    messages: dict[str, str | list[str]] = {}
     if lang != DEFAULT:
         from babel.messages.pofile import read_po
 
@@ -105,19 +128,21 @@ def catalogue(lang: str) -> dict[str, Any]:
             for message in read_po(po, locale=lang):
                 if not message.id or message.fuzzy:
                     continue
-                key = message.id[0] if isinstance(message.id, tuple) else message.id
+                # read_po gives a str, or a tuple of forms for a plural message
+                msgid, string = message.id, message.string
+                key = msgid if isinstance(msgid, str) else msgid[0]
                 if message.context:  # gettext's key for a message in a context
                     key = f"{message.context}\x04{key}"
-                if isinstance(message.id, tuple):
-                    forms = list(message.string)
+                if not isinstance(msgid, str):
+                    forms = list(string or ())
                     if all(forms):
                         messages[key] = forms
-                elif message.string:
-                    messages[key] = message.string
+                elif isinstance(string, str) and string:
+                    messages[key] = string
     return {"lang": lang, "plurals": PLURALS, "messages": messages}
 
 
-def reason_parts(reason: str, patterns: list[tuple[str, str]]) -> list[dict[str, Any]]:
+def reason_parts(reason: str, patterns: list[tuple[str, str]]) -> list[Part | UnknownPart]:
     """A bot's English reason (parts joined by ``"; "``) as msgids and arguments for the
     page: each part matched against ``patterns``, ``(regex, msgid)`` pairs whose named
     groups are the msgid's placeholders; ``{"key": None, "text": part}`` for a part no
@@ -126,7 +151,7 @@ def reason_parts(reason: str, patterns: list[tuple[str, str]]) -> list[dict[str,
     >>> reason_parts("cost 3; oops", [(r"cost (?P<cost>\\d+)", N_("cost {cost}"))])
     [{'key': 'cost {cost}', 'args': {'cost': '3'}}, {'key': None, 'text': 'oops'}]
     """
-    out: list[dict[str, Any]] = []
+    out: list[Part | UnknownPart] = []
     for part in reason.split("; "):
         for regex, msgid in patterns:
             found = re.fullmatch(regex, part)

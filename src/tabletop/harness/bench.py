@@ -10,6 +10,7 @@ import itertools
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def print_selfplay_bench(
     beside ``random`` bots in the selfplay harness."""
     print("  selfplay harness (random bots, no --out) against raw random games:")
     for count in players:
-        print_selfplay_against_raw(game, lambda c=count: raw(c), count, seconds, runs)
+        print_selfplay_against_raw(game, partial(raw, count), count, seconds, runs)
 
 
 def print_selfplay_against_raw(

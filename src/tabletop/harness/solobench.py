@@ -163,7 +163,9 @@ def solo_bench_from_args(game: GameType, args: argparse.Namespace) -> int:
         out = open_out(args.out)
         seeds = range(args.seed, args.seed + args.games)
         jobs = [Job(game.name, options, (bot,), seed) for seed in seeds]
-        outcomes, seconds, move_seconds = [], [], []
+        outcomes: list[Outcome] = []
+        seconds: list[float] = []
+        move_seconds: list[float] = []
         show = sys.stderr.isatty()
         for played in play_all(jobs, args.jobs, label="solo-bench", progress=show):
             outcomes.append(game.outcome(played.record))

@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -48,6 +48,10 @@ from ..core.errors import OptionsError
 from ..core.game import JSON, GameType, Outcome, get_game
 from ..records import dumps
 from .selfplay import check_bots, play_game
+
+if TYPE_CHECKING:  # matplotlib is imported only when a plot is asked for
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 PLOT_FORMATS = (".png", ".svg", ".pdf")
@@ -174,7 +178,7 @@ def _progress(label: str, enabled: bool) -> Progress:
 # -- statistics -------------------------------------------------------------------
 
 
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
+def wilson(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval for a win rate (95% by default).
 
     >>> low, high = wilson(50, 100)
@@ -277,6 +281,8 @@ class Standings:
 
     def __init__(self, bots: Sequence[str]) -> None:
         self.bots = {bot: BotStats() for bot in bots}
+        # Counters of wins that count a shared rank as halves: typeshed's Counter
+        # counts in ints, hence the three "type: ignore[assignment]" in ``add``.
         self.beats: Counter[tuple[str, str]] = Counter()
         self.by_table: dict[tuple[str, ...], Counter[str]] = {}
         self.games = 0
@@ -299,13 +305,13 @@ class Standings:
             stats.scores.append(outcome.scores[seat])
             stats.turns += outcome.length
             stats.wins += outcome.wins(seat)
-            counts[spec] += outcome.wins(seat)
+            counts[spec] += outcome.wins(seat)  # type: ignore[assignment]  # halves
         for a, b in combinations(range(len(specs)), 2):
             if specs[a] == specs[b]:
                 continue
             if outcome.ranks[a] == outcome.ranks[b]:
-                self.beats[specs[a], specs[b]] += 0.5
-                self.beats[specs[b], specs[a]] += 0.5
+                self.beats[specs[a], specs[b]] += 0.5  # type: ignore[assignment]  # halves
+                self.beats[specs[b], specs[a]] += 0.5  # type: ignore[assignment]
             elif outcome.ranks[a] < outcome.ranks[b]:
                 self.beats[specs[a], specs[b]] += 1
             else:
@@ -415,7 +421,7 @@ def plot_standings(standings: Standings, path: str, title: str, players: int) ->
 
 
 def plot_shares(
-    axes: Any, names: Sequence[str], values: Sequence[Sequence[float]], colors: Sequence[str]
+    axes: Axes, names: Sequence[str], values: Sequence[Sequence[float]], colors: Sequence[str]
 ) -> None:
     """The share of games per value for each bot: side-by-side bars for a few whole
     values (discs left), binned bars for many (points)."""
@@ -437,8 +443,9 @@ def plot_shares(
     axes.legend()
 
 
-def new_figure(columns: int) -> tuple[Any, Any]:
-    """A figure drawn with the Agg backend (no display needed) and its axes."""
+def new_figure(columns: int) -> tuple[Figure, Any]:
+    """A figure drawn with the Agg backend (no display needed) and its axes: one
+    ``Axes``, or an array of them for several columns (matplotlib types it ``Any``)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -448,7 +455,7 @@ def new_figure(columns: int) -> tuple[Any, Any]:
     return fig, axes
 
 
-def save_figure(fig: Any, path: str) -> None:
+def save_figure(fig: Figure, path: str) -> None:
     try:
         fig.savefig(path, dpi=110)
     except OSError as err:

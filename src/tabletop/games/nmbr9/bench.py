@@ -13,6 +13,7 @@ import itertools
 import random
 import statistics
 from collections.abc import Callable
+from functools import partial
 
 from ...core.game import get_game
 from ...harness.bench import median_of, per_second, print_selfplay_bench
@@ -42,6 +43,7 @@ def late_boards(count: int = 20) -> list[tuple[Board, int]]:
         bot = GreedyBot(seed)
         while state.round < 19:
             state.apply(bot.choose(state.view(0)))
+        assert state.card is not None  # the 20th round is still to play
         boards.append((state.boards[0], state.card))
     return boards
 
@@ -75,7 +77,7 @@ def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> in
         return 0
     for players in (1, 4):
         game = Game(players=players)
-        median, values = median_of(lambda g=game: games_per_second(g, seconds), runs)
+        median, values = median_of(partial(games_per_second, game, seconds), runs)
         spread = ", ".join(f"{v:.0f}" for v in values)
         placements = median * 20 * players
         print(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from functools import partial
 
 from ...core.game import get_game
 from ...harness.bench import median_of, per_second, print_selfplay_bench
@@ -80,14 +81,14 @@ def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> in
         ("3 players", Game(players=3)),
         ("4 players", Game(players=4)),
     ):
-        median, values = median_of(lambda g=game: playouts_per_second(g, seconds), runs)
+        median, values = median_of(partial(playouts_per_second, game, seconds), runs)
         spread = ", ".join(f"{v:.0f}" for v in values)
         print(f"  random playouts, {label:9}: {median:7.0f} games/s   (runs: {spread})")
     median, values = median_of(lambda: legal_action_microseconds(Game(2), seconds), runs)
     print(f"  legal_actions(), 2 players mid-game: {median:.1f} µs per call")
     for players in (2, 4):
         median, values = median_of(
-            lambda p=players: mcts_iterations_per_second(Game(p), seconds), runs
+            partial(mcts_iterations_per_second, Game(players), seconds), runs
         )
         spread = ", ".join(f"{v:.0f}" for v in values)
         print(

@@ -21,6 +21,7 @@ HINT_BOT = "planner:fast"
 
 def hint_bot(seed: int | None = 0) -> ExplainingBot:
     """The bot that gives hints (``explain(view)`` returns a placement and a reason)."""
+    # make_bot promises a Bot; the hint bots also explain (tests/*/test_bots.py check it)
     return make_bot(HINT_BOT, seed=seed)  # type: ignore[return-value]
 
 

@@ -49,6 +49,7 @@ class GreedyBot:
         """The placement and why, e.g. ``'level 1: 7 points now; 6 edges touch level 1'``."""
         legal = legal_or_raise(view)
         board, digit = view.board, view.card
+        assert digit is not None  # legal_or_raise: the game is not over
         top = max(level for _, level in legal)
         best = [(p, level) for p, level in legal if level == top]
         if len(best) == 1 or not board.tiles:

@@ -25,18 +25,21 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..rules import DRAWN, Place, View
 from . import _nmbr9kernel as kernel
 from .base import REGISTRY, BotSpecError, legal_or_raise
 from .greedy import where
 
+if TYPE_CHECKING:  # only in the kernel's stub: the compiled module has no such name
+    from ._nmbr9kernel import ChooseInfo
+
 kernel.setup_tiles(DRAWN)
 
 #: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
 #: move on two cores here); ``strong`` plays more futures. See the kernel for the keys.
-LEVELS: dict[str, dict[str, Any]] = {
+LEVELS: dict[str, dict[str, str | int]] = {
     "fast": {"strength": "fast"},
     "normal": {"strength": "normal"},
     "strong": {"strength": "strong"},
@@ -63,10 +66,12 @@ class PlannerBot:
         score of 88.1 over 96 sampled futures (next best 87.5, at column 2, row 0,
         turned 90°)'``."""
         legal = dict(legal_or_raise(view))
+        card = view.card
+        assert card is not None  # legal_or_raise: the game is not over
         remaining = [view.unturned.count(digit) for digit in range(10)]
         r, x, y, info = kernel.choose(
             list(view.board.tiles),
-            view.card,
+            card,
             remaining,
             view.rounds_left,
             seed=self._move_seed(view),
@@ -75,15 +80,15 @@ class PlannerBot:
         place = Place(r, x, y)
         if legal.get(place) != info["level"]:  # the kernel is checked against the engine
             raise RuntimeError(f"the planner's kernel chose {place}, which is not legal here")
-        return place, self._reason(view, info)
+        return place, self._reason(view, card, info)
 
     def _move_seed(self, view: View) -> int:
         """A seed per bot and round: a position is played the same whatever came before."""
         return random.Random(f"nmbr9 planner {self.seed} {view.round}").getrandbits(64)
 
-    def _reason(self, view: View, info: dict[str, Any]) -> str:
+    def _reason(self, view: View, card: int, info: ChooseInfo) -> str:
         level = info["level"]
-        why = f"{where(level)}: {view.card * level} points now"
+        why = f"{where(level)}: {card * level} points now"
         ranked = sorted(info["candidates"], key=lambda c: (-c["samples"], -c["mean"]))
         if len(ranked) >= 1 and ranked[0]["samples"]:
             why += (

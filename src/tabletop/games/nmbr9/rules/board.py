@@ -307,13 +307,13 @@ class Board:
         if level:
             below = {tile for _, tile in under}
             if len(below) == 1:
-                tile = self.tiles[below.pop()]
+                alone = self.tiles[below.pop()]
                 raise IllegalActionError(
                     "{action} would rest on the {digit} at {at} alone: a tile above the "
                     "table must rest on at least two tiles",
                     action=str(action),
-                    digit=tile.digit,
-                    at=f"{tile.x},{tile.y}",
+                    digit=alone.digit,
+                    at=f"{alone.x},{alone.y}",
                 )
         if level < self.levels:
             own = set(cells)

@@ -119,6 +119,7 @@ class State:
     __slots__ = ("game", "_deck", "removed", "round", "boards", "placed", "is_over")
 
     game: Game
+    _deck: tuple[int, ...]  # the 20 cards in turning order (the secret)
     removed: int  # k: the last k cards of the deck are never turned
     round: int  # the current round, from 0; equals ``rounds`` once over
     boards: list[Board]

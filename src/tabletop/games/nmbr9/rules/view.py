@@ -56,7 +56,7 @@ class View:
         self.removed = state.removed
         self.round = state.round
         self.rounds = state.rounds
-        self.card = state.card
+        self.card = state.card  # None exactly when the game is over
         self.turned = state.turned()
         self.unturned = state.unturned()
         self.is_over = state.is_over
@@ -76,7 +76,7 @@ class View:
         for seat, board in enumerate(boards):
             if not isinstance(board, Board):
                 boards[seat] = Board.from_tiles(board)
-        return boards  # type: ignore[return-value]
+        return boards  # type: ignore[return-value]  # every entry is a Board now
 
     @property
     def rounds_left(self) -> int:
@@ -92,20 +92,20 @@ class View:
 
     def legal_actions(self) -> list[Place]:
         """The viewer's legal placements now (empty if it has placed, or for a spectator)."""
-        if self.viewer is None or self.is_over or self.pending is not None:
+        if self.viewer is None or self.card is None or self.pending is not None:
             return []
         return [place for place, _ in self.board.legal(self.card)]
 
     def random_action(self, rng: random.Random) -> Place:
         """What ``rng.choice(self.legal_actions())`` would return, without the list;
         ``ValueError`` when there is nothing to place."""
-        if self.viewer is None or self.is_over or self.pending is not None:
+        if self.viewer is None or self.card is None or self.pending is not None:
             raise ValueError("there is nothing to place: the game is over or this seat has placed")
         return self.board.random_place(self.card, rng)
 
     def legal_with_levels(self) -> list[tuple[Place, int]]:
         """``legal_actions()`` with the level each placement would lie on."""
-        if self.viewer is None or self.is_over or self.pending is not None:
+        if self.viewer is None or self.card is None or self.pending is not None:
             return []
         return self.board.legal(self.card)
 

@@ -12,27 +12,15 @@ traceback. The record is saved after every round and whenever play stops.
 from __future__ import annotations
 
 import argparse
-import random
-import sys
 from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ....console import (
-    GAP,
-    Block,
-    Seat,
-    SetupError,
-    bot_specs,
-    default_save_path,
-    make_console,
-    make_seats,
-    pack,
-    read_line,
-)
-from ....records import save
+from ....console import GAP, Block, Seat, bot_specs, make_seats, pack, read_line
+from ....terminal import TerminalSession, chosen_seed, new_game
+from ....terminal import play_from_args as play_session
 from ..bots import HINT_BOT, ExplainingBot, hint_bot, make_bot
 from ..gametype import GAME
 from ..records import Recorder
@@ -47,9 +35,6 @@ from ..rules import (
     parse_action,
 )
 from . import render
-
-QUIT_WORDS = {"quit", "exit", "q", "stop"}
-HELP_WORDS = {"help", "?", "h", "rules"}
 
 HELP = """\
 [bold]NMBR 9 in short[/bold]
@@ -83,48 +68,30 @@ its level or the rule it breaks) · [bold]moves[/bold] (every legal placement) �
 
 def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
     """The game, the seats and the seed the options ask for."""
-    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    seed = chosen_seed(args.seed)
     players, humans = args.players, args.humans
-    try:
-        game = Game(players=players, remove=args.remove)
-    except ValueError as err:
-        raise SetupError(str(err)) from None
+    game = new_game(Game, players=players, remove=args.remove)
     return game, make_seats(players, humans, bot_specs(args.bots), seed, make_bot), seed
 
 
 def play_from_args(args: argparse.Namespace) -> int:
     """Run ``nmbr9 play``; return the exit status."""
-    try:
-        game, seats, seed = setup(args)
-    except SetupError as err:
-        print(f"nmbr9 play: {err}", file=sys.stderr)
-        return 2
-    path = Path(args.save) if args.save else default_save_path("nmbr9")
-    rec = Recorder.new(game, [seat.name for seat in seats], seed)
-    session = Session(make_console(), rec, seats, path)
-    try:
-        session.save()
-    except OSError as err:
-        print(f"nmbr9 play: cannot write the record to {path}: {err}", file=sys.stderr)
-        return 2
-    return session.run()
+    return play_session(
+        "nmbr9 play", args.save, "nmbr9", lambda: setup(args), Recorder.new, Session
+    )
 
 
 # -- playing ----------------------------------------------------------------------
 
 
-class Session:
-    """A game being played in the terminal."""
+class Session(TerminalSession[Recorder]):
+    """A game of NMBR 9 being played in the terminal."""
 
     def __init__(self, console: Console, rec: Recorder, seats: list[Seat], path: Path) -> None:
-        self.console = console
-        self.rec = rec
-        self.seats = seats
-        self.path = path
+        super().__init__(console, rec, seats, path)
         self.last_round: Text | None = None  # what everybody did in the last finished round
         self.this_round: dict[int, Placed] = {}
         self._hinter: ExplainingBot | None = None
-        self._introduced = False
 
     @property
     def state(self) -> State:
@@ -143,9 +110,6 @@ class Session:
         """Several humans at one terminal: screens are cleared between them."""
         return self.humans > 1 and self.console.is_terminal
 
-    def save(self) -> None:
-        save(self.rec.to_record(), self.path)
-
     def who(self, seat: int) -> str:
         """``"You"``, ``"Player 2"`` or ``"Bot greedy (seat 2)"``."""
         label = self.seats[seat].label
@@ -157,18 +121,7 @@ class Session:
 
     # -- the game loop --------------------------------------------------------------
 
-    def run(self) -> int:
-        """Play until the game ends or the user stops; save; exit status 0."""
-        stopped = ""
-        try:
-            while not self.state.is_over and not stopped:
-                stopped = self.play_round()
-        except KeyboardInterrupt:
-            self.console.print()
-            stopped = "interrupted"
-        return self.finish(stopped)
-
-    def play_round(self) -> str:
+    def play_on(self) -> str:
         """Bots place, then every human seat; return why play stops, or ``""``."""
         state = self.state
         for seat in state.acting_seats():
@@ -207,13 +160,11 @@ class Session:
             return stopped
         self.draw_board(seat)
         number = self.state.round
-        while self.state.round == number and seat not in self.this_round:
-            line = read_line(self.console, self.prompt(seat))
-            if line is None:
-                return "end of input"
-            stopped = self.handle(seat, line)
-            if stopped:
-                return stopped
+        stopped = self.read_turn(
+            seat, lambda: self.state.round == number and seat not in self.this_round
+        )
+        if stopped:
+            return stopped
         if self.hot_seat and self.state.round == number:
             hide = Text("Press Enter to hide your board and pass on: ", style="bold")
             if read_line(self.console, hide) is None:
@@ -233,45 +184,40 @@ class Session:
         )
         return "end of input" if read_line(self.console, text) is None else ""
 
-    def finish(self, stopped: str) -> int:
-        """Save, show the result (or how far the game got) and return 0."""
-        self.save()
+    def show_end(self) -> None:
         console = self.console
-        where = str(self.path.resolve())
-        if self.state.is_over:
-            if not self._introduced:
-                self.intro()
+        if self.last_round is not None:
+            console.print(self.last_round)
             console.print()
-            if self.last_round is not None:
-                console.print(self.last_round)
-                console.print()
-            console.print(Text("Final boards", style="bold"))
-            blocks = [
-                render.board_block(
-                    render.board_title(self.who(s), s, board),
-                    board,
-                    large=True,
-                    width=console.width,
-                )
-                for s, board in enumerate(self.state.boards)
-            ]
-            console.print(pack(blocks, console.width))
-            console.print(render.legend())
-            console.print()
-            console.print(render.result_view(self.state, self.labels, GAME.solo_threshold))
-            console.print(Text.assemble("Record saved to ", (where, "bold")))
-        else:
-            state = self.state
-            console.print(
-                Text.assemble(
-                    f"{stopped.capitalize()}: game not finished "
-                    f"({render.plural(state.round, 'round')} of {state.rounds} played). "
-                    "Record saved to ",
-                    (where, "bold"),
-                )
+        console.print(Text("Final boards", style="bold"))
+        blocks = [
+            render.board_block(
+                render.board_title(self.who(s), s, board),
+                board,
+                large=True,
+                width=console.width,
             )
-        console.print(f"Check it with: nmbr9 replay {where}")
-        return 0
+            for s, board in enumerate(self.state.boards)
+        ]
+        console.print(pack(blocks, console.width))
+        console.print(render.legend())
+        console.print()
+        console.print(render.result_view(self.state, self.labels, GAME.solo_threshold))
+
+    def show_stopped(self, stopped: str, where: str) -> None:
+        """How far the game got."""
+        state = self.state
+        self.console.print(
+            Text.assemble(
+                f"{stopped.capitalize()}: game not finished "
+                f"({render.plural(state.round, 'round')} of {state.rounds} played). "
+                "Record saved to ",
+                (where, "bold"),
+            )
+        )
+
+    def after_finish(self, where: str) -> None:
+        self.console.print(f"Check it with: nmbr9 replay {where}")
 
     # -- the screen ---------------------------------------------------------------
 
@@ -357,13 +303,7 @@ class Session:
 
     def draw_board(self, seat: int) -> None:
         """Clear the terminal (or start a new paragraph) and draw the seat's screen."""
-        if self.console.is_terminal:
-            self.console.clear()
-        else:
-            self.console.print()
-        if not self._introduced:
-            self.intro()
-            self._introduced = True
+        self.new_screen()
         self.console.print(self.screen(seat))
 
     def example(self, seat: int) -> str:
@@ -381,19 +321,11 @@ class Session:
 
     # -- typed lines ----------------------------------------------------------------
 
-    def handle(self, seat: int, line: str) -> str:
-        """Act on one typed line; return why play stops, or ``""``."""
-        words = line.strip().split(maxsplit=1)
-        if not words:
-            self.say(f"Type a placement like {self.example(seat)}, or help.", "yellow")
-            return ""
-        command = words[0].lower()
-        rest = words[1] if len(words) > 1 else ""
-        if command in QUIT_WORDS:
-            return "quit"
-        if command in HELP_WORDS:
-            self.show_help()
-        elif command == "hint":
+    def empty_line_hint(self, seat: int) -> str:
+        return f"Type a placement like {self.example(seat)}, or help."
+
+    def command(self, seat: int, command: str, rest: str) -> bool:
+        if command == "hint":
             self.show_hint(seat)
         elif command in ("preview", "p"):
             self.show_preview(seat, rest)
@@ -404,14 +336,8 @@ class Session:
         elif command in ("board", "show", "look", "b"):
             self.draw_board(seat)
         else:
-            self.try_place(seat, line.strip())
-        return ""
-
-    def say(self, message: str, style: str = "") -> None:
-        self.console.print(Text(message, style=style))
-
-    def error(self, message: str) -> None:
-        self.console.print(Text("✗ " + message, style="bold red"))
+            return False
+        return True
 
     def parse(self, seat: int, text: str) -> Place | None:
         """The placement ``text`` stands for, or ``None`` after saying what is wrong."""
@@ -424,13 +350,9 @@ class Session:
                 "or help, hint, moves, quit."
             )
             return None
-        try:
-            return parse_action(text)
-        except InvalidActionError as err:
-            self.error(f"{err}.")
-            return None
+        return self.parsed(parse_action, text)
 
-    def try_place(self, seat: int, text: str) -> None:
+    def move(self, seat: int, text: str) -> None:
         action = self.parse(seat, text)
         if action is None:
             return

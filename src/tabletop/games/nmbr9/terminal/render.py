@@ -419,6 +419,7 @@ def cards_text(view: View) -> Text:
 def moves_text(view: View, per_group: int = 12) -> Text:
     """Every legal placement, grouped by level (highest first) and rotation."""
     digit = view.card
+    assert digit is not None  # asked for by a seat to move: the game is not over
     legal = view.legal_with_levels()
     if not view.board.tiles:
         return Text(

@@ -21,6 +21,7 @@ HINT_BOTS = {"standard": "mcts:easy", "solo": "solo:fast"}
 
 def hint_bot(mode: str, seed: int | None = 0) -> ExplainingBot:
     """The bot that gives hints for a game ``mode`` (``"standard"`` or ``"solo"``)."""
+    # make_bot promises a Bot; the hint bots also explain (tests/*/test_bots.py check it)
     return make_bot(HINT_BOTS[mode], seed=seed)  # type: ignore[return-value]
 
 

@@ -21,7 +21,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from ..rules import END_PHASE, REFILL, Action, Place, State, View
+from ..rules import END_PHASE, REFILL, Action, Place, SoloResult, State, View
 from ..rules.display import Display, cell_key, cell_xy
 from ..rules.tiles import TILE_COST, TILE_TASKS
 from .base import BotSpecError, legal_or_raise, register
@@ -169,9 +169,10 @@ class MctsBot:
     def _rewards(self, state: State) -> list[float]:
         players = state.game.players
         if state.is_over:
-            if state.game.solo:
-                return [1.0 - min(state.result().total, 300) / 300]
-            winner = state.result().ranking[0]
+            result = state.result()
+            if isinstance(result, SoloResult):  # the solo game
+                return [1.0 - min(result.total, 300) / 300]
+            winner = result.ranking[0]
             return [1.0 if seat == winner else 0.0 for seat in range(players)]
         s = self.settings
         scores = [

@@ -111,7 +111,7 @@ class Line:
     """A phase-1 line from the kernel: its moves and where it ends phase 1."""
 
     moves: tuple[Action, ...]
-    end: tuple  # (display, wheel, meeple): the phase-1 end state
+    end: Position  # the phase-1 end state
     phase1_score: int  # cost of the display + 10 per missing phase-1 disc
 
 
@@ -135,9 +135,9 @@ class SoloPlanner:
         # state its phase-2 scores on the first samples.
         self._unseen: tuple[int, ...] | None = None
         self._orders: list[tuple[int, ...]] = []
-        self._scores: dict[tuple, list[float]] = {}
+        self._scores: dict[Position, list[float]] = {}
         # Phase 2: the position the kept line starts from, its moves and score.
-        self._kept: tuple[tuple, tuple[Action, ...], float] | None = None
+        self._kept: tuple[Position, tuple[Action, ...], float] | None = None
         self._left = 0  # placements this move may still evaluate
 
     def choose(self, view: View) -> Action:
@@ -234,7 +234,7 @@ class SoloPlanner:
 
     # -- the kernel -----------------------------------------------------------------
 
-    def _search(self, view: View, phase: int, beam: int, keep: int) -> list[tuple]:
+    def _search(self, view: View, phase: int, beam: int, keep: int) -> list[Searched]:
         display, wheel, meeple = _position(view)
         phase1_tiles = len(display) if phase == 1 else 0
         lines, used = kernel.search(
@@ -250,10 +250,18 @@ class SoloPlanner:
             view.phase == 1 and view.discs_placed(0) >= SOLO_PHASE1_DISCS,
         )
         self._left -= used
-        return [(value, tuple(map(_action, moves)), *rest) for value, moves, *rest in lines]
+        return [
+            (value, tuple(map(_action, moves)), display, wheel, meeple, discs, cost)
+            for value, moves, display, wheel, meeple, discs, cost in lines
+        ]
 
 
+#: The kernel's picture of a position: display ((cell, tile), ...), wheel, meeple.
 Position = tuple[tuple[tuple[int, int], ...], tuple[int, ...], int]
+#: A line the kernel found: (value, moves, end display, end wheel, end meeple, discs, cost).
+Searched = tuple[
+    float, tuple[Action, ...], tuple[tuple[int, int], ...], tuple[int, ...], int, int, int
+]
 
 
 def _position(view: View) -> Position:
@@ -279,7 +287,7 @@ def _action(move: tuple[int, int | None]) -> Action:
     return Place(space, *cell_xy(cell))
 
 
-def _line(item: tuple) -> Line:
+def _line(item: Searched) -> Line:
     _, moves, display, wheel, meeple, discs, cost = item
     missing = max(0, SOLO_PHASE1_DISCS - discs)
     return Line(moves, (display, wheel, meeple), cost + 10 * missing)

@@ -16,7 +16,8 @@ from .actions import (
     Refill,
     parse_action,
 )
-from .state import DISCS, Game, Result, SoloResult, StandardResult, State
+from .results import Result, SoloResult, StandardResult
+from .state import DISCS, Game, State
 from .tiles import COLORS, TILES, Tile
 from .view import View
 

@@ -69,7 +69,7 @@ END_PHASE = EndPhase()
 _PLACE_RE = re.compile(  # ASCII digits only: the notation must round-trip
     r"^\s*(\d{1,2})\s*@\s*\(?\s*(-?\d{1,3})\s*,\s*(-?\d{1,3})\s*\)?\s*$", re.ASCII
 )
-_WORDS = {"refill": REFILL, "end": END_PHASE}
+_WORDS: dict[str, Action] = {"refill": REFILL, "end": END_PHASE}
 
 
 def parse_action(text: str) -> Action:

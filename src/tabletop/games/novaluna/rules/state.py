@@ -32,6 +32,8 @@ from .actions import (
     Refill,
 )
 from .display import Display, cell_key, cell_xy, in_bounds
+from .refusals import why_no_end, why_no_refill, why_not_place
+from .results import Result, SoloResult, StandardResult
 from .tiles import TILE_COST, TILE_IDS
 from .view import View
 
@@ -119,37 +121,6 @@ class Game:
         return State._setup(self, pile, start_stack)
 
 
-@dataclass(frozen=True, slots=True)
-class StandardResult:
-    """Outcome of a 2–4 player game. ``ranking`` lists seats, best first."""
-
-    ranking: tuple[int, ...]
-    discs_left: tuple[int, ...]
-    tiles_taken: tuple[int, ...]
-    winner_by_last_disc: bool
-
-    @property
-    def winner(self) -> int:
-        return self.ranking[0]
-
-
-@dataclass(frozen=True, slots=True)
-class SoloResult:
-    """Outcome of a solo game (lower is better)."""
-
-    phase1: int
-    phase2: int
-    discs_placed: int
-    tiles_taken: int
-
-    @property
-    def total(self) -> int:
-        return self.phase1 + self.phase2
-
-
-Result = StandardResult | SoloResult
-
-
 class State:
     """A position: wheel, pile, displays, moon track, whose turn, and the rules.
 
@@ -198,6 +169,15 @@ class State:
     turn: int  # number of completed turns
     is_over: bool
     start_stack: tuple[int, ...]
+    phase1_score: int  # solo: the phase 1 score once it ended
+    phase1_discs: int
+    _pile: tuple[int, ...]  # all 68 tile ids in draw order
+    _next_stamp: int
+    _last_disc: bool  # the game ended on a seat's last disc
+    _solo: bool  # game.solo, read on every move
+    # public_pile()'s cache: (drawn, the pile it was made of, the public pile)
+    _public: tuple[int, tuple[int, ...], tuple[int, ...]] | None
+    _spaces: tuple[int, ...] | None  # _takeable()'s cache, None when the wheel changed
 
     @classmethod
     def _setup(cls, game: Game, pile: tuple[int, ...], start_stack: tuple[int, ...]) -> State:
@@ -391,8 +371,9 @@ class State:
         spaces = self._takeable()
         frontier = self.displays[self.current_seat].frontier
         width = len(frontier)
-        # What Random.choice draws with (randrange(n) draws the same, slower).
-        pick = rng._randbelow(extra + len(spaces) * width) - extra
+        # What Random.choice draws with (randrange(n) draws the same, slower); it is
+        # private, so typeshed does not declare it.
+        pick = rng._randbelow(extra + len(spaces) * width) - extra  # type: ignore[attr-defined]
         if pick < 0:
             return END_PHASE if self._solo else REFILL
         # Keys sort as their (x, y) do, so this is legal_cells()'s order.
@@ -434,13 +415,13 @@ class State:
             return self._place(action.space, self._check_place(action))
         if isinstance(action, Refill):
             if not self.can_refill():
-                raise self._no_refill()
+                raise why_no_refill(self)
             self._refill()
             self.refilled = True
             return []
         if isinstance(action, EndPhase):
             if not self.can_end_phase():
-                raise self._no_end()
+                raise why_no_end(self)
             self._end_phase1()
             return []
         raise IllegalActionError("{action} is not a Nova Luna action", action=repr(action))
@@ -454,81 +435,7 @@ class State:
                 cell = cell_key(x, y)
                 if cell in self.displays[self.current_seat]._fpos:
                     return cell
-        self._refuse_place(action)
-        raise AssertionError("unreachable: _refuse_place raises")
-
-    def _refuse_place(self, action: Place) -> None:
-        """Raise ``IllegalActionError`` saying why ``action`` is not a legal place."""
-        if self.is_over:
-            raise IllegalActionError("the game is over")
-        if not isinstance(action, Place):
-            raise IllegalActionError("{action} is not a take-and-place action", action=str(action))
-        spaces = self._takeable()
-        if action.space not in spaces:
-            if not 0 <= action.space < WHEEL_SPACES:
-                raise IllegalActionError(
-                    "{action}: there is no wheel space {space}",
-                    action=str(action),
-                    space=action.space,
-                )
-            allowed = ", ".join(map(str, spaces))
-            if not self.wheel[action.space]:
-                raise IllegalActionError(
-                    "{action}: space {space} is empty; you may take from space {allowed}",
-                    action=str(action),
-                    space=action.space,
-                    allowed=allowed,
-                )
-            raise IllegalActionError(
-                "{action}: space {space} is not one of the next three tiles; "
-                "you may take from space {allowed}",
-                action=str(action),
-                space=action.space,
-                allowed=allowed,
-            )
-        display = self.displays[self.current_seat]
-        if not in_bounds(action.x, action.y) or cell_key(action.x, action.y) not in display._fpos:
-            cell = f"{action.x},{action.y}"
-            if not display.tiles:
-                raise IllegalActionError(
-                    "{action}: the first tile goes on cell 0,0", action=str(action)
-                )
-            if in_bounds(action.x, action.y) and cell_key(action.x, action.y) in display.tiles:
-                raise IllegalActionError(
-                    "{action}: cell {cell} is taken", action=str(action), cell=cell
-                )
-            raise IllegalActionError(
-                "{action}: cell {cell} does not touch your tiles edge to edge",
-                action=str(action),
-                cell=cell,
-            )
-
-    def _no_refill(self) -> IllegalActionError:
-        """Why a refill is refused now."""
-        if self.is_over:
-            return IllegalActionError("the game is over")
-        if self.game.solo:
-            return IllegalActionError("there is no refill during a solo phase")
-        if self.refilled:
-            return IllegalActionError("the wheel was already refilled this turn")
-        if self.drawn >= len(self._pile):
-            return IllegalActionError("the draw pile is empty")
-        return IllegalActionError(
-            "a refill is only allowed with 1 or 2 tiles on the wheel, not {tiles}",
-            tiles=self.on_wheel,
-        )
-
-    def _no_end(self) -> IllegalActionError:
-        """Why ending solo phase 1 is refused now."""
-        if self.is_over:
-            return IllegalActionError("the game is over")
-        if not self.game.solo:
-            return IllegalActionError("only the solo game has phases")
-        if self.phase != 1:
-            return IllegalActionError("phase 1 has already ended")
-        return IllegalActionError(
-            "phase 1 can end once 8 discs are placed; {discs} are", discs=self.discs_placed(0)
-        )
+        raise why_not_place(self, action)
 
     def _place(self, space: int, cell: int) -> list[tuple[int, int, int]]:
         """Take from ``space``, lay on ``cell``, cover, move on. No checks."""

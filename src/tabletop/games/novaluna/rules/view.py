@@ -24,7 +24,8 @@ from .tiles import TILE_TASKS
 
 if TYPE_CHECKING:
     from .actions import Action, Place
-    from .state import Game, Result, State
+    from .results import Result
+    from .state import Game, State
 
 
 class View:
@@ -62,16 +63,42 @@ class View:
             self._hidden.unshare()
 
     # Everything public is read straight from the hidden copy.
-    game: Game = property(lambda self: self._state.game)  # type: ignore[assignment]
-    current_seat: int = property(lambda self: self._state.current_seat)  # type: ignore[assignment]
-    is_over: bool = property(lambda self: self._state.is_over)  # type: ignore[assignment]
-    phase: int = property(lambda self: self._state.phase)  # type: ignore[assignment]
-    turn: int = property(lambda self: self._state.turn)  # type: ignore[assignment]
-    refilled: bool = property(lambda self: self._state.refilled)  # type: ignore[assignment]
-    meeple: int = property(lambda self: self._state.meeple)  # type: ignore[assignment]
-    pile_count: int = property(lambda self: self._state.pile_count)  # type: ignore[assignment]
-    #: Solo: the phase-1 score, once phase 1 has ended (0 before).
-    phase1_score: int = property(lambda self: self._state.phase1_score)  # type: ignore[assignment]
+    @property
+    def game(self) -> Game:
+        return self._state.game
+
+    @property
+    def current_seat(self) -> int:
+        return self._state.current_seat
+
+    @property
+    def is_over(self) -> bool:
+        return self._state.is_over
+
+    @property
+    def phase(self) -> int:
+        return self._state.phase
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def refilled(self) -> bool:
+        return self._state.refilled
+
+    @property
+    def meeple(self) -> int:
+        return self._state.meeple
+
+    @property
+    def pile_count(self) -> int:
+        return self._state.pile_count
+
+    @property
+    def phase1_score(self) -> int:
+        """Solo: the phase-1 score, once phase 1 has ended (0 before)."""
+        return self._state.phase1_score
 
     @property
     def wheel(self) -> tuple[int, ...]:

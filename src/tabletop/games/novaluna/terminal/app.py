@@ -9,24 +9,15 @@ command's output or a message saying what was wrong — never a traceback.
 from __future__ import annotations
 
 import argparse
-import random
 import re
-import sys
 from pathlib import Path
 
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from ....console import (
-    Seat,
-    SetupError,
-    bot_specs,
-    default_save_path,
-    make_console,
-    make_seats,
-    read_line,
-)
-from ....records import save
+from ....console import Seat, bot_specs, make_seats
+from ....terminal import TerminalSession, chosen_seed, new_game
+from ....terminal import play_from_args as play_session
 from ..bots import HINT_BOTS, ExplainingBot, hint_bot, make_bot
 from ..records import Recorder
 from ..rules import (
@@ -42,9 +33,6 @@ from ..rules import (
     parse_action,
 )
 from . import render
-
-QUIT_WORDS = {"quit", "exit", "q", "stop"}
-HELP_WORDS = {"help", "?", "h", "rules"}
 
 HELP = """\
 [bold]How to play[/bold]
@@ -81,7 +69,7 @@ all 21. Each phase scores the cost of all your tiles + 10 per missing disc \
 
 def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
     """The game, the seats and the seed the options ask for."""
-    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    seed = chosen_seed(args.seed)
     if args.command == "solo":
         players, humans, first_game, specs = 1, 1, False, ["greedy"]
     else:
@@ -89,45 +77,32 @@ def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
         first_game, specs = args.first_game, bot_specs(args.bots)
         if players == 1:
             humans = 1
-    try:
-        game = Game(players=players, first_game=first_game)
-    except ValueError as err:
-        raise SetupError(str(err)) from None
+    game = new_game(Game, players=players, first_game=first_game)
     return game, make_seats(players, humans, specs, seed, make_bot), seed
 
 
 def play_from_args(args: argparse.Namespace) -> int:
     """Run ``novaluna play`` / ``novaluna solo``; return the exit status."""
-    try:
-        game, seats, seed = setup(args)
-    except SetupError as err:
-        print(f"novaluna {args.command}: {err}", file=sys.stderr)
-        return 2
-    path = Path(args.save) if args.save else default_save_path("novaluna")
-    rec = Recorder.new(game, [seat.name for seat in seats], seed)
-    session = Session(make_console(), rec, seats, path)
-    try:
-        session.save()
-    except OSError as err:
-        print(f"novaluna {args.command}: cannot write the record to {path}: {err}", file=sys.stderr)
-        return 2
-    return session.run()
+    return play_session(
+        f"novaluna {args.command}",
+        args.save,
+        "novaluna",
+        lambda: setup(args),
+        Recorder.new,
+        Session,
+    )
 
 
 # -- playing ----------------------------------------------------------------------
 
 
-class Session:
-    """A game being played in the terminal."""
+class Session(TerminalSession[Recorder]):
+    """A game of Nova Luna being played in the terminal."""
 
     def __init__(self, console: Console, rec: Recorder, seats: list[Seat], path: Path) -> None:
-        self.console = console
-        self.rec = rec
-        self.seats = seats
-        self.path = path
+        super().__init__(console, rec, seats, path)
         self.events: list[Text] = []
         self._hinter: ExplainingBot | None = None
-        self._introduced = False
 
     @property
     def state(self) -> State:
@@ -137,23 +112,12 @@ class Session:
     def labels(self) -> list[str]:
         return [seat.label for seat in self.seats]
 
-    def save(self) -> None:
-        save(self.rec.to_record(), self.path)
-
-    def run(self) -> int:
-        """Play until the game ends or the user stops; save; exit status 0."""
-        stopped = ""
-        try:
-            while not self.state.is_over and not stopped:
-                seat = self.state.current_seat
-                if self.seats[seat].bot is not None:
-                    self.bot_turn(seat)
-                else:
-                    stopped = self.human_turn(seat)
-        except KeyboardInterrupt:
-            self.console.print()
-            stopped = "interrupted"
-        return self.finish(stopped)
+    def play_on(self) -> str:
+        seat = self.state.current_seat
+        if self.seats[seat].bot is not None:
+            self.bot_turn(seat)
+            return ""
+        return self.human_turn(seat)
 
     def intro(self) -> None:
         game = self.state.game
@@ -169,30 +133,22 @@ class Session:
             )
         )
 
-    def finish(self, stopped: str) -> int:
-        """Save, show the result (or how to go on) and return 0."""
-        self.save()
-        console = self.console
-        where = str(self.path.resolve())
-        if self.state.is_over:
-            if not self._introduced:
-                self.intro()
-            console.print()
-            console.print(self.board_view(final=True))
-            console.print()
-            console.print(render.result_view(self.state, self.labels))
-            console.print(Text.assemble("Record saved to ", (where, "bold")))
-        else:
-            self.flush_events()
-            console.print(
-                Text.assemble(
-                    f"{stopped.capitalize()}: game not finished. Record saved to ",
-                    (where, "bold"),
-                    "\nCheck it with: novaluna replay ",
-                    where,
-                )
+    def show_end(self) -> None:
+        self.console.print(self.board_view(final=True))
+        self.console.print()
+        self.console.print(render.result_view(self.state, self.labels))
+
+    def show_stopped(self, stopped: str, where: str) -> None:
+        """What happened since the last board, and how to go on."""
+        self.flush_events()
+        self.console.print(
+            Text.assemble(
+                f"{stopped.capitalize()}: game not finished. Record saved to ",
+                (where, "bold"),
+                "\nCheck it with: novaluna replay ",
+                where,
             )
-        return 0
+        )
 
     # -- the board ----------------------------------------------------------------
 
@@ -223,13 +179,7 @@ class Session:
 
     def draw_board(self) -> None:
         """Clear the terminal (or start a new paragraph) and draw the board."""
-        if self.console.is_terminal:
-            self.console.clear()
-        else:
-            self.console.print()
-        if not self._introduced:
-            self.intro()
-            self._introduced = True
+        self.new_screen()
         self.console.print(self.board_view())
         self.console.print(render.options_text(self.state))
 
@@ -249,14 +199,7 @@ class Session:
         """Prompt until the human moves; return why play stops, or ``""``."""
         self.draw_board()
         turn = self.state.turn
-        while self.state.turn == turn and not self.state.is_over:
-            line = read_line(self.console, self.prompt(seat))
-            if line is None:
-                return "end of input"
-            stop = self.handle(seat, line)
-            if stop:
-                return stop
-        return ""
+        return self.read_turn(seat, lambda: self.state.turn == turn and not self.state.is_over)
 
     def prompt(self, seat: int) -> Text:
         text = render.seat_text(self.who(seat), seat)
@@ -264,19 +207,11 @@ class Session:
         text.append(f" ▸ your move (e.g. {example}), or help, hint, quit: ", style="bold")
         return text
 
-    def handle(self, seat: int, line: str) -> str:
-        """Act on one typed line; return why play stops, or ``""``."""
-        words = line.strip().split(maxsplit=1)
-        if not words:
-            self.say(f"Type a move like {render.example_move(self.state)}, or help.", "yellow")
-            return ""
-        command = words[0].lower()
-        rest = words[1] if len(words) > 1 else ""
-        if command in QUIT_WORDS:
-            return "quit"
-        if command in HELP_WORDS:
-            self.show_help()
-        elif command == "hint":
+    def empty_line_hint(self, seat: int) -> str:
+        return f"Type a move like {render.example_move(self.state)}, or help."
+
+    def command(self, seat: int, command: str, rest: str) -> bool:
+        if command == "hint":
             self.show_hint()
         elif command in ("preview", "p"):
             self.show_preview(rest)
@@ -285,14 +220,8 @@ class Session:
         elif command in ("board", "show", "look"):
             self.draw_board()
         else:
-            self.try_move(seat, line.strip())
-        return ""
-
-    def say(self, message: str, style: str = "") -> None:
-        self.console.print(Text(message, style=style))
-
-    def error(self, message: str) -> None:
-        self.console.print(Text("✗ " + message, style="bold red"))
+            return False
+        return True
 
     # -- moves -------------------------------------------------------------------
 
@@ -310,11 +239,7 @@ class Session:
                 f"{space}, lay it at {cell}), or help, hint, quit."
             )
             return None
-        try:
-            return parse_action(text)
-        except InvalidActionError as err:
-            self.error(f"{err}.")
-            return None
+        return self.parsed(parse_action, text)
 
     def bare_space(self, space: int) -> Action | None:
         """``"3"`` alone: fine when there is exactly one free cell."""
@@ -325,7 +250,7 @@ class Session:
         self.error(f"Where should it go? Type {space}@x,y with a free cell: {free}")
         return None
 
-    def try_move(self, seat: int, text: str) -> None:
+    def move(self, seat: int, text: str) -> None:
         action = self.parse(text)
         if action is None:
             return
@@ -410,7 +335,7 @@ class Session:
         except (InvalidActionError, IllegalActionError) as err:
             self.error(f"preview: {err}")
             return
-        if found is None:
+        if not isinstance(action, Place):
             self.error(f"preview: preview takes a move like {render.example_move(state)}")
             return
         tile = state.wheel[action.space]

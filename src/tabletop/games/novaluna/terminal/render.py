@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Group, JustifyMethod, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -157,15 +157,16 @@ def players_table(state: State, labels: Sequence[str]) -> Table:
     order = state.turn_order()
     stacks = _stacks(state)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
-    for name, justify in (
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("seat", "right"),
         ("player", "left"),
         ("discs left", "right"),
         ("tiles", "right"),
         ("moon track", "left"),
         ("turn order", "left"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    )
+    for name, justify in columns:
+        table.add_column(name, justify=justify)
     for seat in range(state.game.players):
         space = state.time[seat] % TRACK_SPACES
         stack = stacks[space]
