@@ -46,11 +46,11 @@ def test_nova_luna_chance_nodes_draw_from_the_remaining_tiles_uniformly():
     rng = random.Random(3)
     draws = 0
     while not state.is_terminal():
-        if state.is_chance_node() and state.stack is not None:
+        if state.is_chance_node() and state.encoder.stack is not None:
             outcomes = state.chance_outcomes()
             assert sum(p for _, p in outcomes) == pytest.approx(1.0)
             left = list(state.engine.unseen_tiles()) if state.engine else list(range(1, 69))
-            for tile in state.draws:
+            for tile in state.encoder.draws:
                 left.remove(tile)
             assert sorted(o + 1 for o, _ in outcomes) == left
             assert len({p for _, p in outcomes}) == 1

@@ -92,6 +92,10 @@ class GameType(Protocol):
     solo_threshold: int
     bots: BotRegistry
     web: WebGame | None  # None until the game can be played in the browser
+    #: ``"module:attribute"`` of the game's encoding for the research environments
+    #: (``tabletop.research.encoding.Encoding``; loaded only when asked for: it needs
+    #: numpy), or None.
+    research: str | None
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Add the game's variant options (e.g. ``--first-game``) to a command."""

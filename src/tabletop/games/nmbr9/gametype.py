@@ -68,6 +68,7 @@ class Nmbr9:
     seats_matter = False  # everybody places the same tile at the same time
     solo_threshold = 80  # a solo score of 80 or more is a good game
     bots = REGISTRY
+    research = "tabletop.games.nmbr9.encoding:ENCODING"  # loaded by tabletop.research
     web = Nmbr9Web()
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:

@@ -71,6 +71,7 @@ class NovaLuna:
     seats_matter = True  # the start stack decides who moves first
     solo_threshold = 100  # a solo total under 100 is a good game
     bots = REGISTRY
+    research = "tabletop.games.novaluna.encoding:ENCODING"  # loaded by tabletop.research
     web = NovaLunaWeb()
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
