@@ -24,16 +24,24 @@ import tempfile
 from pathlib import Path
 
 from tabletop.core.game import get_game
+from tabletop.core.web import web_games
 from tabletop.server.ratings import MODEL
 
 OUT = Path(__file__).resolve().parent.parent / "src/tabletop/server/data/bot_ratings.json"
-#: game: (command, bots, players, deals per table); the bots' specs as the server's
-#: seats name them: every bot the page offers.
-RUNS = {
-    "nova-luna": ("novaluna", "random,greedy,mcts:easy,mcts:normal,mcts:hard", 3, 4),
-    "nmbr9": ("nmbr9", "random,greedy,planner:fast,planner:normal,planner:strong", 4, 10),
-}
 MIN_SIGMA = 3.0  # a seeded bot's rating is still a guess: let real games move it
+
+
+def runs() -> dict[str, tuple[str, str, int, int]]:
+    """game: (command, bots, players, deals per table) for every game the server hosts;
+    the bots' specs as the server's seats name them: every bot the page offers."""
+    return {
+        name: (
+            game.command,
+            ",".join(offer["spec"] for offer in game.bot_offers["standard"]),
+            *game.rating_seed,
+        )
+        for name, game in web_games().items()
+    }
 
 
 def tournament_records(command: str, bots: str, players: int, games: int, jobs: int) -> list[dict]:
@@ -78,17 +86,17 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes per run")
     args = parser.parse_args()
     result: dict[str, dict] = {}
-    runs: dict[str, str] = {}
-    for name, (command, bots, players, deals) in RUNS.items():
+    made: dict[str, str] = {}
+    for name, (command, bots, players, deals) in runs().items():
         games = deals * args.scale
         records = tournament_records(command, bots, players, games, args.jobs)
         result[name] = rate(name, bots.split(","), records)
-        runs[name] = (
+        made[name] = (
             f"{command} tournament --bots {bots} --players {players} --games {games}"
             f" ({len(records)} games)"
         )
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    data = {"made_by": "scripts/seed_bot_ratings.py", "runs": runs, "ratings": result}
+    data = {"made_by": "scripts/seed_bot_ratings.py", "runs": made, "ratings": result}
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     print(f"written {OUT}")
     for name, ratings in result.items():

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import __version__
-from .core.game import GameType, game_types, get_game
+from .core.game import GameType, game_types
 
 
 def positive(text: str) -> int:
@@ -93,7 +93,7 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     _add_selfplay(sub, game)
     _add_tournament(sub, game)
     _add_solo_bench(sub, game)
-    if game.web is not None:
+    if game.page is not None:
         _add_serve(sub)
     _add_bench(sub, game)
     return parser
@@ -252,14 +252,27 @@ def run(game: GameType, argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-def novaluna(argv: Sequence[str] | None = None) -> int:
-    """The ``novaluna`` command."""
-    return run(get_game("nova-luna"), argv)
+def command_of(name: str) -> Callable[[Sequence[str] | None], int]:
+    """The entry point of the game whose command is ``name`` (``novaluna``, ``nmbr9``):
+    what ``pyproject.toml``'s scripts call, built from the registry."""
+    games = {g.command: g for g in game_types().values()}
+    if name not in games:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    game = games[name]
+
+    def entry(argv: Sequence[str] | None = None) -> int:
+        return run(game, argv)
+
+    entry.__name__ = entry.__qualname__ = name
+    entry.__doc__ = f"The ``{name}`` command."
+    return entry
 
 
-def nmbr9(argv: Sequence[str] | None = None) -> int:
-    """The ``nmbr9`` command."""
-    return run(get_game("nmbr9"), argv)
+def __getattr__(name: str) -> Callable[[Sequence[str] | None], int]:
+    """``tabletop.cli.novaluna`` and every other game's command (see ``command_of``)."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    return command_of(name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from tabletop.games.novaluna.gametype import GAME as NOVA_LUNA
 from tabletop.games.novaluna.rules.tiles import TILES
-from tabletop.games.novaluna.webgame import NovaLunaWeb
 
 SIDES = {"right": (-1, 0), "left": (1, 0), "below": (0, -1), "above": (0, 1)}
 
@@ -36,7 +36,7 @@ def check_beside(entries: list[dict]) -> int:
 
 
 def test_live_log_and_replay_frames_say_beside_which_tile_each_tile_was_laid() -> None:
-    game = NovaLunaWeb()
+    game = NOVA_LUNA
     match = game.new_match(3, {}, seed=4)
     chooser = random.Random(1)
     entries = []

@@ -9,7 +9,7 @@ import pytest
 
 from tabletop.core.web import BotLimits
 from tabletop.games.novaluna.bots.mcts import MctsBot
-from tabletop.games.novaluna.webgame import NovaLunaWeb
+from tabletop.games.novaluna.gametype import GAME as NOVA_LUNA
 
 from server_support import Api, ServerProcess
 
@@ -21,7 +21,7 @@ def test_every_search_is_bounded_in_time_even_for_a_stored_unbounded_spec(monkey
     """A game stored before the cap (``mcts:2000000000``) still stops at the limit."""
     seen = []
     monkeypatch.setattr(MctsBot, "choose", lambda self, view: seen.append(self.settings) or "x")
-    match = NovaLunaWeb().new_match(2, {}, seed=1)
+    match = NOVA_LUNA.new_match(2, {}, seed=1)
     seat = match.to_move()
     for spec, expected in [("mcts:2000000000", 0.25), ("mcts:hard", 0.25), ("mcts:easy", 0.25)]:
         match.bot_job(seat, spec, 1, BotLimits(iterations=100, seconds=0.25)).run()
@@ -31,7 +31,7 @@ def test_every_search_is_bounded_in_time_even_for_a_stored_unbounded_spec(monkey
 
 
 def test_quick_bots_run_in_their_own_lane() -> None:
-    match = NovaLunaWeb().new_match(2, {}, seed=1)
+    match = NOVA_LUNA.new_match(2, {}, seed=1)
     seat = match.to_move()
     assert match.bot_job(seat, "greedy", 1).quick and match.bot_job(seat, "random", 1).quick
     assert not match.bot_job(seat, "mcts:easy", 1).quick

@@ -1,14 +1,19 @@
-"""What the platform needs from a game: one interface, and the registry of games.
+"""What the platform needs from a game: one description, one engine contract, a registry.
 
-The command line, the harnesses (selfplay, tournament, solo benchmark,
-replay) and the web server know a game only through ``GameType``: its name,
-seats and options, its bots, a ``Table`` to play it on, the ``Outcome`` of a
-finished record, and, if the game is playable in the browser, its ``web``
-side (``core.web.WebGame``). A game module never imports another game.
+A game is described once, by a ``GameType``: its static facts (name, title,
+seats, dynamics, options, bots, its page and research encoding) and a few
+hooks (parse an action, check options, start or read a record). Its engine's
+``State`` meets one contract whichever the game — which seats act now, each
+seat's legal actions, applying one seat's action, a seat's view (secrets removed
+by construction), the ``Outcome`` — for turn order (``SEQUENTIAL``, Nova Luna)
+and simultaneous rounds (``SIMULTANEOUS``, NMBR 9) alike, as OpenSpiel's dynamics
+do. Everything else is written once over that: the offline ``Table``
+(``core.table``: command line, harnesses), the server's ``Match``
+(``core.match``), ratings and replays. A game module never imports another game.
 
 >>> game = get_game("nova-luna")
->>> game.title, game.command, (game.min_seats, game.max_seats)
-('Nova Luna', 'novaluna', (1, 4))
+>>> game.title, game.command, (game.min_seats, game.max_seats), game.dynamics
+('Nova Luna', 'novaluna', (1, 4), 'sequential')
 >>> sorted(game_types())
 ['nmbr9', 'nova-luna']
 """
@@ -18,112 +23,263 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from .errors import OptionsError
+from .errors import BotSpecError, OptionsError, RecordError
+from .limits import UNLIMITED, BotLimits
+from .outcome import Outcome
 
 if TYPE_CHECKING:
-    from .bots import BotRegistry
-    from .web import WebGame
+    from importlib.resources.abc import Traversable
 
+    from .bots import Bot, BotRegistry
+    from .match import Match
+    from .page import GamePage
+    from .table import Table
+
+#: JSON-ready data: what records, options and the page's messages are made of.
 JSON = dict[str, Any]
 
-
-class Table(Protocol):
-    """A game played offline (bots, the terminal), recorded as it goes."""
-
-    def acting(self) -> Sequence[int]:
-        """The seats that must act now, in the order they are asked; empty once over.
-
-        One seat in a turn-based game; in a simultaneous round every seat that
-        has not acted yet (each sees nothing of the others' pending actions).
-        """
-
-    def view(self, seat: int) -> Any:
-        """What ``seat`` may know now: what its bot chooses from."""
-
-    def apply(self, seat: int, action: Any) -> None:
-        """Apply one of ``view(seat).legal_actions()`` for ``seat``."""
-
-    def record(self) -> JSON:
-        """The game's record so far (see the game's record format)."""
+#: ``GameType.dynamics``: one seat acts at a time, or several at once, each seat's action
+#: of the round hidden from the others until the last one arrives.
+SEQUENTIAL = "sequential"
+SIMULTANEOUS = "simultaneous"
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """A finished game in terms every harness understands.
+class View(Protocol):
+    """What one seat may know: a bot chooses from it, and it holds nothing more."""
 
-    ``ranks`` per seat, 1 = best, equal totals share a rank (``(1, 1, 3)``);
-    ``scores`` per seat is the game's own figure (``score_name``), better when
-    lower if ``lower_is_better``; ``length`` counts turns or rounds
-    (``length_name``); ``details`` are further figures a solo benchmark
-    averages (e.g. ``{"phase 1": 31}``).
+    def legal_actions(self) -> Sequence[Any]: ...
+
+
+class State(Protocol):
+    """The engine contract: one game's true state, secrets included.
+
+    Actions are small immutable values whose ``str()`` is the game's notation
+    (``GameType.parse_action`` reads it back). ``apply`` raises
+    ``IllegalActionError`` and changes nothing if the action is not legal.
     """
 
-    ranks: tuple[int, ...]
-    scores: tuple[float, ...]
-    score_name: str
-    lower_is_better: bool
-    length: int
-    length_name: str = "turns"
-    details: dict[str, float] = field(default_factory=dict)
+    @property
+    def is_over(self) -> bool: ...
 
-    def wins(self, seat: int) -> float:
-        """1 for a sole winner, 1/k for each of k seats sharing the first rank."""
-        if self.ranks[seat] != 1:
-            return 0.0
-        return 1 / sum(1 for r in self.ranks if r == 1)
+    def acting_seats(self) -> Sequence[int]:
+        """The seats that must act now, in the order they are asked; empty once over.
+
+        One seat in a sequential game; in a simultaneous round every seat that has
+        not acted yet."""
+
+    def legal_actions(self, seat: int) -> Sequence[Any]:
+        """``seat``'s legal actions now (empty if it is not acting)."""
+
+    def apply(self, action: Any, seat: int) -> Any:
+        """Apply ``seat``'s ``action``; what it returns is the game's own detail."""
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` (``None``: a spectator) may know, as a ``View``."""
+
+    def outcome(self) -> Outcome:
+        """How the finished game came out; ``ValueError`` while it goes on."""
 
 
-class GameType(Protocol):
-    """A game the platform hosts (see the module docstring)."""
+class Recorder(Protocol):
+    """A game in progress together with its record (the game's record format)."""
 
-    name: str  # e.g. "nova-luna": records' "game", URLs, storage
-    title: str  # e.g. "Nova Luna"
-    command: str  # the command line's name, e.g. "novaluna"
-    min_seats: int
-    max_seats: int
-    #: False when seat order changes nothing (simultaneous play): a tournament
-    #: then plays each deal once per table instead of once per seat rotation.
-    seats_matter: bool
+    players: list[str]
+
+    @property
+    def state(self) -> Any: ...
+
+    def apply(self, action: Any, seat: int) -> Any:
+        """Apply ``seat``'s action to the state and record it (unchanged if illegal)."""
+
+    def take_back(self, seat: int) -> Any:
+        """Withdraw ``seat``'s pending action of the round (simultaneous games only)."""
+
+    def lend_view(self, seat: int) -> Any:
+        """``seat``'s view for a bot to choose from now (valid until the next action)."""
+
+    def to_record(self) -> JSON: ...
+
+    def clone(self) -> Recorder: ...
+
+
+class GameType:
+    """A game the platform hosts: subclass it, set the facts, implement the hooks.
+
+    The platform's generic behaviour (tables, matches, setup checks, summaries)
+    is written here once over the hooks; a game overrides only what is its own.
+    """
+
+    # -- facts ---------------------------------------------------------------------------
+    name: ClassVar[str]  # e.g. "nova-luna": records' "game", URLs, storage, ratings
+    title: ClassVar[str]  # e.g. "Nova Luna"
+    command: ClassVar[str]  # the command line's name, e.g. "novaluna"
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    dynamics: ClassVar[str] = SEQUENTIAL
+    #: False when seat order changes nothing (simultaneous play): a tournament then
+    #: plays each deal once per table instead of once per seat rotation.
+    seats_matter: ClassVar[bool] = True
     #: A solo benchmark reports the share of games better than this score.
-    solo_threshold: int
+    solo_threshold: ClassVar[float] = 0
+    #: The bot that plays for a seat whose time ran out.
+    default_bot: ClassVar[str] = "random"
+    #: Bots that answer in milliseconds: the server runs them in its quick lane.
+    quick_bots: ClassVar[frozenset[str]] = frozenset({"random"})
+    #: False when every seat sees the same (no hidden hands): one view serves all.
+    view_depends_on_seat: ClassVar[bool] = True
+    #: The game's options as the page offers them: ``{"name", "label", "type",
+    #: "default", ...}`` (``type`` "bool" or "choice" with ``choices``).
+    option_fields: ClassVar[list[JSON]] = []
+    #: The tournament that seeds the bots' ratings (``scripts/seed_bot_ratings.py``):
+    #: seats per table and deals per table, every bot the page offers at every table.
+    rating_seed: ClassVar[tuple[int, int]] = (2, 10)
+    #: ``"module:attribute"`` of the game's research encoding (optional extra), or None.
+    research: ClassVar[str | None] = None
+
     bots: BotRegistry
-    web: WebGame | None  # None until the game can be played in the browser
-    #: ``"module:attribute"`` of the game's encoding for the research environments
-    #: (``tabletop.research.encoding.Encoding``; loaded only when asked for: it needs
-    #: numpy), or None.
-    research: str | None
+    #: Bots offered on the page per mode (``"standard"``, ``"solo"``): ``{"spec", "label"}``.
+    bot_offers: dict[str, list[JSON]]
+    #: The browser side, or None if the game is not played in the browser.
+    page: GamePage | None = None
+
+    # -- hooks every game implements -----------------------------------------------------
+
+    def parse_action(self, text: str) -> Any:
+        """The action written ``text`` (``InvalidActionError`` if it is none)."""
+        raise NotImplementedError
+
+    def check_options(self, options: JSON, players: int) -> JSON:
+        """The options normalised (defaults filled in); ``OptionsError`` if they are
+        unknown, malformed or do not fit ``players``."""
+        raise NotImplementedError
+
+    def new_recorder(self, players: int, options: JSON, names: list[str], seed: int) -> Recorder:
+        """A new game, shuffled from ``seed``, with checked ``options``."""
+        raise NotImplementedError
+
+    def read_record(self, record: Any) -> Recorder:
+        """Replay a record, checking every action and the result; ``RecordError`` at
+        the first violation."""
+        raise NotImplementedError
+
+    def summary(self, recorder: Recorder) -> str:
+        """A one-line account of a game, e.g. ``'Ann wins ...; then Bob 4 — 37 turns'``."""
+        raise NotImplementedError
+
+    def outcome(self, record: JSON) -> Outcome:
+        """The outcome of a finished game's record (one the game wrote itself)."""
+        raise NotImplementedError
+
+    # -- hooks a game may override ------------------------------------------------------
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         """Add the game's variant options (e.g. ``--first-game``) to a command."""
 
-    def options(self, args: argparse.Namespace, players: int) -> JSON:
-        """The variant options from parsed arguments; ``OptionsError`` if they do not
-        fit ``players``."""
-
-    def check_bot(self, spec: str, players: int) -> None:
-        """Raise ``BotSpecError`` unless ``spec`` names a bot that can play here."""
-
-    def new_table(self, players: int, options: JSON, names: list[str], seed: int) -> Table:
-        """A new game, shuffled from ``seed``."""
-
-    def verify(self, record: Any) -> str:
-        """Replay a record, checking every action and the result; return a one-line
-        summary of how it went. Raise ``RecordError`` at the first violation."""
-
-    def outcome(self, record: JSON) -> Outcome:
-        """The outcome of a finished game's record (one the game wrote itself)."""
+    def options_from_args(self, args: argparse.Namespace) -> JSON:
+        """The variant options as ``check_options`` takes them, from parsed arguments."""
+        return {}
 
     def add_commands(self, commands: Any) -> None:
         """Add the game's own subcommands (terminal play) to the ``argparse``
         subparsers ``commands``; each sets ``run=function(args) -> exit status``."""
 
     def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
-        """Print the engine's speed figures (the median of ``runs``); the exit status.
-        With ``selfplay`` only raw random games against the selfplay harness's."""
+        """Print the engine's speed figures (the median of ``runs``); the exit status."""
+        print(f"{self.title} has no engine benchmark")
+        return 0
+
+    def bot_refusal(
+        self, spec: str, bot: Bot, players: int, limits: BotLimits
+    ) -> OptionsError | None:
+        """Why the bot ``spec`` cannot play at a table of ``players`` within ``limits``
+        (the error's key starts ``"seat {seat}: "``), or None."""
+        return None
+
+    def limit_bot(self, bot: Bot, seconds: float) -> None:
+        """Bound a bot's search to ``seconds`` a move (the server's limit)."""
+
+    # -- written once ---------------------------------------------------------------------
+
+    def options(self, args: argparse.Namespace, players: int) -> JSON:
+        """The variant options from parsed arguments, checked for ``players``."""
+        return self.check_options(self.options_from_args(args), players)
+
+    def check_bot(self, spec: str, players: int, limits: BotLimits = UNLIMITED) -> None:
+        """``BotSpecError`` unless ``spec`` names a bot that can play here."""
+        refusal = self.bot_refusal(spec, self.bots.make(spec), players, limits)
+        if refusal is not None:
+            raise BotSpecError(refusal.key.removeprefix("seat {seat}: "), **refusal.params)
+
+    def check_setup(self, seats: list[JSON], options: JSON, limits: BotLimits = UNLIMITED) -> JSON:
+        """Validate a table's seats (``{"kind": "human"|"bot", "bot": spec}``) and
+        options; the options normalised. ``OptionsError`` names the seat at fault."""
+        checked = self.check_options(options, len(seats))
+        for number, seat in enumerate(seats, 1):
+            if seat.get("kind") == "bot":
+                self._check_seat_bot(seat.get("bot"), number, len(seats), limits)
+        return checked
+
+    def _check_seat_bot(self, spec: Any, number: int, players: int, limits: BotLimits) -> None:
+        from ..i18n import N_
+
+        if not isinstance(spec, str) or not spec:
+            raise OptionsError(N_("seat {seat} is a bot but names no bot"), seat=number)
+        try:
+            bot = self.bots.make(spec, seed=0)
+        except BotSpecError as err:
+            raise OptionsError(f"seat {number}: {err}") from None
+        refusal = self.bot_refusal(spec, bot, players, limits)
+        if refusal is not None:
+            raise OptionsError(refusal.key, seat=number, **refusal.params)
+
+    def new_table(self, players: int, options: JSON, names: list[str], seed: int) -> Table:
+        """A new game to play offline (bots, the terminal)."""
+        from .table import Table
+
+        return Table(self.new_recorder(players, options, names, seed))
+
+    def new_match(self, seats: int, options: JSON, seed: int) -> Match:
+        """A new game as the server holds it (seats named by the server later)."""
+        from .match import Match
+
+        names = [f"Seat {i + 1}" for i in range(seats)]
+        return Match(self, self.new_recorder(seats, options, names, seed))
+
+    def verify(self, record: Any) -> str:
+        """Replay a record, checking it; a one-line summary. ``RecordError`` otherwise."""
+        return self.summary(self.read_record(record))
+
+    def describe(self) -> JSON:
+        """Static facts for the page: seats, dynamics, bots per mode, options, assets."""
+        facts: JSON = {
+            "name": self.name,
+            "title": self.title,
+            "seats": [self.min_seats, self.max_seats],
+            "dynamics": self.dynamics,
+            "bots": self.bot_offers,
+            "options": self.option_fields,
+        }
+        if self.page is not None:
+            facts["modules"] = self.page.modules
+            facts.update(self.page.facts())
+        return facts
+
+    def replay(self, record: Any) -> list[JSON]:
+        """Frames of a record for the replay page: ``[{"view", "log"}]`` per step."""
+        if self.page is None:
+            raise RecordError(f"{self.title} has no replay page")
+        return self.page.frames(self, record)
+
+    @property
+    def assets(self) -> Traversable:
+        """The page's files (``index.js``, ``intro.js``, stylesheets), served at
+        ``/static/games/<name>/``."""
+        if self.page is None:
+            raise AttributeError(f"{self.title} is not played in the browser")
+        return self.page.assets
 
 
 #: The games this platform ships: name -> "module:attribute" of the ``GameType``.

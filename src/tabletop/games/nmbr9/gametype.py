@@ -1,5 +1,5 @@
 """NMBR 9 as the platform sees it: the ``GameType`` behind the ``nmbr9`` command,
-the harnesses and the web server (``webgame.Nmbr9Web``).
+the harnesses, the web server (``page.Nmbr9Page``) and the research environments.
 
 >>> from tabletop.harness.selfplay import play_game
 >>> record = play_game(GAME, ["greedy", "random"], seed=3)
@@ -16,30 +16,13 @@ import argparse
 from typing import Any
 
 from ...core.errors import OptionsError
-from ...core.game import JSON, Outcome
+from ...core.game import JSON, SIMULTANEOUS, GameType
+from ...core.outcome import Outcome
+from ...i18n import N_
 from .bots.base import REGISTRY
+from .page import BOTS, MAX_CLOCK, OPTION_FIELDS, Nmbr9Page
 from .records import Recorder, replay
-from .rules import CARDS, Game, Place, Placed, View
-from .webgame import Nmbr9Web
-
-
-class Nmbr9Table:
-    """An NMBR 9 game played offline: every seat that has not placed acts this round."""
-
-    def __init__(self, recorder: Recorder) -> None:
-        self.recorder = recorder
-
-    def acting(self) -> tuple[int, ...]:
-        return self.recorder.state.acting_seats()
-
-    def view(self, seat: int) -> View:
-        return self.recorder.state.view(seat)
-
-    def apply(self, seat: int, action: Place) -> Placed:
-        return self.recorder.apply(action, seat)
-
-    def record(self) -> JSON:
-        return self.recorder.to_record()
+from .rules import CARDS, Game, parse_action
 
 
 def removal(text: str) -> int | None:
@@ -57,7 +40,7 @@ def removal(text: str) -> int | None:
     return value
 
 
-class Nmbr9:
+class Nmbr9(GameType):
     """The ``nmbr9`` game type."""
 
     name = "nmbr9"
@@ -65,11 +48,45 @@ class Nmbr9:
     command = "nmbr9"
     min_seats = 1
     max_seats = 4
+    dynamics = SIMULTANEOUS
     seats_matter = False  # everybody places the same tile at the same time
     solo_threshold = 80  # a solo score of 80 or more is a good game
+    default_bot = "greedy"
+    quick_bots = frozenset({"random", "greedy"})
+    view_depends_on_seat = True  # a seat sees its own pending placement, nobody else's
+    option_fields = OPTION_FIELDS
+    rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
+    research = "tabletop.games.nmbr9.encoding:ENCODING"  # tabletop.research loads it
     bots = REGISTRY
-    research = "tabletop.games.nmbr9.encoding:ENCODING"  # loaded by tabletop.research
-    web = Nmbr9Web()
+    bot_offers = {"standard": BOTS}
+    page = Nmbr9Page()
+
+    def parse_action(self, text: str) -> Any:
+        return parse_action(text)
+
+    def check_options(self, options: JSON, players: int) -> JSON:
+        unknown = set(options) - {"remove", "clock"}
+        if unknown:
+            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
+        remove = options.get("remove", 0)
+        if remove != "random" and (type(remove) is not int or not 0 <= remove < CARDS):
+            raise OptionsError(N_("'remove' is 0 to {most} cards, or \"random\""), most=CARDS - 1)
+        clock = options.get("clock", 0)
+        if type(clock) is not int or not 0 <= clock <= MAX_CLOCK:
+            raise OptionsError(
+                N_("'clock' is 0 (none) or a number of seconds up to {most}"),
+                most=MAX_CLOCK,
+            )
+        _rules(players, {"remove": remove})
+        return {"remove": remove, "clock": clock}
+
+    def options_from_args(self, args: argparse.Namespace) -> JSON:
+        remove = getattr(args, "remove", 0)
+        return {"remove": "random" if remove is None else remove}
+
+    def options(self, args: argparse.Namespace, players: int) -> JSON:
+        _rules(players, self.options_from_args(args))
+        return self.options_from_args(args)
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
@@ -80,24 +97,14 @@ class Nmbr9:
             help="remove K cards unseen before play (20-K rounds), or 'random' for 1-4",
         )
 
-    def options(self, args: argparse.Namespace, players: int) -> JSON:
-        remove = getattr(args, "remove", 0)
-        try:
-            Game(players=players, remove=remove)
-        except ValueError as err:
-            raise OptionsError(str(err)) from None
-        return {"remove": "random" if remove is None else remove}
+    def new_recorder(self, players: int, options: JSON, names: list[str], seed: int) -> Recorder:
+        return Recorder.new(_rules(players, options), names, seed=seed)
 
-    def check_bot(self, spec: str, players: int) -> None:
-        self.bots.make(spec)
+    def read_record(self, record: Any) -> Recorder:
+        return replay(record)
 
-    def new_table(self, players: int, options: JSON, names: list[str], seed: int) -> Nmbr9Table:
-        remove = options.get("remove", 0)
-        game = Game(players=players, remove=None if remove == "random" else remove)
-        return Nmbr9Table(Recorder.new(game, names, seed=seed))
-
-    def verify(self, record: Any) -> str:
-        return describe(replay(record))
+    def summary(self, recorder: Any) -> str:
+        return describe(recorder)
 
     def outcome(self, record: JSON) -> Outcome:
         result = record["result"]
@@ -127,6 +134,14 @@ class Nmbr9:
         from .bench import run_bench
 
         return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
+
+
+def _rules(players: int, options: JSON) -> Game:
+    remove = options.get("remove", 0)
+    try:
+        return Game(players=players, remove=None if remove == "random" else remove)
+    except ValueError as err:
+        raise OptionsError(str(err)) from None
 
 
 def _play(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ... import __version__
 from ...core.errors import RecordError
-from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State
+from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State, View
 
 FORMAT = 1
 
@@ -67,6 +67,10 @@ class Recorder:
             self.rounds.append({"card": card, "placements": [None] * state.game.players})
         self.rounds[number]["placements"][seat] = placement_json(placed)
         return placed
+
+    def lend_view(self, seat: int) -> View:
+        """``seat``'s view for a bot to choose from now."""
+        return self.state.view(seat)
 
     def take_back(self, seat: int) -> Placed:
         """Undo ``seat``'s placement of the current round, in the state and the record."""

@@ -1,5 +1,5 @@
-"""Nova Luna as the platform sees it: the ``GameType`` behind the ``novaluna`` command,
-the harnesses and the web server.
+"""Nova Luna as the platform sees it: one description behind the ``novaluna`` command,
+the harnesses, the web server and the research environments.
 
 >>> from tabletop.harness.selfplay import play_game
 >>> record = play_game(GAME, ["greedy", "random"], seed=3)
@@ -13,54 +13,32 @@ True
 from __future__ import annotations
 
 import argparse
-import weakref
+from dataclasses import replace
 from typing import Any
 
-from ...core.errors import BotSpecError, OptionsError
-from ...core.game import JSON, Outcome
+from ...core.bots import Bot
+from ...core.errors import OptionsError
+from ...core.game import JSON, SEQUENTIAL, GameType
+from ...core.limits import BotLimits
+from ...core.outcome import Outcome
+from ...i18n import N_
 from .bots.base import REGISTRY
+from .bots.mcts import MctsBot
+from .page import BOTS, NovaLunaPage
 from .records import Recorder, replay
-from .rules import Game, SoloResult, View
-from .webgame import NovaLunaWeb
+from .rules import Game, SoloResult, parse_action
+
+TOO_MANY_ITERATIONS = N_(
+    "seat {seat}: this server searches at most {most} iterations a move, not {asked}"
+)
 
 
-class NovaLunaTable:
-    """A Nova Luna game played offline: one seat acts at a time."""
-
-    def __init__(self, recorder: Recorder) -> None:
-        self.recorder = recorder
-        # Views handed out since the last action. They share the state's displays,
-        # wheel and counters (copying them every move was a fifth of a selfplay
-        # game); one still alive when the next action comes gets its own copies
-        # first, so a bot that keeps a view still sees the position it was given.
-        self._lent: list[weakref.ref[View]] = []
-
-    def acting(self) -> list[int]:
-        state = self.recorder.state
-        return [] if state.is_over else [state.current_seat]
-
-    def view(self, seat: int) -> View:
-        view = View(self.recorder.state, seat, share=True)
-        self._lent.append(weakref.ref(view))
-        return view
-
-    def apply(self, seat: int, action: Any) -> None:
-        if seat != self.recorder.state.current_seat:
-            raise ValueError(f"it is seat {self.recorder.state.current_seat}'s turn, not {seat}'s")
-        lent = self._lent
-        if lent:
-            for ref in lent:
-                view = ref()
-                if view is not None:
-                    view.unshare()
-            lent.clear()
-        self.recorder.apply(action)
-
-    def record(self) -> JSON:
-        return self.recorder.to_record()
+TOO_MANY_ITERATIONS = N_(
+    "seat {seat}: this server searches at most {most} iterations a move, not {asked}"
+)
 
 
-class NovaLuna:
+class NovaLuna(GameType):
     """The ``nova-luna`` game type."""
 
     name = "nova-luna"
@@ -68,36 +46,74 @@ class NovaLuna:
     command = "novaluna"
     min_seats = 1
     max_seats = 4
+    dynamics = SEQUENTIAL
     seats_matter = True  # the start stack decides who moves first
     solo_threshold = 100  # a solo total under 100 is a good game
+    default_bot = "greedy"
+    quick_bots = frozenset({"random", "greedy"})
+    view_depends_on_seat = False  # only the pile order is hidden, from everyone
+    option_fields = [
+        {
+            "name": "first_game",
+            "label": N_("First game (fewer discs to place)"),
+            "type": "bool",
+            "default": False,
+            "min_seats": 2,
+        }
+    ]
+    rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
+    research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
     bots = REGISTRY
-    research = "tabletop.games.novaluna.encoding:ENCODING"  # loaded by tabletop.research
-    web = NovaLunaWeb()
+    bot_offers = BOTS
+    page = NovaLunaPage()
+
+    def parse_action(self, text: str) -> Any:
+        return parse_action(text)
+
+    def check_options(self, options: JSON, players: int) -> JSON:
+        unknown = set(options) - {"first_game"}
+        if unknown:
+            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
+        first_game = options.get("first_game", False)
+        if not isinstance(first_game, bool):
+            raise OptionsError(N_("'first_game' must be true or false"))
+        _rules(players, {"first_game": first_game})
+        return {"first_game": first_game}
+
+    def options_from_args(self, args: argparse.Namespace) -> JSON:
+        return {"first_game": bool(getattr(args, "first_game", False))}
 
     def add_options(self, parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--first-game", action="store_true", help="fewer discs with 3-4 players (17/15)"
         )
 
-    def options(self, args: argparse.Namespace, players: int) -> JSON:
-        first_game = bool(getattr(args, "first_game", False))
-        try:
-            Game(players=players, first_game=first_game)
-        except ValueError as err:
-            raise OptionsError(str(err)) from None
-        return {"first_game": first_game}
-
-    def check_bot(self, spec: str, players: int) -> None:
-        self.bots.make(spec)
+    def bot_refusal(
+        self, spec: str, bot: Bot, players: int, limits: BotLimits
+    ) -> OptionsError | None:
+        if isinstance(bot, MctsBot) and bot.settings.iterations > limits.iterations:
+            return OptionsError(
+                TOO_MANY_ITERATIONS,
+                most=limits.iterations,
+                asked=bot.settings.iterations,
+            )
         if spec.strip().partition(":")[0].lower() == "solo" and players != 1:
-            raise BotSpecError("the solo planner plays only the solo game")
+            return OptionsError(N_("seat {seat}: the solo planner plays only the solo game"))
+        return None
 
-    def new_table(self, players: int, options: JSON, names: list[str], seed: int) -> NovaLunaTable:
-        game = Game(players=players, first_game=bool(options.get("first_game", False)))
-        return NovaLunaTable(Recorder.new(game, names, seed=seed))
+    def limit_bot(self, bot: Bot, seconds: float) -> None:
+        if isinstance(bot, MctsBot) and seconds != float("inf"):
+            own = bot.settings.max_seconds
+            bot.settings = replace(bot.settings, max_seconds=min(own or seconds, seconds))
 
-    def verify(self, record: Any) -> str:
-        return describe(replay(record))
+    def new_recorder(self, players: int, options: JSON, names: list[str], seed: int) -> Recorder:
+        return Recorder.new(_rules(players, options), names, seed=seed)
+
+    def read_record(self, record: Any) -> Recorder:
+        return replay(record)
+
+    def summary(self, recorder: Any) -> str:
+        return describe(recorder)
 
     def outcome(self, record: JSON) -> Outcome:
         result, turns = record["result"], len(record["turns"])
@@ -124,6 +140,13 @@ class NovaLuna:
         from .bench import run_bench
 
         return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
+
+
+def _rules(players: int, options: JSON) -> Game:
+    try:
+        return Game(players=players, first_game=bool(options.get("first_game", False)))
+    except ValueError as err:
+        raise OptionsError(str(err)) from None
 
 
 def _play(args: argparse.Namespace) -> int:

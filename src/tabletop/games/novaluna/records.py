@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -29,6 +30,7 @@ from .rules import (
     Place,
     SoloResult,
     State,
+    View,
 )
 
 FORMAT = 1
@@ -53,6 +55,11 @@ class Recorder:
         self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
         self.turns: list[dict[str, Any]] = []
         self._open_turn: dict[str, Any] | None = None  # a refill/phase end before the take
+        # Views lent since the last action. They share the state's displays, wheel and
+        # counters (copying them every move was a fifth of a selfplay game); one still
+        # alive when the next action comes gets its own copies first, so a bot that
+        # keeps a view still sees the position it was given.
+        self._lent: list[weakref.ref[View]] = []
 
     @classmethod
     def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
@@ -65,9 +72,31 @@ class Recorder:
         new._open_turn = self._open_turn
         return new
 
-    def apply(self, action: Action) -> list[tuple[int, int, int]]:
-        """Apply ``action`` to the state and record it (nothing changes if illegal)."""
+    def lend_view(self, seat: int) -> View:
+        """``seat``'s view for a bot to choose from now, without copying the state."""
+        view = View(self.state, seat, share=True)
+        self._lent.append(weakref.ref(view))
+        return view
+
+    def take_back(self, seat: int) -> None:
+        raise IllegalActionError("Nova Luna has no pending actions to take back")
+
+    def apply(self, action: Action, seat: int | None = None) -> list[tuple[int, int, int]]:
+        """Apply ``action`` (of ``seat``, if given: it must be the seat to move) to the
+        state and record it (nothing changes if illegal)."""
         state = self.state
+        if seat is not None and seat != state.current_seat:
+            raise IllegalActionError(
+                "it is seat {seat}'s turn, not seat {other}'s",
+                seat=state.current_seat + 1,
+                other=seat + 1,
+            )
+        if self._lent:
+            for ref in self._lent:
+                view = ref()
+                if view is not None:
+                    view.unshare()
+            self._lent.clear()
         seat, phase, refilled = state.current_seat, state.phase, state.refilled
         if isinstance(action, Place):
             tile = state.wheel[action.space]

@@ -46,11 +46,11 @@ def parse_action(text: str) -> Place:
     >>> parse_action("r4@0,0")
     Traceback (most recent call last):
     ...
-    tabletop.games.nmbr9.rules.actions.InvalidActionError: 'r4@0,0': the rotation is 0, 1, 2 or 3 (quarter turns clockwise)
+    tabletop.core.errors.InvalidActionError: 'r4@0,0': the rotation is 0, 1, 2 or 3 (quarter turns clockwise)
     >>> parse_action("3,4")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tabletop.games.nmbr9.rules.actions.InvalidActionError: '3,4' is not a placement: write r<rotation>@x,y, ...
+    tabletop.core.errors.InvalidActionError: '3,4' is not a placement: write r<rotation>@x,y, ...
     """  # noqa: E501
     match = _PLACE_RE.match(text)
     if not match:

@@ -25,7 +25,7 @@ Tests check the two pictures against each other and against brute force.
 >>> board.place(7, 0, 9, 9)
 Traceback (most recent call last):
 ...
-tabletop.games.nmbr9.rules.actions.IllegalActionError: r0@9,9 does not touch your tiles on the table: a tile on a level with tiles must share a square edge with one of them
+tabletop.core.errors.IllegalActionError: r0@9,9 does not touch your tiles on the table: a tile on a level with tiles must share a square edge with one of them
 """  # noqa: E501
 
 from __future__ import annotations

@@ -26,6 +26,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from tabletop.core.outcome import Outcome
+
 from .actions import IllegalActionError, Place
 from .board import Board, Placed, nth_bit
 from .tiles import DIGITS, DISTINCT
@@ -296,6 +298,18 @@ class State:
         if not self.is_over:
             raise ValueError("the game is not over yet")
         return Result.from_scores(tuple(b.score for b in self.boards))
+
+    def outcome(self) -> Outcome:
+        """The result in the platform's terms (``core.outcome``); solo games add how many
+        tiles lie on each level."""
+        result = self.result()
+        details: dict[str, float] = {}
+        if self.game.players == 1:
+            levels = [tile.level for tile in self.boards[0].tiles]
+            for level in (1, 2, 3):
+                details[f"tiles on level {level}"] = levels.count(level)
+            details["tiles on level 4+"] = sum(1 for level in levels if level >= 4)
+        return Outcome(result.ranks, result.scores, "score", False, self.rounds, "rounds", details)
 
     def __repr__(self) -> str:
         return (

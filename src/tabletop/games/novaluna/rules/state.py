@@ -20,6 +20,8 @@ import random
 from dataclasses import dataclass
 from functools import partial
 
+from tabletop.core.outcome import Outcome
+
 from .actions import (
     END_PHASE,
     REFILL,
@@ -352,9 +354,14 @@ class State:
             and self.discs_placed(0) >= SOLO_PHASE1_DISCS
         )
 
-    def legal_actions(self) -> list[Action]:
-        """All legal actions in a canonical order (refill/end first, then places)."""
-        if self.is_over:
+    def acting_seats(self) -> tuple[int, ...]:
+        """The seat to move, alone; none once the game is over (the engine contract)."""
+        return () if self.is_over else (self.current_seat,)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """All legal actions in a canonical order (refill/end first, then places);
+        none for a ``seat`` that is not the one to move."""
+        if self.is_over or (seat is not None and seat != self.current_seat):
             return []
         actions: list[Action] = []
         if self.can_refill():
@@ -415,11 +422,18 @@ class State:
 
     # -- applying -------------------------------------------------------------
 
-    def apply(self, action: Action) -> list[tuple[int, int, int]]:
-        """Apply a legal action; return the tasks ``(x, y, task index)`` it covered.
+    def apply(self, action: Action, seat: int | None = None) -> list[tuple[int, int, int]]:
+        """Apply a legal action (of ``seat``, if given: it must be the seat to move);
+        return the tasks ``(x, y, task index)`` it covered.
 
         Raises ``IllegalActionError`` (and changes nothing) if it is not legal.
         """
+        if seat is not None and seat != self.current_seat:
+            raise IllegalActionError(
+                "it is seat {seat}'s turn, not seat {other}'s",
+                seat=self.current_seat + 1,
+                other=seat + 1,
+            )
         if isinstance(action, Place):
             return self._place(action.space, self._check_place(action))
         if isinstance(action, Refill):
@@ -646,6 +660,18 @@ class State:
         order = self.turn_order()
         ranking = sorted(range(n), key=lambda s: (self.supply[s], order.index(s)))
         return StandardResult(tuple(ranking), tuple(self.supply), tiles_taken, self._last_disc)
+
+    def outcome(self) -> Outcome:
+        """The result in the platform's terms (``core.outcome``); solo: one seat whose
+        score (lower is better) is the total, with the phases as details."""
+        result = self.result()
+        if isinstance(result, SoloResult):
+            details: dict[str, float] = {"phase 1": result.phase1, "phase 2": result.phase2}
+            return Outcome((1,), (result.total,), "solo score", True, self.turn, "turns", details)
+        ranks = [0] * len(result.ranking)
+        for place, seat in enumerate(result.ranking, 1):
+            ranks[seat] = place  # Nova Luna always breaks ties: ranks are distinct
+        return Outcome(tuple(ranks), tuple(result.discs_left), "discs left", True, self.turn)
 
     def scores_so_far(self) -> int:
         """Solo: the cost of the display so far (for showing a running score)."""

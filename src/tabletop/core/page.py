@@ -1,0 +1,80 @@
+"""What a game offers the browser: the page's files and how its moves are shown.
+
+The server knows a game's page only through ``GamePage``: the game's own
+JavaScript modules and stylesheets (``assets``, ``modules``), and hooks that turn
+the engine's state and moves into the JSON the page draws. Actions travel as
+short strings in the game's notation; views, choices, log entries and results
+are JSON-ready dicts. Secrets stay out by construction: ``view_json`` is built
+from the seat's view of the state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+    from .game import JSON, GameType, Recorder
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What applying one action did.
+
+    ``log`` is a public log entry (with a human-readable ``"text"`` and its
+    translatable ``"parts"``): every seat and spectator gets it, so in a
+    simultaneous game it never shows a pending action (only that the seat has
+    acted). ``reveals`` says whether hidden information came to light (e.g. tiles
+    drawn from the pile, or a round of simultaneous actions resolved), which undo
+    must never cross; in a simultaneous game it also marks the start of a new round.
+    """
+
+    log: dict[str, Any]
+    reveals: bool
+
+
+def page_modules(intro: list[str], full: list[str]) -> JSON:
+    """The page's two entry modules (``intro.js``: what the lobby shows; ``index.js``:
+    that and the board), each with the stylesheets it needs, as ``GamePage.modules``."""
+    return {
+        "intro": {"module": "intro.js", "styles": intro},
+        "full": {"module": "index.js", "styles": full},
+    }
+
+
+class GamePage(Protocol):
+    """A game's browser side (see the module docstring)."""
+
+    #: The folder of the page's files, served at ``/static/games/<name>/``.
+    assets: Traversable
+    #: ``{"intro"|"full": {"module": file, "styles": [files]}}`` within ``assets``.
+    modules: JSON
+    #: The message (a msgid) for text far too long to be an action.
+    notation_hint: str
+
+    def facts(self) -> JSON:
+        """Further static data for the page (e.g. the tiles), sent once per game type."""
+
+    def view_json(self, state: Any, seat: int | None) -> JSON:
+        """Everything ``seat`` (``None``: a spectator) may see, and nothing more."""
+
+    def choices(self, state: Any, seat: int) -> list[JSON]:
+        """``{"action": text, ...preview}`` per legal action of the acting ``seat``."""
+
+    def play(self, recorder: Recorder, seat: int, action: Any) -> Applied:
+        """Apply ``seat``'s parsed ``action`` through the recorder; its log entry."""
+
+    def take_back(self, recorder: Recorder, seat: int) -> Applied:
+        """Withdraw ``seat``'s pending action (simultaneous games); its log entry."""
+
+    def result_json(self, state: Any) -> JSON:
+        """The finished game's result as the page shows it."""
+
+    def frames(self, game: GameType, record: Any) -> list[JSON]:
+        """``[{"view", "log"}]`` per step of a record, for the replay page."""
+
+    def hint(self, view: Any, seed: int) -> JSON:
+        """``{"action", "reason", "parts"}``: the strongest bot's advice, its reason as
+        translatable parts."""
