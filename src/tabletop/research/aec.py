@@ -120,7 +120,7 @@ class TabletopEnv(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(setup.actions) for a in self.possible_agents}
         self._rng = random.Random()
-        self.encoder: Encoder | Any = None
+        self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
     def state(self) -> Any:

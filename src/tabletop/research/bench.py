@@ -144,7 +144,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
     parser.add_argument("--only", metavar="GAME", help="one game, e.g. novaluna (default: all)")
     args = parser.parse_args(argv)
-    games = [game_name(args.only)] if args.only else encoded_games()
+    try:
+        games = [game_name(args.only)] if args.only else encoded_games()
+    except ValueError as err:
+        parser.error(str(err))
     rows: list[tuple[str, Callable[[], tuple[float, float]]]] = []
     for game in games:
         seats = get_game(game)

@@ -75,7 +75,7 @@ class SoloEnv(gymnasium.Env):
         self.illegal_penalty = float(illegal_penalty)
         self._mask = np.zeros(setup.actions, dtype=np.int8)
         self._rng = random.Random()
-        self.encoder: Encoder | Any = None
+        self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
     def state(self) -> Any:
@@ -131,15 +131,20 @@ class SoloEnv(gymnasium.Env):
 class NovaLunaSoloEnv(SoloEnv):
     """Nova Luna solo (``tabletop/NovaLunaSolo-v0``) under its former name."""
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__("nova-luna", render_mode, **kwargs)
+    def __init__(
+        self, render_mode: str | None = None, illegal_penalty: float | None = None
+    ) -> None:
+        super().__init__("nova-luna", render_mode, illegal_penalty)
 
 
 class Nmbr9SoloEnv(SoloEnv):
-    """NMBR 9 solo (``tabletop/Nmbr9Solo-v0``) under its former name."""
+    """NMBR 9 solo (``tabletop/Nmbr9Solo-v0``) under its former name (``remove``,
+    ``size`` as ``SoloEnv``'s options)."""
 
-    def __init__(self, render_mode: str | None = None, **kwargs: Any) -> None:
-        super().__init__("nmbr9", render_mode, **kwargs)
+    def __init__(
+        self, render_mode: str | None = None, illegal_penalty: float | None = None, **options: Any
+    ) -> None:
+        super().__init__("nmbr9", render_mode, illegal_penalty, **options)
 
 
 def register() -> list[str]:

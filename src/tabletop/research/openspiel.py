@@ -49,7 +49,6 @@ from .encoding import (
     final_rewards,
     spiel_name,
 )
-from .encoding import TERMINAL as TERMINAL
 
 NOVA_LUNA = spiel_name("nova-luna")
 NMBR9 = spiel_name("nmbr9")

@@ -348,8 +348,10 @@ class ChanceEncoder(Encoder):
     def _check_window(self) -> None:
         state = self.state
         if not state.is_over and self.turned > state.round:
-            # the next seat to place (a new round waits for its card first)
-            self.stuck = window_is_full(state, state.acting_seats()[0], self.size)
+            # the next seat to place (a new round waits for its card first): its mask is
+            # exactly its legal placements inside the window (``window_is_full``), and
+            # computed now it serves its legal actions next
+            self.stuck = not self._mask(state.acting_seats()[0]).any()
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation; before a round's card is turned, its card is -1."""
