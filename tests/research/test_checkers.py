@@ -1,5 +1,6 @@
-"""The libraries' own checkers pass: PettingZoo's api, seed and render tests for both
-games and several player counts, Gymnasium's check_env for both solo games."""
+"""The libraries' own checkers pass for every game with an encoding (the toy third game
+of ``research_toy_support`` included): PettingZoo's api, seed and render tests at
+several player counts, Gymnasium's check_env for every solo game."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 import tabletop.research  # noqa: F401  (registers the Gymnasium environments)
-from tabletop.research import nmbr9_v0, novaluna_v0
+from research_toy_support import research_games, seats
+from tabletop.core.game import get_game
+from tabletop.research import aec
+from tabletop.research.encoding import gym_id
+
+GAMES = research_games()
 
 #: What api_test says of every observation dict with an action mask (PettingZoo's own
 #: classic games are on its list of exceptions); any other warning fails the test.
@@ -21,6 +27,19 @@ DICT_OBSERVATION_WARNINGS = {
     "gymnasium.spaces.discrete",
 }
 
+#: The player counts and cycles each game is checked with (the long games with fewer
+#: cycles); a game not named here: its fewest and most seats, 100 cycles.
+API_TEST = {"nova-luna": ((2, 3, 4), 100), "nmbr9": ((1, 2, 4), 25)}
+SEED_TEST = {"nova-luna": ((2, 4), 100), "nmbr9": ((1, 3), 10)}
+
+
+def cases(table: dict) -> list[tuple[str, int, int]]:
+    out = []
+    for game in GAMES:
+        players, cycles = table.get(game, (seats(game), 100))
+        out += [(game, p, cycles) for p in players]
+    return out
+
 
 def api_test_warnings(env, num_cycles: int) -> set[str]:
     with warnings.catch_warnings(record=True) as caught:
@@ -29,38 +48,41 @@ def api_test_warnings(env, num_cycles: int) -> set[str]:
     return {str(w.message) for w in caught}
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_nova_luna_passes_the_pettingzoo_api_test(players):
-    env = novaluna_v0.env(players=players)
-    assert api_test_warnings(env, num_cycles=100) <= DICT_OBSERVATION_WARNINGS
+@pytest.mark.parametrize(("game", "players", "cycles"), cases(API_TEST))
+def test_every_game_passes_the_pettingzoo_api_test(game, players, cycles):
+    env = aec.env(game, players=players)
+    assert api_test_warnings(env, num_cycles=cycles) <= DICT_OBSERVATION_WARNINGS
 
 
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_nmbr9_passes_the_pettingzoo_api_test(players):
-    env = nmbr9_v0.env(players=players)
-    assert api_test_warnings(env, num_cycles=25) <= DICT_OBSERVATION_WARNINGS
+@pytest.mark.parametrize(("game", "players", "cycles"), cases(SEED_TEST))
+def test_every_game_passes_the_pettingzoo_seed_test(game, players, cycles):
+    seed_test(lambda: aec.env(game, players=players), num_cycles=cycles)
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_nova_luna_passes_the_pettingzoo_seed_test(players):
-    seed_test(lambda: novaluna_v0.env(players=players), num_cycles=100)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_passes_the_pettingzoo_render_test(game, capsys):
+    render_test(lambda render_mode=None: aec.env(game, players=2, render_mode=render_mode))
+    out = capsys.readouterr().out
+    assert out  # "human" prints the position
+    if game == "nova-luna":
+        assert "Nova Luna" in out
 
 
-@pytest.mark.parametrize("players", [1, 3])
-def test_nmbr9_passes_the_pettingzoo_seed_test(players):
-    seed_test(lambda: nmbr9_v0.env(players=players), num_cycles=10)
-
-
-def test_both_games_pass_the_pettingzoo_render_test(capsys):
-    render_test(lambda render_mode=None: novaluna_v0.env(players=2, render_mode=render_mode))
-    render_test(lambda render_mode=None: nmbr9_v0.env(players=2, render_mode=render_mode))
-    assert "Nova Luna" in capsys.readouterr().out
-
-
-@pytest.mark.parametrize("name", ["tabletop/NovaLunaSolo-v0", "tabletop/Nmbr9Solo-v0"])
+@pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("render_mode", [None, "ansi"])
-def test_the_solo_games_pass_gymnasiums_check_env_without_a_warning(name, render_mode):
+def test_the_solo_games_pass_gymnasiums_check_env_without_a_warning(game, render_mode):
+    if get_game(game).min_seats > 1:
+        pytest.skip("no solo mode")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        check_env(gymnasium.make(name, render_mode=render_mode).unwrapped)
+        check_env(gymnasium.make(gym_id(game), render_mode=render_mode).unwrapped)
     assert not [str(w.message) for w in caught]
+
+
+def test_the_former_names_are_the_registrys_environments():
+    assert gym_id("nova-luna") == "tabletop/NovaLunaSolo-v0"
+    assert gym_id("nmbr9") == "tabletop/Nmbr9Solo-v0"
+    from tabletop.research import nmbr9_v0, novaluna_v0
+
+    assert novaluna_v0.env().unwrapped.metadata["name"] == "novaluna_v0"
+    assert type(nmbr9_v0.raw_env(players=1)) is aec.TabletopEnv

@@ -159,3 +159,19 @@ def test_pettingzoo_observations_hold_no_deck_order():
         action = rng.choice(legal_indices(a.observe(a.agent_selection)["action_mask"]))
         for env in envs:
             env.step(action)
+
+
+def test_a_chance_game_ends_when_no_placement_fits_the_window():
+    """OpenSpiel's NMBR 9 ends the game when the seat to place has no placement inside
+    the window (never seen on 40 × 40): on a window of 8 × 8 it comes soon."""
+    from tabletop.research.encoding import CHANCE, TERMINAL
+
+    game = enc.ENCODING.setup(1, size=8).undealt()
+    rng = random.Random(1)
+    while game.acting() != TERMINAL:
+        if game.acting() == CHANCE:
+            game.apply_chance(rng.choice(game.chance_outcomes())[0])
+            assert game.stuck == enc.window_is_full(game.state, 0, 8)
+        else:
+            game.apply(rng.choice(game.legal_actions(0)), 0)
+    assert game.stuck and not game.state.is_over and game.is_over

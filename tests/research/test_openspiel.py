@@ -10,10 +10,19 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from research_toy_support import research_games, seats  # noqa: E402
 from tabletop.games.nmbr9.rules import FULL_DECK  # noqa: E402
 from tabletop.games.novaluna.rules import Game  # noqa: E402
 from tabletop.research import nmbr9 as n9enc  # noqa: E402
 from tabletop.research import openspiel  # noqa: E402
+from tabletop.research.encoding import spiel_name  # noqa: E402
+
+GAMES = research_games()
+
+
+@pytest.fixture(autouse=True)
+def spiel_games():
+    openspiel.register()  # the toy, hosted for this test (conftest.py)
 
 
 def play_to(state, rng: random.Random, stop) -> None:
@@ -26,17 +35,22 @@ def play_to(state, rng: random.Random, stop) -> None:
             state.apply_action(rng.choice(state.legal_actions()))
 
 
-@pytest.mark.parametrize(
-    ("name", "params"),
-    [
-        (openspiel.NOVA_LUNA, {"players": 1}),
-        (openspiel.NOVA_LUNA, {"players": 3}),
-        (openspiel.NMBR9, {"players": 1}),
-        (openspiel.NMBR9, {"players": 2, "remove": 3}),
-    ],
-)
-def test_pyspiel_random_sim_test_passes(name, params):
-    game = pyspiel.load_game(name, params)
+#: The parameters each game is checked with; a game not named here: its fewest and
+#: most seats.
+SIM_PARAMS = {
+    "nova-luna": [{"players": 1}, {"players": 3}],
+    "nmbr9": [{"players": 1}, {"players": 2, "remove": 3}],
+}
+SIM_CASES = [
+    (game, params)
+    for game in GAMES
+    for params in SIM_PARAMS.get(game, [{"players": p} for p in seats(game)])
+]
+
+
+@pytest.mark.parametrize(("game", "params"), SIM_CASES)
+def test_pyspiel_random_sim_test_passes(game, params):
+    game = pyspiel.load_game(spiel_name(game), params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
@@ -46,11 +60,11 @@ def test_nova_luna_chance_nodes_draw_from_the_remaining_tiles_uniformly():
     rng = random.Random(3)
     draws = 0
     while not state.is_terminal():
-        if state.is_chance_node() and state.stack is not None:
+        if state.is_chance_node() and state.encoder.stack is not None:
             outcomes = state.chance_outcomes()
             assert sum(p for _, p in outcomes) == pytest.approx(1.0)
             left = list(state.engine.unseen_tiles()) if state.engine else list(range(1, 69))
-            for tile in state.draws:
+            for tile in state.encoder.draws:
                 left.remove(tile)
             assert sorted(o + 1 for o, _ in outcomes) == left
             assert len({p for _, p in outcomes}) == 1
@@ -161,17 +175,17 @@ def test_the_engine_draws_what_the_chance_nodes_chose():
         state.arrange_pile([order[0]])  # on the wheel, not in the pile
 
 
-def test_the_games_provide_information_state_tensors():
-    for name in (openspiel.NOVA_LUNA, openspiel.NMBR9):
-        game = pyspiel.load_game(name, {"players": 2})
-        assert game.get_type().provides_information_state_tensor
-        state = game.new_initial_state()
-        play_to(state, random.Random(6), lambda s: len(s.history()) >= 30)
-        for seat in (0, 1):
-            tensor = state.information_state_tensor(seat)
-            assert len(tensor) == game.information_state_tensor_size()
-            observation = state.observation_tensor(seat)
-            assert tensor[: len(observation)] == observation  # the observation comes first
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_provide_information_state_tensors(name):
+    game = pyspiel.load_game(spiel_name(name), {"players": 2})
+    assert game.get_type().provides_information_state_tensor
+    state = game.new_initial_state()
+    play_to(state, random.Random(6), lambda s: len(s.history()) >= 30)
+    for seat in (0, 1):
+        tensor = state.information_state_tensor(seat)
+        assert len(tensor) == game.information_state_tensor_size()
+        observation = state.observation_tensor(seat)
+        assert tensor[: len(observation)] == observation  # the observation comes first
 
 
 def test_nova_luna_information_state_ignores_the_pile_order_and_follows_the_play():

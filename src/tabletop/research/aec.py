@@ -1,11 +1,18 @@
-"""PettingZoo AEC environments for Nova Luna (2–4 players) and NMBR 9 (1–4 players).
+"""PettingZoo AEC environments, one class for every game with an encoding.
+
+``TabletopEnv(game, players, ...)`` plays the registered game ``game`` through its
+encoding (``research.encoding``); ``env(game, ...)`` wraps it as PettingZoo's
+``env()`` does, and ``novaluna_v0``/``nmbr9_v0`` are those for the two games.
+``NovaLunaEnv`` and ``Nmbr9Env`` are the environments under their former names.
 
 Agents are ``"player_0"`` … ``"player_{n-1}"`` (seat numbers). Each observation
 is ``{"observation": int16 vector, "action_mask": int8 vector}``; the encodings
-are in ``research.novaluna`` and ``research.nmbr9`` (docs/research-pettingzoo.md).
+are in each game's ``encoding`` module (docs/research-pettingzoo.md).
 
-* Nova Luna: ``agent_selection`` is the seat whose marker is furthest back
-  (the top of the rearmost stack), so one agent may act several times in a row.
+``agent_selection`` is the encoder's seat to act:
+
+* Nova Luna: the seat whose marker is furthest back (the top of the rearmost
+  stack), so one agent may act several times in a row.
 * NMBR 9: every round the seats that have not placed act one after another in
   seat order; each placement stays pending (hidden from the other seats'
   observations) until the last seat has placed and the round resolves.
@@ -23,6 +30,10 @@ An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["action_mask"].dtype, int(obs["action_mask"].sum()), env.agent_selection
 (dtype('int8'), 3, 'player_1')
+>>> env = raw_env("nmbr9", players=3)
+>>> env.reset(seed=1)
+>>> env.agent_selection, env.metadata["name"]
+('player_0', 'nmbr9_v0')
 """
 
 from __future__ import annotations
@@ -37,10 +48,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.errors import IllegalActionError
-from ..games.nmbr9 import rules as n9
-from ..games.novaluna import rules as nl
-from . import nmbr9 as n9enc
-from . import novaluna as nlenc
+from .encoding import Encoder, encoding, final_rewards, pettingzoo_name, rank_reward
 
 REWARDS = ("rank", "score")
 
@@ -67,45 +75,57 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             env.step(action)
 
 
-def rank_reward(rank: int, players: int) -> float:
-    """``+1`` for rank 1, ``-1`` for the last rank, evenly between.
-
-    >>> [rank_reward(r, 3) for r in (1, 2, 3)]
-    [1.0, 0.0, -1.0]
-    """
-    return 1.0 - 2.0 * (rank - 1) / (players - 1)
-
-
-class _TabletopAEC(AECEnv):
-    """What both games share: agents, resets, seeds, the end-of-game rewards."""
+class TabletopEnv(AECEnv):
+    """The registered game ``game`` for ``players`` seats (the encoding's default if
+    None); ``options`` are the game's variant options (Nova Luna ``first_game``, NMBR 9
+    ``remove`` and ``size``)."""
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 4, "is_parallelizable": False}
 
-    def __init__(self, players: int, reward: str, render_mode: str | None) -> None:
+    def __init__(
+        self,
+        game: str,
+        players: int | None = None,
+        *,
+        reward: str = "rank",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__()
         if reward not in REWARDS:
             raise ValueError(f"reward is one of {REWARDS}, not {reward!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}")
+        encoded = encoding(game)
+        players = encoded.default_players if players is None else players
+        self.setup = setup = encoded.setup(players, **options)
+        self.metadata = {**self.metadata, "name": pettingzoo_name(game)}
+        self.game_name = game
         self.players = players
         self.reward_kind = reward
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        dtype = np.dtype(setup.observation_dtype)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(
-                        self._low, self._high, (self._obs_size,), dtype=np.int16
+                        setup.low, setup.high, setup.observation_shape, dtype=dtype
                     ),
-                    "action_mask": spaces.Box(0, 1, (self._actions,), dtype=np.int8),
+                    "action_mask": spaces.Box(0, 1, (setup.actions,), dtype=np.int8),
                 }
             )
             for a in self.possible_agents
         }
-        self.action_spaces = {a: spaces.Discrete(self._actions) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(setup.actions) for a in self.possible_agents}
         self._rng = random.Random()
-        self.state: Any = None
+        self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
+
+    @property
+    def state(self) -> Any:
+        """The rules' state of the game in progress."""
+        return self.encoder.state
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -121,14 +141,21 @@ class _TabletopAEC(AECEnv):
         (duplicate play: every agent population meets the same deal)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self._new_game(self._rng.getrandbits(64), options or {})
+        self.encoder = self.setup.deal(self._rng.getrandbits(64), options or {})
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self._to_act()]
+        self.agent_selection = self.possible_agents[self.encoder.acting()]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What the seat sees, and its legal actions (NMBR 9: whenever it has still to
+        place this round, whether or not it is ``agent_selection`` yet)."""
+        seat = self._seat[agent]
+        encoder = self.encoder
+        return {"observation": encoder.observe(seat), "action_mask": encoder.mask(seat)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -136,25 +163,22 @@ class _TabletopAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._apply(self._seat[agent], int(action))
-        if self.state.is_over:
-            final = self._final_rewards()
+        encoder = self.encoder
+        encoder.apply(int(action), self._seat[agent])
+        if encoder.is_over:
+            final = final_rewards(encoder, self.players, self.reward_kind)
             for a in self.agents:
                 self.rewards[a] = final[self._seat[a]]
                 self.terminations[a] = True
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[self._to_act()]
+            self.agent_selection = self.possible_agents[encoder.acting()]
         if self.render_mode == "human":
             self.render()
 
-    def _final_rewards(self) -> list[float]:
-        if self.reward_kind == "rank" and self.players > 1:
-            return [rank_reward(r, self.players) for r in self._ranks()]
-        return [float(s) for s in self._scores()]
-
     def render(self) -> str | None:
-        text = self._text()
+        encoder = self.encoder
+        text = encoder.render(None if encoder.is_over else encoder.acting())
         if self.render_mode == "ansi":
             return text
         if self.render_mode == "human":
@@ -165,133 +189,42 @@ class _TabletopAEC(AECEnv):
         pass
 
 
-class NovaLunaEnv(_TabletopAEC):
-    """Nova Luna for 2–4 players (``first_game``: the rulebook's smaller supplies).
-
-    ``players=1`` plays the solo game through the same interface (the Gymnasium
-    environment ``tabletop/NovaLunaSolo-v0`` is the usual way to play it)."""
-
-    metadata = {**_TabletopAEC.metadata, "name": "novaluna_v0"}
-    _low, _high = nlenc.LOW, nlenc.HIGH
-    _actions = nlenc.ACTIONS
-
-    def __init__(
-        self,
-        players: int = 2,
-        *,
-        first_game: bool = False,
-        reward: str = "rank",
-        render_mode: str | None = None,
-    ) -> None:
-        self.game = nl.Game(players=players, first_game=first_game)
-        self._obs_size = nlenc.observation_size(players)
-        self.encoder: nlenc.Encoder | None = None
-        super().__init__(players, reward, render_mode)
-
-    def _new_game(self, seed: int, options: dict) -> None:
-        self.state = self.game.new_state(
-            seed, pile=options.get("pile"), start_stack=options.get("start_stack")
-        )
-        self.encoder = nlenc.Encoder(self.state)
-
-    def _to_act(self) -> int:
-        return self.state.current_seat
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        enc = self.encoder
-        if seat == self.state.current_seat and not self.state.is_over:
-            mask = enc.mask()
-        else:
-            mask = np.zeros(nlenc.ACTIONS, dtype=np.int8)
-        return {"observation": enc.observe(seat), "action_mask": mask}
-
-    def _apply(self, seat: int, action: int) -> None:
-        try:
-            self.encoder.apply(action)
-        except nl.IllegalActionError as e:
-            raise IllegalActionError(f"action {action}: {e}") from None
-
-    def _ranks(self) -> list[int]:
-        ranking = self.state.result().ranking
-        return [ranking.index(s) + 1 for s in range(self.players)]
-
-    def _scores(self) -> list[float]:
-        result = self.state.result()
-        if isinstance(result, nl.SoloResult):
-            return [-float(result.total)]
-        return [float(self.state.discs_placed(s)) for s in range(self.players)]
-
-    def _text(self) -> str:
-        return nlenc.render(self.state)
+def raw_env(game: str, **kwargs: Any) -> TabletopEnv:
+    """The bare environment of ``game`` (keyword arguments as ``TabletopEnv``)."""
+    return TabletopEnv(game, **kwargs)
 
 
-class Nmbr9Env(_TabletopAEC):
+def env(game: str, **kwargs: Any) -> OrderEnforcingWrapper:
+    """The environment with PettingZoo's order checks (``OrderEnforcingWrapper``, a
+    faster ``last()`` on PettingZoo's own). The raw environment checks every action itself
+    (``IllegalActionError``), so PettingZoo's ``AssertOutOfBoundsWrapper`` would only
+    repeat that check."""
+    return OrderEnforcingWrapper(raw_env(game, **kwargs))
+
+
+class NovaLunaEnv(TabletopEnv):
+    """Nova Luna for 2–4 players (``first_game``: the rulebook's smaller supplies);
+    ``players=1`` plays the solo game (``tabletop/NovaLunaSolo-v0`` is the usual way)."""
+
+    def __init__(self, players: int = 2, **kwargs: Any) -> None:
+        super().__init__("nova-luna", players, **kwargs)
+
+
+class Nmbr9Env(TabletopEnv):
     """NMBR 9 for 1–4 players on a ``size`` × ``size`` window (``remove``: cards taken
     out unseen, ``None`` for the rulebook's random 1–4)."""
 
-    metadata = {**_TabletopAEC.metadata, "name": "nmbr9_v0"}
-    _low, _high = n9enc.LOW, n9enc.HIGH
+    def __init__(self, players: int = 2, **kwargs: Any) -> None:
+        super().__init__("nmbr9", players, **kwargs)
 
-    def __init__(
-        self,
-        players: int = 2,
-        *,
-        remove: int | None = 0,
-        size: int = n9enc.SIZE,
-        reward: str = "rank",
-        render_mode: str | None = None,
-    ) -> None:
-        self.game = n9.Game(players=players, remove=remove)
-        self.size = size
-        self._actions = n9enc.actions(size)
-        self._obs_size = n9enc.observation_size(players, size)
-        super().__init__(players, reward, render_mode)
 
-    def _new_game(self, seed: int, options: dict) -> None:
-        self.state = self.game.new_state(seed, deck=options.get("deck"))
-        self._masks: dict[int, tuple[int, np.ndarray]] = {}  # seat -> (placements, mask)
-        self._placements = 0
-
-    def _mask(self, seat: int) -> np.ndarray:
-        """The seat's mask, computed once per placement made (observe, then step)."""
-        cached = self._masks.get(seat)
-        if cached is None or cached[0] != self._placements:
-            cached = self._placements, n9enc.legal_mask(self.state, seat, self.size)
-            self._masks[seat] = cached
-        return cached[1]
-
-    def _to_act(self) -> int:
-        return self.state.acting_seats()[0]
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What the seat sees, and its legal placements if it has still to place this
-        round (whether or not it is ``agent_selection`` yet: the round is simultaneous)."""
-        seat = self._seat[agent]
-        return {
-            "observation": n9enc.observe(self.state, seat, self.size),
-            "action_mask": self._mask(seat).copy(),
-        }
-
-    def _apply(self, seat: int, action: int) -> None:
-        state = self.state
-        if not 0 <= action < self._actions:
-            raise IllegalActionError(f"action {action} is outside 0..{self._actions - 1}")
-        if not self._mask(seat)[action]:
-            place = n9enc.decode(action, self.size)
-            raise IllegalActionError(
-                f"action {action} ({place} for the {state.card}) is not a legal placement "
-                "in the window"
-            )
-        state.apply(n9enc.decode(action, self.size), seat)
-        self._placements += 1
-
-    def _ranks(self) -> list[int]:
-        return list(self.state.result().ranks)
-
-    def _scores(self) -> list[float]:
-        return [float(s) for s in self.state.result().scores]
-
-    def _text(self) -> str:
-        seat = None if self.state.is_over else self._to_act()
-        return n9enc.render(self.state, seat)
+__all__ = [
+    "IllegalActionError",
+    "Nmbr9Env",
+    "NovaLunaEnv",
+    "OrderEnforcingWrapper",
+    "TabletopEnv",
+    "env",
+    "raw_env",
+    "rank_reward",
+]

@@ -7,6 +7,8 @@ environments are measured as ``env()`` makes them (with ``OrderEnforcingWrapper`
 Gymnasium ones as ``gymnasium.make`` does. The median of several runs is printed,
 per second of wall-clock time and per second of the process's CPU time (on a
 machine shared with other work the two part: the process waits for a core).
+Every registered game with an encoding is measured; a game is named by its
+registry name or its command (``nova-luna`` or ``novaluna``).
 
 >>> wall, cpu = aec_steps_per_second("novaluna", 2, seconds=0.05)
 >>> wall > 0 and cpu > 0
@@ -20,14 +22,26 @@ import importlib.util
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 import gymnasium
 import numpy as np
 
-from . import nmbr9_v0, novaluna_v0
+from ..core.game import get_game
+from . import aec
+from .encoding import encoded_games, gym_id, pettingzoo_name, solo_games, spiel_name
 
-AEC = {"novaluna": novaluna_v0.env, "nmbr9": nmbr9_v0.env}
-GYM = {"novaluna": "tabletop/NovaLunaSolo-v0", "nmbr9": "tabletop/Nmbr9Solo-v0"}
+
+def game_name(text: str) -> str:
+    """The registry name of an encoded game named by its name or its command.
+
+    >>> game_name("novaluna"), game_name("nmbr9")
+    ('nova-luna', 'nmbr9')
+    """
+    for name in encoded_games():
+        if text in (name, get_game(name).command):
+            return name
+    raise ValueError(f"no game {text!r} with an encoding; choose from {encoded_games()}")
 
 
 def _pick(mask: np.ndarray, rand) -> int:
@@ -39,7 +53,7 @@ def aec_steps_per_second(
     game: str, players: int, seconds: float, seed: int = 0
 ) -> tuple[float, float]:
     """Steps per second (wall clock, CPU) of the PettingZoo environment of ``game``."""
-    env = AEC[game](players=players)
+    env = aec.env(game_name(game), players=players)
     rand = random.Random(seed).random
     env.reset(seed=seed)
     steps = 0
@@ -64,7 +78,7 @@ def gym_steps_per_second(game: str, seconds: float, seed: int = 0) -> tuple[floa
     """Steps per second (wall clock, CPU) of the Gymnasium solo environment of ``game``."""
     import tabletop.research  # noqa: F401  (registers the environments)
 
-    env = gymnasium.make(GYM[game])
+    env = gymnasium.make(gym_id(game_name(game)))
     rand = random.Random(seed).random
     _obs, info = env.reset(seed=seed)
     steps = 0
@@ -89,10 +103,9 @@ def openspiel_steps_per_second(
     legal actions, then applies one; chance nodes are sampled and not counted."""
     import pyspiel
 
-    from . import openspiel
+    from . import openspiel  # noqa: F401  (registers the games)
 
-    name = {"novaluna": openspiel.NOVA_LUNA, "nmbr9": openspiel.NMBR9}[game]
-    spiel_game = pyspiel.load_game(name, {"players": players})
+    spiel_game = pyspiel.load_game(spiel_name(game_name(game)), {"players": players})
     rng = random.Random(seed)
     state = spiel_game.new_initial_state()
     steps = 0
@@ -129,22 +142,27 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--seconds", type=float, default=2.0, help="per run (default 2)")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
-    parser.add_argument("--only", choices=["novaluna", "nmbr9"], help="one game (default: both)")
+    parser.add_argument("--only", metavar="GAME", help="one game, e.g. novaluna (default: all)")
     args = parser.parse_args(argv)
-    games = [args.only] if args.only else ["novaluna", "nmbr9"]
-    rows = []
+    try:
+        games = [game_name(args.only)] if args.only else encoded_games()
+    except ValueError as err:
+        parser.error(str(err))
+    rows: list[tuple[str, Callable[[], tuple[float, float]]]] = []
     for game in games:
-        for players in (2,) if game == "novaluna" else (1, 2):
+        seats = get_game(game)
+        for players in range(max(1, seats.min_seats), min(2, seats.max_seats) + 1):
             rows.append(
-                (f"PettingZoo {game}_v0, {players} players",
+                (f"PettingZoo {pettingzoo_name(game)}, {players} players",
                  lambda g=game, p=players: aec_steps_per_second(g, p, args.seconds))
             )  # fmt: skip
-        rows.append(
-            (f"Gymnasium {GYM[game]}", lambda g=game: gym_steps_per_second(g, args.seconds))
-        )
-        if _has_pyspiel():
+        if game in solo_games():
             rows.append(
-                (f"OpenSpiel {game}, 2 players",
+                (f"Gymnasium {gym_id(game)}", lambda g=game: gym_steps_per_second(g, args.seconds))
+            )
+        if _has_pyspiel() and seats.max_seats >= 2:
+            rows.append(
+                (f"OpenSpiel {seats.command}, 2 players",
                  lambda g=game: openspiel_steps_per_second(g, 2, args.seconds))
             )  # fmt: skip
     for label, measure in rows:

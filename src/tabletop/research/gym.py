@@ -1,10 +1,13 @@
-"""Gymnasium environments for the single-player games: Nova Luna solo and NMBR 9 solo.
+"""Gymnasium environments for the single-player games, one class for every game with
+an encoding and a solo mode.
 
-``gymnasium.make("tabletop/NovaLunaSolo-v0")`` and ``gymnasium.make("tabletop/Nmbr9Solo-v0")``
-work once ``tabletop.research`` is imported. The observation is the same vector
-as the PettingZoo environments' ``"observation"`` (docs/research-gymnasium.md);
-the legal actions are ``info["action_mask"]`` (``np.int8``) and
-``env.action_masks()`` (what sb3-contrib's MaskablePPO asks for).
+``SoloEnv(game)`` plays the registered game ``game`` alone; importing
+``tabletop.research`` registers ``tabletop/<Name>Solo-v0`` for every such game
+(``gymnasium.make("tabletop/NovaLunaSolo-v0")``, ``"tabletop/Nmbr9Solo-v0"``), and
+``register()`` registers games added to the registry later. The observation is the
+same vector as the PettingZoo environments' ``"observation"``
+(docs/research-gymnasium.md); the legal actions are ``info["action_mask"]``
+(``np.int8``) and ``env.action_masks()`` (what sb3-contrib's MaskablePPO asks for).
 
 Rewards come at the end of the episode: Nova Luna solo gives minus the final
 score (phase 1 + phase 2; lower scores are better, so the reward is higher);
@@ -12,8 +15,8 @@ NMBR 9 solo gives the points scored. Every other step gives 0.
 
 An action the mask forbids ends the episode at once (``terminated=True``,
 ``info["illegal_action"] = True``) with the reward ``illegal_penalty``: by
-default -1000 for Nova Luna (every finished game scores above -600) and -100
-for NMBR 9 (every finished game scores 0 or more).
+default the encoding's, -1000 for Nova Luna (every finished game scores above
+-600) and -100 for NMBR 9 (every finished game scores 0 or more).
 
 >>> env = NovaLunaSoloEnv()
 >>> obs, info = env.reset(seed=3)
@@ -30,26 +33,54 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..games.nmbr9 import rules as n9
-from ..games.novaluna import rules as nl
-from . import nmbr9 as n9enc
-from . import novaluna as nlenc
+from .encoding import Encoder, encoding, gym_id, solo_games
 
-NOVALUNA_ILLEGAL_PENALTY = -1000.0
-NMBR9_ILLEGAL_PENALTY = -100.0
+#: Former names of the encodings' penalties (read when asked for: importing this module
+#: loads no encoding, so that a game's encoding may import the research package).
+_PENALTIES = {"NOVALUNA_ILLEGAL_PENALTY": "nova-luna", "NMBR9_ILLEGAL_PENALTY": "nmbr9"}
 
 
-class _SoloEnv(gymnasium.Env):
+def __getattr__(name: str) -> float:
+    if name in _PENALTIES:
+        return encoding(_PENALTIES[name]).illegal_penalty
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class SoloEnv(gymnasium.Env):
+    """The registered game ``game`` for one seat; ``options`` are the game's variant
+    options (NMBR 9 ``remove`` and ``size``); ``illegal_penalty`` defaults to the
+    encoding's."""
+
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
 
-    def __init__(self, render_mode: str | None, illegal_penalty: float) -> None:
+    def __init__(
+        self,
+        game: str,
+        render_mode: str | None = None,
+        illegal_penalty: float | None = None,
+        **options: Any,
+    ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}")
+        encoded = encoding(game)
+        self.setup = setup = encoded.setup(1, **options)
+        self.game_name = game
+        self.observation_space = spaces.Box(
+            setup.low, setup.high, setup.observation_shape, dtype=np.dtype(setup.observation_dtype)
+        )
+        self.action_space = spaces.Discrete(setup.actions)
         self.render_mode = render_mode
+        if illegal_penalty is None:
+            illegal_penalty = encoded.illegal_penalty
         self.illegal_penalty = float(illegal_penalty)
-        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
+        self._mask = np.zeros(setup.actions, dtype=np.int8)
         self._rng = random.Random()
-        self.state: Any = None
+        self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
+
+    @property
+    def state(self) -> Any:
+        """The rules' state of the game in progress."""
+        return self.encoder.state
 
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
@@ -60,35 +91,36 @@ class _SoloEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        self._new_game(self._rng.getrandbits(64), options or {})
-        self._mask = self._legal_mask()
+        self.encoder = self.setup.deal(self._rng.getrandbits(64), options or {})
+        self._mask = self.encoder.mask(0)
         if self.render_mode == "human":
             self.render()
-        return self._observe(), {"action_mask": self._mask}
+        return self.encoder.observe(0), {"action_mask": self._mask}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         action = int(action)
+        encoder = self.encoder
         if not (0 <= action < len(self._mask) and self._mask[action]):
             info = {"action_mask": np.zeros_like(self._mask), "illegal_action": True}
             self._mask = info["action_mask"]
-            return self._observe(), self.illegal_penalty, True, False, info
-        self._apply(action)
-        over = self.state.is_over
-        reward = self._final_reward() if over else 0.0
-        self._mask = self._legal_mask()
+            return encoder.observe(0), self.illegal_penalty, True, False, info
+        encoder.apply(action, 0)
+        over = encoder.is_over
+        reward = encoder.reward_scores()[0] if over else 0.0
+        self._mask = encoder.mask(0)
         info: dict[str, Any] = {"action_mask": self._mask}
         if over:
-            info["score"] = self._score()
+            info["score"] = encoder.solo_score()
         if self.render_mode == "human":
             self.render()
-        return self._observe(), reward, over, False, info
+        return encoder.observe(0), reward, over, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as ``np.int8`` (the name MaskablePPO looks for)."""
         return self._mask
 
     def render(self) -> str | None:
-        text = self._text()
+        text = self.encoder.render(None)
         if self.render_mode == "ansi":
             return text
         if self.render_mode == "human":
@@ -96,79 +128,32 @@ class _SoloEnv(gymnasium.Env):
         return None
 
 
-class NovaLunaSoloEnv(_SoloEnv):
-    """Nova Luna solo (``tabletop/NovaLunaSolo-v0``); encodings as ``research.novaluna``."""
+class NovaLunaSoloEnv(SoloEnv):
+    """Nova Luna solo (``tabletop/NovaLunaSolo-v0``) under its former name."""
 
     def __init__(
-        self, render_mode: str | None = None, illegal_penalty: float = NOVALUNA_ILLEGAL_PENALTY
+        self, render_mode: str | None = None, illegal_penalty: float | None = None
     ) -> None:
-        self.game = nl.Game(players=1)
-        self.observation_space = spaces.Box(
-            nlenc.LOW, nlenc.HIGH, (nlenc.observation_size(1),), dtype=np.int16
-        )
-        self.action_space = spaces.Discrete(nlenc.ACTIONS)
-        self.encoder: nlenc.Encoder | None = None
-        super().__init__(render_mode, illegal_penalty)
-
-    def _new_game(self, seed: int, options: dict) -> None:
-        self.state = self.game.new_state(seed, pile=options.get("pile"))
-        self.encoder = nlenc.Encoder(self.state)
-
-    def _legal_mask(self) -> np.ndarray:
-        return self.encoder.mask()
-
-    def _observe(self) -> np.ndarray:
-        return self.encoder.observe(0)
-
-    def _apply(self, action: int) -> None:
-        self.encoder.apply(action)
-
-    def _score(self) -> int:
-        return self.state.result().total
-
-    def _final_reward(self) -> float:
-        return -float(self._score())
-
-    def _text(self) -> str:
-        return nlenc.render(self.state)
+        super().__init__("nova-luna", render_mode, illegal_penalty)
 
 
-class Nmbr9SoloEnv(_SoloEnv):
-    """NMBR 9 solo (``tabletop/Nmbr9Solo-v0``) on a ``size`` × ``size`` window."""
+class Nmbr9SoloEnv(SoloEnv):
+    """NMBR 9 solo (``tabletop/Nmbr9Solo-v0``) under its former name (``remove``,
+    ``size`` as ``SoloEnv``'s options)."""
 
     def __init__(
-        self,
-        render_mode: str | None = None,
-        illegal_penalty: float = NMBR9_ILLEGAL_PENALTY,
-        *,
-        remove: int | None = 0,
-        size: int = n9enc.SIZE,
+        self, render_mode: str | None = None, illegal_penalty: float | None = None, **options: Any
     ) -> None:
-        self.game = n9.Game(players=1, remove=remove)
-        self.size = size
-        self.observation_space = spaces.Box(
-            n9enc.LOW, n9enc.HIGH, (n9enc.observation_size(1, size),), dtype=np.int16
-        )
-        self.action_space = spaces.Discrete(n9enc.actions(size))
-        super().__init__(render_mode, illegal_penalty)
+        super().__init__("nmbr9", render_mode, illegal_penalty, **options)
 
-    def _new_game(self, seed: int, options: dict) -> None:
-        self.state = self.game.new_state(seed, deck=options.get("deck"))
 
-    def _legal_mask(self) -> np.ndarray:
-        return n9enc.legal_mask(self.state, 0, self.size)
-
-    def _observe(self) -> np.ndarray:
-        return n9enc.observe(self.state, 0, self.size)
-
-    def _apply(self, action: int) -> None:
-        self.state.apply(n9enc.decode(action, self.size), 0)
-
-    def _score(self) -> int:
-        return self.state.result().scores[0]
-
-    def _final_reward(self) -> float:
-        return float(self._score())
-
-    def _text(self) -> str:
-        return n9enc.render(self.state)
+def register() -> list[str]:
+    """Register ``tabletop/<Name>Solo-v0`` for every registered game with an encoding
+    and a solo mode not registered yet (games added later too); the ids, all of them."""
+    ids = []
+    for name in solo_games():
+        env_id = gym_id(name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=SoloEnv, kwargs={"game": name})
+        ids.append(env_id)
+    return ids

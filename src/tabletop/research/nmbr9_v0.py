@@ -1,4 +1,5 @@
-"""NMBR 9 for PettingZoo, by PettingZoo's convention: ``env()`` and ``raw_env()``.
+"""NMBR 9 for PettingZoo, by PettingZoo's convention: ``env()`` and ``raw_env()``
+(keyword arguments as ``aec.TabletopEnv``'s for ``"nmbr9"``).
 
 >>> from tabletop.research import nmbr9_v0
 >>> env = nmbr9_v0.env(players=4)
@@ -9,20 +10,11 @@
 
 from __future__ import annotations
 
-from .aec import Nmbr9Env, OrderEnforcingWrapper
+from functools import partial
 
+from . import aec
 
-def raw_env(**kwargs) -> Nmbr9Env:
-    """The bare environment (keyword arguments as ``Nmbr9Env``)."""
-    return Nmbr9Env(**kwargs)
-
-
-def env(**kwargs):
-    """The environment with PettingZoo's order checks (``aec.OrderEnforcingWrapper``, a
-    faster ``last()`` on PettingZoo's own). The raw environment checks every action itself
-    (``IllegalActionError``), so PettingZoo's ``AssertOutOfBoundsWrapper`` would only
-    repeat that check."""
-    return OrderEnforcingWrapper(raw_env(**kwargs))
-
+env = partial(aec.env, "nmbr9")
+raw_env = partial(aec.raw_env, "nmbr9")
 
 __all__ = ["env", "raw_env"]

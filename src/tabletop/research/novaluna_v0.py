@@ -1,4 +1,5 @@
-"""Nova Luna for PettingZoo, by PettingZoo's convention: ``env()`` and ``raw_env()``.
+"""Nova Luna for PettingZoo, by PettingZoo's convention: ``env()`` and ``raw_env()``
+(keyword arguments as ``aec.TabletopEnv``'s for ``"nova-luna"``).
 
 >>> from tabletop.research import novaluna_v0
 >>> env = novaluna_v0.env(players=3)
@@ -9,20 +10,11 @@
 
 from __future__ import annotations
 
-from .aec import NovaLunaEnv, OrderEnforcingWrapper
+from functools import partial
 
+from . import aec
 
-def raw_env(**kwargs) -> NovaLunaEnv:
-    """The bare environment (keyword arguments as ``NovaLunaEnv``)."""
-    return NovaLunaEnv(**kwargs)
-
-
-def env(**kwargs):
-    """The environment with PettingZoo's order checks (``aec.OrderEnforcingWrapper``, a
-    faster ``last()`` on PettingZoo's own). The raw environment checks every action itself
-    (``IllegalActionError``), so PettingZoo's ``AssertOutOfBoundsWrapper`` would only
-    repeat that check."""
-    return OrderEnforcingWrapper(raw_env(**kwargs))
-
+env = partial(aec.env, "nova-luna")
+raw_env = partial(aec.raw_env, "nova-luna")
 
 __all__ = ["env", "raw_env"]

@@ -31,7 +31,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from . import novaluna as nlenc
+from ..games.novaluna import encoding as nlenc
 from .aec import NovaLunaEnv
 
 OBS_SCALE = 32.0

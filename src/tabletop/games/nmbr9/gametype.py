@@ -56,7 +56,7 @@ class Nmbr9(GameType):
     view_depends_on_seat = True  # a seat sees its own pending placement, nobody else's
     option_fields = OPTION_FIELDS
     rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
-    research = None  # set by the research encoding
+    research = "tabletop.games.nmbr9.encoding:ENCODING"  # tabletop.research loads it
     bots = REGISTRY
     bot_offers = {"standard": BOTS}
     page = Nmbr9Page()

@@ -62,7 +62,7 @@ class NovaLuna(GameType):
         }
     ]
     rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
-    research = None  # set by the research encoding
+    research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
     bots = REGISTRY
     bot_offers = BOTS
     page = NovaLunaPage()

@@ -1,0 +1,457 @@
+"""NMBR 9 as arrays, for the research environments: the fixed flat action space, the
+observation and the mask (``ENCODING``, the contract ``tabletop.research.encoding``).
+Needs numpy (the extra ``rl``): nothing in the rules, the bots or the server imports it.
+
+The table has no edge, but a fixed action space needs one: the environments
+play on a **window** of ``size × size`` squares (default ``SIZE = 40``),
+squares ``x, y`` from ``-size // 2`` to ``size - size // 2 - 1``. The first
+tile lies with its top-left corner on ``(0, 0)`` (the engine offers only that:
+where the first tile lies changes nothing), near the middle of the window.
+
+**Actions** (``Discrete(4 * size * size)``): ``rotation * size * size +
+(y + size // 2) * size + (x + size // 2)`` lays this round's tile turned
+``rotation`` quarter turns clockwise with the top-left corner of its bounding
+box on square ``(x, y)``. The mask offers exactly the engine's legal
+placements (one per distinct rotation, as ``State.legal_actions``) whose
+squares all lie in the window. There is no pass: the rules always offer a
+placement. A tile lies at most 4 squares from the tiles it touches, and a board
+of at most 20 tiles (≤ 200 squares on the table) leaves room in a 40 × 40
+window in every game we have played; ``window_is_full`` is what would tell.
+
+**Observation** (``Box(-1, 1000, (n,), int16)``, seats rotated so that the
+observer comes first):
+
+* ``header`` (6): players, round (from 0), rounds in the game, this round's
+  card (digit; -1 once over), whether the observer has still to place this
+  round, game over;
+* ``unturned`` (10): per digit, the cards not turned yet (the removed ones among
+  them: nobody knows which) — a multiset, never the order;
+* ``scores`` (players): points on each board as the observer may see it;
+* ``boards`` (players × 2 × size × size): per seat the height of every square
+  and the digit + 1 of its top tile (0 = empty). Other seats' boards are as of
+  the last completed round: their placements of the current round stay hidden
+  until the round resolves (the engine's ``View``).
+
+>>> from tabletop.games.nmbr9.rules import Game
+>>> state = Game(players=2).new_state(seed=1)
+>>> mask = legal_mask(state, 0)
+>>> int(mask.sum()) == len(state.legal_actions(0))
+True
+>>> parts = split(observe(state, 0), 2)
+>>> parts["boards"].shape, parts["header"].tolist()
+((2, 2, 40, 40), [2, 0, 20, 5, 1, 0])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import IllegalActionError
+from ...research.encoding import CHANCE, TERMINAL, split_parts
+from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, State, View
+
+SIZE = 40
+HEADER = 6
+LOW, HIGH = -1, 1000
+
+
+def actions(size: int = SIZE) -> int:
+    return 4 * size * size
+
+
+def observation_size(players: int, size: int = SIZE) -> int:
+    """The length of the observation vector.
+
+    >>> observation_size(1)
+    3217
+    """
+    return HEADER + 10 + players + players * 2 * size * size
+
+
+def split(obs: np.ndarray, players: int, size: int = SIZE) -> dict[str, np.ndarray]:
+    """The observation's parts as shaped views (see the module docstring)."""
+    parts = [
+        ("header", (HEADER,)),
+        ("unturned", (10,)),
+        ("scores", (players,)),
+        ("boards", (players, 2, size, size)),
+    ]
+    return split_parts(obs, parts)
+
+
+def encode(place: Place, size: int = SIZE) -> int:
+    half = size // 2
+    return place.rotation * size * size + (place.y + half) * size + place.x + half
+
+
+def decode(action: int, size: int = SIZE) -> Place:
+    rotation, cell = divmod(int(action), size * size)
+    row, column = divmod(cell, size)
+    half = size // 2
+    return Place(rotation, column - half, row - half)
+
+
+def in_window(digit: int, place: Place, size: int = SIZE) -> bool:
+    """Whether every square of the tile lies in the window."""
+    shape = SHAPES[digit][place.rotation]
+    low, high = -(size // 2), size - size // 2
+    return (
+        low <= place.x
+        and place.x + shape.width <= high
+        and low <= place.y
+        and place.y + shape.height <= high
+    )
+
+
+def _offsets(bits: int) -> np.ndarray:
+    """The positions of the set bits of a non-negative int, lowest first."""
+    raw = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+    return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
+
+
+#: Per digit and rotation: the shape's (width, height).
+_EXTENT = tuple(tuple((s.width, s.height) for s in rotations) for rotations in SHAPES)
+
+
+def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
+    """``int8``: 1 for each legal placement of ``seat`` that lies in the window.
+
+    The same placements as ``state.legal_actions(seat)`` (tests check it), read
+    straight from the board's bit masks of legal corners rather than listed.
+    """
+    mask = np.zeros(actions(size), dtype=np.int8)
+    if state.is_over or state.placed[seat] is not None:
+        return mask
+    digit = state.card
+    board = state.boards[seat]
+    if not board.tiles:
+        for place in state.legal_actions(seat):
+            if in_window(digit, place, size):
+                mask[encode(place, size)] = 1
+        return mask
+    half = size // 2
+    ox, oy = board.corner(0)
+    w = board._w  # the board's bitboard stride (see ``Board.corner``)
+    for bits, _level, offsets in board.legal_masks(digit):
+        rotation = bits.shape.rotation
+        width, height = _EXTENT[digit][rotation]
+        rows, columns = np.divmod(_offsets(offsets), w)
+        x, y = columns + (ox + half), rows + (oy + half)  # window coordinates
+        inside = (x >= 0) & (x + width <= size) & (y >= 0) & (y + height <= size)
+        mask[rotation * size * size + y[inside] * size + x[inside]] = 1
+    return mask
+
+
+def window_is_full(state: State, seat: int, size: int = SIZE) -> bool:
+    """Whether ``seat`` must place but no legal placement fits the window."""
+    return (
+        not state.is_over
+        and state.placed[seat] is None
+        and not any(in_window(state.card, p, size) for p in state.legal_actions(seat))
+    )
+
+
+def observe(state: State, seat: int, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
+    """The observation of ``seat`` (see the module docstring), built from the engine's
+    ``View``: nothing of another seat's pending placement can reach it.
+
+    ``acting``: whether ``seat`` is to place now (default: it has not placed yet)."""
+    view = View(state, seat)
+    return observe_view(view, size, acting=acting)
+
+
+def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
+    seat = view.viewer
+    n = view.game.players
+    obs = np.zeros(observation_size(n, size), dtype=np.int16)
+    if acting is None:
+        acting = not view.is_over and not view.has_placed[seat]
+    obs[:HEADER] = (
+        n,
+        view.round,
+        view.rounds,
+        -1 if view.card is None else view.card,
+        acting,
+        view.is_over,
+    )
+    at = HEADER
+    for digit in view.unturned:
+        obs[at + digit] += 1
+    at += 10
+    order = [(seat + k) % n for k in range(n)]
+    obs[at : at + n] = [view.boards[s].score for s in order]
+    at += n
+    planes = obs[at:].reshape(n, 2, size, size)
+    half = size // 2
+    for k, s in enumerate(order):
+        board = view.boards[s]
+        if not board.squares:
+            continue
+        tiles = board.tiles
+        cells = np.array(list(board.squares), dtype=np.int64) + half
+        tops = np.array(list(board.squares.values()), dtype=np.int64)
+        inside = ((cells >= 0) & (cells < size)).all(axis=1)
+        columns, rows = cells[inside, 0], cells[inside, 1]
+        planes[k, 0, rows, columns] = tops[inside, 0]
+        digits = np.array([tiles[i].digit + 1 for i in tops[inside, 1].tolist()], dtype=np.int16)
+        planes[k, 1, rows, columns] = digits
+    return obs
+
+
+def render(state: State, seat: int | None = None) -> str:
+    """Plain text: the card, and each board as ``seat`` may see it (``None``: all of it,
+    pending placements included, as a referee sees it)."""
+    lines = [
+        f"NMBR 9, {state.game.players} player(s), round {min(state.round, state.rounds - 1) + 1}"
+        f"/{state.rounds}, " + ("over" if state.is_over else f"card {state.card}")
+    ]
+    boards = state.boards if seat is None else View(state, seat).boards
+    for s, board in enumerate(boards):
+        lines.append(f"seat {s}: {board.score} points, {len(board.tiles)} tiles")
+        if board.squares:
+            x0, y0, x1, y1 = board.bounds()
+            for y in range(y0, y1 + 1):
+                row = ""
+                for x in range(x0, x1 + 1):
+                    height, index = board.squares.get((x, y), (0, -1))
+                    row += str(board.tiles[index].digit) if height else "."
+                lines.append("  " + row)
+    return "\n".join(lines)
+
+
+class Encoder:
+    """Follows one game dealt from a seed (PettingZoo, Gymnasium): every round the seats
+    that have not placed act one after another in seat order, each placement pending
+    (hidden from the other seats) until the round resolves.
+
+    >>> game = ENCODING.setup(2).deal(1, {})
+    >>> game.acting(), int(game.mask(1).sum()) == len(game.legal_actions(1))
+    (0, True)
+    """
+
+    def __init__(self, setup: Nmbr9Setup, state: State) -> None:
+        self.setup = setup
+        self.state = state
+        self.size = setup.size
+        # seat -> (moves made, mask): a mask is computed once per move (observe, then step)
+        self._masks: dict[int, tuple[int, np.ndarray]] = {}
+        self._moves = 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def acting(self) -> int:
+        state = self.state
+        return TERMINAL if state.is_over else state.acting_seats()[0]
+
+    def _mask(self, seat: int) -> np.ndarray:
+        cached = self._masks.get(seat)
+        if cached is None or cached[0] != self._moves:
+            cached = self._moves, legal_mask(self.state, seat, self.size)
+            self._masks[seat] = cached
+        return cached[1]
+
+    def mask(self, seat: int) -> np.ndarray:
+        """The seat's legal placements if it has still to place this round (whether or
+        not it acts first: the round is simultaneous)."""
+        return self._mask(seat).copy()
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return np.flatnonzero(self._mask(seat)).tolist()
+
+    def observe(self, seat: int) -> np.ndarray:
+        return observe(self.state, seat, self.size)
+
+    def apply(self, action: int, seat: int) -> None:
+        actions = self.setup.actions
+        if not 0 <= action < actions:
+            raise IllegalActionError(f"action {action} is outside 0..{actions - 1}")
+        if not self._mask(seat)[action]:
+            place = decode(action, self.size)
+            raise IllegalActionError(
+                f"action {action} ({place} for the {self.state.card}) is not a legal "
+                "placement in the window"
+            )
+        self.state.apply(decode(action, self.size), seat)
+        self._moves += 1
+
+    def scores(self) -> list[int]:
+        return [self.state.score(seat) for seat in range(self.setup.players)]
+
+    def ranks(self) -> list[int]:
+        """Shared between equal totals: 1 + the seats with more points."""
+        scores = self.scores()
+        return [1 + sum(other > mine for other in scores) for mine in scores]
+
+    def reward_scores(self) -> list[float]:
+        return [float(score) for score in self.scores()]
+
+    def solo_score(self) -> float:
+        return self.state.score(0)
+
+    def render(self, seat: int | None = None) -> str:
+        return render(self.state, seat)
+
+
+#: In an information state: another seat's placement of the current round.
+HIDDEN = -2
+
+
+class ChanceEncoder(Encoder):
+    """A game whose cards the chance nodes turn (OpenSpiel): each round begins with a
+    chance node turning the next card, a digit with probability proportional to the
+    cards of it not turned yet; then the seats place in seat order, **imperfect
+    information**: a seat never sees another seat's placement of the current round.
+    Should a seat find no placement inside the window (never seen), the game ends.
+
+    >>> game = ENCODING.setup(1).undealt()
+    >>> game.acting() == CHANCE, int(game.observe(0)[3])
+    (True, -1)
+    """
+
+    def __init__(self, setup: Nmbr9Setup) -> None:
+        # The engine's deck is arranged card by card by the chance nodes.
+        super().__init__(setup, setup.rules.new_state(deck=sorted(FULL_DECK)))
+        self.turned = 0  # rounds whose card the chance node has turned
+        self.stuck = False  # a seat found no placement in the window
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over or self.stuck
+
+    def acting(self) -> int:
+        state = self.state
+        if state.is_over or self.stuck:
+            return TERMINAL
+        if self.turned == state.round:
+            return CHANCE
+        return state.acting_seats()[0]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        cards = list(self.state.deck_order()[self.state.round :])
+        return [(d, cards.count(d) / len(cards)) for d in sorted(set(cards))]
+
+    def apply_chance(self, outcome: int) -> None:
+        self.state.arrange_deck([outcome])
+        self.turned += 1
+        self._moves += 1  # the card changes every mask
+        self._check_window()
+
+    def apply(self, action: int, seat: int) -> None:
+        super().apply(action, seat)
+        self._check_window()
+
+    def _check_window(self) -> None:
+        state = self.state
+        if not state.is_over and self.turned > state.round:
+            # the next seat to place (a new round waits for its card first): its mask is
+            # exactly its legal placements inside the window (``window_is_full``), and
+            # computed now it serves its legal actions next
+            self.stuck = not self._mask(state.acting_seats()[0]).any()
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation; before a round's card is turned, its card is -1."""
+        state = self.state
+        if self.turned > state.round or state.is_over:
+            return observe(state, seat, self.size)
+        obs = observe(state, seat, self.size, acting=False)
+        obs[3] = -1  # the round's card is not turned yet
+        return obs
+
+    def action_string(self, action: int) -> str:
+        return str(decode(action, self.size))
+
+    def chance_string(self, outcome: int) -> str:
+        return f"turn card {outcome}"
+
+    def _known_history(self, seat: int, history: Sequence[int]) -> list[list[int]]:
+        """The history as ``seat`` knows it, one row per round: the card turned, then
+        the placements in seat order, another seat's of the current round as ``HIDDEN``."""
+        n = self.setup.players
+        rounds: list[list[int]] = []
+        for action in history:
+            if not rounds or len(rounds[-1]) == n + 1:  # a chance node: the round's card
+                rounds.append([action])
+            else:
+                rounds[-1].append(action)
+        last = rounds[-1] if rounds else []
+        if len(last) < n + 1:  # the current round: only the seat's own placement shows
+            last[1:] = [a if s == seat else HIDDEN for s, a in enumerate(last[1:])]
+        return rounds
+
+    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
+        """The observation, then ``_known_history`` as a table of ``rounds × (players +
+        1)`` (-1 where nothing happened yet)."""
+        width = self.setup.players + 1
+        out = np.full(self.setup.information_size, -1.0, np.float32)
+        size = self.setup.observation_shape[0]
+        out[:size] = self.observe(seat)
+        for k, row in enumerate(self._known_history(seat, history)):
+            at = size + k * width
+            out[at : at + len(row)] = row
+        return out
+
+    def information_string(self, seat: int, history: Sequence[int]) -> str:
+        """The cards turned, every placement of the rounds resolved, and of the current
+        round only the seat's own."""
+        words: list[str] = []
+        for card, *placed in self._known_history(seat, history):
+            words.append(f"card{card}")
+            words += ["?" if a == HIDDEN else str(a) for a in placed]
+        return " ".join(words)
+
+
+# A bound on the solo score: each tile scores digit × level, the 20 digits sum to
+# 90 and no tile lies higher than level 19.
+SOLO_BEST = 90.0 * 19
+
+
+class Nmbr9Setup:
+    """NMBR 9 for ``players`` (1-4) on a ``size`` × ``size`` window (``remove``: cards
+    taken out unseen, ``None`` for the rulebook's random 1-4)."""
+
+    observation_dtype = "int16"
+    low, high = LOW, HIGH
+    max_chance_outcomes = 10
+
+    def __init__(self, players: int, remove: int | None = 0, size: int = SIZE) -> None:
+        self.rules = Game(players=players, remove=remove)  # checks both
+        self.players = players
+        self.size = size
+        self.actions = actions(size)
+        self.observation_shape = (observation_size(players, size),)
+        rounds = CARDS - (remove or 0)
+        self.max_game_length = rounds * (players + 1)
+        self.information_size = self.observation_shape[0] + self.max_game_length
+        solo = players == 1
+        self.min_utility = 0.0 if solo else -1.0
+        self.max_utility = SOLO_BEST if solo else 1.0
+
+    def __deepcopy__(self, memo: dict) -> Nmbr9Setup:
+        return self  # never changes: OpenSpiel's clones share it
+
+    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder:
+        """A game shuffled from ``seed``; ``options`` may fix it: ``{"deck": 20 digits}``."""
+        return Encoder(self, self.rules.new_state(seed, deck=options.get("deck")))
+
+    def undealt(self) -> ChanceEncoder:
+        return ChanceEncoder(self)
+
+
+class Nmbr9Encoding:
+    """NMBR 9's encoding (``GameType.research`` of ``nmbr9``)."""
+
+    default_players = 2
+    illegal_penalty = -100.0  # every finished game scores 0 or more
+    perfect_information = False
+    spiel_parameters = {"players": 2, "remove": 0}
+
+    def setup(self, players: int, **options: Any) -> Nmbr9Setup:
+        return Nmbr9Setup(players, **options)
+
+
+ENCODING = Nmbr9Encoding()

@@ -1,0 +1,643 @@
+"""Nova Luna as arrays, for the research environments: the fixed flat action space, the
+observation and the mask (``ENCODING``, the contract ``tabletop.research.encoding``).
+
+Needs numpy (the extra ``rl``): nothing in the rules, the bots or the server imports
+this module; ``GameType.research`` names it and the research adapters load it.
+
+**Actions** (``Discrete(ACTIONS)``, ``ACTIONS = 3 * GRID * GRID + 2 = 23765``):
+
+* ``choice * GRID * GRID + (y + RADIUS) * GRID + (x + RADIUS)`` — take the
+  ``choice``-th tile (0, 1 or 2) clockwise from the meeple (empty spaces
+  skipped: ``State.takeable_spaces()[choice]``) and lay it on cell ``(x, y)``
+  of your display, ``-RADIUS <= x, y <= RADIUS``;
+* ``REFILL_ACTION = 3 * GRID * GRID`` — refill the wheel (2–4 players);
+* ``END_PHASE_ACTION = REFILL_ACTION + 1`` — solo: end phase 1.
+
+The first tile lies on ``(0, 0)`` and every later one touches the display, so
+a seat's ``k``-th tile lies at most ``k - 1`` cells (edge steps) from it. The
+rearmost seat always moves and costs are 1–7, so a seat's total time never
+exceeds the others' by more than 7: with two players a seat can take at most
+45 tiles (the 45 cheapest cost 137 = (268 + 7) / 2 rounded down), with three
+34, with four 29, solo 22. Every legal cell therefore lies within
+``RADIUS = 44`` steps of the first tile, and the grid ``GRID = 89`` covers
+every legal placement of every game: the mask is exactly the engine's legal
+actions.
+
+**Observation** (``Box(-64, 300, (size,), int16)``, the seats rotated so that
+the observer comes first, then the following seats in seat order):
+
+* ``header`` (10): players, the seat to move (relative: 0 = the observer),
+  whether the observer is to move, solo phase, refill legal, end-phase legal,
+  tiles in the pile, tiles on the wheel, turns played, game over;
+* ``wheel`` (11 × 4): the spaces clockwise after the meeple, each
+  ``(tile id or 0, colour + 1 or 0, cost or 0, choice + 1 if takeable else 0)``;
+* ``seats`` (players × 6): discs left, discs placed, time, time minus the
+  observer's, place in the turn order (0 = moves next), tiles in the display;
+* ``displays`` (players × 45 × 9): per seat the tiles in the order laid, each
+  ``(1, x, y, tile id, colour, cost, task 0, task 1, task 2)``, a task being
+  0 = none, 1 = open, 2 = covered; unused rows are 0;
+* ``unseen`` (68): 1 for each tile id still in the draw pile — the pile as a
+  multiset; its order is never encoded.
+
+``split(obs, players)`` gives these parts as named, shaped views.
+
+>>> from tabletop.games.novaluna.rules import Game, Place
+>>> state = Game(players=2).new_state(seed=1)
+>>> enc = Encoder(state)
+>>> mask = enc.mask()
+>>> int(mask.sum()) == len(state.legal_actions())
+True
+>>> decode(encode_place(2, 0, 0), state) == Place(state.takeable_spaces()[2], 0, 0)
+True
+>>> parts = split(enc.observe(0), 2)
+>>> parts["displays"].shape, int(parts["unseen"].sum())
+((2, 45, 9), 57)
+"""
+
+from __future__ import annotations
+
+import itertools
+import struct
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...core.errors import IllegalActionError
+from ...research.encoding import CHANCE, TERMINAL, split_parts
+from .rules import END_PHASE, REFILL, Action, Game, Place, SoloResult, State
+from .rules.display import cell_key, cell_xy
+from .rules.state import _CLOCKWISE_AFTER
+from .rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
+
+RADIUS = 44
+GRID = 2 * RADIUS + 1
+CELLS = GRID * GRID
+REFILL_ACTION = 3 * CELLS
+END_PHASE_ACTION = REFILL_ACTION + 1
+ACTIONS = END_PHASE_ACTION + 1
+
+MAX_TILES = 45  # the most tiles one seat can hold (see above)
+HEADER = 10
+WHEEL = 11 * 4
+SEAT = 6
+ROW = 9
+UNSEEN = 68
+LOW, HIGH = -64, 300
+
+
+def observation_size(players: int) -> int:
+    """The length of the observation vector for ``players`` seats.
+
+    >>> observation_size(2)
+    944
+    """
+    return HEADER + WHEEL + players * SEAT + players * MAX_TILES * ROW + UNSEEN
+
+
+def split(obs: np.ndarray, players: int) -> dict[str, np.ndarray]:
+    """The observation's parts as shaped views (see the module docstring)."""
+    parts = [
+        ("header", (HEADER,)),
+        ("wheel", (11, 4)),
+        ("seats", (players, SEAT)),
+        ("displays", (players, MAX_TILES, ROW)),
+        ("unseen", (UNSEEN,)),
+    ]
+    return split_parts(obs, parts)
+
+
+def encode_place(choice: int, x: int, y: int) -> int:
+    """The action index of taking the ``choice``-th tile and laying it on ``(x, y)``."""
+    return choice * CELLS + (y + RADIUS) * GRID + (x + RADIUS)
+
+
+def decode(action: int, state: State) -> Action | None:
+    """The engine action an index stands for in ``state``; ``None`` if it names no tile."""
+    action = int(action)
+    if action == REFILL_ACTION:
+        return REFILL
+    if action == END_PHASE_ACTION:
+        return END_PHASE
+    if not 0 <= action < REFILL_ACTION:
+        return None
+    choice, cell = divmod(action, CELLS)
+    spaces = state.takeable_spaces()
+    if choice >= len(spaces):
+        return None
+    row, column = divmod(cell, GRID)
+    return Place(spaces[choice], column - RADIUS, row - RADIUS)
+
+
+def encode(action: Action, state: State) -> int:
+    """The index of an engine action in ``state`` (the inverse of ``decode``)."""
+    if action == REFILL:
+        return REFILL_ACTION
+    if action == END_PHASE:
+        return END_PHASE_ACTION
+    return encode_place(state.takeable_spaces().index(action.space), action.x, action.y)
+
+
+def _key_index() -> list[int]:
+    table = [-1] * (1 << 16)
+    for y in range(-RADIUS, RADIUS + 1):
+        for x in range(-RADIUS, RADIUS + 1):
+            table[cell_key(x, y)] = (y + RADIUS) * GRID + x + RADIUS
+    return table
+
+
+#: Packed display cell key -> grid index (-1 outside the grid).
+KEY_INDEX = _key_index()
+#: Per tile id: (id, colour + 1, cost); an empty space (id 0) is zeros.
+TILE_FEATURES: tuple[tuple[int, int, int], ...] = ((0, 0, 0),) + tuple(
+    (t, TILE_COLOR[t] + 1, TILE_COST[t]) for t in TILE_IDS
+)
+_EMPTY_SPACE = (0, 0, 0, 0)
+#: Per tile id, per choice (0 = not takeable, 1-3): the wheel entry.
+_WHEEL_ENTRY = tuple(tuple((*f, c) for c in range(4)) for f in TILE_FEATURES)
+
+
+class Encoder:
+    """Follows one game and encodes it; call ``update`` after every action applied.
+
+    The displays, each seat's legal cells (as a grid) and the unseen tiles are
+    kept up to date incrementally, so that an observation or a mask costs a few
+    array copies, not a walk over every tile.
+    """
+
+    __slots__ = (
+        "state", "players", "size", "_orders", "_pack", "_rows", "_where", "_free", "_unseen",
+        "_drawn",
+    )  # fmt: skip
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.players = n = state.game.players
+        self.size = observation_size(n)
+        self._orders = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        # header, wheel and seats as int16 bytes (faster than numpy's list conversion)
+        self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * n}h").pack
+        self._rows = [np.zeros(MAX_TILES * ROW, dtype=np.int16) for _ in range(n)]
+        self._where: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
+        # per seat: its legal cells, once per choice (a mask's layout): a mask is a copy
+        self._free = [np.zeros(ACTIONS, dtype=np.int8) for _ in range(n)]
+        self._unseen = np.zeros(UNSEEN, dtype=np.int16)
+        for tile in state.unseen_tiles():
+            self._unseen[tile - 1] = 1
+        self._drawn = state.drawn
+        for seat in range(n):  # a state may already be under way
+            d = state.displays[seat]
+            for key in d.frontier:
+                self._set_free(seat, key, 1)
+            for key, tile in d.tiles.items():
+                self._add(seat, cell_xy(key), tile)
+                open_mask = d.open.get(key, 0)
+                row = self._where[seat][cell_xy(key)]
+                for i in range(len(TILE_TASKS[tile])):
+                    if not open_mask >> i & 1:
+                        self._rows[seat][row * ROW + 6 + i] = 2
+        self._see_wheel()
+
+    def __getstate__(self) -> dict:
+        """Pickle everything but the packer (a ``struct.Struct`` cannot be pickled)."""
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_pack"}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * self.players}h").pack
+
+    def _set_free(self, seat: int, key: int, value: int) -> None:
+        index = KEY_INDEX[key]
+        if index >= 0:
+            free = self._free[seat]
+            free[index] = free[index + CELLS] = free[index + 2 * CELLS] = value
+
+    def _add(self, seat: int, cell: tuple[int, int], tile: int) -> None:
+        where = self._where[seat]
+        at = len(where) * ROW
+        where[cell] = len(where)
+        tasks = len(TILE_TASKS[tile])
+        color, cost = TILE_COLOR[tile], TILE_COST[tile]
+        row = (
+            1,
+            cell[0],
+            cell[1],
+            tile,
+            color,
+            cost,
+            int(tasks > 0),
+            int(tasks > 1),
+            int(tasks > 2),
+        )
+        self._rows[seat][at : at + ROW] = row
+
+    def _see_wheel(self) -> None:
+        """Tiles drawn from the pile (refills, chosen or forced) are no longer unseen."""
+        if self.state.drawn != self._drawn:
+            self._drawn = self.state.drawn
+            unseen = self._unseen
+            for tile in self.state.wheel:
+                if tile:
+                    unseen[tile - 1] = 0
+
+    def update(self, seat: int, action: Action, covered: list[tuple[int, int, int]]) -> None:
+        """Record ``action`` by ``seat`` (already applied) and the tasks it covered."""
+        if isinstance(action, Place):
+            self._record_place(seat, action.x, action.y, cell_key(action.x, action.y), covered)
+        self._see_wheel()
+
+    def _record_place(
+        self, seat: int, x: int, y: int, key: int, covered: list[tuple[int, int, int]]
+    ) -> None:
+        tiles = self.state.displays[seat].tiles
+        self._add(seat, (x, y), tiles[key])
+        rows, where = self._rows[seat], self._where[seat]
+        for cx, cy, i in covered:
+            rows[where[(cx, cy)] * ROW + 6 + i] = 2
+        self._set_free(seat, key, 0)
+        for n in (key + 1, key - 1, key + 256, key - 256):
+            if n not in tiles:
+                self._set_free(seat, n, 1)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def acting(self) -> int:
+        """The seat to move: the rearmost marker (``TERMINAL`` once over)."""
+        s = self.state
+        return TERMINAL if s.is_over else s.current_seat
+
+    def apply(self, action: int, seat: int | None = None) -> Action:
+        """Apply action index ``action`` for the seat to move (``seat``, if given, must be
+        it) and record it; return the engine's action. ``IllegalActionError`` (nothing
+        changes) if the mask forbids it."""
+        s = self.state
+        if seat is not None and seat != s.current_seat:
+            raise IllegalActionError(f"action {action}: it is seat {s.current_seat}'s turn")
+        seat = s.current_seat
+        if 0 <= action < REFILL_ACTION and not s.is_over:
+            choice, cell = divmod(action, CELLS)
+            spaces = s.takeable_spaces()
+            if choice < len(spaces) and self._free[seat][action]:
+                # The grid mirrors the engine's frontier (tests compare the masks with
+                # legal_actions() over whole games), so this is a legal placement and the
+                # engine's own check in State.apply would only repeat this one.
+                row, column = divmod(cell, GRID)
+                x, y = column - RADIUS, row - RADIUS
+                key = cell_key(x, y)
+                space = spaces[choice]
+                covered = s._place(space, key)
+                self._record_place(seat, x, y, key, covered)
+                self._see_wheel()
+                return Place(space, x, y)
+        move = decode(action, s)
+        if move is None:
+            raise IllegalActionError(f"action {action} names no tile on the wheel")
+        try:
+            covered = s.apply(move)  # State.apply refuses what is illegal
+        except IllegalActionError as e:
+            raise IllegalActionError(f"action {action}: {e}") from None
+        self.update(seat, move, covered)
+        return move
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (see the module docstring)."""
+        s = self.state
+        n = self.players
+        current = s.current_seat
+        over = s.is_over
+        head = [
+            n,
+            (current - seat) % n,
+            int(not over and current == seat),  # ints: numpy converts bools slowly
+            s.phase,
+            int(s.can_refill()),
+            int(s.can_end_phase()),
+            s.pile_count,
+            s.on_wheel,
+            s.turn,
+            int(over),
+        ]
+        wheel = s.wheel
+        k = 3 if over else 0  # takeable tiles seen so far (none once over)
+        for space in _CLOCKWISE_AFTER[s.meeple]:
+            tile = wheel[space]
+            if tile:
+                k += 1
+                head += _WHEEL_ENTRY[tile][k if k < 4 else 0]
+            else:
+                head += _EMPTY_SPACE
+        supply, time, displays, where = s.supply, s.time, s.displays, self._where
+        mine = time[seat]
+        order = self._orders[seat]
+        turn_order = s.turn_order() if n > 1 else order
+        for other in order:
+            head += (
+                supply[other],
+                displays[other].covered,
+                time[other],
+                time[other] - mine,
+                turn_order.index(other),
+                len(where[other]),
+            )
+        rows = self._rows
+        return np.concatenate(
+            [np.frombuffer(self._pack(*head), np.int16), *[rows[o] for o in order], self._unseen]
+        )
+
+    def legal_actions(self, seat: int | None = None) -> list[int]:
+        """The indices where ``mask(seat)`` is 1, in increasing order, built from the
+        display's frontier (a few dozen cells) instead of scanning the whole mask."""
+        s = self.state
+        if s.is_over or (seat is not None and seat != s.current_seat):
+            return []
+        cells = sorted(KEY_INDEX[key] for key in s.displays[s.current_seat].frontier)
+        if cells and cells[0] < 0:  # never: the grid holds every legal cell
+            cells = [c for c in cells if c >= 0]
+        actions = [c + choice * CELLS for choice in range(len(s.takeable_spaces())) for c in cells]
+        if s.can_refill():
+            actions.append(REFILL_ACTION)
+        if s.can_end_phase():
+            actions.append(END_PHASE_ACTION)
+        return actions
+
+    def mask(self, seat: int | None = None) -> np.ndarray:
+        """``int8``, 1 for each legal action of the seat to move (all 0 once over, and
+        for any other ``seat``)."""
+        s = self.state
+        if s.is_over or (seat is not None and seat != s.current_seat):
+            return np.zeros(ACTIONS, dtype=np.int8)
+        mask = self._free[s.current_seat].copy()
+        choices = len(s.takeable_spaces())
+        if choices < 3:
+            mask[choices * CELLS : 3 * CELLS] = 0
+        if s.can_refill():
+            mask[REFILL_ACTION] = 1
+        if s.can_end_phase():
+            mask[END_PHASE_ACTION] = 1
+        return mask
+
+    def ranks(self) -> list[int]:
+        """Per seat its place in the final ranking (Nova Luna breaks every tie)."""
+        ranking = self.state.result().ranking
+        return [ranking.index(seat) + 1 for seat in range(self.players)]
+
+    def reward_scores(self) -> list[float]:
+        """Discs placed per seat; solo, minus the final score (lower is better)."""
+        result = self.state.result()
+        if isinstance(result, SoloResult):
+            return [-float(result.total)]
+        return [float(self.state.discs_placed(seat)) for seat in range(self.players)]
+
+    def solo_score(self) -> float:
+        return self.state.result().total
+
+    def render(self, seat: int | None = None) -> str:
+        """The whole position (everyone sees everything but the pile's order)."""
+        return render(self.state)
+
+
+def render(state: State) -> str:
+    """A plain-text picture of a position: wheel, seats and displays."""
+    from .rules import TILES
+
+    def name(tile: int) -> str:
+        t = TILES[tile]
+        return f"{t.color[0].upper()}{t.cost}"
+
+    lines = [
+        f"Nova Luna, {state.game.players} player(s), turn {state.turn}, "
+        + ("over" if state.is_over else f"seat {state.current_seat} to move"),
+        "wheel (clockwise from the meeple): "
+        + " ".join(
+            name(state.wheel[s]) if state.wheel[s] else "--" for s in _CLOCKWISE_AFTER[state.meeple]
+        )
+        + f"; pile {state.pile_count}",
+    ]
+    for seat, d in enumerate(state.displays):
+        lines.append(
+            f"seat {seat}: {state.supply[seat]} discs left, time {state.time[seat]}, "
+            f"{len(d.tiles)} tiles"
+        )
+        if d.tiles:
+            cells = {cell_xy(k): t for k, t in d.tiles.items()}
+            xs = [x for x, _ in cells]
+            ys = [y for _, y in cells]
+            for y in range(min(ys), max(ys) + 1):
+                row = []
+                for x in range(min(xs), max(xs) + 1):
+                    tile = cells.get((x, y))
+                    if tile is None:
+                        row.append(" . ")
+                    else:
+                        mark = "*" if d.open.get(cell_key(x, y), 0) == 0 else " "
+                        row.append(name(tile) + mark)
+                lines.append("  " + "".join(row))
+    return "\n".join(lines)
+
+
+class ChanceEncoder:
+    """A game whose draws the chance nodes decide (OpenSpiel): **perfect information with
+    explicit chance**. The draw pile's order, the only secret of the rules, is never held:
+    each tile drawn (the 11 at set-up, every refill, the automatic refill when the wheel
+    empties, the solo phase 2) is a chance node over the tiles still in the pile, uniform
+    over them; the start stack is one chance node over the ``players!`` orders. When an
+    action will draw tiles, it waits (``pending``) for their chance nodes.
+
+    >>> game = ENCODING.setup(2).undealt()
+    >>> game.acting() == CHANCE, game.chance_outcomes()
+    (True, [(0, 0.5), (1, 0.5)])
+    """
+
+    def __init__(self, setup: NovaLunaSetup) -> None:
+        self.setup = setup
+        self.stack: tuple[int, ...] | None = None if setup.players > 1 else (0,)
+        self.draws: list[int] = []  # tiles drawn by the chance nodes not yet applied
+        self.to_draw = 11  # chance nodes to come before the pending action (or set-up)
+        self.pending: int | None = None  # the action waiting for its draws
+        self.encoder: Encoder | None = None  # once set up: it holds the rules' state
+
+    @property
+    def state(self) -> State | None:
+        return None if self.encoder is None else self.encoder.state
+
+    @property
+    def is_over(self) -> bool:
+        return self.encoder is not None and self.encoder.state.is_over and self.pending is None
+
+    def acting(self) -> int:
+        encoder = self.encoder
+        if encoder is not None and encoder.state.is_over and self.pending is None:
+            return TERMINAL
+        if encoder is None or len(self.draws) < self.to_draw:
+            return CHANCE
+        return encoder.state.current_seat
+
+    def _unseen(self) -> list[int]:
+        state = self.state
+        pool = list(state.unseen_tiles()) if state is not None else list(TILE_IDS)
+        for tile in self.draws:
+            pool.remove(tile)
+        return pool
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Set-up: the start stacks (an index into their permutations); then the tiles
+        left in the pile (``tile id - 1``), uniformly."""
+        if self.stack is None:
+            n = len(self.setup.stacks)
+            return [(i, 1.0 / n) for i in range(n)]
+        pool = self._unseen()
+        return [(tile - 1, 1.0 / len(pool)) for tile in pool]
+
+    def apply_chance(self, outcome: int) -> None:
+        if self.stack is None:
+            self.stack = self.setup.stacks[outcome]
+            return
+        self.draws.append(outcome + 1)
+        if len(self.draws) < self.to_draw:
+            return
+        if self.encoder is None:  # set-up: the 11 tiles on the wheel, then the rest
+            rest = [t for t in TILE_IDS if t not in self.draws]
+            state = self.setup.rules.new_state(pile=self.draws + rest, start_stack=self.stack)
+            self.encoder = Encoder(state)
+        else:
+            assert self.pending is not None
+            self.encoder.state.arrange_pile(self.draws)
+            self.encoder.apply(self.pending)
+        self.draws, self.to_draw, self.pending = [], 0, None
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        assert self.encoder is not None
+        draws = self._draws(action)
+        if draws:
+            self.pending, self.to_draw = action, draws
+        else:
+            self.encoder.apply(action, seat)
+
+    def _draws(self, action: int) -> int:
+        """How many tiles ``action`` will draw from the pile."""
+        assert self.encoder is not None
+        s = self.encoder.state
+        if action < REFILL_ACTION and s.on_wheel > 1:
+            return 0  # a placement draws only when it empties the wheel
+        trial = s.clone()
+        move = decode(action, trial)
+        if move is None:
+            raise IllegalActionError(f"action {action} names no tile on the wheel")
+        trial.apply(move)
+        return trial.drawn - s.drawn
+
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation (zeros before set-up; while a pending action waits for its
+        draws, the position before it)."""
+        if self.encoder is None:
+            return np.zeros(observation_size(self.setup.players), np.int16)
+        return self.encoder.observe(seat)
+
+    def mask(self, seat: int) -> np.ndarray:
+        if self.encoder is None or self.acting() != seat:
+            return np.zeros(ACTIONS, dtype=np.int8)
+        return self.encoder.mask(seat)
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return [] if self.encoder is None else self.encoder.legal_actions(seat)
+
+    def ranks(self) -> list[int]:
+        assert self.encoder is not None
+        return self.encoder.ranks()
+
+    def reward_scores(self) -> list[float]:
+        assert self.encoder is not None
+        return self.encoder.reward_scores()
+
+    def solo_score(self) -> float:
+        assert self.encoder is not None
+        return self.encoder.solo_score()
+
+    def render(self, seat: int | None = None) -> str:
+        """The whole state, as everyone sees it (perfect information)."""
+        if self.encoder is None:
+            return f"setting up: stack {self.stack}, drawn {self.draws}"
+        text = render(self.encoder.state)
+        if self.pending is not None:
+            text += f"\npending action {self.pending}, drawn {self.draws} of {self.to_draw}"
+        return text
+
+    def action_string(self, action: int) -> str:
+        move = None if self.encoder is None else decode(action, self.encoder.state)
+        return str(move) if move is not None else str(action)
+
+    def chance_string(self, outcome: int) -> str:
+        if self.stack is None:
+            return f"start stack {self.setup.stacks[outcome]}"
+        return f"draw tile {outcome + 1}"
+
+    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
+        """The observation, then the whole history (every action and chance outcome is
+        public), padded with -1 to the longest game."""
+        out = np.full(self.setup.information_size, -1.0, np.float32)
+        size = observation_size(self.setup.players)
+        out[:size] = self.observe(seat)
+        out[size : size + len(history)] = history
+        return out
+
+    def information_string(self, seat: int, history: Sequence[int]) -> str:
+        return " ".join(map(str, history))  # everything that happened is public
+
+
+# Length: at most 68 placements, as many refills, one end of phase and 69 chance nodes.
+MAX_GAME_LENGTH = 68 * 2 + 1 + 69
+# The worst solo score: phase 1 and phase 2 each count the display (at most all 68
+# tiles, 268) and 10 per missing disc (8, then 21).
+SOLO_WORST = 2 * 268 + 10 * 8 + 10 * 21
+
+
+class NovaLunaSetup:
+    """Nova Luna for ``players`` (1-4; ``first_game``: the rulebook's smaller supplies)."""
+
+    observation_dtype = "int16"
+    low, high = LOW, HIGH
+    actions = ACTIONS
+    max_chance_outcomes = len(TILE_IDS)  # more than the start stacks (at most 4! = 24)
+    max_game_length = MAX_GAME_LENGTH
+
+    def __init__(self, players: int, first_game: bool = False) -> None:
+        self.rules = Game(players=players, first_game=first_game)  # checks both
+        self.players = players
+        self.observation_shape = (observation_size(players),)
+        self.information_size = observation_size(players) + MAX_GAME_LENGTH
+        solo = players == 1
+        self.min_utility = -float(SOLO_WORST) if solo else -1.0
+        self.max_utility = 0.0 if solo else 1.0
+        self.stacks = list(itertools.permutations(range(players)))
+
+    def __deepcopy__(self, memo: dict) -> NovaLunaSetup:
+        return self  # never changes: OpenSpiel's clones share it
+
+    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder:
+        """A game shuffled from ``seed``; ``options`` may fix the deal: ``{"pile": 68 tile
+        ids in draw order, "start_stack": seats bottom to top}``."""
+        state = self.rules.new_state(
+            seed, pile=options.get("pile"), start_stack=options.get("start_stack")
+        )
+        return Encoder(state)
+
+    def undealt(self) -> ChanceEncoder:
+        return ChanceEncoder(self)
+
+
+class NovaLunaEncoding:
+    """Nova Luna's encoding (``GameType.research`` of ``nova-luna``)."""
+
+    default_players = 2
+    illegal_penalty = -1000.0  # every finished solo game scores above -600
+    perfect_information = True
+    spiel_parameters = {"players": 2}
+
+    def setup(self, players: int, **options: Any) -> NovaLunaSetup:
+        return NovaLunaSetup(players, **options)
+
+
+ENCODING = NovaLunaEncoding()

@@ -1,0 +1,229 @@
+"""What the research adapters need from a game: the encoding contract, and where to find it.
+
+A game offers the research environments (PettingZoo AEC, Gymnasium solo, OpenSpiel)
+one object, its **encoding**, named by ``GameType.research`` (``"module:attribute"``,
+loaded only when asked for: the encodings need numpy, the game's rules do not). The
+adapters are written once over three layers:
+
+* ``Encoding``: the game (default seat count, OpenSpiel's parameters and kind of
+  information, the Gymnasium penalty for an illegal action); ``setup(players, ...)``
+  fixes the variant;
+* ``Setup``: one variant (seats and options fixed): the flat action space, the
+  observation's shape, dtype and bounds, OpenSpiel's sizes and bounds; ``deal(seed)``
+  starts a game dealt from a seed (PettingZoo, Gymnasium), ``undealt()`` one whose
+  deal the chance nodes decide (OpenSpiel);
+* ``Encoder``: one game in progress, followed incrementally (an observation or a mask
+  costs little): the seat to act, observations and masks, actions, the result;
+  ``ChanceEncoder`` adds the chance nodes and the information state.
+
+Turn order is the encoder's: ``acting()`` names one seat; a game with simultaneous
+rounds names the first seat that has still to act and keeps its action pending
+(hidden from the others) until the round resolves.
+
+This module needs no numpy to read: arrays are typed as ``Array``.
+
+>>> encoding("nova-luna").setup(2).actions
+23765
+>>> sorted(encoded_games())
+['nmbr9', 'nova-luna']
+>>> spiel_name("nova-luna"), gym_id("nova-luna"), pettingzoo_name("nmbr9")
+('tabletop_nova_luna', 'tabletop/NovaLunaSolo-v0', 'nmbr9_v0')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..core.game import game_types, get_game
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Array = npt.NDArray[Any]
+else:
+    Array = Any
+
+#: ``Encoder.acting()`` while a chance node is due, and once the game is over (the
+#: values are OpenSpiel's ``PlayerId.CHANCE`` and ``PlayerId.TERMINAL``).
+CHANCE = -1
+TERMINAL = -4
+
+
+class Encoder(Protocol):
+    """One game in progress, as arrays (PettingZoo and Gymnasium)."""
+
+    @property
+    def state(self) -> Any:
+        """The rules' state (``None`` while the chance nodes have not dealt it yet)."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    def acting(self) -> int:
+        """The seat to act now (``TERMINAL`` once over, ``CHANCE`` before a chance node)."""
+
+    def observe(self, seat: int) -> Array:
+        """What ``seat`` sees, a flat vector of ``Setup.observation_shape``."""
+
+    def mask(self, seat: int) -> Array:
+        """``int8``, 1 for each action ``seat`` may take now (all 0 when it may take
+        none); a new array the caller may keep."""
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The indices where ``mask(seat)`` is 1, increasing."""
+
+    def apply(self, action: int, seat: int) -> None:
+        """Apply action index ``action`` for ``seat`` (the acting seat);
+        ``tabletop.core.errors.IllegalActionError`` if the mask forbids it (nothing
+        changes)."""
+
+    def ranks(self) -> list[int]:
+        """Per seat its rank once over (1 = best, equal totals share a rank)."""
+
+    def reward_scores(self) -> list[float]:
+        """Per seat the reward ``reward="score"`` gives once over (higher is better)."""
+
+    def solo_score(self) -> float:
+        """The game's own final score of a one-seat game (Gymnasium's ``info["score"]``)."""
+
+    def render(self, seat: int | None) -> str:
+        """Plain text: the position as ``seat`` may see it (``None``: all of it)."""
+
+
+class ChanceEncoder(Encoder, Protocol):
+    """A game whose deal the chance nodes decide, with what OpenSpiel asks of it.
+
+    ``history`` is OpenSpiel's: every action and chance outcome so far, in order."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcomes of the chance node due now, with their probabilities."""
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply one of ``chance_outcomes()``."""
+
+    def action_string(self, action: int) -> str:
+        """An action index as text, in the current position."""
+
+    def chance_string(self, outcome: int) -> str:
+        """A chance outcome as text."""
+
+    def information_tensor(self, seat: int, history: Sequence[int]) -> Array:
+        """The observation followed by the history as ``seat`` knows it:
+        ``Setup.information_size`` numbers."""
+
+    def information_string(self, seat: int, history: Sequence[int]) -> str:
+        """The history as ``seat`` knows it, as text."""
+
+
+class Setup(Protocol):
+    """One variant of the game: its seats and options fixed."""
+
+    players: int
+    actions: int  # the flat action space: Discrete(actions)
+    observation_shape: tuple[int, ...]
+    observation_dtype: str  # e.g. "int16"
+    low: int  # bounds of every observation entry
+    high: int
+    # OpenSpiel's GameInfo
+    max_chance_outcomes: int
+    max_game_length: int
+    min_utility: float
+    max_utility: float
+    information_size: int
+
+    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder:
+        """A new game dealt from ``seed``; ``options`` may fix the deal (per game)."""
+
+    def undealt(self) -> ChanceEncoder:
+        """A new game whose deal the chance nodes decide (OpenSpiel)."""
+
+
+class Encoding(Protocol):
+    """A game as the research adapters see it (``GameType.research`` names it)."""
+
+    default_players: int
+    illegal_penalty: float  # Gymnasium solo: the reward of an action the mask forbids
+    perfect_information: bool  # OpenSpiel: whether the state holds no secret
+    spiel_parameters: dict[str, int]  # OpenSpiel's parameters and defaults, "players" first
+
+    def setup(self, players: int, **options: Any) -> Setup:
+        """The variant for ``players`` seats; ``ValueError`` for options it cannot take."""
+
+
+_LOADED: dict[str, Encoding] = {}  # by "module:attribute"
+
+
+def encoding(name: str) -> Encoding:
+    """The encoding of the registered game ``name``; ``ValueError`` if it has none."""
+    target = getattr(get_game(name), "research", None)
+    if not target:
+        raise ValueError(f"the game {name!r} has no research encoding")
+    if target not in _LOADED:
+        module, _, attribute = target.partition(":")
+        _LOADED[target] = getattr(import_module(module), attribute)
+    return _LOADED[target]
+
+
+def encoded_games() -> list[str]:
+    """The names of the registered games that have an encoding."""
+    return [name for name, game in game_types().items() if getattr(game, "research", None)]
+
+
+def solo_games() -> list[str]:
+    """The names of the encoded games that can be played alone (Gymnasium's)."""
+    return [name for name in encoded_games() if get_game(name).min_seats == 1]
+
+
+def spiel_name(name: str) -> str:
+    """OpenSpiel's short name of a game: ``tabletop_`` and its name, ``-`` as ``_``."""
+    return "tabletop_" + name.replace("-", "_")
+
+
+def gym_id(name: str) -> str:
+    """The Gymnasium id of a game's solo environment."""
+    return "tabletop/" + "".join(part.capitalize() for part in name.split("-")) + "Solo-v0"
+
+
+def pettingzoo_name(name: str) -> str:
+    """PettingZoo's name of a game's environment (``metadata["name"]``)."""
+    return get_game(name).command + "_v0"
+
+
+def rank_reward(rank: int, players: int) -> float:
+    """``+1`` for rank 1, ``-1`` for the last rank, evenly between.
+
+    >>> [rank_reward(r, 3) for r in (1, 2, 3)]
+    [1.0, 0.0, -1.0]
+    """
+    return 1.0 - 2.0 * (rank - 1) / (players - 1)
+
+
+def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[float]:
+    """Per seat the reward at the end: the rank reward (``"rank"``, several seats) or
+    ``reward_scores()`` (``"score"``, or one seat)."""
+    if reward == "rank" and players > 1:
+        return [rank_reward(r, players) for r in encoder.ranks()]
+    return encoder.reward_scores()
+
+
+def split_parts(obs: np.ndarray, parts: Sequence[tuple[str, tuple[int, ...]]]) -> dict[str, Any]:
+    """Cut a flat observation into named, shaped views, ``parts`` in order.
+
+    >>> import numpy as np
+    >>> views = split_parts(np.arange(7), [("a", (1,)), ("b", (2, 3))])
+    >>> views["b"].tolist()
+    [[1, 2, 3], [4, 5, 6]]
+    """
+    out = {}
+    at = 0
+    for name, shape in parts:
+        size = 1
+        for n in shape:
+            size *= n
+        out[name] = obs[at : at + size].reshape(shape)
+        at += size
+    return out
