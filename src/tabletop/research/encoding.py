@@ -24,8 +24,8 @@ This module needs no numpy to read: arrays are typed as ``Array``.
 
 >>> encoding("nova-luna").setup(2).actions
 23765
->>> sorted(encoded_games())
-['nmbr9', 'nova-luna']
+>>> {"nmbr9", "nova-luna"} <= set(encoded_games())  # and any game registered with one
+True
 >>> spiel_name("nova-luna"), gym_id("nova-luna"), pettingzoo_name("nmbr9")
 ('tabletop_nova_luna', 'tabletop/NovaLunaSolo-v0', 'nmbr9_v0')
 """
