@@ -38,13 +38,6 @@ class Part(TypedDict):
     args: dict[str, Any]
 
 
-class UnknownPart(TypedDict):
-    """A piece of a bot's reason that no pattern knows: shown as it is."""
-
-    key: None
-    text: str
-
-
 class Catalogue(TypedDict):
     """``/i18n/<lang>.json`` (see the module)."""
 
@@ -64,6 +57,34 @@ def fill(msgid: str, args: dict[str, Any] | None = None) -> str:
     if not args:
         return msgid
     return _PLACEHOLDER.sub(lambda m: str(args[m[1]]) if m[1] in args else m[0], msgid)
+
+
+class Reason(str):
+    """Why a bot chose an action: the English line (the string itself: parts joined by
+    ``"; "``) and its ``parts``, msgids with arguments that a page translates itself.
+
+    >>> why = Reason.of(N_("cost {cost}"), cost=3) + Reason.of(N_("the only legal move"))
+    >>> why, why.parts[0]
+    ('cost 3; the only legal move', {'key': 'cost {cost}', 'args': {'cost': 3}})
+    """
+
+    parts: tuple[Part, ...]
+
+    def __new__(cls, parts: Iterable[Part] = ()) -> Reason:
+        parts = tuple(parts)
+        text = super().__new__(cls, "; ".join(fill(p["key"], p["args"]) for p in parts))
+        text.parts = parts
+        return text
+
+    @classmethod
+    def of(cls, msgid: str, **args: Any) -> Reason:
+        """A reason of one part."""
+        return cls((part(msgid, **args),))
+
+    def __add__(self, other: str) -> Reason:  # type: ignore[override]  # parts, not text
+        if not isinstance(other, Reason):
+            return NotImplemented
+        return Reason(self.parts + other.parts)
 
 
 def part(msgid: str, **args: Any) -> Part:
@@ -140,24 +161,3 @@ def catalogue(lang: str) -> Catalogue:
                 elif isinstance(string, str) and string:
                     messages[key] = string
     return {"lang": lang, "plurals": PLURALS, "messages": messages}
-
-
-def reason_parts(reason: str, patterns: list[tuple[str, str]]) -> list[Part | UnknownPart]:
-    """A bot's English reason (parts joined by ``"; "``) as msgids and arguments for the
-    page: each part matched against ``patterns``, ``(regex, msgid)`` pairs whose named
-    groups are the msgid's placeholders; ``{"key": None, "text": part}`` for a part no
-    pattern knows (the page shows it as it is).
-
-    >>> reason_parts("cost 3; oops", [(r"cost (?P<cost>\\d+)", N_("cost {cost}"))])
-    [{'key': 'cost {cost}', 'args': {'cost': '3'}}, {'key': None, 'text': 'oops'}]
-    """
-    out: list[Part | UnknownPart] = []
-    for part in reason.split("; "):
-        for regex, msgid in patterns:
-            found = re.fullmatch(regex, part)
-            if found:
-                out.append({"key": msgid, "args": found.groupdict()})
-                break
-        else:
-            out.append({"key": None, "text": part})
-    return out

@@ -6,7 +6,7 @@ A bot chooses from a ``View``, which holds no pile order: it cannot cheat.
 >>> view = Game(players=2).new_state(seed=3).view(0)
 >>> bot = REGISTRY.make("greedy")
 >>> action, reason = bot.explain(view)
->>> view.market[action.slot] == max(view.market), reason.startswith("the highest tile")
+>>> view.market[action.slot] == max(view.market), str(reason).startswith("the highest tile")
 (True, True)
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 
 from tabletop.core.bots import BotRegistry
+from tabletop.i18n import N_, Reason
 
 from .rules import Take, View
 
@@ -46,9 +47,9 @@ class GreedyBot:
     def choose(self, view: View) -> Take:
         return self.explain(view)[0]
 
-    def explain(self, view: View) -> tuple[Take, str]:
+    def explain(self, view: View) -> tuple[Take, Reason]:
         best = max(_legal(view), key=lambda a: (view.market[a.slot], -a.slot))
-        return best, f"the highest tile on offer: {view.market[best.slot]}"
+        return best, Reason.of(N_("the highest tile on offer: {tile}"), tile=view.market[best.slot])
 
 
 REGISTRY = BotRegistry("Toy Draft")

@@ -20,7 +20,7 @@ from typing import Any
 from tabletop.core.errors import ActionRejected
 from tabletop.core.game import JSON, GameType
 from tabletop.core.page import Applied, page_modules
-from tabletop.i18n import N_, part, parts_text, reason_parts
+from tabletop.i18n import N_, part, parts_text
 
 from .bots import REGISTRY
 from .records import Recorder, replay, result_json
@@ -30,11 +30,6 @@ from .rules import State, Take, View
 BOTS: list[JSON] = [
     {"spec": "random", "label": N_("Random (beginner)")},
     {"spec": "greedy", "label": N_("Greedy (casual)")},
-]
-
-#: The hint bot's reasons as msgids for the page (``tabletop.i18n.reason_parts``).
-HINT_REASONS = [
-    (r"the highest tile on offer: (?P<tile>\d+)", N_("the highest tile on offer: {tile}")),
 ]
 
 
@@ -84,11 +79,7 @@ class ToyPage:
 
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = REGISTRY.make("greedy", seed=seed).explain(view)  # type: ignore[attr-defined]
-        return {
-            "action": str(action),
-            "reason": reason,
-            "parts": reason_parts(reason, HINT_REASONS),
-        }
+        return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
 
 
 def _turn_log(turn: JSON, over: bool) -> JSON:

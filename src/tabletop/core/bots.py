@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..i18n import Reason
 from .errors import BotSpecError
 
 
@@ -35,9 +36,10 @@ class Bot(Protocol):
 
 
 class ExplainingBot(Bot, Protocol):
-    """A bot that can also say why: ``explain`` returns the action and a reason line."""
+    """A bot that can also say why: ``explain`` returns the action and its ``Reason``
+    (translatable parts; ``str()`` is the English line)."""
 
-    def explain(self, view: Any) -> tuple[Any, str]: ...
+    def explain(self, view: Any) -> tuple[Any, Reason]: ...
 
 
 BotFactory = Callable[[str | None, int | None], Bot]

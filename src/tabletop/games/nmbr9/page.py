@@ -33,7 +33,7 @@ from typing import Any
 from ...core.game import JSON, GameType
 from ...core.match import TAKE_BACK
 from ...core.page import Applied, page_modules
-from ...i18n import N_, part, parts_text, reason_parts
+from ...i18n import N_, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, placement_json, replay, result_json
 from .rules import Place, Placed, State, View
@@ -145,8 +145,7 @@ class Nmbr9Page:
 
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = hint_bot(seed=seed).explain(view)
-        parts = reason_parts(reason, HINT_REASONS)
-        return {"action": str(action), "reason": reason, "parts": parts}
+        return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
 
 
 @cache
@@ -187,50 +186,6 @@ def _live_view(state: State, seat: int | None) -> JSON:
     if state.is_over:
         out["result"] = result_json(state)
     return out
-
-
-#: The hint bot's reasons, part by part, as msgids for the page (tabletop.i18n).
-HINT_REASONS = [
-    (r"on the table: (?P<points>\d+) points now", N_("on the table: {points} points now")),
-    (
-        r"on level (?P<level>\d+): (?P<points>\d+) points now",
-        N_("on level {level}: {points} points now"),
-    ),
-    (
-        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures"
-        r" \(next best (?P<next>[\d.]+), at column (?P<x>\S+), row (?P<y>[^,)]+),"
-        r" turned (?P<degrees>\d+)°\)",
-        N_(
-            "a mean final score of {mean} over {n} sampled futures"
-            " (next best {next}, at column {x}, row {y}, turned {degrees}°)"
-        ),
-    ),
-    (
-        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures"
-        r" \(next best (?P<next>[\d.]+), at column (?P<x>\S+), row (?P<y>[^,)]+)\)",
-        N_(
-            "a mean final score of {mean} over {n} sampled futures"
-            " (next best {next}, at column {x}, row {y})"
-        ),
-    ),
-    (
-        r"a mean final score of (?P<mean>[\d.]+) over (?P<n>\d+) sampled futures",
-        N_("a mean final score of {mean} over {n} sampled futures"),
-    ),
-    (
-        r"the first tile: where it lies changes nothing",
-        N_("the first tile: where it lies changes nothing"),
-    ),
-    (
-        r"the most points possible with the last card",
-        N_("the most points possible with the last card"),
-    ),
-]
-
-
-def _hint(view: View, seed: int) -> JSON:
-    action, reason = hint_bot(seed=seed).explain(view)
-    return {"action": str(action), "reason": reason, "parts": reason_parts(reason, HINT_REASONS)}
 
 
 def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:

@@ -19,7 +19,7 @@ from typing import Any
 from ...core.errors import ActionRejected
 from ...core.game import JSON, GameType
 from ...core.page import Applied, page_modules
-from ...i18n import N_, part, parts_text, reason_parts
+from ...i18n import N_, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, replay, result_json
 from .rules import END_PHASE, REFILL, Action, Place, State, View
@@ -122,8 +122,7 @@ class NovaLunaPage:
 
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = hint_bot(view.game.mode, seed=seed).explain(view)
-        parts = reason_parts(reason, HINT_REASONS)
-        return {"action": str(action), "reason": reason, "parts": parts}
+        return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
 
 
 @cache
@@ -131,34 +130,6 @@ def _tiles_json() -> list[JSON]:
     """The tiles as in ``tiles.json``, for the page to draw."""
     text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
     return json.loads(text)
-
-
-#: The hint bots' reasons, part by part, as msgids for the page (tabletop.i18n).
-HINT_REASONS = [
-    (
-        r"refill the wheel for a better choice of tiles",
-        N_("refill the wheel for a better choice of tiles"),
-    ),
-    (
-        r"end phase 1: every further tile would score twice",
-        N_("end phase 1: every further tile would score twice"),
-    ),
-    (r"covers 1 task now", N_("covers 1 task now")),
-    (r"covers (?P<n>\d+) tasks now", N_("covers {n} tasks now")),
-    (r"lays the first tile", N_("lays the first tile")),
-    (r"covers nothing yet", N_("covers nothing yet")),
-    (r"cost (?P<cost>\d+)", N_("cost {cost}")),
-    (r"the only legal move", N_("the only legal move")),
-    (
-        r"looks best in (?P<n>\d+) simulated futures \(expected result (?P<share>\d+%)\)",
-        N_("looks best in {n} simulated futures (expected result {share})"),
-    ),
-    (r"the best plan ends on (?P<total>-?\d+)", N_("the best plan ends on {total}")),
-    (
-        r"its plan scores about (?P<score>-?\d+) over (?P<n>\d+) sampled refills",
-        N_("its plan scores about {score} over {n} sampled refills"),
-    ),
-]
 
 
 def _kind(action: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from ....i18n import N_, Reason
 from ..rules import SHAPES, Board, Place, View
 from ..rules.board import NEIGHBOURS
 from .base import REGISTRY, BotSpecError, legal_or_raise
@@ -45,7 +46,7 @@ class GreedyBot:
     def choose(self, view: View) -> Place:
         return self.explain(view)[0]
 
-    def explain(self, view: View) -> tuple[Place, str]:
+    def explain(self, view: View) -> tuple[Place, Reason]:
         """The placement and why, e.g. ``'level 1: 7 points now; 6 edges touch level 1'``."""
         legal = legal_or_raise(view)
         board, digit = view.board, view.card
@@ -53,19 +54,37 @@ class GreedyBot:
         top = max(level for _, level in legal)
         best = [(p, level) for p, level in legal if level == top]
         if len(best) == 1 or not board.tiles:
-            return self.rng.choice(best)[0], f"{where(top)}: {digit * top} points now"
+            return self.rng.choice(best)[0], points_now(top, digit * top)
         scored = [(contacts(board, digit, p, level), p) for p, level in best]
         most = max(score for score, _ in scored)
         place = self.rng.choice([p for score, p in scored if score == most])
-        why = f"{where(top)}: {digit * top} points now, the most possible"
+        if top == 0:
+            why = Reason.of("on the table: {points} points now, the most possible", points=0)
+        else:
+            why = Reason.of(
+                "on level {level}: {points} points now, the most possible",
+                level=top,
+                points=digit * top,
+            )
         if most:
-            why += f"; of those the most compact ({most} square edges touch tiles {where(top)})"
+            why += Reason.of(
+                "of those the most compact ({n} square edges touch tiles {where})",
+                n=most,
+                where=where(top),
+            )
         return place, why
 
 
 def where(level: int) -> str:
     """``'on the table'`` or ``'on level 2'``."""
     return "on the table" if level == 0 else f"on level {level}"
+
+
+def points_now(level: int, points: int) -> Reason:
+    """``"on level 2: 14 points now"`` as a translatable reason."""
+    if level == 0:
+        return Reason.of(N_("on the table: {points} points now"), points=points)
+    return Reason.of(N_("on level {level}: {points} points now"), level=level, points=points)
 
 
 def _make(option: str | None, seed: int | None) -> GreedyBot:

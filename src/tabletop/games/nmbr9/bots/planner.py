@@ -27,10 +27,11 @@ import os
 import random
 from typing import TYPE_CHECKING
 
+from ....i18n import N_, Reason
 from ..rules import DRAWN, Place, View
 from . import _nmbr9kernel as kernel
 from .base import REGISTRY, BotSpecError, legal_or_raise
-from .greedy import where
+from .greedy import points_now
 
 if TYPE_CHECKING:  # only in the kernel's stub: the compiled module has no such name
     from ._nmbr9kernel import ChooseInfo
@@ -61,7 +62,7 @@ class PlannerBot:
     def choose(self, view: View) -> Place:
         return self.explain(view)[0]
 
-    def explain(self, view: View) -> tuple[Place, str]:
+    def explain(self, view: View) -> tuple[Place, Reason]:
         """The placement and why, e.g. ``'on level 2: 14 points now; a mean final
         score of 88.1 over 96 sampled futures (next best 87.5, at column 2, row 0,
         turned 90°)'``."""
@@ -86,24 +87,41 @@ class PlannerBot:
         """A seed per bot and round: a position is played the same whatever came before."""
         return random.Random(f"nmbr9 planner {self.seed} {view.round}").getrandbits(64)
 
-    def _reason(self, view: View, card: int, info: ChooseInfo) -> str:
+    def _reason(self, view: View, card: int, info: ChooseInfo) -> Reason:
         level = info["level"]
-        why = f"{where(level)}: {card * level} points now"
+        why = points_now(level, card * level)
         ranked = sorted(info["candidates"], key=lambda c: (-c["samples"], -c["mean"]))
         if len(ranked) >= 1 and ranked[0]["samples"]:
-            why += (
-                f"; a mean final score of {ranked[0]['mean']:.1f} over "
-                f"{ranked[0]['samples']} sampled futures"
-            )
-            if len(ranked) > 1:
-                runner = ranked[1]
-                r, x, y, _ = runner["move"]
-                why += f" (next best {runner['mean']:.1f}, {spot_name(r, x, y)})"
-        elif not view.board.tiles:
-            why += "; the first tile: where it lies changes nothing"
-        else:
-            why += "; the most points possible with the last card"
-        return why
+            best = {"mean": f"{ranked[0]['mean']:.1f}", "n": ranked[0]["samples"]}
+            if len(ranked) == 1:
+                return why + Reason.of(
+                    N_("a mean final score of {mean} over {n} sampled futures"), **best
+                )
+            runner = ranked[1]
+            r, x, y, _ = runner["move"]
+            spot = {"next": f"{runner['mean']:.1f}", "x": _minus(x), "y": _minus(y)}
+            if r:
+                return why + Reason.of(NEXT_BEST_TURNED, **best, **spot, degrees=90 * r)
+            return why + Reason.of(NEXT_BEST, **best, **spot)
+        if not view.board.tiles:
+            return why + Reason.of(N_("the first tile: where it lies changes nothing"))
+        return why + Reason.of(N_("the most points possible with the last card"))
+
+
+MEAN_SCORE = N_("a mean final score of {mean} over {n} sampled futures")
+NEXT_BEST = N_(
+    "a mean final score of {mean} over {n} sampled futures"
+    " (next best {next}, at column {x}, row {y})"
+)
+NEXT_BEST_TURNED = N_(
+    "a mean final score of {mean} over {n} sampled futures"
+    " (next best {next}, at column {x}, row {y}, turned {degrees}°)"
+)
+
+
+def _minus(number: int) -> str:
+    """A coordinate as people read it, with a real minus sign."""
+    return str(number).replace("-", "\u2212")
 
 
 def _make(option: str | None, seed: int | None) -> PlannerBot:
@@ -114,13 +132,3 @@ def _make(option: str | None, seed: int | None) -> PlannerBot:
 
 
 REGISTRY.register("planner", _make)
-
-
-def spot_name(rotation: int, x: int, y: int) -> str:
-    """A placement in the page's words (not the notation: the reason is read by people).
-
-    >>> spot_name(1, 2, -1)
-    'at column 2, row −1, turned 90°'
-    """
-    turned = f", turned {90 * rotation}°" if rotation else ""
-    return f"at column {x}, row {y}{turned}".replace("-", "\u2212")

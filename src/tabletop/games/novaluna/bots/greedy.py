@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ....i18n import N_, Reason
 from ..rules import END_PHASE, REFILL, Action, Place, View
 from ..rules.display import Display, cell_key
 from ..rules.tiles import TILE_COST, TILE_TASKS
 from .base import BotSpecError, legal_or_raise, register
+from .explain import covers_now
 
 COVER_WEIGHT = 10.0
 CLOSER_WEIGHT = 2.0
@@ -33,14 +35,13 @@ class Scored:
     closer: int
     cost: int
 
-    def reason(self) -> str:
-        parts = []
-        if self.covers:
-            parts.append(f"covers {self.covers} task{'s' if self.covers > 1 else ''} now")
-        if self.closer:
-            parts.append(f"brings tasks {self.closer} tile{'s' if self.closer > 1 else ''} closer")
-        parts.append(f"cost {self.cost}")
-        return "; ".join(parts)
+    def reason(self) -> Reason:
+        why = covers_now(self.covers) if self.covers else Reason()
+        if self.closer == 1:
+            why += Reason.of("brings tasks 1 tile closer")
+        elif self.closer:
+            why += Reason.of("brings tasks {n} tiles closer", n=self.closer)
+        return why + Reason.of(N_("cost {cost}"), cost=self.cost)
 
 
 def score_places(view: View) -> list[Scored]:
@@ -100,7 +101,7 @@ class GreedyBot:
             return REFILL
         return self.rng.choice(best).action
 
-    def explain(self, view: View) -> tuple[Action, str]:
+    def explain(self, view: View) -> tuple[Action, Reason]:
         """The action ``choose`` would take, with a one-line reason."""
         legal = view.legal_actions()
         if END_PHASE in legal:

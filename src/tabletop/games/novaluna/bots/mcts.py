@@ -21,6 +21,7 @@ import random
 import time
 from dataclasses import dataclass
 
+from ....i18n import N_, Reason
 from ..rules import END_PHASE, REFILL, Action, Place, SoloResult, State, View
 from ..rules.display import Display, cell_key, cell_xy
 from ..rules.tiles import TILE_COST, TILE_TASKS
@@ -71,17 +72,18 @@ class MctsBot:
         root = self.search(view)
         return max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))[0]
 
-    def explain(self, view: View) -> tuple[Action, str]:
+    def explain(self, view: View) -> tuple[Action, Reason]:
         """The action ``choose`` would take, with a one-line reason."""
         legal = view.legal_actions()
         if len(legal) == 1:
-            return legal[0], describe(view, legal[0]) + "; the only legal move"
+            return legal[0], describe(view, legal[0]) + Reason.of(N_("the only legal move"))
         root = self.search(view)
         action, node = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].value))
         share = node.value / node.visits
-        return action, (
-            f"{describe(view, action)}; looks best in {root.visits} simulated futures "
-            f"(expected result {share:.0%})"
+        return action, describe(view, action) + Reason.of(
+            N_("looks best in {n} simulated futures (expected result {share})"),
+            n=root.visits,
+            share=f"{share:.0%}",
         )
 
     def search(self, view: View) -> Node:

@@ -28,6 +28,7 @@ import random
 import statistics
 from dataclasses import dataclass, field
 
+from ....i18n import N_, Reason
 from ..rules import END_PHASE, Action, Place, View
 from ..rules.display import cell_key, cell_xy
 from ..rules.state import SOLO_PHASE1_DISCS
@@ -143,13 +144,13 @@ class SoloPlanner:
     def choose(self, view: View) -> Action:
         return self.explain(view)[0]
 
-    def explain(self, view: View) -> tuple[Action, str]:
+    def explain(self, view: View) -> tuple[Action, Reason]:
         """The action ``choose`` would take, with a one-line reason."""
         legal = legal_or_raise(view)
         if not view.game.solo:
             raise ValueError("the solo planner plays only the solo game; use mcts")
         if len(legal) == 1:
-            return legal[0], describe(view, legal[0]) + "; the only legal move"
+            return legal[0], describe(view, legal[0]) + Reason.of(N_("the only legal move"))
         self._left = self.settings.budget
         if view.phase == 1:
             return self._phase1(view)
@@ -157,7 +158,7 @@ class SoloPlanner:
 
     # -- phase 2 ------------------------------------------------------------------
 
-    def _phase2(self, view: View) -> tuple[Action, str]:
+    def _phase2(self, view: View) -> tuple[Action, Reason]:
         """Play the best line found so far: searched now, or kept from before."""
         display, wheel, meeple = _position(view)
         lines = self._search(view, phase=2, beam=self.settings.phase2_beam, keep=1)
@@ -168,11 +169,12 @@ class SoloPlanner:
         action = moves[0]
         self._kept = (_after(key, action), moves[1:], value)
         total = view.phase1_score + value
-        return action, f"{describe(view, action)}; the best plan ends on {total:.0f}"
+        ends = Reason.of(N_("the best plan ends on {total}"), total=f"{total:.0f}")
+        return action, describe(view, action) + ends
 
     # -- phase 1 ------------------------------------------------------------------
 
-    def _phase1(self, view: View) -> tuple[Action, str]:
+    def _phase1(self, view: View) -> tuple[Action, Reason]:
         """Choose among the best phase-1 end states by their sampled phase-2 scores."""
         s = self.settings
         lines = [
@@ -189,9 +191,10 @@ class SoloPlanner:
         finalists = [line for line in pool if len(self._scores.get(line.end, ())) == most]
         best = min(finalists, key=self._estimate)
         action = best.moves[0]
-        return action, (
-            f"{describe(view, action)}; its plan scores about {self._estimate(best):.0f} "
-            f"over {most} sampled refills"
+        return action, describe(view, action) + Reason.of(
+            N_("its plan scores about {score} over {n} sampled refills"),
+            score=f"{self._estimate(best):.0f}",
+            n=most,
         )
 
     def _estimate(self, line: Line) -> float:
