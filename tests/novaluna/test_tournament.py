@@ -17,10 +17,10 @@ from tabletop.harness.solobench import solo_stats
 from tabletop.harness.tournament import (
     Standings,
     elo_ratings,
+    line_ups,
     play_all,
     rotations,
     schedule,
-    tables,
     wilson,
 )
 
@@ -60,25 +60,25 @@ def assert_png(path: Path) -> None:
 
 
 def test_tables_scheme():
-    assert tables(["a", "b"], 2) == [("a", "b")]
-    assert tables(["a", "b", "c"], 3) == [("a", "b", "c")]
-    assert tables(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
-    assert tables(["a", "b"], 3) == [("a", "a", "b"), ("a", "b", "b")]
-    assert tables(["a", "b"], 4) == [
+    assert line_ups(["a", "b"], 2) == [("a", "b")]
+    assert line_ups(["a", "b", "c"], 3) == [("a", "b", "c")]
+    assert line_ups(["a", "b", "c"], 2) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert line_ups(["a", "b"], 3) == [("a", "a", "b"), ("a", "b", "b")]
+    assert line_ups(["a", "b"], 4) == [
         ("a", "a", "a", "b"),
         ("a", "a", "b", "b"),
         ("a", "b", "b", "b"),
     ]
-    assert len(tables(["a", "b", "c", "d", "e"], 3)) == 10
+    assert len(line_ups(["a", "b", "c", "d", "e"], 3)) == 10
 
 
 @pytest.mark.parametrize(("bots", "players"), [("ab", 2), ("ab", 3), ("abc", 4), ("abcd", 3)])
 def test_every_bot_sits_in_every_seat_equally_often_on_each_deal(bots, players):
-    jobs = schedule(NOVA_LUNA, list(bots), players, deals=3, first_seed=10)
-    assert len(jobs) == len(tables(list(bots), players)) * 3 * players
-    for table in tables(list(bots), players):
+    fixtures = schedule(NOVA_LUNA, list(bots), players, deals=3, first_seed=10)
+    assert len(fixtures) == len(line_ups(list(bots), players)) * 3 * players
+    for table in line_ups(list(bots), players):
         for seed in (10, 11, 12):
-            specs = [j.specs for j in jobs if j.seed == seed and sorted(j.specs) == list(table)]
+            specs = [j.specs for j in fixtures if j.seed == seed and sorted(j.specs) == list(table)]
             assert sorted(specs) == sorted(rotations(table))
             copies = Counter(table)
             for seat in range(players):
@@ -217,10 +217,10 @@ def test_three_players_two_bots_and_plot(tmp_path, capsys):
 
 
 def test_play_all_parallel_yields_in_schedule_order():
-    jobs = schedule(NOVA_LUNA, ["greedy", "random"], 2, deals=2, first_seed=3)
-    serial = [p.record["turns"] for p in play_all(jobs)]
-    parallel = list(play_all(jobs, workers=2))
-    assert [p.job for p in parallel] == jobs
+    fixtures = schedule(NOVA_LUNA, ["greedy", "random"], 2, deals=2, first_seed=3)
+    serial = [p.record["turns"] for p in play_all(fixtures)]
+    parallel = list(play_all(fixtures, workers=2))
+    assert [p.fixture for p in parallel] == fixtures
     assert [p.record["turns"] for p in parallel] == serial
 
 

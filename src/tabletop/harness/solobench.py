@@ -27,7 +27,7 @@ from rich.table import Table
 from ..core.errors import OptionsError
 from ..core.game import GameType, Outcome
 from .tournament import (
-    Job,
+    Fixture,
     UsageError,
     check_plot_path,
     new_figure,
@@ -162,12 +162,12 @@ def solo_bench_from_args(game: GameType, args: argparse.Namespace) -> int:
         check_plot_path(args.plot)
         out = open_out(args.out)
         seeds = range(args.seed, args.seed + args.games)
-        jobs = [Job(game.name, options, (bot,), seed) for seed in seeds]
+        fixtures = [Fixture(game.name, options, (bot,), seed) for seed in seeds]
         outcomes: list[Outcome] = []
         seconds: list[float] = []
         move_seconds: list[float] = []
         show = sys.stderr.isatty()
-        for played in play_all(jobs, args.jobs, label="solo-bench", progress=show):
+        for played in play_all(fixtures, args.jobs, label="solo-bench", progress=show):
             outcomes.append(game.outcome(played.record))
             seconds.append(played.seconds)
             move_seconds.extend(played.move_seconds)

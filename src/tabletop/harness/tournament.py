@@ -4,11 +4,11 @@ A *table* is the list of bots sitting down together. With ``k`` bots named
 for ``P`` seats, the tournament plays every multiset of ``P`` bots that uses
 ``min(k, P)`` different bots:
 
->>> tables(["greedy", "mcts"], 2)
+>>> line_ups(["greedy", "mcts"], 2)
 [('greedy', 'mcts')]
->>> tables(["a", "b", "c"], 2)
+>>> line_ups(["a", "b", "c"], 2)
 [('a', 'b'), ('a', 'c'), ('b', 'c')]
->>> tables(["a", "b"], 3)  # one against two copies, both ways
+>>> line_ups(["a", "b"], 3)  # one against two copies, both ways
 [('a', 'a', 'b'), ('a', 'b', 'b')]
 
 Where seats matter (Nova Luna: who moves first), each table plays every deal
@@ -19,9 +19,9 @@ same deal:
 [('a', 'a', 'b'), ('a', 'b', 'a'), ('b', 'a', 'a')]
 
 Where they do not (NMBR 9: everybody places the same tile at once), each table
-plays every deal once. A game is fully determined by its ``Job`` (game, options,
+plays every deal once. A game is fully determined by its ``Fixture`` (game, options,
 seed and seat assignment; the bots' seeds come from the game seed and the seat,
-see ``selfplay.bot_seed``), so running the jobs in parallel gives the same games
+see ``selfplay.bot_seed``), so running the fixtures in parallel gives the same games
 as running them in order. Any game works through its ``GameType``.
 """
 
@@ -64,7 +64,7 @@ class UsageError(OptionsError):
 # -- the schedule -----------------------------------------------------------------
 
 
-class Job(NamedTuple):
+class Fixture(NamedTuple):
     """One game: everything needed to play it, in any process."""
 
     game: str  # the game's name (the worker looks it up)
@@ -76,16 +76,16 @@ class Job(NamedTuple):
 class Played(NamedTuple):
     """A finished game: its record (docs/records.md) and the seconds it took."""
 
-    job: Job
+    fixture: Fixture
     record: dict[str, Any]
     seconds: float
     move_seconds: tuple[float, ...] = ()  # each move's thinking time
 
 
-def tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+def line_ups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """Every multiset of ``players`` bots with as many different bots as fit.
 
-    >>> tables(["a", "b", "c"], 4)
+    >>> line_ups(["a", "b", "c"], 4)
     [('a', 'a', 'b', 'c'), ('a', 'b', 'b', 'c'), ('a', 'b', 'c', 'c')]
     """
     distinct = min(len(bots), players)
@@ -104,20 +104,20 @@ def schedule(
     deals: int,
     first_seed: int,
     options: JSON | None = None,
-) -> list[Job]:
+) -> list[Fixture]:
     """All games: per table, per seed ``first_seed..first_seed+deals-1``, per rotation
     (only where seats matter).
 
     >>> nova_luna, nmbr9 = get_game("nova-luna"), get_game("nmbr9")
-    >>> [job.specs for job in schedule(nova_luna, ["a", "b"], 2, deals=1, first_seed=9)]
+    >>> [fixture.specs for fixture in schedule(nova_luna, ["a", "b"], 2, deals=1, first_seed=9)]
     [('a', 'b'), ('b', 'a')]
-    >>> [job.specs for job in schedule(nmbr9, ["a", "b"], 2, deals=1, first_seed=9)]
+    >>> [fixture.specs for fixture in schedule(nmbr9, ["a", "b"], 2, deals=1, first_seed=9)]
     [('a', 'b')]
     """
     seatings = rotations if game.seats_matter else lambda table: [table]
     return [
-        Job(game.name, options or {}, specs, seed)
-        for table in tables(bots, players)
+        Fixture(game.name, options or {}, specs, seed)
+        for table in line_ups(bots, players)
         for seed in range(first_seed, first_seed + deals)
         for specs in seatings(table)
     ]
@@ -131,28 +131,32 @@ def games_per_deal(game: GameType, players: int) -> int:
 # -- playing ----------------------------------------------------------------------
 
 
-def play_job(job: Job) -> Played:
+def play_fixture(fixture: Fixture) -> Played:
     """Play one scheduled game (a top-level function, so worker processes can run it)."""
     start = time.perf_counter()
     moves: list[float] = []
-    record = play_game(get_game(job.game), list(job.specs), job.seed, job.options, moves)
-    return Played(job, record, time.perf_counter() - start, tuple(moves))
+    record = play_game(
+        get_game(fixture.game), list(fixture.specs), fixture.seed, fixture.options, moves
+    )
+    return Played(fixture, record, time.perf_counter() - start, tuple(moves))
 
 
 def play_all(
-    jobs: Sequence[Job], workers: int = 1, *, label: str = "games", progress: bool = False
+    fixtures: Sequence[Fixture], workers: int = 1, *, label: str = "games", progress: bool = False
 ) -> Iterator[Played]:
-    """Play ``jobs`` on ``workers`` processes; yield the games in schedule order."""
+    """Play ``fixtures`` on ``workers`` processes; yield the games in schedule order."""
     pool = None
-    if workers > 1 and len(jobs) > 1:
+    if workers > 1 and len(fixtures) > 1:
         pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
-        # map submits every job now, so the workers start before the progress thread does
-        results: Iterable[Played] = pool.map(play_job, jobs, chunksize=_chunksize(jobs, workers))
+        # map submits every fixture now, so the workers start before the progress thread does
+        results: Iterable[Played] = pool.map(
+            play_fixture, fixtures, chunksize=_chunksize(fixtures, workers)
+        )
     else:
-        results = map(play_job, jobs)
+        results = map(play_fixture, fixtures)
     try:
         with _progress(label, progress) as bar:
-            task = bar.add_task(label, total=len(jobs))
+            task = bar.add_task(label, total=len(fixtures))
             for played in results:
                 yield played
                 bar.advance(task)
@@ -161,8 +165,8 @@ def play_all(
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _chunksize(jobs: Sequence[Job], workers: int) -> int:
-    return max(1, min(16, len(jobs) // (workers * 16)))
+def _chunksize(fixtures: Sequence[Fixture], workers: int) -> int:
+    return max(1, min(16, len(fixtures) // (workers * 16)))
 
 
 def _ignore_interrupts() -> None:
@@ -326,7 +330,7 @@ class Standings:
 
 def headline(game: GameType, bots: Sequence[str], players: int, deals: int, first_seed: int) -> str:
     """What is played, with the total, e.g. ``'greedy vs mcts, 2 players: ... = 400 games'``."""
-    count = len(tables(bots, players))
+    count = len(line_ups(bots, players))
     seeds = f"seed {first_seed}" if deals == 1 else f"seeds {first_seed}–{first_seed + deals - 1}"
     per_deal = games_per_deal(game, players)
     total = count * deals * per_deal
@@ -524,11 +528,11 @@ def tournament_from_args(game: GameType, args: argparse.Namespace) -> int:
         bots = parse_bots(game, args.bots, args.players)
         check_plot_path(args.plot)
         out = open_out(args.out)
-        jobs = schedule(game, bots, args.players, args.games, args.seed, options)
+        fixtures = schedule(game, bots, args.players, args.games, args.seed, options)
         standings = Standings(bots)
         show = sys.stderr.isatty()
-        for played in play_all(jobs, args.jobs, label="tournament", progress=show):
-            standings.add(played.job.specs, game.outcome(played.record))
+        for played in play_all(fixtures, args.jobs, label="tournament", progress=show):
+            standings.add(played.fixture.specs, game.outcome(played.record))
             write_records(out, played)
         if out is not None:
             out.close()
