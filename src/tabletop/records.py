@@ -11,11 +11,14 @@ holds one record (``.json``) or one per line (``.jsonl``).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, TypeVar
 
-from .core.errors import RecordError
+from .core.errors import IllegalActionError, RecordError
+
+R = TypeVar("R", bound="RecorderBase")
 
 
 def read_records(path: str | Path) -> Iterator[tuple[int, Any]]:
@@ -54,3 +57,68 @@ def record_game(record: Any) -> str | None:
     """The ``"game"`` a record says it is, or ``None``."""
     game = record.get("game") if isinstance(record, dict) else None
     return game if isinstance(game, str) else None
+
+
+# -- what every game's recorder shares ------------------------------------------------
+
+
+class RecorderBase:
+    """A game in progress with what every record holds: the seat names, the seed and
+    when the game was made. A game's ``Recorder`` adds its own log of moves."""
+
+    def __init__(
+        self, state: Any, players: list[str], *, seed: int | None, created: str | None = None
+    ) -> None:
+        if len(players) != state.game.players:
+            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
+        self.state = state
+        self.players = list(players)
+        self.seed = seed
+        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+
+    @classmethod
+    def new(cls, game: Any, players: list[str], seed: int | None = None) -> Self:
+        """A new game of the engine's ``game``, shuffled from ``seed``."""
+        return cls(game.new_state(seed), players, seed=seed)
+
+    def _fresh_copy(self) -> Self:
+        """A recorder of a copy of the state, its log still empty (``clone`` fills it)."""
+        return type(self)(self.state.clone(), self.players, seed=self.seed, created=self.created)
+
+
+def check_header(record: Any, game: str, what: str, format: int) -> list[str]:
+    """The seat names of a record of ``game`` in ``format``; ``RecordError`` if it is
+    not one (``what``: e.g. ``"a Nova Luna record"``)."""
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    if record.get("game") != game:
+        raise RecordError(f"not {what} ('game' must be \"{game}\")")
+    if record.get("format") != format:
+        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {format}")
+    players = record.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError("'players' must be a list of seat names")
+    return players
+
+
+def replay_steps(
+    recorder: R,
+    steps: Any,
+    unit: str,
+    replay_one: Callable[[R, Any, bool], None],
+    on_step: Callable[[R], None] | None = None,
+) -> None:
+    """Replay a record's list of ``steps`` (``unit``: "turn", "round") one by one with
+    ``replay_one(recorder, step, last)``; ``RecordError`` names the step at fault.
+    ``on_step(recorder)`` is called once set up and after each step."""
+    if not isinstance(steps, list):
+        raise RecordError(f"'{unit}s' must be a list")
+    if on_step is not None:
+        on_step(recorder)
+    for number, step in enumerate(steps, 1):
+        try:
+            replay_one(recorder, step, number == len(steps))
+        except (RecordError, IllegalActionError) as err:
+            raise RecordError(f"{unit} {number}: {err}") from None
+        if on_step is not None:
+            on_step(recorder)

@@ -73,7 +73,7 @@ def test_a_game_against_a_bot_plays_to_its_end_and_replays(api: Api) -> None:
     best = max(state["choices"], key=lambda c: c["tile"])
     assert hint["action"] == best["action"]  # the greedy bot's advice, with its reason
     assert hint["parts"] == [
-        {"key": "the highest tile on offer: {tile}", "args": {"tile": str(best["tile"])}}
+        {"key": "the highest tile on offer: {tile}", "args": {"tile": best["tile"]}}
     ]
     state = _play_against_the_bot(api, game_id, token)
     assert state["ply"] == 8 and len(state["log"]) == 8

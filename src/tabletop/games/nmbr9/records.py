@@ -19,42 +19,30 @@ from a record and checks every placement, level and the result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from ... import __version__
 from ...core.errors import RecordError
+from ...records import RecorderBase, check_header, replay_steps
 from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State, View
 
 FORMAT = 1
 
 
-class Recorder:
+class Recorder(RecorderBase):
     """A game in progress together with its record."""
 
+    state: State
+
     def __init__(
-        self,
-        state: State,
-        players: list[str],
-        *,
-        seed: int | None,
-        created: str | None = None,
+        self, state: State, players: list[str], *, seed: int | None, created: str | None = None
     ) -> None:
-        if len(players) != state.game.players:
-            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
-        self.state = state
-        self.players = list(players)
-        self.seed = seed
-        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        super().__init__(state, players, seed=seed, created=created)
         #: per round: the card and each seat's placement (``None`` until it places)
         self.rounds: list[dict[str, Any]] = []
 
-    @classmethod
-    def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
-        return cls(game.new_state(seed), players, seed=seed)
-
     def clone(self) -> Recorder:
-        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new = self._fresh_copy()
         new.rounds = [{"card": r["card"], "placements": list(r["placements"])} for r in self.rounds]
         return new
 
@@ -125,37 +113,19 @@ def replay(record: Any, on_round: Callable[[Recorder], None] | None = None) -> R
     """Rebuild a game from a record, checking every placement; raise ``RecordError``
     at the first violation. ``on_round(recorder)`` is called once set up and after
     each replayed round."""
-    if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
     game, players, seed = _header(record)
     state = _initial_state(game, record, seed)
     rec = Recorder(state, players, seed=seed, created=record.get("created"))
     rounds = record.get("rounds")
-    if not isinstance(rounds, list):
-        raise RecordError("'rounds' must be a list")
-    if len(rounds) > state.rounds:
+    if isinstance(rounds, list) and len(rounds) > state.rounds:
         raise RecordError(f"{len(rounds)} rounds recorded but the game has {state.rounds}")
-    if on_round is not None:
-        on_round(rec)
-    for number, entry in enumerate(rounds, 1):
-        try:
-            _replay_round(rec, entry, last=number == len(rounds))
-        except (RecordError, IllegalActionError) as err:
-            raise RecordError(f"round {number}: {err}") from None
-        if on_round is not None:
-            on_round(rec)
+    replay_steps(rec, rounds, "round", _replay_round, on_round)
     _check_end(rec, record)
     return rec
 
 
-def _header(record: dict[str, Any]) -> tuple[Game, list[str], int | None]:
-    if record.get("game") != "nmbr9":
-        raise RecordError("not an NMBR 9 record ('game' must be \"nmbr9\")")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {FORMAT}")
-    players = record.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' must be a list of seat names")
+def _header(record: Any) -> tuple[Game, list[str], int | None]:
+    players = check_header(record, "nmbr9", "an NMBR 9 record", FORMAT)
     seed = record.get("seed")
     if not (seed is None or type(seed) is int):
         raise RecordError("'seed' must be an integer or null")
@@ -188,7 +158,7 @@ def _initial_state(game: Game, record: dict[str, Any], seed: int | None) -> Stat
     return state
 
 
-def _replay_round(rec: Recorder, entry: Any, *, last: bool) -> None:
+def _replay_round(rec: Recorder, entry: Any, last: bool) -> None:
     state = rec.state
     if not isinstance(entry, dict):
         raise RecordError("each round must be a JSON object")

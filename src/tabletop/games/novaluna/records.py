@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
 from ... import __version__
 from ...core.errors import RecordError
+from ...records import RecorderBase, check_header, replay_steps
 from .rules import (
     END_PHASE,
     REFILL,
@@ -36,23 +36,15 @@ from .rules import (
 FORMAT = 1
 
 
-class Recorder:
+class Recorder(RecorderBase):
     """A game in progress together with its record."""
 
+    state: State
+
     def __init__(
-        self,
-        state: State,
-        players: list[str],
-        *,
-        seed: int | None,
-        created: str | None = None,
+        self, state: State, players: list[str], *, seed: int | None, created: str | None = None
     ) -> None:
-        if len(players) != state.game.players:
-            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
-        self.state = state
-        self.players = list(players)
-        self.seed = seed
-        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        super().__init__(state, players, seed=seed, created=created)
         self.turns: list[dict[str, Any]] = []
         self._open_turn: dict[str, Any] | None = None  # a refill/phase end before the take
         # Views lent since the last action. They share the state's displays, wheel and
@@ -61,13 +53,9 @@ class Recorder:
         # keeps a view still sees the position it was given.
         self._lent: list[weakref.ref[View]] = []
 
-    @classmethod
-    def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
-        return cls(game.new_state(seed), players, seed=seed)
-
     def clone(self) -> Recorder:
         """An independent copy (turn entries are never changed once written)."""
-        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new = self._fresh_copy()
         new.turns = list(self.turns)
         new._open_turn = self._open_turn
         return new
@@ -168,35 +156,16 @@ def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Re
     ``on_turn(recorder)`` is called once set up and after each replayed turn
     (e.g. to show the game step by step).
     """
-    if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
     game, players, seed = _header(record)
     state = _initial_state(game, record, seed)
     rec = Recorder(state, players, seed=seed, created=record.get("created"))
-    turns = record.get("turns")
-    if not isinstance(turns, list):
-        raise RecordError("'turns' must be a list")
-    if on_turn is not None:
-        on_turn(rec)
-    for number, turn in enumerate(turns, 1):
-        try:
-            _replay_turn(rec, turn, last=number == len(turns))
-        except (RecordError, IllegalActionError) as err:
-            raise RecordError(f"turn {number}: {err}") from None
-        if on_turn is not None:
-            on_turn(rec)
+    replay_steps(rec, record.get("turns"), "turn", _replay_turn, on_turn)
     _check_end(rec, record)
     return rec
 
 
-def _header(record: dict[str, Any]) -> tuple[Game, list[str], int | None]:
-    if record.get("game") != "nova-luna":
-        raise RecordError("not a Nova Luna record ('game' must be \"nova-luna\")")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {FORMAT}")
-    players = record.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' must be a list of seat names")
+def _header(record: Any) -> tuple[Game, list[str], int | None]:
+    players = check_header(record, "nova-luna", "a Nova Luna record", FORMAT)
     mode = record.get("mode")
     expected = "solo" if len(players) == 1 else "standard"
     if mode != expected:
@@ -232,7 +201,7 @@ def _initial_state(game: Game, record: dict[str, Any], seed: int | None) -> Stat
     return state
 
 
-def _replay_turn(rec: Recorder, turn: Any, *, last: bool) -> None:
+def _replay_turn(rec: Recorder, turn: Any, last: bool) -> None:
     state = rec.state
     if not isinstance(turn, dict):
         raise RecordError("each turn must be a JSON object")
