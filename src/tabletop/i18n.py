@@ -81,7 +81,7 @@ class Reason(str):
         """A reason of one part."""
         return cls((part(msgid, **args),))
 
-    def __add__(self, other: str) -> Reason:  # type: ignore[override]  # parts, not text
+    def __add__(self, other: str) -> Reason:  # parts, not only the text
         if not isinstance(other, Reason):
             return NotImplemented
         return Reason(self.parts + other.parts)

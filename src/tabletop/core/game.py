@@ -142,7 +142,7 @@ class GameType:
     #: Bots offered on the page per mode (``"standard"``, ``"solo"``): ``{"spec", "label"}``.
     bot_offers: dict[str, list[JSON]]
     #: The browser side, or None if the game is not played in the browser.
-    page: GamePage | None = None
+    page: GamePage[Any] | None = None
 
     # -- hooks every game implements -----------------------------------------------------
 

@@ -65,7 +65,7 @@ class Match:
         if game.page is None:
             raise ValueError(f"{game.title} is not played in the browser")
         self.game = game
-        self.page: GamePage = game.page
+        self.page: GamePage[Any] = game.page
         self.recorder = recorder
 
     @property

@@ -11,7 +11,7 @@ from the seat's view of the state.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -44,8 +44,13 @@ def page_modules(intro: list[str], full: list[str]) -> JSON:
     }
 
 
-class GamePage(Protocol):
-    """A game's browser side (see the module docstring)."""
+#: The game's own recorder class, which ``play`` and ``take_back`` are given.
+R = TypeVar("R", bound="Recorder", contravariant=True)
+
+
+class GamePage(Protocol[R]):
+    """A game's browser side (see the module docstring); ``GamePage[Any]`` where the
+    game is not known."""
 
     #: The folder of the page's files, served at ``/static/games/<name>/``.
     assets: Traversable
@@ -63,10 +68,10 @@ class GamePage(Protocol):
     def choices(self, state: Any, seat: int) -> list[JSON]:
         """``{"action": text, ...preview}`` per legal action of the acting ``seat``."""
 
-    def play(self, recorder: Recorder, seat: int, action: Any) -> Applied:
+    def play(self, recorder: R, seat: int, action: Any) -> Applied:
         """Apply ``seat``'s parsed ``action`` through the recorder; its log entry."""
 
-    def take_back(self, recorder: Recorder, seat: int) -> Applied:
+    def take_back(self, recorder: R, seat: int) -> Applied:
         """Withdraw ``seat``'s pending action (simultaneous games); its log entry."""
 
     def result_json(self, state: Any) -> JSON:

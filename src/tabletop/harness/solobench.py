@@ -51,7 +51,7 @@ class SoloStats:
     stdev: float  # sample standard deviation; 0 for a single game
     best: float
     worst: float
-    threshold: int
+    threshold: float
     better_share: float  # share of games better than ``threshold``
     percentiles: dict[int, float]  # 10th, 25th, 75th, 90th (of the totals, low to high)
     details: dict[str, float]  # the means of the game's further figures
@@ -64,7 +64,7 @@ def solo_stats(
     outcomes: Sequence[Outcome],
     seconds: Sequence[float],
     move_seconds: Sequence[float] = (),
-    threshold: int = 0,
+    threshold: float = 0,
 ) -> SoloStats:
     """Statistics of solo games' outcomes, per-game times and per-move times."""
     totals = tuple(o.scores[0] for o in outcomes)

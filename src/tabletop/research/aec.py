@@ -80,7 +80,11 @@ class TabletopEnv(AECEnv):
     None); ``options`` are the game's variant options (Nova Luna ``first_game``, NMBR 9
     ``remove`` and ``size``)."""
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4, "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["human", "ansi"],
+        "render_fps": 4,
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

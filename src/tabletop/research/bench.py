@@ -23,6 +23,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import gymnasium
 import numpy as np
@@ -154,16 +155,16 @@ def main(argv: list[str] | None = None) -> None:
         for players in range(max(1, seats.min_seats), min(2, seats.max_seats) + 1):
             rows.append(
                 (f"PettingZoo {pettingzoo_name(game)}, {players} players",
-                 lambda g=game, p=players: aec_steps_per_second(g, p, args.seconds))
+                 partial(aec_steps_per_second, game, players, args.seconds))
             )  # fmt: skip
         if game in solo_games():
             rows.append(
-                (f"Gymnasium {gym_id(game)}", lambda g=game: gym_steps_per_second(g, args.seconds))
+                (f"Gymnasium {gym_id(game)}", partial(gym_steps_per_second, game, args.seconds))
             )
         if _has_pyspiel() and seats.max_seats >= 2:
             rows.append(
                 (f"OpenSpiel {seats.command}, 2 players",
-                 lambda g=game: openspiel_steps_per_second(g, 2, args.seconds))
+                 partial(openspiel_steps_per_second, game, 2, args.seconds))
             )  # fmt: skip
     for label, measure in rows:
         values = [measure() for _ in range(args.runs)]

@@ -101,14 +101,17 @@ class SoloEnv(gymnasium.Env):
         action = int(action)
         encoder = self.encoder
         if not (0 <= action < len(self._mask) and self._mask[action]):
-            info = {"action_mask": np.zeros_like(self._mask), "illegal_action": True}
+            info: dict[str, Any] = {
+                "action_mask": np.zeros_like(self._mask),
+                "illegal_action": True,
+            }
             self._mask = info["action_mask"]
             return encoder.observe(0), self.illegal_penalty, True, False, info
         encoder.apply(action, 0)
         over = encoder.is_over
         reward = encoder.reward_scores()[0] if over else 0.0
         self._mask = encoder.mask(0)
-        info: dict[str, Any] = {"action_mask": self._mask}
+        info = {"action_mask": self._mask}
         if over:
             info["score"] = encoder.solo_score()
         if self.render_mode == "human":
@@ -154,6 +157,12 @@ def register() -> list[str]:
     for name in solo_games():
         env_id = gym_id(name)
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=SoloEnv, kwargs={"game": name})
+            # Gymnasium's ``EnvCreator`` takes keyword arguments only; SoloEnv's required
+            # ``game`` comes from ``kwargs``, which its Protocol cannot express.
+            gymnasium.register(
+                id=env_id,
+                entry_point=SoloEnv,  # type: ignore[arg-type]
+                kwargs={"game": name},
+            )
         ids.append(env_id)
     return ids

@@ -82,14 +82,14 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         action = int(action)
         if not (0 <= action < len(self._mask) and self._mask[action]):
             self._mask = np.zeros_like(self._mask)
-            info = {"action_mask": self._mask, "illegal_action": True}
+            info: dict[str, Any] = {"action_mask": self._mask, "illegal_action": True}
             return self._observe(), self.illegal_penalty, True, False, info
         before = self._disc_lead()
         self.aec.step(action)
         self._play_opponent()
         reward = self.disc_reward * (self._disc_lead() - before)
         over = self.aec.state.is_over
-        info: dict[str, Any] = {"action_mask": self._mask}
+        info = {"action_mask": self._mask}
         if over:
             reward += self.aec.rewards[self.agent]
             info["won"] = self.aec.rewards[self.agent] > 0
@@ -106,8 +106,8 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         """The ``random`` policy moves until the learner is to move or the game ends."""
         state, enc = self.aec.state, self.aec.encoder
         while not state.is_over and state.current_seat != self.learner:
-            self.aec.step(self._rng.choice(np.flatnonzero(enc.mask()).tolist()))
-        self._mask = enc.mask()
+            self.aec.step(self._rng.choice(np.flatnonzero(enc.mask(state.current_seat)).tolist()))
+        self._mask = enc.mask(self.learner)
 
     def _disc_lead(self) -> int:
         """Discs the learner has placed minus those the opponent has."""

@@ -34,7 +34,12 @@ def _exit_with_server() -> None:
     run every few milliseconds, and the C kernel releases the GIL while it searches."""
     server = multiprocessing.parent_process()
     if server is not None:
-        threading.Thread(target=lambda: (server.join(), os._exit(1)), daemon=True).start()
+
+        def exit_when_gone() -> None:
+            server.join()
+            os._exit(1)
+
+        threading.Thread(target=exit_when_gone, daemon=True).start()
 
 
 def _warm_up() -> None:

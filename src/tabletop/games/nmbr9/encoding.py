@@ -126,6 +126,7 @@ def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
     if state.is_over or state.placed[seat] is not None:
         return mask
     digit = state.card
+    assert digit is not None  # the game is not over
     board = state.boards[seat]
     if not board.tiles:
         for place in state.legal_actions(seat):
@@ -147,11 +148,11 @@ def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
 
 def window_is_full(state: State, seat: int, size: int = SIZE) -> bool:
     """Whether ``seat`` must place but no legal placement fits the window."""
-    return (
-        not state.is_over
-        and state.placed[seat] is None
-        and not any(in_window(state.card, p, size) for p in state.legal_actions(seat))
-    )
+    if state.is_over or state.placed[seat] is not None:
+        return False
+    digit = state.card
+    assert digit is not None  # the game is not over
+    return not any(in_window(digit, p, size) for p in state.legal_actions(seat))
 
 
 def observe(state: State, seat: int, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
@@ -165,6 +166,7 @@ def observe(state: State, seat: int, size: int = SIZE, *, acting: bool | None = 
 
 def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
     seat = view.viewer
+    assert seat is not None, "a seat's view, not a spectator's"
     n = view.game.players
     obs = np.zeros(observation_size(n, size), dtype=np.int16)
     if acting is None:

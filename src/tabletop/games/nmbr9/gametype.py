@@ -108,7 +108,7 @@ class Nmbr9(GameType):
 
     def outcome(self, record: JSON) -> Outcome:
         result = record["result"]
-        details = {}
+        details: dict[str, float] = {}
         if len(record["players"]) == 1:
             levels = [p["level"] for r in record["rounds"] for p in r["placements"] if p]
             for level in (1, 2, 3):

@@ -97,12 +97,15 @@ class Nmbr9Page:
 
     def choices(self, state: State, seat: int) -> list[JSON]:
         """``{"action": "r1@3,-2", "level": 1}`` per legal placement of this round's tile."""
-        legal = state.boards[seat].legal(state.card)
+        card = state.card
+        assert card is not None  # the server asks only while the game is on
+        legal = state.boards[seat].legal(card)
         return [{"action": f"r{r}@{x},{y}", "level": level} for (r, x, y), level in legal]
 
     def play(self, recorder: Recorder, seat: int, action: Place) -> Applied:
         state = recorder.state
         number, card = state.round, state.card
+        assert card is not None  # the game is not over
         recorder.apply(action, seat)
         log: JSON = {"seat": seat, "kind": "place", "round": number, "card": card}
         parts = [part(N_("placed their {card}"), card=card)]

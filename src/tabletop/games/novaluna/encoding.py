@@ -65,7 +65,7 @@ import numpy as np
 
 from ...core.errors import IllegalActionError
 from ...research.encoding import CHANCE, TERMINAL, split_parts
-from .rules import END_PHASE, REFILL, Action, Game, Place, SoloResult, State
+from .rules import END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
 from .rules.display import cell_key, cell_xy
 from .rules.state import _CLOCKWISE_AFTER
 from .rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
@@ -131,11 +131,9 @@ def decode(action: int, state: State) -> Action | None:
 
 def encode(action: Action, state: State) -> int:
     """The index of an engine action in ``state`` (the inverse of ``decode``)."""
-    if action == REFILL:
-        return REFILL_ACTION
-    if action == END_PHASE:
-        return END_PHASE_ACTION
-    return encode_place(state.takeable_spaces().index(action.space), action.x, action.y)
+    if isinstance(action, Place):
+        return encode_place(state.takeable_spaces().index(action.space), action.x, action.y)
+    return REFILL_ACTION if action == REFILL else END_PHASE_ACTION
 
 
 def _key_index() -> list[int]:
@@ -381,7 +379,9 @@ class Encoder:
 
     def ranks(self) -> list[int]:
         """Per seat its place in the final ranking (Nova Luna breaks every tie)."""
-        ranking = self.state.result().ranking
+        result = self.state.result()
+        assert isinstance(result, StandardResult), "a solo game has no ranking"
+        ranking = result.ranking
         return [ranking.index(seat) + 1 for seat in range(self.players)]
 
     def reward_scores(self) -> list[float]:
@@ -392,7 +392,9 @@ class Encoder:
         return [float(self.state.discs_placed(seat)) for seat in range(self.players)]
 
     def solo_score(self) -> float:
-        return self.state.result().total
+        result = self.state.result()
+        assert isinstance(result, SoloResult), "only a solo game has a score of its own"
+        return result.total
 
     def render(self, seat: int | None = None) -> str:
         """The whole position (everyone sees everything but the pile's order)."""

@@ -19,7 +19,7 @@ from typing import Any
 from ...core.errors import ActionRejected
 from ...core.game import JSON, GameType
 from ...core.page import Applied, page_modules
-from ...i18n import N_, part, parts_text
+from ...i18n import N_, Part, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, replay, result_json
 from .rules import END_PHASE, REFILL, Action, Place, State, View
@@ -209,7 +209,7 @@ _TOOK = {
 }
 
 
-def _place_parts(take: JSON) -> list[JSON]:
+def _place_parts(take: JSON) -> list[Part]:
     """``"took a red 3 from space 4 and laid it right of the blue 2 (at 1,0), covering
     2 tasks"`` as parts (tabletop.i18n)."""
     tile = TILES[take["tile"]]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from ... import __version__
 from ...core.errors import RecordError
@@ -208,6 +208,7 @@ def _replay_turn(rec: Recorder, turn: Any, last: bool) -> None:
     if state.is_over:
         raise RecordError("the game was already over")
     _expect(turn, "seat", state.current_seat, "seat")
+    refill_action: Action
     if state.game.solo:
         refill_action = END_PHASE
         if turn.get("phase") not in (1, 2):
@@ -237,13 +238,13 @@ def _replay_turn(rec: Recorder, turn: Any, last: bool) -> None:
         )
 
 
-def _is_cell(cell: Any) -> bool:
+def _is_cell(cell: Any) -> TypeGuard[list[int]]:
     return isinstance(cell, list) and len(cell) == 2 and all(type(v) is int for v in cell)
 
 
 def _triple(item: Any) -> tuple[int, int, int]:
     if isinstance(item, list) and len(item) == 3 and all(type(v) is int for v in item):
-        return tuple(item)  # type: ignore[return-value]
+        return tuple(item)
     raise RecordError(f"covered tasks are [x, y, task_index], not {item!r}")
 
 

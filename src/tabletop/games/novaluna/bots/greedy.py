@@ -105,10 +105,10 @@ class GreedyBot:
         """The action ``choose`` would take, with a one-line reason."""
         legal = view.legal_actions()
         if END_PHASE in legal:
-            return END_PHASE, "end phase 1 now: every further tile costs points twice"
+            return END_PHASE, Reason.of("end phase 1 now: every further tile costs points twice")
         best = self.best(view)
         if REFILL in legal and best[0].score < REFILL_BELOW:
-            return REFILL, "refill: none of the tiles on offer helps"
+            return REFILL, Reason.of("refill: none of the tiles on offer helps")
         pick = best[0]
         return pick.action, pick.reason()
 
