@@ -1,5 +1,5 @@
 """The libraries' own checkers pass for every game with an encoding (the toy third game
-of ``research_toy_support`` included): PettingZoo's api, seed and render tests at
+of ``tests/toygame`` included): PettingZoo's api, seed and render tests at
 several player counts, Gymnasium's check_env for every solo game."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, render_test, seed_test
 
 import tabletop.research  # noqa: F401  (registers the Gymnasium environments)
-from research_toy_support import research_games, seats
 from tabletop.core.game import get_game
 from tabletop.research import aec
 from tabletop.research.encoding import gym_id
+
+from research_support import research_games, seats  # noqa: E402
 
 GAMES = research_games()
 

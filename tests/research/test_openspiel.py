@@ -10,19 +10,20 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from research_toy_support import research_games, seats  # noqa: E402
 from tabletop.games.nmbr9.rules import FULL_DECK  # noqa: E402
 from tabletop.games.novaluna.rules import Game  # noqa: E402
 from tabletop.research import nmbr9 as n9enc  # noqa: E402
 from tabletop.research import openspiel  # noqa: E402
 from tabletop.research.encoding import spiel_name  # noqa: E402
 
+from research_support import research_games, seats  # noqa: E402
+
 GAMES = research_games()
 
 
 @pytest.fixture(autouse=True)
 def spiel_games():
-    openspiel.register()  # the toy, hosted for this test (conftest.py)
+    openspiel.register()  # every registered game with an encoding, the toy included
 
 
 def play_to(state, rng: random.Random, stop) -> None:
