@@ -10,7 +10,7 @@ registers games added to the registry later. Parameters are the encoding's
   information with explicit chance**: every tile drawn is a chance node over the
   tiles still in the pile, and the start stack one over the ``players!`` orders;
   the pile's order is never in the state. An action that will draw tiles waits for
-  their chance nodes (``tabletop.games.novaluna.encoding.ChanceEncoder``).
+  their chance nodes (``tabletop.games.novaluna.chance.ChanceEncoder``).
 * ``tabletop_nmbr9`` (``players`` 1-4, default 2; ``remove``, default 0): the
   rules' simultaneous rounds are played **sequentially**, seat 0 first, with
   **imperfect information**: a seat's observation never shows another seat's

@@ -58,17 +58,20 @@ from __future__ import annotations
 
 import itertools
 import struct
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ...core.errors import IllegalActionError
-from ...research.encoding import CHANCE, TERMINAL, split_parts
+from ...research.encoding import TERMINAL, split_parts
 from .rules import END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
 from .rules.display import cell_key, cell_xy
 from .rules.state import _CLOCKWISE_AFTER
 from .rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
+
+if TYPE_CHECKING:
+    from .chance import ChanceEncoder
 
 RADIUS = 44
 GRID = 2 * RADIUS + 1
@@ -440,155 +443,6 @@ def render(state: State) -> str:
     return "\n".join(lines)
 
 
-class ChanceEncoder:
-    """A game whose draws the chance nodes decide (OpenSpiel): **perfect information with
-    explicit chance**. The draw pile's order, the only secret of the rules, is never held:
-    each tile drawn (the 11 at set-up, every refill, the automatic refill when the wheel
-    empties, the solo phase 2) is a chance node over the tiles still in the pile, uniform
-    over them; the start stack is one chance node over the ``players!`` orders. When an
-    action will draw tiles, it waits (``pending``) for their chance nodes.
-
-    >>> game = ENCODING.setup(2).undealt()
-    >>> game.acting() == CHANCE, game.chance_outcomes()
-    (True, [(0, 0.5), (1, 0.5)])
-    """
-
-    def __init__(self, setup: NovaLunaSetup) -> None:
-        self.setup = setup
-        self.stack: tuple[int, ...] | None = None if setup.players > 1 else (0,)
-        self.draws: list[int] = []  # tiles drawn by the chance nodes not yet applied
-        self.to_draw = 11  # chance nodes to come before the pending action (or set-up)
-        self.pending: int | None = None  # the action waiting for its draws
-        self.encoder: Encoder | None = None  # once set up: it holds the rules' state
-
-    @property
-    def state(self) -> State | None:
-        return None if self.encoder is None else self.encoder.state
-
-    @property
-    def is_over(self) -> bool:
-        return self.encoder is not None and self.encoder.state.is_over and self.pending is None
-
-    def acting(self) -> int:
-        encoder = self.encoder
-        if encoder is not None and encoder.state.is_over and self.pending is None:
-            return TERMINAL
-        if encoder is None or len(self.draws) < self.to_draw:
-            return CHANCE
-        return encoder.state.current_seat
-
-    def _unseen(self) -> list[int]:
-        state = self.state
-        pool = list(state.unseen_tiles()) if state is not None else list(TILE_IDS)
-        for tile in self.draws:
-            pool.remove(tile)
-        return pool
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Set-up: the start stacks (an index into their permutations); then the tiles
-        left in the pile (``tile id - 1``), uniformly."""
-        if self.stack is None:
-            n = len(self.setup.stacks)
-            return [(i, 1.0 / n) for i in range(n)]
-        pool = self._unseen()
-        return [(tile - 1, 1.0 / len(pool)) for tile in pool]
-
-    def apply_chance(self, outcome: int) -> None:
-        if self.stack is None:
-            self.stack = self.setup.stacks[outcome]
-            return
-        self.draws.append(outcome + 1)
-        if len(self.draws) < self.to_draw:
-            return
-        if self.encoder is None:  # set-up: the 11 tiles on the wheel, then the rest
-            rest = [t for t in TILE_IDS if t not in self.draws]
-            state = self.setup.rules.new_state(pile=self.draws + rest, start_stack=self.stack)
-            self.encoder = Encoder(state)
-        else:
-            assert self.pending is not None
-            self.encoder.state.arrange_pile(self.draws)
-            self.encoder.apply(self.pending)
-        self.draws, self.to_draw, self.pending = [], 0, None
-
-    def apply(self, action: int, seat: int | None = None) -> None:
-        assert self.encoder is not None
-        draws = self._draws(action)
-        if draws:
-            self.pending, self.to_draw = action, draws
-        else:
-            self.encoder.apply(action, seat)
-
-    def _draws(self, action: int) -> int:
-        """How many tiles ``action`` will draw from the pile."""
-        assert self.encoder is not None
-        s = self.encoder.state
-        if action < REFILL_ACTION and s.on_wheel > 1:
-            return 0  # a placement draws only when it empties the wheel
-        trial = s.clone()
-        move = decode(action, trial)
-        if move is None:
-            raise IllegalActionError(f"action {action} names no tile on the wheel")
-        trial.apply(move)
-        return trial.drawn - s.drawn
-
-    def observe(self, seat: int) -> np.ndarray:
-        """The observation (zeros before set-up; while a pending action waits for its
-        draws, the position before it)."""
-        if self.encoder is None:
-            return np.zeros(observation_size(self.setup.players), np.int16)
-        return self.encoder.observe(seat)
-
-    def mask(self, seat: int) -> np.ndarray:
-        if self.encoder is None or self.acting() != seat:
-            return np.zeros(ACTIONS, dtype=np.int8)
-        return self.encoder.mask(seat)
-
-    def legal_actions(self, seat: int) -> list[int]:
-        return [] if self.encoder is None else self.encoder.legal_actions(seat)
-
-    def ranks(self) -> list[int]:
-        assert self.encoder is not None
-        return self.encoder.ranks()
-
-    def reward_scores(self) -> list[float]:
-        assert self.encoder is not None
-        return self.encoder.reward_scores()
-
-    def solo_score(self) -> float:
-        assert self.encoder is not None
-        return self.encoder.solo_score()
-
-    def render(self, seat: int | None = None) -> str:
-        """The whole state, as everyone sees it (perfect information)."""
-        if self.encoder is None:
-            return f"setting up: stack {self.stack}, drawn {self.draws}"
-        text = render(self.encoder.state)
-        if self.pending is not None:
-            text += f"\npending action {self.pending}, drawn {self.draws} of {self.to_draw}"
-        return text
-
-    def action_string(self, action: int) -> str:
-        move = None if self.encoder is None else decode(action, self.encoder.state)
-        return str(move) if move is not None else str(action)
-
-    def chance_string(self, outcome: int) -> str:
-        if self.stack is None:
-            return f"start stack {self.setup.stacks[outcome]}"
-        return f"draw tile {outcome + 1}"
-
-    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
-        """The observation, then the whole history (every action and chance outcome is
-        public), padded with -1 to the longest game."""
-        out = np.full(self.setup.information_size, -1.0, np.float32)
-        size = observation_size(self.setup.players)
-        out[:size] = self.observe(seat)
-        out[size : size + len(history)] = history
-        return out
-
-    def information_string(self, seat: int, history: Sequence[int]) -> str:
-        return " ".join(map(str, history))  # everything that happened is public
-
-
 # Length: at most 68 placements, as many refills, one end of phase and 69 chance nodes.
 MAX_GAME_LENGTH = 68 * 2 + 1 + 69
 # The worst solo score: phase 1 and phase 2 each count the display (at most all 68
@@ -627,6 +481,8 @@ class NovaLunaSetup:
         return Encoder(state)
 
     def undealt(self) -> ChanceEncoder:
+        from .chance import ChanceEncoder  # it builds on this module's Encoder
+
         return ChanceEncoder(self)
 
 
