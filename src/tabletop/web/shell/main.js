@@ -46,7 +46,7 @@ function translateShell() {
   document.title = t("Tabletop: Nova Luna and NMBR 9");
   document.querySelector("[data-testid=nav-lobby]").textContent = t("New game");
   document.querySelector("[data-testid=nav-replay]").textContent = t("Replays");
-  symbolsButton?.setAttribute("title", t("Colour symbols: a shape for each tile colour (red ▲, blue ■, cyan ✚, yellow ●)"));
+  symbolsButton?.setAttribute("title", t("Colour symbols")); // the game's module says more (offerColourSymbols)
   const symbolsLabel = symbolsButton?.querySelector(".cb-label");
   if (symbolsLabel) symbolsLabel.textContent = t("Colour symbols");
   const picker = document.getElementById("language");

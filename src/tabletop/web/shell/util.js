@@ -67,10 +67,13 @@ export async function copyText(text) {
 }
 
 /** The top bar's colour-symbols switch is offered only where the game draws the symbols
- * (its module says ``colourSymbols: true``); elsewhere it would do nothing. */
+ * (its module's ``colourSymbols``, whose ``title`` says which); elsewhere it would do nothing. */
 export function offerColourSymbols(mod) {
   const button = document.getElementById("colour-symbols");
-  if (button) button.hidden = !(mod && mod.colourSymbols);
+  if (!button) return;
+  const symbols = mod && mod.colourSymbols;
+  button.hidden = !symbols;
+  if (symbols && symbols.title) button.title = symbols.title;
 }
 
 const sheets = new Map(); // href → promise: each stylesheet is added once

@@ -22,7 +22,12 @@ export function seatColor(seat) {
 
 const intro = {
   name: "nova-luna",
-  colourSymbols: true, // tiles.js and colours.css draw a shape per tile colour
+  // tiles.js and colours.css draw a shape per tile colour; the top bar's switch says which
+  colourSymbols: {
+    get title() {
+      return t("Colour symbols: a shape for each tile colour (red ▲, blue ■, cyan ✚, yellow ●)");
+    },
+  },
   get tagline() {
     return t("Take tiles from the moon wheel, lay them next to each other and fulfil their tasks. Place all your discs first — but every tile costs time on the moon track.");
   },
