@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from . import __version__
-from .core.game import GameType, game_types
+from .core.game import GameType, game_types, get_game, registered_names
 
 
 def positive(text: str) -> int:
@@ -255,10 +255,7 @@ def run(game: GameType, argv: Sequence[str] | None = None) -> int:
 def command_of(name: str) -> Callable[[Sequence[str] | None], int]:
     """The entry point of the game whose command is ``name`` (``novaluna``, ``nmbr9``):
     what ``pyproject.toml``'s scripts call, built from the registry."""
-    games = {g.command: g for g in game_types().values()}
-    if name not in games:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    game = games[name]
+    game = _game_of_command(name)
 
     def entry(argv: Sequence[str] | None = None) -> int:
         return run(game, argv)
@@ -266,6 +263,18 @@ def command_of(name: str) -> Callable[[Sequence[str] | None], int]:
     entry.__name__ = entry.__qualname__ = name
     entry.__doc__ = f"The ``{name}`` command."
     return entry
+
+
+def _game_of_command(command: str) -> GameType:
+    """The game whose command is ``command``: the one named alike first (``novaluna`` is
+    ``nova-luna``), so that a command imports no other game; else every game is asked."""
+    for name in registered_names():
+        if name.replace("-", "") == command and get_game(name).command == command:
+            return get_game(name)
+    for game in game_types().values():
+        if game.command == command:
+            return game
+    raise AttributeError(f"module {__name__!r} has no attribute {command!r}")
 
 
 def __getattr__(name: str) -> Callable[[Sequence[str] | None], int]:
@@ -278,11 +287,15 @@ def __getattr__(name: str) -> Callable[[Sequence[str] | None], int]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m tabletop.cli COMMAND ...``: COMMAND is a game's command name."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    games = {g.command: g for g in game_types().values()}
-    if not argv or argv[0] not in games:
-        print(f"usage: python -m tabletop.cli {{{','.join(sorted(games))}}} ...", file=sys.stderr)
+    try:
+        game = _game_of_command(argv[0]) if argv else None
+    except AttributeError:
+        game = None
+    if game is None:
+        commands = sorted(g.command for g in game_types().values())
+        print(f"usage: python -m tabletop.cli {{{','.join(commands)}}} ...", file=sys.stderr)
         return 2
-    return run(games[argv[0]], argv[1:])
+    return run(game, argv[1:])
 
 
 if __name__ == "__main__":

@@ -309,6 +309,11 @@ def _registry() -> dict[str, str]:
     return _REGISTRY
 
 
+def registered_names() -> list[str]:
+    """The names of every game, without importing any."""
+    return list(_registry())
+
+
 def game_types() -> dict[str, GameType]:
     """Every game, by name (each module is imported the first time it is asked for)."""
     return {name: get_game(name) for name in _registry()}

@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -85,6 +84,8 @@ class ActionRow:
 
 def hash_token(token: str) -> str:
     """What is stored of a seat or session token: a copy of the database opens nothing."""
+    import hashlib  # here: OpenSSL's library costs every command's start-up ~4 MiB
+
     return hashlib.sha256(token.encode()).hexdigest()
 
 
