@@ -75,6 +75,10 @@ class RecorderBase:
         self.players = list(players)
         self.seed = seed
         self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
+        self._start_log()
+
+    def _start_log(self) -> None:
+        """Set up the game's own, still empty log of moves."""
 
     @classmethod
     def new(cls, game: Any, players: list[str], seed: int | None = None) -> Self:
@@ -122,3 +126,19 @@ def replay_steps(
             raise RecordError(f"{unit} {number}: {err}") from None
         if on_step is not None:
             on_step(recorder)
+
+
+def claimed_result(record: dict[str, Any], over: bool) -> dict[str, Any] | None:
+    """The result a record claims, checked against whether its game is ``over`` (the
+    game compares the figures); ``None`` if it claims none."""
+    if "over" in record and record["over"] != over:
+        state = "over" if over else "not over"
+        raise RecordError(f"'over' is {record['over']} but the game is {state}")
+    if "result" not in record:
+        return None
+    if not over:
+        raise RecordError("the record has a result but the game is not over")
+    claimed = record["result"]
+    if not isinstance(claimed, dict):
+        raise RecordError("'result' must be an object")
+    return claimed

@@ -26,6 +26,7 @@ import argparse
 import os
 from collections.abc import Sequence
 from importlib import import_module
+from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from .errors import BotSpecError, OptionsError, RecordError
@@ -186,9 +187,21 @@ class GameType:
         subparsers ``commands``; each sets ``run=function(args) -> exit status``."""
 
     def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
-        """Print the engine's speed figures (the median of ``runs``); the exit status."""
-        print(f"{self.title} has no engine benchmark")
-        return 0
+        """Print the engine's speed figures (the median of ``runs``); the exit status.
+
+        By default the ``run_bench`` of the game folder's ``bench.py``, if it has one."""
+        package = type(self).__module__.rpartition(".")[0]
+        if find_spec(f"{package}.bench") is None:
+            print(f"{self.title} has no engine benchmark")
+            return 0
+        bench = import_module(f"{package}.bench")
+        return int(bench.run_bench(seconds=seconds, runs=runs, selfplay=selfplay))
+
+    def play(self, args: argparse.Namespace) -> int:
+        """Terminal play (``add_commands``): the ``play_from_args`` of the game folder's
+        ``terminal/app.py``, imported only when a game is played."""
+        package = type(self).__module__.rpartition(".")[0]
+        return int(import_module(f"{package}.terminal.app").play_from_args(args))
 
     def bot_refusal(
         self, spec: str, bot: Bot, players: int, limits: BotLimits

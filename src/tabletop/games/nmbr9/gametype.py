@@ -128,12 +128,7 @@ class Nmbr9(GameType):
         from ...cli import add_play_command
 
         help = "play in the terminal: alone, against bots, or hot-seat"
-        add_play_command(commands, self, help=help, players=1).set_defaults(run=_play)
-
-    def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
-        from .bench import run_bench
-
-        return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
+        add_play_command(commands, self, help=help, players=1).set_defaults(run=self.play)
 
 
 def _rules(players: int, options: JSON) -> Game:
@@ -142,12 +137,6 @@ def _rules(players: int, options: JSON) -> Game:
         return Game(players=players, remove=None if remove == "random" else remove)
     except ValueError as err:
         raise OptionsError(str(err)) from None
-
-
-def _play(args: argparse.Namespace) -> int:
-    from .terminal.app import play_from_args
-
-    return play_from_args(args)
 
 
 def describe(rec: Recorder) -> str:

@@ -23,21 +23,18 @@ from typing import Any
 
 from ... import __version__
 from ...core.errors import RecordError
-from ...records import RecorderBase, check_header, replay_steps
+from ...records import RecorderBase, check_header, claimed_result, replay_steps
 from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State, View
 
 FORMAT = 1
 
 
 class Recorder(RecorderBase):
-    """A game in progress together with its record."""
+    """A game in progress together with its record: its rounds."""
 
     state: State
 
-    def __init__(
-        self, state: State, players: list[str], *, seed: int | None, created: str | None = None
-    ) -> None:
-        super().__init__(state, players, seed=seed, created=created)
+    def _start_log(self) -> None:
         #: per round: the card and each seat's placement (``None`` until it places)
         self.rounds: list[dict[str, Any]] = []
 
@@ -202,16 +199,8 @@ def _placement(item: Any) -> tuple[Place, int]:
 
 def _check_end(rec: Recorder, record: dict[str, Any]) -> None:
     state = rec.state
-    if "over" in record and record["over"] != state.is_over:
-        raise RecordError(
-            f"'over' is {record['over']} but the game is {'' if state.is_over else 'not '}over"
-        )
-    if "result" in record:
-        if not state.is_over:
-            raise RecordError("the record has a result but the game is not over")
-        claimed = record["result"]
-        if not isinstance(claimed, dict):
-            raise RecordError("'result' must be an object")
+    claimed = claimed_result(record, state.is_over)
+    if claimed is not None:
         actual = result_json(state)
         for key in ("scores", "ranking"):
             if key not in claimed:

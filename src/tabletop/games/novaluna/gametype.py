@@ -129,17 +129,12 @@ class NovaLuna(GameType):
         from ...cli import add_play_command, seed
 
         help = "play against bots or friends (hot-seat) in the terminal"
-        add_play_command(commands, self, help=help, players=2).set_defaults(run=_play)
+        add_play_command(commands, self, help=help, players=2).set_defaults(run=self.play)
 
         solo = commands.add_parser("solo", help="the solo game")
         solo.add_argument("--seed", type=seed, help="shuffle seed (random if omitted)")
         solo.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
-        solo.set_defaults(run=_play)
-
-    def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
-        from .bench import run_bench
-
-        return run_bench(seconds=seconds, runs=runs, selfplay=selfplay)
+        solo.set_defaults(run=self.play)
 
 
 def _rules(players: int, options: JSON) -> Game:
@@ -147,12 +142,6 @@ def _rules(players: int, options: JSON) -> Game:
         return Game(players=players, first_game=bool(options.get("first_game", False)))
     except ValueError as err:
         raise OptionsError(str(err)) from None
-
-
-def _play(args: argparse.Namespace) -> int:
-    from .terminal.app import play_from_args
-
-    return play_from_args(args)
 
 
 def describe(rec: Recorder) -> str:

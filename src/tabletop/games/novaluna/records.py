@@ -20,7 +20,7 @@ from typing import Any, TypeGuard
 
 from ... import __version__
 from ...core.errors import RecordError
-from ...records import RecorderBase, check_header, replay_steps
+from ...records import RecorderBase, check_header, claimed_result, replay_steps
 from .rules import (
     END_PHASE,
     REFILL,
@@ -37,14 +37,11 @@ FORMAT = 1
 
 
 class Recorder(RecorderBase):
-    """A game in progress together with its record."""
+    """A game in progress together with its record: its turns."""
 
     state: State
 
-    def __init__(
-        self, state: State, players: list[str], *, seed: int | None, created: str | None = None
-    ) -> None:
-        super().__init__(state, players, seed=seed, created=created)
+    def _start_log(self) -> None:
         self.turns: list[dict[str, Any]] = []
         self._open_turn: dict[str, Any] | None = None  # a refill/phase end before the take
         # Views lent since the last action. They share the state's displays, wheel and
@@ -255,17 +252,9 @@ def _expect(turn: dict[str, Any], key: str, actual: Any, what: str) -> None:
 
 def _check_end(rec: Recorder, record: dict[str, Any]) -> None:
     state = rec.state
-    if "over" in record and record["over"] != state.is_over:
-        raise RecordError(
-            f"'over' is {record['over']} but the game is {'' if state.is_over else 'not '}over"
-        )
-    if "result" in record:
-        if not state.is_over:
-            raise RecordError("the record has a result but the game is not over")
+    claimed = claimed_result(record, state.is_over)
+    if claimed is not None:
         actual = result_json(state)
-        claimed = record["result"]
-        if not isinstance(claimed, dict):
-            raise RecordError("'result' must be an object")
         for key, value in claimed.items():
             if key in actual and actual[key] != value:
                 raise RecordError(f"result '{key}' is {value} but the game gives {actual[key]}")
