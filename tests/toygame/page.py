@@ -17,7 +17,6 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from tabletop.core.errors import ActionRejected
 from tabletop.core.game import JSON, GameType
 from tabletop.core.page import Applied, page_modules
 from tabletop.i18n import N_, part, parts_text
@@ -57,9 +56,6 @@ class ToyPage:
         tile = recorder.apply(action, seat)
         log = _turn_log({"seat": seat, "slot": action.slot, "tile": tile}, recorder.state.is_over)
         return Applied(log=log, reveals=True)  # a tile came from the hidden pile
-
-    def take_back(self, recorder: Recorder, seat: int) -> Applied:
-        raise ActionRejected(self.notation_hint)  # turn by turn: nothing is pending
 
     def result_json(self, state: State) -> JSON:
         return result_json(state)

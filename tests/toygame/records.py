@@ -19,10 +19,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
-from tabletop.core.errors import IllegalActionError, RecordError
+from tabletop.core.errors import RecordError
+from tabletop.records import RecorderBase, check_header, claimed_result, replay_steps
 
 from .rules import MARKET, Game, State, Take, View
 
@@ -30,24 +30,14 @@ NAME = "toy"
 FORMAT = 1
 
 
-class Recorder:
+class Recorder(RecorderBase):
     """A game in progress together with its record (the platform's ``Recorder``)."""
 
-    def __init__(
-        self, state: State, players: list[str], *, seed: int | None, created: str | None = None
-    ) -> None:
-        if len(players) != state.game.players:
-            raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
-        self.state = state
-        self.players = list(players)
-        self.seed = seed
-        self.created = created or datetime.now(UTC).isoformat(timespec="seconds")
-        self.pile = [*state.market, *state.pile]  # the draw order at the start
-        self.turns: list[dict[str, int]] = []
+    state: State
 
-    @classmethod
-    def new(cls, game: Game, players: list[str], seed: int | None = None) -> Recorder:
-        return cls(game.new_state(seed), players, seed=seed)
+    def _start_log(self) -> None:
+        self.pile = [*self.state.market, *self.state.pile]  # the draw order at the start
+        self.turns: list[dict[str, int]] = []
 
     def apply(self, action: Take, seat: int) -> int:
         """Apply ``seat``'s take and record it (nothing changes if it is illegal)."""
@@ -55,14 +45,11 @@ class Recorder:
         self.turns.append({"seat": seat, "slot": action.slot, "tile": tile})
         return tile
 
-    def take_back(self, seat: int) -> None:
-        raise IllegalActionError("Toy Draft has no pending actions to take back")
-
     def lend_view(self, seat: int) -> View:
         return self.state.view(seat)
 
     def clone(self) -> Recorder:
-        new = Recorder(self.state.clone(), self.players, seed=self.seed, created=self.created)
+        new = self._fresh_copy()
         new.pile = self.pile
         new.turns = list(self.turns)
         return new
@@ -92,15 +79,8 @@ def result_json(state: State) -> dict[str, Any]:
 def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Recorder:
     """Rebuild a game from ``record``, checking every turn; ``RecordError`` at the first
     violation. ``on_turn(recorder)`` is called once set up and after every turn."""
-    if not isinstance(record, dict):
-        raise RecordError("a record must be a JSON object")
-    if record.get("game") != NAME:
-        raise RecordError(f"not a Toy Draft record ('game' must be \"{NAME}\")")
-    if record.get("format") != FORMAT:
-        raise RecordError(f"unsupported record format {record.get('format')!r}; expected {FORMAT}")
-    players, seed, pile = record.get("players"), record.get("seed"), record.get("pile")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError("'players' must be a list of seat names")
+    players = check_header(record, NAME, "a Toy Draft record", FORMAT)
+    seed, pile = record.get("seed"), record.get("pile")
     if not (seed is None or type(seed) is int):
         raise RecordError("'seed' must be an integer or null")
     if not isinstance(pile, list) or not all(type(t) is int for t in pile):
@@ -114,26 +94,14 @@ def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Re
     if [*shuffled.market, *shuffled.pile] != pile:
         raise RecordError(f"the pile does not match seed {seed}")
     rec = Recorder(state, players, seed=seed, created=record.get("created"))
-    turns = record.get("turns")
-    if not isinstance(turns, list):
-        raise RecordError("'turns' must be a list")
-    if on_turn is not None:
-        on_turn(rec)
-    for number, turn in enumerate(turns, 1):
-        try:
-            _replay_turn(rec, turn)
-        except (RecordError, IllegalActionError) as err:
-            raise RecordError(f"turn {number}: {err}") from None
-        if on_turn is not None:
-            on_turn(rec)
-    if "over" in record and record["over"] != state.is_over:
-        raise RecordError(f"'over' is {record['over']!r} but the game says {state.is_over}")
-    if "result" in record and (not state.is_over or record["result"] != result_json(state)):
+    replay_steps(rec, record.get("turns"), "turn", _replay_turn, on_turn)
+    claimed = claimed_result(record, state.is_over)
+    if claimed is not None and claimed != result_json(state):
         raise RecordError("the result does not match the game")
     return rec
 
 
-def _replay_turn(rec: Recorder, turn: Any) -> None:
+def _replay_turn(rec: Recorder, turn: Any, last: bool) -> None:
     state = rec.state
     if not isinstance(turn, dict) or not all(type(turn.get(k)) is int for k in ("seat", "slot")):
         raise RecordError("a turn is {seat, slot, tile}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..i18n import N_
 from .errors import ActionRejected
@@ -33,7 +33,7 @@ from .limits import DEFAULT_LIMITS, BotLimits
 from .outcome import Outcome
 
 if TYPE_CHECKING:
-    from .page import Applied, GamePage
+    from .page import Applied, GamePage, SimultaneousPage
 
 #: In a simultaneous game: the action that withdraws the seat's pending action of the
 #: current round (refused once the round has resolved, or if it has none).
@@ -105,7 +105,8 @@ class Match:
             raise ActionRejected(N_("there is no seat {seat}"), seat=seat + 1)
         if self.game.dynamics == SIMULTANEOUS:
             if action == TAKE_BACK:
-                return self.page.take_back(self.recorder, seat)
+                page = cast("SimultaneousPage[Any]", self.page)  # its dynamics say so
+                return page.take_back(self.recorder, seat)
         elif seat not in self.active_seats():
             (acting,) = self.active_seats()
             raise ActionRejected(N_("it is seat {seat}'s turn"), seat=acting + 1)

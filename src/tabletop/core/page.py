@@ -44,7 +44,7 @@ def page_modules(intro: list[str], full: list[str]) -> JSON:
     }
 
 
-#: The game's own recorder class, which ``play`` and ``take_back`` are given.
+#: The game's own recorder class, which ``play`` (and ``take_back``) are given.
 R = TypeVar("R", bound="Recorder", contravariant=True)
 
 
@@ -71,9 +71,6 @@ class GamePage(Protocol[R]):
     def play(self, recorder: R, seat: int, action: Any) -> Applied:
         """Apply ``seat``'s parsed ``action`` through the recorder; its log entry."""
 
-    def take_back(self, recorder: R, seat: int) -> Applied:
-        """Withdraw ``seat``'s pending action (simultaneous games); its log entry."""
-
     def result_json(self, state: Any) -> JSON:
         """The finished game's result as the page shows it."""
 
@@ -83,3 +80,10 @@ class GamePage(Protocol[R]):
     def hint(self, view: Any, seed: int) -> JSON:
         """``{"action", "reason", "parts"}``: the strongest bot's advice, its reason as
         translatable parts."""
+
+
+class SimultaneousPage(GamePage[R], Protocol[R]):
+    """The page of a simultaneous game, where a seat may take its pending action back."""
+
+    def take_back(self, recorder: R, seat: int) -> Applied:
+        """Withdraw ``seat``'s pending action of the round; its log entry."""

@@ -16,7 +16,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from ...core.errors import ActionRejected
 from ...core.game import JSON, GameType
 from ...core.page import Applied, page_modules
 from ...i18n import N_, Part, part, parts_text
@@ -99,9 +98,6 @@ class NovaLunaPage:
         log["drawn"] = drawn
         log["text"] = _log_text(log, state.is_over)
         return Applied(log=log, reveals=drawn > 0)
-
-    def take_back(self, recorder: Recorder, seat: int) -> Applied:
-        raise ActionRejected(N_("that is not an action: write space@x,y, 'refill' or 'end'"))
 
     def result_json(self, state: State) -> JSON:
         return result_json(state)
