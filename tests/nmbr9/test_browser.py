@@ -100,7 +100,7 @@ def test_a_whole_game_from_the_lobby_by_clicking(
 ) -> None:
     open_lobby_nmbr9(page, server, size)
     assert page.locator("[data-testid=option-remove]").count() == 1
-    assert page.locator("[data-testid=option-clock]").count() == 1
+    assert page.locator("[data-testid=option-time_limit]").count() == 1
     if size == "desktop" and not solo:
         shot(page, f"n9-lobby-{size}")
     create_from_lobby(page, size, solo)
@@ -406,13 +406,13 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     assert page.title() == "NMBR 9 · Tabletop"
     # the choice options, as the server describes them
     assert "a random number, 1 to 4" in page.inner_text("[data-testid=option-remove]")
-    assert "30 s" in page.inner_text("[data-testid=option-clock]")
+    assert "30 s" in page.inner_text("[data-testid=option-time_limit]")
     page.wait_for_load_state("networkidle")
     assert any(url.endswith("/games/nmbr9/intro.js") for url in fetched)
     assert not any("/games/nmbr9/index.js" in url or "board.css" in url for url in fetched)
     # and creates an NMBR 9 game with the options chosen
     page.select_option("[data-testid=option-remove]", label="a random number, 1 to 4")
-    page.select_option("[data-testid=option-clock]", label="60 s")
+    page.select_option("[data-testid=option-time_limit]", label="60 s")
     page.click("[data-testid=create-game]")
     page.click("[data-testid=enter-game]")
     page.locator("[data-testid=clock]").wait_for()
@@ -422,7 +422,7 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     game_id = page.url.split("/g/")[1].split("#")[0]
     state = api(server, f"/api/games/{game_id}")
     assert state["game"]["type"] == "nmbr9"
-    assert state["clock"]["seconds"] == 60
+    assert state["time_left"]["seconds"] == 60 and state["game"]["time_limit"] == 60
 
 
 @pytest.mark.parametrize("size", ["phone"])

@@ -248,9 +248,10 @@ def test_spectators_get_401_and_forged_links_403(api: Api, server: ServerProcess
 @pytest.mark.parametrize(
     ("options", "seats", "words"),
     [
-        ({"clock": -1}, 2, "'clock'"),
-        ({"clock": "fast"}, 2, "'clock'"),
-        ({"clock": 10**6}, 2, "'clock'"),
+        ({"clock": -1}, 2, "'time_limit'"),
+        ({"time_limit": "fast"}, 2, "'time_limit'"),
+        ({"time_limit": 10**6}, 2, "'time_limit'"),
+        ({"time_limit": 30, "clock": 60}, 2, "'clock' is the old name"),
         ({"remove": 20}, 2, "'remove'"),
         ({"remove": "some"}, 2, "'remove'"),
         ({"speed": 1}, 2, "unknown option"),
@@ -270,7 +271,7 @@ def test_types_describe_nmbr9(api: Api) -> None:
     nmbr9 = types["nmbr9"]
     assert nmbr9["dynamics"] == "simultaneous" and nmbr9["seats"] == [1, 4]
     assert {b["spec"] for b in nmbr9["bots"]["standard"]} >= {"random", "greedy", "planner:strong"}
-    assert {o["name"] for o in nmbr9["options"]} == {"remove", "clock"}
+    assert {o["name"] for o in nmbr9["options"]} == {"remove", "time_limit"}
     assert sorted(nmbr9["tiles"]) == [str(d) for d in range(10)]
     assert types["nova-luna"]["dynamics"] == "sequential"
 
@@ -366,9 +367,10 @@ def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
     server = ServerProcess(database("clock.sqlite3"), log=tmp_path / "clock.log").start()
     api = Api(server)
     try:
-        game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)
+        game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)  # the option's old name
         state = api.state(game_id, tokens[0])
-        assert state["clock"]["seconds"] == 1 and state["clock"]["deadline"]
+        assert state["time_left"]["seconds"] == 1 and state["time_left"]["deadline"]
+        assert state["clock"] == state["time_left"]  # under its old name too
         place(api, game_id, tokens[0])
         resolved = api.wait(game_id, None, lambda s: s["view"]["round"] == 1, timeout=15)
         entry = resolved["log"][1]

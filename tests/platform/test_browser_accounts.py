@@ -82,7 +82,7 @@ def test_register_open_join_finish_rate_and_log_out_everywhere(browser: Any, ser
         assert ann.get_by_test_id("seat-0-me").inner_text() == "Ann (you)"
         ann.get_by_test_id("seat-1-kind-open").click()
         assert ann.get_by_test_id("on-timeout").is_hidden()  # no time limit: nothing to choose
-        ann.get_by_test_id("option-clock").select_option(label="1 day")  # the game's one clock
+        ann.get_by_test_id("option-time_limit").select_option(label="1 day")  # the game's one clock
         assert ann.get_by_test_id("on-timeout").is_visible()
         shot(ann, "acc-create-open-game")
         ann.get_by_test_id("create-game").click()

@@ -160,6 +160,15 @@ class Encoder:
         else:
             undo_seat = next(iter(seats)) if len(seats) == 1 else None
         deadline = room.time_limit_deadline()
+        move_time = (
+            None
+            if deadline is None
+            else {
+                "seconds": room.time_limit,
+                "deadline": iso(deadline),
+                "left": round(max(0.0, deadline - time.time()), 1),  # for skewed client clocks
+            }
+        )
         head = {
             "type": "state",
             "game": {
@@ -184,14 +193,8 @@ class Encoder:
             "acting": acting,  # the (first) seat of yours that must act now
             "thinking": min(room.thinking) if room.thinking else None,
             "thinking_seats": sorted(room.thinking),
-            # the API's name for the time limit of the current move
-            "clock": None
-            if deadline is None
-            else {
-                "seconds": room.time_limit,
-                "deadline": iso(deadline),
-                "left": round(max(0.0, deadline - time.time()), 1),  # for skewed client clocks
-            },
+            "time_left": move_time,  # the time limit of the current move and what is left
+            "clock": move_time,  # its name before: kept for the API's older clients
             "result": room.match.result(),
             "undo": undo_blocker(room, undo_seat) is None,
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,

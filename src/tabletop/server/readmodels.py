@@ -138,15 +138,13 @@ def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool
 
 
 def _shown_options(options: JSON) -> JSON:
-    """A game's options as the lobby has always shown them: the time per move under
-    the name ``clock`` (stored as ``time_limit`` since)."""
-    if "time_limit" not in options:
+    """A game's options for the lobby: the time per move as ``time_limit`` and, for
+    clients of the API before it took that name, as ``clock`` too (games stored
+    before kept it under ``clock``)."""
+    seconds = options.get("time_limit", options.get("clock"))
+    if seconds is None:
         return options
-    return {
-        ("clock" if key == "time_limit" else key): value
-        for key, value in options.items()
-        if key != "clock"
-    }
+    return {**options, "time_limit": seconds, "clock": seconds}
 
 
 def _without_note(label: str) -> str:

@@ -20,7 +20,7 @@ from ...core.game import JSON, SIMULTANEOUS, GameType
 from ...core.outcome import Outcome
 from ...i18n import N_
 from .bots.base import REGISTRY
-from .page import BOTS, MAX_CLOCK, OPTION_FIELDS, Nmbr9Page
+from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
 from .records import Recorder, replay
 from .rules import CARDS, Game, parse_action
 
@@ -65,20 +65,15 @@ class Nmbr9(GameType):
         return parse_action(text)
 
     def check_options(self, options: JSON, players: int) -> JSON:
-        unknown = set(options) - {"remove", "clock"}
+        unknown = set(options) - {"remove", "time_limit", "clock"}
         if unknown:
             raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
         remove = options.get("remove", 0)
         if remove != "random" and (type(remove) is not int or not 0 <= remove < CARDS):
             raise OptionsError(N_("'remove' is 0 to {most} cards, or \"random\""), most=CARDS - 1)
-        clock = options.get("clock", 0)
-        if type(clock) is not int or not 0 <= clock <= MAX_CLOCK:
-            raise OptionsError(
-                N_("'clock' is 0 (none) or a number of seconds up to {most}"),
-                most=MAX_CLOCK,
-            )
+        time_limit = _time_limit(options)
         _rules(players, {"remove": remove})
-        return {"remove": remove, "clock": clock}
+        return {"remove": remove, "time_limit": time_limit}
 
     def options_from_args(self, args: argparse.Namespace) -> JSON:
         remove = getattr(args, "remove", 0)
@@ -164,3 +159,17 @@ def describe(rec: Recorder) -> str:
 
 
 GAME = Nmbr9()
+
+
+def _time_limit(options: JSON) -> int:
+    """The option ``time_limit`` in seconds (0: none). Its name was ``clock`` before
+    the server's time per move took the name: both are accepted."""
+    if "clock" in options and "time_limit" in options and options["clock"] != options["time_limit"]:
+        raise OptionsError(N_("'clock' is the old name of 'time_limit': give one of them"))
+    seconds = options.get("time_limit", options.get("clock", 0))
+    if type(seconds) is not int or not 0 <= seconds <= MAX_TIME_LIMIT:
+        raise OptionsError(
+            N_("'time_limit' is 0 (none) or a number of seconds up to {most}"),
+            most=MAX_TIME_LIMIT,
+        )
+    return seconds

@@ -51,8 +51,9 @@ BOTS: list[JSON] = [
     {"spec": "planner:strong", "label": N_("Planner strong")},
 ]
 
-#: The longest move clock a game may set, in seconds.
-MAX_CLOCK = 3600
+#: The longest time per move the game's own option may set, in seconds (the server's
+#: ``time_limit`` of a turn-based game may be longer).
+MAX_TIME_LIMIT = 3600
 
 
 #: The game's options as the page offers them.
@@ -68,7 +69,7 @@ OPTION_FIELDS: list[JSON] = [
         "default": 0,
     },
     {
-        "name": "clock",
+        "name": "time_limit",
         "label": N_("Move clock (the default bot places for a seat out of time)"),
         "type": "choice",
         "choices": [

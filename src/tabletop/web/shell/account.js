@@ -183,7 +183,7 @@ export async function showOpenGames(root, navigate) {
 function optionText(type, options) {
   const parts = [];
   for (const opt of type?.options || []) {
-    if (opt.name === "clock" || !(opt.name in (options || {}))) continue;
+    if (opt.name === "time_limit" || !(opt.name in (options || {}))) continue;
     const value = options[opt.name];
     if (opt.type === "bool") {
       if (value) parts.push(opt.label);

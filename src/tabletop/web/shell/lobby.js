@@ -103,10 +103,10 @@ function createForm(type, mod, navigate, account) {
   const optionBox = h("div", { class: "options" });
   const seedInput = h("input", { type: "number", min: "0", step: "1", inputmode: "numeric", placeholder: t("random"), id: "seed", "data-testid": "seed" });
   const submit = h("button", { class: "btn primary big", type: "submit", "data-testid": "create-game" }, t("Create game"));
-  // One move clock: a game's own "clock" option (seconds) is offered the turn-based
-  // spans too; a game without one gets the shell's select.
-  const clockOption = type.options.find((o) => o.name === "clock" && o.type === "choice");
-  const gameOptions = type.options.map((o) => (o !== clockOption ? o : {
+  // One time per move: a game's own "time_limit" option (seconds) is offered the
+  // turn-based spans too; a game without one gets the shell's select.
+  const gameTimeLimit = type.options.find((o) => o.name === "time_limit" && o.type === "choice");
+  const gameOptions = type.options.map((o) => (o !== gameTimeLimit ? o : {
     ...o,
     choices: [...o.choices, ...TIME_LIMITS.filter((v) => v && !o.choices.some((c) => c.value === v))
       .map((value) => ({ value, label: timeLabel(value) }))],
@@ -118,7 +118,7 @@ function createForm(type, mod, navigate, account) {
     h("option", { value: "abandon" }, t("the game is abandoned")));
   const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
     h("span", {}, t("When the time runs out")), onTimeout);
-  const timeChosen = () => (clockOption ? options.clock : Number(timeLimit.value));
+  const timeChosen = () => (gameTimeLimit ? options.time_limit : Number(timeLimit.value));
 
   function render() {
     const mode = mod.modeFor(seats.length);
@@ -207,7 +207,7 @@ function createForm(type, mod, navigate, account) {
     modeNote,
     optionBox,
     h("div", { class: "options" },
-      clockOption ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
+      gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
       onTimeoutField),
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
@@ -229,7 +229,7 @@ function createForm(type, mod, navigate, account) {
         .map((o) => [o.name, options[o.name]])),
     };
     const limit = timeChosen();
-    if (clockOption) delete body.options.clock;
+    if (gameTimeLimit) delete body.options.time_limit;
     if (limit) {
       body.time_limit = limit;
       body.on_timeout = onTimeout.value;

@@ -663,7 +663,7 @@ class Board {
    * counts down on its own; not a live region). */
   clockLine(st) {
     clearInterval(this.ticker);
-    const clock = st.clock;
+    const clock = st.time_left;
     if (!clock || !clock.deadline || st.over || this.ctx.readOnly) return null;
     const line = h("p", { class: "n9-clock", "data-testid": "clock" });
     const ends = Date.now() + (clock.left ?? 0) * 1000;
