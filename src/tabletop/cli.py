@@ -90,6 +90,8 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     game.add_commands(sub)
     _add_replay(sub, game)
+    if game.analysis is not None:
+        _add_analyse(sub, game)
     _add_selfplay(sub, game)
     _add_tournament(sub, game)
     _add_solo_bench(sub, game)
@@ -109,6 +111,29 @@ def _add_replay(sub: argparse._SubParsersAction, game: GameType) -> None:
         return replay_file(game, args.file)
 
     rep.set_defaults(run=run)
+
+
+def _add_analyse(sub: argparse._SubParsersAction, game: GameType) -> None:
+    analyse = sub.add_parser(
+        "analyse",
+        help="judge every move of finished games with the strong bot (see docs/analysis.md)",
+    )
+    analyse.add_argument("file", help="a .json record or a .jsonl file of records")
+    analyse.add_argument(
+        "--budget", type=positive, help="search work per move (default: the game's own)"
+    )
+    analyse.add_argument("--seed", type=seed, default=0, help="the search's seed (default 0)")
+    analyse.add_argument(
+        "--json", action="store_true", help="one JSON object per record instead of tables"
+    )
+    analyse.add_argument("--jobs", type=positive, default=1, help="records analysed at once")
+
+    def run(args: argparse.Namespace) -> int:
+        from .analysis.command import analyse_file
+
+        return analyse_file(game, args.file, args.budget, args.seed, args.json, args.jobs)
+
+    analyse.set_defaults(run=run)
 
 
 def _add_selfplay(sub: argparse._SubParsersAction, game: GameType) -> None:

@@ -41,6 +41,8 @@ class ToyDraft(GameType):
     option_fields: list[JSON] = []
     #: The research encoding (tests/toygame/encoding.py, loaded only when asked for).
     research = "toygame.encoding:ENCODING"
+    #: Its analysis (tests/toygame/analysis.py).
+    analysis = "toygame.analysis:ANALYSER"
     bots = REGISTRY
     bot_offers = {"standard": BOTS}
     page = ToyPage()

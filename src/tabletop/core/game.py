@@ -36,6 +36,7 @@ from .outcome import Outcome
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
+    from .analysis import Analyser
     from .bots import Bot, BotRegistry
     from .match import Match
     from .page import GamePage
@@ -138,6 +139,9 @@ class GameType:
     rating_seed: ClassVar[tuple[int, int]] = (2, 10)
     #: ``"module:attribute"`` of the game's research encoding (optional extra), or None.
     research: ClassVar[str | None] = None
+    #: ``"module:attribute"`` of the game's ``analysis.Analyser`` (finished games judged
+    #: move by move), or None.
+    analysis: ClassVar[str | None] = None
 
     bots: BotRegistry
     #: Bots offered on the page per mode (``"standard"``, ``"solo"``): ``{"spec", "label"}``.
@@ -284,6 +288,14 @@ class GameType:
         if self.page is None:
             raise RecordError(f"{self.title} has no replay page")
         return self.page.frames(self, record)
+
+    def analyser(self) -> Analyser | None:
+        """The game's analyser (``analysis``), imported when first asked for."""
+        if self.analysis is None:
+            return None
+        module, _, attribute = self.analysis.partition(":")
+        found: Analyser = getattr(import_module(module), attribute)
+        return found
 
     @property
     def assets(self) -> Traversable:

@@ -1,0 +1,48 @@
+"""``<game> analyse FILE``: every record of a file analysed, as tables or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from ..core.errors import RecordError
+from ..core.game import GameType
+from ..records import read_records
+from .render import print_analysis
+from .run import analyse_records, analyser_of
+
+
+def analyse_file(
+    game: GameType, path: str, budget: int | None, seed: int, as_json: bool, jobs: int
+) -> int:
+    """Analyse each record of ``path`` (``.json`` or ``.jsonl``); the exit status: 0,
+    1 if a record is invalid (it is named on stderr, the others are still analysed),
+    2 if the file cannot be read."""
+    name = f"{game.command} analyse"
+    if not Path(path).is_file():
+        print(f"{name}: no such file: {path}", file=sys.stderr)
+        return 2
+    try:
+        analyser_of(game)
+        numbered = list(read_records(path))
+    except (RecordError, UnicodeDecodeError) as err:
+        print(f"{name}: {path}: {err}", file=sys.stderr)
+        return 2
+    console = Console()
+    status = 0
+    records = [record for _, record in numbered]
+    analyses = analyse_records(game, records, budget, seed, jobs)
+    for (line, _), analysis in zip(numbered, analyses, strict=True):
+        if "error" in analysis:
+            print(f"{path}:{line}: cannot analyse: {analysis['error']}", file=sys.stderr)
+            status = 1
+        elif as_json:
+            print(json.dumps(analysis, separators=(",", ":")), flush=True)
+        else:
+            if len(numbered) > 1:
+                console.rule(f"{path}:{line}")
+            print_analysis(analysis, console)
+    return status
