@@ -63,7 +63,7 @@ def judged_move(
     facts: JSON | None = None,
 ) -> JudgedMove:
     """A decision's loss, mark and accuracy from its values (see the module)."""
-    loss = max(0.0, value_best - value_played)
+    loss = scale.loss(value_played, value_best)
     if loss <= noise or played == best:
         loss = 0.0
     accuracy = 100.0 * math.exp(-loss / scale.accuracy)

@@ -41,6 +41,14 @@ class Scale:
     mistake: float
     blunder: float
     accuracy: float
+    #: False where a lower value is better (Nova Luna solo's final score): the loss is
+    #: then played minus best.
+    higher_is_better: bool = True
+
+    def loss(self, value_played: float, value_best: float) -> float:
+        """How much worse the played value is than the best (never below 0)."""
+        gap = value_best - value_played if self.higher_is_better else value_played - value_best
+        return max(0.0, gap)
 
     def mark(self, loss: float) -> str | None:
         """The mark a move with this ``loss`` earns, or None."""
@@ -63,6 +71,7 @@ class Scale:
             "mistake": self.mistake,
             "blunder": self.blunder,
             "accuracy": self.accuracy,
+            "higher_is_better": self.higher_is_better,
         }
 
     @classmethod
@@ -74,6 +83,7 @@ class Scale:
             shown["mistake"],
             shown["blunder"],
             shown["accuracy"],
+            shown.get("higher_is_better", True),
         )
 
 
