@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
-from ..core.analysis import JSON, Analyser, decision_seed
+from ..core.analysis import JSON, Analyser, Decision, decision_seed
 from ..core.errors import RecordError
 from ..core.game import GameType, get_game
 from .report import Analysis, JudgedMove, SeatReport, judged_move
@@ -34,34 +34,91 @@ def analyse(
     default if None); ``progress(n)`` after the n-th decision. ``RecordError`` if the
     record is not a finished game of ``game``."""
     analyser = analyser_of(game)
+    budget = checked_budget(analyser, budget)
+    check_finished(game, record)
+    judged = []
+    for done, decision in enumerate(analyser.decisions(record), 1):
+        judged.append(judge(game, record, decision, budget, seed))
+        if progress is not None:
+            progress(done)
+    best = analyser.hindsight(record, budget, seed) if hindsight else None
+    return assemble(game, record, budget, seed, judged, best)
+
+
+def checked_budget(analyser: Analyser, budget: int | None) -> int:
+    """``budget``, or the game's default; ``ValueError`` unless positive."""
     budget = analyser.default_budget if budget is None else budget
     if budget < 1:
         raise ValueError("the budget is a positive number")
+    return budget
+
+
+def check_finished(game: GameType, record: JSON) -> None:
+    """``RecordError`` unless ``record`` is a valid record of a finished game."""
     if not game.read_record(record).state.is_over:  # checks every action and the result
         raise RecordError("only a finished game can be analysed")
+
+
+def judge(
+    game: GameType, record: JSON, decision: Decision, budget: int, seed: int
+) -> tuple[int, JudgedMove]:
+    """One decision judged: its seat and the judged move."""
+    analyser = analyser_of(game)
     scale = analyser.scale(record)
+    judgement = analyser.judge(decision, budget, decision_seed(seed, record, decision.index))
+    move = judged_move(
+        decision.index,
+        str(decision.played),
+        str(judgement.best),
+        judgement.value_played,
+        judgement.value_best,
+        judgement.noise,
+        scale,
+        decision.label,
+        {**decision.facts, **judgement.facts},
+    )
+    return decision.seat, move
+
+
+def judge_index(game_name: str, record: JSON, index: int, budget: int, seed: int) -> JSON:
+    """The ``index``-th decision of ``record`` judged, as ``{"seat", "move"}`` JSON (a
+    top-level function: the server's bot processes run it, one decision per job)."""
+    game = get_game(game_name)
+    for decision in analyser_of(game).decisions(record):
+        if decision.index == index:
+            seat, move = judge(game, record, decision, budget, seed)
+            return {"seat": seat, "move": move}
+    raise RecordError(f"the record has no decision {index}")
+
+
+def hindsight_of(game_name: str, record: JSON, budget: int, seed: int) -> JSON | None:
+    """The game's best game with hindsight (a top-level function for bot processes)."""
+    return analyser_of(get_game(game_name)).hindsight(record, budget, seed)
+
+
+def assemble(
+    game: GameType,
+    record: JSON,
+    budget: int,
+    seed: int,
+    judged: list[tuple[int, JudgedMove]],
+    hindsight: JSON | None,
+) -> Analysis:
+    """The analysis of a game from its judged decisions (in any order)."""
     names = record["players"]
     moves: dict[int, list[JudgedMove]] = {seat: [] for seat in range(len(names))}
-    for done, decision in enumerate(analyser.decisions(record), 1):
-        judgement = analyser.judge(decision, budget, decision_seed(seed, record, decision.index))
-        moves[decision.seat].append(
-            judged_move(
-                decision.index,
-                str(decision.played),
-                str(judgement.best),
-                judgement.value_played,
-                judgement.value_best,
-                judgement.noise,
-                scale,
-                decision.label,
-                {**decision.facts, **judgement.facts},
-            )
-        )
-        if progress is not None:
-            progress(done)
+    for seat, move in sorted(judged, key=lambda item: item[1].index):
+        moves[seat].append(move)
     seats = [SeatReport(seat, names[seat], moves[seat]) for seat in range(len(names))]
-    best = analyser.hindsight(record, budget, seed) if hindsight else None
-    return Analysis(game.name, budget, seed, scale, seats, best, {"result": record.get("result")})
+    scale = analyser_of(game).scale(record)
+    return Analysis(
+        game.name, budget, seed, scale, seats, hindsight, {"result": record.get("result")}
+    )
+
+
+def decision_indices(game_name: str, record: JSON) -> list[int]:
+    """The indices of a record's decisions (a top-level function for bot processes)."""
+    return [d.index for d in analyser_of(get_game(game_name)).decisions(record)]
 
 
 def count_decisions(game: GameType, record: JSON) -> int:

@@ -47,7 +47,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
-from . import accounts_api, games_api, pages, socket_api
+from . import accounts_api, analysis_api, games_api, pages, socket_api
 from .assets import Assets
 from .botpool import BotPool
 from .errors import ApiError
@@ -100,6 +100,7 @@ def create_app(
         *pages.ROUTES,
         *accounts_api.ROUTES,
         *games_api.ROUTES,
+        *analysis_api.ROUTES,
         *socket_api.ROUTES,
         *assets.routes(),
     ]

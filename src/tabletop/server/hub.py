@@ -2,7 +2,8 @@
 
 ``rooms`` (room.py) holds the live games; ``authority`` changes them, one change
 per game at a time; ``scheduler`` runs their bots, hints and time limits;
-``encoder`` tells their clients; ``reads`` answers the lobby, account and
+``encoder`` tells their clients; ``analyst`` works out finished games' analyses;
+``reads`` answers the lobby, account and
 leaderboard pages; ``writer`` stores; and with several processes on one store,
 ``leases``, ``refresher`` and ``follower`` keep this one in step (sync.py).
 """
@@ -17,6 +18,7 @@ import socket
 from typing import Any, TypeVar
 
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
+from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
 from .encoding import Encoder
@@ -73,6 +75,7 @@ class Hub:
             self.rates,
             self.broadcast,
         )
+        self.analyst = Analyst(store, self.authority, self.leases, pool, self._write)
         self.follower = Follower(
             store, self.rooms, self.authority.fresh, self.scheduler.schedule_bots
         )
@@ -119,6 +122,7 @@ class Hub:
                 self.scheduler.schedule_bots(self.rooms.room(game_id))
             except ApiError as err:
                 log.error("%s", err.message)
+        self.analyst.resume()
 
     def forget_finished(self) -> int:
         """Drop finished games nobody watches from memory (``Rooms.forget_finished``)."""
@@ -131,4 +135,5 @@ class Hub:
             self.forget_finished()
 
     def close(self) -> None:
+        self.analyst.close()
         self.writer.close()

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import psycopg
 
 from .rows import ActionRow, StoreConflict, StoreError
-from .sql import ACCOUNT_TABLES, GAME_TABLES, POSTGRES, Sql, ddl
+from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, GAME_TABLES, POSTGRES, Sql, ddl
 from .sqlstore import SqlStore, action_row
 
 T = TypeVar("T")
@@ -55,6 +55,8 @@ MIGRATIONS: dict[int, str] = {
     1: ddl(GAME_TABLES, POSTGRES) + SHARED_TABLES,
     # 2: what store.MIGRATIONS[0] adds to SQLite
     2: ddl(ACCOUNT_TABLES, POSTGRES),
+    # 3: what store.MIGRATIONS[1] adds to SQLite
+    3: ddl(ANALYSIS_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

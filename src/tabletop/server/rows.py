@@ -82,6 +82,21 @@ class ActionRow:
     by: str | None = None  # "clock": played for the seat when its time ran out
 
 
+@dataclass(frozen=True)
+class AnalysisRow:
+    """A game's analysis: asked for at ``budget``, ``done`` of ``total`` decisions
+    judged so far; once ``finished``, its ``result`` (JSON) or ``error``."""
+
+    game_id: str
+    budget: int
+    requested: str
+    done: int
+    total: int | None
+    finished: str | None
+    result: dict[str, Any] | None
+    error: str | None
+
+
 def hash_token(token: str) -> str:
     """What is stored of a seat or session token: a copy of the database opens nothing."""
     import hashlib  # here: OpenSSL's library costs every command's start-up ~4 MiB

@@ -10,8 +10,9 @@ JSON text, a flag tested as ``WHERE open`` or set from a Python ``bool``; reads
 turn flags into ``bool`` (SQLite hands back 0 and 1).
 
 The schema is kept in the steps in which it grew, since databases made at each
-step exist: ``GAME_TABLES`` (the first tables) and ``ACCOUNT_TABLES`` (accounts,
-sessions, lobby seats, ratings). Each store runs them in its own migrations.
+step exist: ``GAME_TABLES`` (the first tables), ``ACCOUNT_TABLES`` (accounts,
+sessions, lobby seats, ratings) and ``ANALYSIS_TABLES`` (post-game analyses). Each
+store runs them in its own migrations.
 
 >>> import sqlite3
 >>> sql = Sql(sqlite3.connect(":memory:"), SQLITE)
@@ -158,6 +159,22 @@ CREATE TABLE rating_changes (
     after {real} NOT NULL,
     PRIMARY KEY (game_id, player)
 );
+"""
+
+#: post-game analyses: one per game, asked for once, worked out in the background
+#: (``done`` of ``total`` decisions so far) and kept as JSON when finished
+ANALYSIS_TABLES = """
+CREATE TABLE analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    budget INTEGER NOT NULL,
+    requested TEXT NOT NULL,
+    done INTEGER NOT NULL DEFAULT 0,
+    total INTEGER,
+    finished TEXT,
+    result TEXT,
+    error TEXT
+);
+CREATE INDEX analyses_unfinished ON analyses (requested) WHERE finished IS NULL;
 """
 
 

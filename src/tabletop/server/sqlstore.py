@@ -15,7 +15,16 @@ from typing import Any, TypeVar, cast
 
 from . import ratings
 from .ratings import RatedEnd
-from .rows import Account, AccountGame, ActionRow, GameRow, Seat, StoreError, hash_token
+from .rows import (
+    Account,
+    AccountGame,
+    ActionRow,
+    AnalysisRow,
+    GameRow,
+    Seat,
+    StoreError,
+    hash_token,
+)
 from .sql import Sql
 from .writes import AppendAction, CreateGame, Truncate, Write
 
@@ -192,6 +201,30 @@ class SqlStore(ABC):
     def unfinished_games(self) -> list[str]:
         rows = self._read(
             lambda sql: sql.rows("SELECT id FROM games WHERE NOT over ORDER BY created")
+        )
+        return [row[0] for row in rows]
+
+    def analysis(self, game_id: str) -> AnalysisRow | None:
+        """A game's analysis, if one was asked for."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT game_id, budget, requested, done, total, finished, result, error "
+                "FROM analyses WHERE game_id = ?",
+                (game_id,),
+            )
+        )
+        if row is None:
+            return None
+        game, budget, requested, done, total, finished, result, error = row
+        shown = json.loads(result) if result else None
+        return AnalysisRow(game, budget, requested, done, total, finished, shown, error)
+
+    def unfinished_analyses(self) -> list[str]:
+        """Games whose analysis was asked for and is not finished, oldest first."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT game_id FROM analyses WHERE finished IS NULL ORDER BY requested"
+            )
         )
         return [row[0] for row in rows]
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from .rows import StoreError
-from .sql import ACCOUNT_TABLES, GAME_TABLES, SQLITE, Sql, ddl, statements
+from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, GAME_TABLES, SQLITE, Sql, ddl, statements
 from .sqlstore import SqlStore
 
 T = TypeVar("T")
@@ -36,7 +36,7 @@ SCHEMA = ddl(GAME_TABLES, SQLITE)
 
 #: Versioned migrations (``PRAGMA user_version``): step ``n`` brings a database from
 #: version ``n`` to ``n + 1``, in one transaction, so an old file upgrades in place.
-MIGRATIONS = [ddl(ACCOUNT_TABLES, SQLITE)]
+MIGRATIONS = [ddl(ACCOUNT_TABLES, SQLITE), ddl(ANALYSIS_TABLES, SQLITE)]
 
 
 class Store(SqlStore):

@@ -212,3 +212,63 @@ class EndSessions(Write[int]):
 
     def run(self, sql: Sql) -> int:
         return sql.run("DELETE FROM sessions WHERE account_id = ?", (self.account_id,))
+
+
+# -- post-game analyses ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RequestAnalysis(Write[bool]):
+    """Ask for a game's analysis at ``budget``; True if this asked first (a game is
+    analysed once: a second request, from any process, changes nothing, unless the
+    first one failed: then it starts again)."""
+
+    game_id: str
+    budget: int
+
+    def run(self, sql: Sql) -> bool:
+        return (
+            sql.run(
+                "INSERT INTO analyses (game_id, budget, requested) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET requested = excluded.requested, done = 0, "
+                "total = NULL, finished = NULL, error = NULL WHERE analyses.error IS NOT NULL",
+                (self.game_id, self.budget, now()),
+            )
+            == 1
+        )
+
+
+@dataclass(frozen=True)
+class AnalysisProgress(Write[None]):
+    """``done`` of ``total`` decisions judged so far."""
+
+    game_id: str
+    done: int
+    total: int
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "UPDATE analyses SET done = ?, total = ? WHERE game_id = ? AND finished IS NULL",
+            (self.done, self.total, self.game_id),
+        )
+
+
+@dataclass(frozen=True)
+class FinishAnalysis(Write[None]):
+    """The analysis worked out (``result``), or why it could not be (``error``)."""
+
+    game_id: str
+    result: dict[str, Any] | None
+    error: str | None = None
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "UPDATE analyses SET finished = ?, result = ?, error = ? "
+            "WHERE game_id = ? AND finished IS NULL",
+            (
+                now(),
+                None if self.result is None else json.dumps(self.result, separators=(",", ":")),
+                self.error,
+                self.game_id,
+            ),
+        )

@@ -1,0 +1,151 @@
+"""Post-game analyses on the server: asked for once per finished game, worked out in
+the background and stored with the game for every later viewer.
+
+An analysis runs in the bot pool one decision per job, and at most one analysis
+job of this process is in the pool at a time: live games' bot moves queue beside
+it in the pool's first-come, first-served order instead of behind a whole game's
+analysis (and quick bots such as greedy have a lane of their own anyway). With
+several processes on one store, one of them holds the game's ``analysis`` lease
+and the others wait in case it dies. A restart carries on with every analysis
+asked for and not finished (from its first decision: judgements are seeded, so
+the result is the same).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from ..analysis.run import assemble, decision_indices, hindsight_of, judge_index
+from ..core.errors import RecordError
+from ..core.match import Job
+from ..core.web import JSON
+from .authority import Authority
+from .botpool import BotPool
+from .errors import ApiError, reading
+from .room import Room
+from .storage import GameStore
+from .sync import Leases
+from .writes import AnalysisProgress, FinishAnalysis, RequestAnalysis, Write
+
+log = logging.getLogger("tabletop.server")
+T = TypeVar("T")
+
+#: The search's seed for every analysis on the server: one game, one analysis.
+SEED = 0
+#: The lease's task name (see ``sync.Leases``).
+TASK = "analysis"
+
+
+class Analyst:
+    """Starts, works out and reports games' analyses."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        authority: Authority,
+        leases: Leases,
+        pool: BotPool,
+        write: Callable[[Write[Any]], Awaitable[Any]],
+    ) -> None:
+        self.store = store
+        self.authority = authority
+        self.leases = leases
+        self.pool = pool
+        self._write = write
+        self._running: dict[str, asyncio.Task[None]] = {}
+        self._turn = asyncio.Semaphore(1)  # one analysis job in the pool at a time
+
+    async def request(self, game_id: str) -> JSON:
+        """Ask for a finished game's analysis (once: later requests see the same one)."""
+        room = await self.authority.fresh(game_id)
+        if not room.match.is_over():
+            raise ApiError(409, "a game can be analysed once it is over")
+        analyser = room.type.analyser()
+        if analyser is None:
+            raise ApiError(422, "{title} games cannot be analysed", title=room.type.title)
+        await self._write(RequestAnalysis(game_id, analyser.default_budget))
+        self.start(game_id)
+        return self.status(game_id)
+
+    def status(self, game_id: str) -> JSON:
+        """``{"status": "running"|"done"|"failed", "done", "total", "analysis"?}``."""
+        row = reading(lambda: self.store.analysis(game_id))
+        if row is None:
+            if reading(lambda: self.store.game(game_id)) is None:
+                raise ApiError(404, "no such game")
+            raise ApiError(404, "this game has not been analysed: ask for it with POST")
+        shown: JSON = {"game": game_id, "budget": row.budget, "done": row.done}
+        shown["total"] = row.total
+        if row.finished is None:
+            return {**shown, "status": "running"}
+        if row.error is not None:
+            return {**shown, "status": "failed", "error": row.error}
+        return {**shown, "status": "done", "analysis": row.result}
+
+    def start(self, game_id: str) -> None:
+        """Work the analysis out here unless this process already does."""
+        task = self._running.get(game_id)
+        if task is None or task.done():
+            self._running[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
+
+    def resume(self) -> None:
+        """After a restart: carry on with every analysis not finished."""
+        for game_id in reading(self.store.unfinished_analyses):
+            self.start(game_id)
+
+    def _unfinished(self, game_id: str) -> bool:
+        row = self.store.analysis(game_id)
+        return row is not None and row.finished is None
+
+    async def _run(self, game_id: str) -> None:
+        try:
+            if await self.leases.leased(game_id, TASK, lambda: self._unfinished(game_id)):
+                async with self.leases.holding(game_id, TASK):
+                    await self._work(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the server goes on; the analysis says it failed
+            log.exception("analysis of game %s failed", game_id)
+            await self._finish(game_id, None, "the analysis could not be worked out")
+
+    async def _work(self, game_id: str) -> None:
+        row = self.store.analysis(game_id)
+        if row is None or row.finished is not None:
+            return
+        room = await self.authority.fresh(game_id)
+        name, record = room.type.name, _record(room)
+        try:
+            indices = await self._job(decision_indices, name, record)
+            judged = []
+            for done, index in enumerate(indices, 1):
+                found = await self._job(judge_index, name, record, index, row.budget, SEED)
+                judged.append((found["seat"], found["move"]))
+                await self._write(AnalysisProgress(game_id, done, len(indices)))
+            best = await self._job(hindsight_of, name, record, row.budget, SEED)
+        except (RecordError, BrokenProcessPool) as err:
+            log.error("analysis of game %s: %s", game_id, err)
+            await self._finish(game_id, None, "the analysis could not be worked out")
+            return
+        analysis = assemble(room.type, record, row.budget, SEED, judged, best)
+        await self._finish(game_id, analysis.to_json(), None)
+
+    async def _job(self, function: Callable[..., T], *args: Any) -> T:
+        async with self._turn:
+            result: T = await self.pool.run(Job(function, args))
+            return result
+
+    async def _finish(self, game_id: str, result: JSON | None, error: str | None) -> None:
+        await self._write(FinishAnalysis(game_id, result, error))
+
+    def close(self) -> None:
+        for task in self._running.values():
+            task.cancel()
+
+
+def _record(room: Room) -> JSON:
+    """The finished game's record, its seats named as the page names them."""
+    return room.match.record([s.name for s in room.seats])

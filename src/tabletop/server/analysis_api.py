@@ -1,0 +1,31 @@
+"""The HTTP API of post-game analyses: ask for one (``POST``), read it (``GET``).
+
+A finished game is analysed once, in the background (``analyses.Analyst``); every
+later viewer reads the stored analysis. Finished games' records are public to
+whoever has the game's address, and so are their analyses.
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from .request import hub_of
+
+
+async def _request(request: Request) -> Response:
+    hub = hub_of(request)
+    hub.check_rate("create", request.client.host if request.client else None)
+    shown = await hub.analyst.request(request.path_params["game_id"])
+    return JSONResponse(shown, status_code=200 if shown["status"] == "done" else 202)
+
+
+async def _read(request: Request) -> Response:
+    return JSONResponse(hub_of(request).analyst.status(request.path_params["game_id"]))
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/games/{game_id}/analysis", _request, methods=["POST"]),
+    Route("/api/games/{game_id}/analysis", _read, methods=["GET"]),
+]
