@@ -17,8 +17,10 @@ from browser_support import (
     ply,
     press,
     running_server,
+    shot,
     wait_for_my_turn_or_end,
     wait_for_ply_after,
+    wait_until_over,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -70,3 +72,32 @@ def test_a_game_against_a_bot_from_the_lobby_to_the_replay(page: Any, size: str,
     page.keyboard.press("End")
     assert "Turn 8 of 8" in page.inner_text("[data-testid=replay-counter]")
     assert page.locator("[data-testid=hand-1] .toy-chip").count() == 4
+
+
+def test_a_finished_game_is_analysed_on_its_replay_page(page: Any, size: str, server: str):
+    """The end screen's Analyse opens the replay and starts the analysis; the graph
+    and a marked move show, and choosing the move steps the replay to it."""
+    bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+    game_id = _finished_bot_game(server, bots)
+    page.goto(f"{server}/replay/{game_id}?analyse")
+    page.wait_for_selector("[data-testid=analysis-graph]", timeout=60_000)
+    assert page.locator("[data-testid=analysis-seat-0]").is_visible()
+    assert "Accuracy 100.0 %" in page.inner_text("[data-testid=analysis-seat-0]")
+    marked = page.locator("[data-testid=analysis-seat-1] .analysis-moves button")
+    assert marked.count() >= 1 and page.locator("[data-testid=graph-mark]").count() >= 1
+    first = marked.first
+    first.scroll_into_view_if_needed()
+    first.click()
+    assert "best was" in page.inner_text("[data-testid=analysis-detail]")
+    assert "Start" not in page.inner_text("[data-testid=replay-counter]")
+    shot(page, f"toy-analysis-{size}", full_page=True)
+    # a later visitor sees the stored analysis at once, without asking
+    page.goto(f"{server}/replay/{game_id}")
+    page.wait_for_selector("[data-testid=analysis-graph]", timeout=10_000)
+    assert page.locator("[data-testid=analyse]").count() == 0
+
+
+def _finished_bot_game(server: str, bots: list[dict[str, Any]]) -> str:
+    game_id: str = api(server, "/api/games", {"type": "toy", "seats": bots, "seed": 2})["id"]
+    wait_until_over(server, game_id)
+    return game_id

@@ -277,6 +277,7 @@ class GameType:
             "dynamics": self.dynamics,
             "bots": self.bot_offers,
             "options": self.option_fields,
+            "analysable": self.analysis is not None,
         }
         if self.page is not None:
             facts["modules"] = self.page.modules

@@ -87,9 +87,9 @@ async def _stored_replay(request: Request) -> Response:
     room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
     # which players are bots: the page shows a bot's name (its label) in its language
-    return JSONResponse(
-        {**_frames(room.type.name, record), "bots": [s.kind == "bot" for s in room.seats]}
-    )
+    bots = [s.kind == "bot" for s in room.seats]
+    analysable = room.type.analysis is not None and not room.row.abandoned
+    return JSONResponse({**_frames(room.type.name, record), "bots": bots, "analysable": analysable})
 
 
 async def _upload_replay(request: Request) -> Response:

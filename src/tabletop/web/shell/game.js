@@ -431,6 +431,7 @@ export class GameScreen {
       h("div", { class: "row center wrap" },
         state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, t("Download record")) : null,
         h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")),
+        this.type?.analysable ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}?analyse`, "data-testid": "end-analyse" }, t("Analyse")) : null,
         again,
         h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);

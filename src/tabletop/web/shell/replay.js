@@ -5,6 +5,7 @@ import { announce } from "./announce.js";
 import { api, gameTypes, partsText } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
+import { analysisPanel } from "./analysis.js";
 import { toast } from "./toast.js";
 import { clear, h, offerColourSymbols, s } from "./util.js";
 
@@ -20,7 +21,7 @@ export async function showReplay(root, gameId, navigate) {
     const type = types.find((t) => t.name === data.game) || types[0];
     const mod = await gameModule(type.name, type);
     offerColourSymbols(mod);
-    viewer = new ReplayViewer(page, mod, data, label, gameId ? null : () => { viewer.destroy(); viewer = null; clear(page); page.append(uploadCard(open)); });
+    viewer = new ReplayViewer(page, mod, data, label, gameId ? null : () => { viewer.destroy(); viewer = null; clear(page); page.append(uploadCard(open)); }, gameId);
   }
 
   if (gameId) {
@@ -87,13 +88,18 @@ function uploadCard(open) {
   return card;
 }
 
+/** Whether the stored game's type offers analysis (the server says so in the replay). */
+function isAnalysable(data) {
+  return data.analysable !== false;
+}
+
 function icon(path) {
   return s("svg", { viewBox: "0 0 24 24", width: 16, height: 16, "aria-hidden": "true" },
     s("path", { d: path, fill: "currentColor", stroke: "currentColor", "stroke-width": 2, "stroke-linejoin": "round" }));
 }
 
 class ReplayViewer {
-  constructor(root, mod, data, label, onClose) {
+  constructor(root, mod, data, label, onClose, gameId = null) {
     this.mod = mod;
     this.frames = data.frames;
     this.players = data.players || [];
@@ -117,6 +123,9 @@ class ReplayViewer {
         btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", t("Last (End)"), () => this.go(n))),
       this.counter);
     root.append(this.bar);
+    // a stored game can be analysed: the panel sits between the controls and the board
+    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players, frames: this.frames, go: (i) => this.go(i) }) : null;
+    if (this.analysis) root.append(this.analysis.el);
     this.screen = new GameScreen(root, mod, { replay: true });
     this.onKey = (e) => {
       if (e.target.closest && e.target.closest("input[type=text], textarea")) return;
@@ -159,6 +168,7 @@ class ReplayViewer {
       undo: false,
       record: null,
     });
+    this.analysis?.showFrame(this.index);
     announce(this.sentence(frame, n));
   }
 
@@ -183,6 +193,8 @@ class ReplayViewer {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.analysis?.destroy();
+    this.analysis?.el.remove();
     this.screen.destroy();
     this.bar.remove();
   }

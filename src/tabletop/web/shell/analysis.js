@@ -1,0 +1,168 @@
+// The analysis of a finished game beside its replay: ask for it, follow its progress,
+// then an evaluation graph (SVG, one line per seat), each seat's summary and its
+// marked moves; choosing a move steps the replay there and names the best move.
+import { t } from "./i18n.js";
+import { api } from "./api.js";
+import { toast } from "./toast.js";
+import { clear, h, s } from "./util.js";
+
+const MARK_WORDS = () => ({ inaccuracy: t("Inaccuracy"), mistake: t("Mistake"), blunder: t("Blunder") });
+const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const POLL_MS = 1500;
+
+/** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move. */
+export function analysisPanel({ gameId, mod, players, frames, go }) {
+  const body = h("div", { class: "analysis-body", "aria-live": "polite" });
+  const el = h("section", { class: "card analysis", "data-testid": "analysis", "aria-labelledby": "analysis-title" },
+    h("h2", { id: "analysis-title" }, t("Analysis")), body);
+  let timer = null;
+  let shown = null; // the finished analysis
+  let detail = null;
+  const url = `/api/games/${encodeURIComponent(gameId)}/analysis`;
+
+  function offer() {
+    clear(body);
+    body.append(h("p", { class: "muted" }, t("Our strongest bot judges every move from what its player knew then: the best move, what each cost, and the game's turning points.")),
+      h("button", { class: "btn primary", "data-testid": "analyse", onclick: start }, t("Analyse")));
+  }
+
+  async function start() {
+    try {
+      follow(await api(url, { method: "POST" }));
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  }
+
+  async function poll() {
+    try {
+      follow(await api(url));
+    } catch (err) {
+      // the end screen's "Analyse" opens the replay with ?analyse: start at once
+      if (err.status === 404 && new URLSearchParams(location.search).has("analyse")) start();
+      else if (err.status === 404) offer();
+      else toast(err.message, "error");
+    }
+  }
+
+  function follow(state) {
+    clearTimeout(timer);
+    if (state.status === "running") {
+      clear(body);
+      const total = state.total || 0;
+      body.append(h("p", { "data-testid": "analysis-progress" },
+        total ? t("Analysing… {done} of {total} moves judged", { done: state.done, total }) : t("Analysing…")),
+        h("progress", { max: String(total || 1), value: String(state.done || 0), "aria-label": t("Analysis progress") }));
+      timer = setTimeout(poll, POLL_MS);
+    } else if (state.status === "failed") {
+      clear(body);
+      body.append(h("p", { role: "alert" }, t("The analysis could not be worked out.")),
+        h("button", { class: "btn", onclick: start }, t("Try again")));
+    } else {
+      shown = state.analysis;
+      render();
+    }
+  }
+
+  function moveFrame(move) {
+    return move.frame ?? move.index + 1;
+  }
+
+  function render() {
+    clear(body);
+    const scale = shown.scale;
+    detail = h("p", { class: "analysis-detail", "data-testid": "analysis-detail" });
+    body.append(graph(shown, mod, frames.length - 1, moveFrame, go),
+      h("div", { class: "analysis-seats" }, ...shown.seats.map((seat) => seatCard(seat, scale))),
+      ...[hindsightLine(shown)].filter(Boolean), detail);
+    showFrame(currentFrame);
+  }
+
+  function seatCard(seat, scale) {
+    const marked = seat.moves.filter((m) => m.mark);
+    const name = players[seat.seat] || t("Seat {n}", { n: seat.seat + 1 });
+    const dot = h("span", { class: "dot", "aria-hidden": "true" });
+    dot.style.background = seatFill(mod, seat.seat, shown.seats.length); // CSSOM: the page's CSP allows no inline style
+    return h("div", { class: "analysis-seat", "data-testid": `analysis-seat-${seat.seat}` },
+      h("h3", {}, dot, name),
+      h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: seat.accuracy.toFixed(1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
+      h("p", { class: "muted" }, t("{i} inaccuracies · {m} mistakes · {b} blunders", { i: seat.inaccuracies, m: seat.mistakes, b: seat.blunders })),
+      marked.length ? h("ul", { class: "analysis-moves" }, ...marked.map((move) => h("li", {},
+        h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
+          `${MARK_SIGNS[move.mark]} ${move.label || "#" + (move.index + 1)}: ${move.played} (−${fmt(move.loss, scale)})`)))) : null);
+  }
+
+  let currentFrame = 0;
+  function showFrame(frame) {
+    currentFrame = frame;
+    if (!shown || !detail) return;
+    const scale = shown.scale;
+    const moves = shown.seats.flatMap((seat) => seat.moves.map((m) => ({ ...m, seat: seat.seat }))).filter((m) => moveFrame(m) === frame);
+    el.querySelector(".analysis-graph")?.moveTo(frame);
+    clear(detail);
+    for (const move of moves) {
+      const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
+      const words = move.played === move.best
+        ? t("{name} played {played} ({value}): the best move found.", { name, played: move.played, value: fmt(move.value_played, scale) })
+        : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played: move.played, value: fmt(move.value_played, scale), best: move.best, bestValue: fmt(move.value_best, scale) });
+      detail.append(h("span", { class: move.mark ? `mark-${move.mark}` : "" }, move.mark ? `${MARK_WORDS()[move.mark]}: ${words} ` : `${words} `));
+    }
+  }
+
+  poll();
+  return { el, showFrame, destroy: () => clearTimeout(timer) };
+}
+
+/** A seat's colour as a CSS colour (a game's seatColor gives `{fill, ink}` or a colour). */
+function seatFill(mod, seat, count) {
+  const colour = mod.seatColor(seat, count);
+  return typeof colour === "string" ? colour : colour.fill;
+}
+
+function unitName(scale) {
+  return scale.unit === "points" ? t("points") : scale.unit === "chance to win" ? t("chance to win") : scale.unit;
+}
+
+function fmt(value, scale) {
+  if (scale.unit === "chance to win") return `${Math.round(value * 100)} %`;
+  return (Math.round(value * 10) / 10).toFixed(1);
+}
+
+function hindsightLine(analysis) {
+  const best = analysis.hindsight;
+  if (!best) return null;
+  return h("p", { class: "analysis-hindsight", "data-testid": "analysis-hindsight" },
+    t("With the order of the cards known, {score} points were possible.", { score: best.score }));
+}
+
+/** The evaluation graph: each seat's value after each of its moves, marks on costly moves. */
+function graph(analysis, mod, steps, frameOf, go) {
+  const W = 600, H = 140, pad = 8;
+  const values = analysis.seats.flatMap((seat) => seat.moves.flatMap((m) => [m.value_played, m.value_best]));
+  let lo = Math.min(...values), hi = Math.max(...values);
+  if (analysis.scale.unit === "chance to win") { lo = 0; hi = 1; }
+  if (hi - lo < 1e-9) hi = lo + 1;
+  const x = (frame) => pad + (W - 2 * pad) * (frame / Math.max(1, steps));
+  const y = (v) => H - pad - (H - 2 * pad) * ((v - lo) / (hi - lo));
+  const better = analysis.scale.higher_is_better !== false;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-graph", role: "img", "data-testid": "analysis-graph",
+    "aria-label": t("Evaluation graph: each player's value after each of their moves") });
+  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }));
+  analysis.seats.forEach((seat) => {
+    const colour = seatFill(mod, seat.seat, analysis.seats.length);
+    const points = seat.moves.map((m) => `${x(frameOf(m)).toFixed(1)},${y(m.value_played).toFixed(1)}`).join(" ");
+    svg.append(s("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, "data-seat": String(seat.seat) }));
+    for (const m of seat.moves.filter((move) => move.mark)) {
+      const dot = s("circle", { cx: x(frameOf(m)), cy: y(m.value_played), r: m.mark === "blunder" ? 6 : m.mark === "mistake" ? 5 : 4,
+        class: `graph-mark mark-${m.mark}`, stroke: colour, "data-testid": "graph-mark" });
+      dot.addEventListener("click", () => go(frameOf(m)));
+      dot.append(s("title", {}, `${MARK_WORDS()[m.mark]}: ${m.played}`));
+      svg.append(dot);
+    }
+  });
+  if (!better) svg.classList.add("lower-is-better");
+  const now = s("line", { x1: x(0), x2: x(0), y1: 0, y2: H, class: "graph-now" });
+  svg.append(now);
+  svg.moveTo = (frame) => { now.setAttribute("x1", x(frame)); now.setAttribute("x2", x(frame)); };
+  return svg;
+}
