@@ -143,7 +143,34 @@ class TerminalSession(Generic[R]):
         else:
             self.show_stopped(stopped, where)
         self.after_finish(where)
+        if self.rec.state.is_over and not stopped:
+            self.offer_analysis()
         return 0
+
+    def offer_analysis(self) -> None:
+        """After a finished game: ``analyse`` shows every move judged by the strong bot
+        (the table of ``<game> analyse``); anything else, or the end of input, leaves."""
+        from .analysis.run import analyse, count_decisions
+        from .core.game import get_game
+        from .records import record_game
+
+        record = self.rec.to_record()
+        game = get_game(record_game(record) or "")
+        if game.analysis is None:
+            return
+        line = read_line(
+            self.console, Text("Type analyse to see every move judged, or press Enter to leave: ")
+        )
+        if line is None or line.strip().lower() not in ("analyse", "analyze", "a"):
+            return
+        from rich.progress import Progress
+
+        from .analysis.render import print_analysis
+
+        with Progress(console=self.console, transient=True) as bar:
+            task = bar.add_task("Judging every move", total=count_decisions(game, record))
+            report = analyse(game, record, progress=lambda done: bar.update(task, completed=done))
+        print_analysis(report.to_json(), self.console)
 
     @abstractmethod
     def show_end(self) -> None:
