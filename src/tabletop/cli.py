@@ -53,7 +53,11 @@ def seats(game: GameType):  # noqa: ANN201 - an argparse type
 
 
 def add_play_command(
-    commands: argparse._SubParsersAction, game: GameType, *, help: str, players: int
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    game: GameType,
+    *,
+    help: str,
+    players: int,
 ) -> argparse.ArgumentParser:
     """The ``play`` subcommand with the options every game's terminal play takes
     (``--players``, ``--bots``, ``--humans``, ``--seed``, the game's variant options,

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .core.errors import IllegalActionError, RecordError
 
@@ -62,12 +62,36 @@ def record_game(record: Any) -> str | None:
 # -- what every game's recorder shares ------------------------------------------------
 
 
-class RecorderBase:
+class _Seats(Protocol):
+    @property
+    def players(self) -> int: ...
+
+
+class EngineState(Protocol):
+    """What ``RecorderBase`` needs of a game's engine state."""
+
+    @property
+    def game(self) -> _Seats: ...
+
+    def clone(self) -> Self: ...
+
+
+S = TypeVar("S", bound=EngineState)
+S_co = TypeVar("S_co", bound=EngineState, covariant=True)
+
+
+class Dealer(Protocol[S_co]):
+    """A game's rules (its engine's ``Game``): it deals new states."""
+
+    def new_state(self, seed: int | None = None) -> S_co: ...
+
+
+class RecorderBase(Generic[S]):
     """A game in progress with what every record holds: the seat names, the seed and
     when the game was made. A game's ``Recorder`` adds its own log of moves."""
 
     def __init__(
-        self, state: Any, players: list[str], *, seed: int | None, created: str | None = None
+        self, state: S, players: list[str], *, seed: int | None, created: str | None = None
     ) -> None:
         if len(players) != state.game.players:
             raise ValueError(f"{state.game.players} seat names needed, got {len(players)}")
@@ -81,7 +105,7 @@ class RecorderBase:
         """Set up the game's own, still empty log of moves."""
 
     @classmethod
-    def new(cls, game: Any, players: list[str], seed: int | None = None) -> Self:
+    def new(cls, game: Dealer[S], players: list[str], seed: int | None = None) -> Self:
         """A new game of the engine's ``game``, shuffled from ``seed``."""
         return cls(game.new_state(seed), players, seed=seed)
 

@@ -17,10 +17,13 @@ tabletop.core.errors.BotSpecError: unknown bot 'nobody'; choose from first
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..i18n import Reason
 from .errors import BotSpecError
+
+if TYPE_CHECKING:
+    from .game import View
 
 
 class Bot(Protocol):
@@ -32,14 +35,16 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, view: Any) -> Any: ...
+    # Any: the game's own view type, which the platform cannot name; a bot is given
+    # only views of its own game.
+    def choose(self, view: Any) -> object: ...
 
 
 class ExplainingBot(Bot, Protocol):
     """A bot that can also say why: ``explain`` returns the action and its ``Reason``
     (translatable parts; ``str()`` is the English line)."""
 
-    def explain(self, view: Any) -> tuple[Any, Reason]: ...
+    def explain(self, view: Any) -> tuple[object, Reason]: ...  # Any: as in ``choose``
 
 
 BotFactory = Callable[[str | None, int | None], Bot]
@@ -82,5 +87,5 @@ class FirstLegal:
 
     name = "first"
 
-    def choose(self, view: Any) -> Any:
+    def choose(self, view: View) -> object:
         return view.legal_actions()[0]

@@ -54,7 +54,7 @@ SIMULTANEOUS = "simultaneous"
 class View(Protocol):
     """What one seat may know: a bot chooses from it, and it holds nothing more."""
 
-    def legal_actions(self) -> Sequence[Any]: ...
+    def legal_actions(self) -> Sequence[object]: ...
 
 
 class State(Protocol):
@@ -74,14 +74,16 @@ class State(Protocol):
         One seat in a sequential game; in a simultaneous round every seat that has
         not acted yet."""
 
-    def legal_actions(self, seat: int) -> Sequence[Any]:
+    def legal_actions(self, seat: int) -> Sequence[object]:
         """``seat``'s legal actions now (empty if it is not acting)."""
 
-    def apply(self, action: Any, seat: int) -> Any:
+    # Any: the game's own action type, which the platform cannot name; it passes back
+    # only actions the same game made (``legal_actions``, ``parse_action``).
+    def apply(self, action: Any, seat: int) -> object:
         """Apply ``seat``'s ``action``; what it returns is the game's own detail."""
 
-    def view(self, seat: int | None) -> Any:
-        """What ``seat`` (``None``: a spectator) may know, as a ``View``."""
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` (``None``: a spectator) may know."""
 
     def outcome(self) -> Outcome:
         """How the finished game came out; ``ValueError`` while it goes on."""
@@ -93,12 +95,12 @@ class Recorder(Protocol):
     players: list[str]
 
     @property
-    def state(self) -> Any: ...
+    def state(self) -> State: ...
 
-    def apply(self, action: Any, seat: int) -> Any:
+    def apply(self, action: Any, seat: int) -> object:  # Any: as in ``State.apply``
         """Apply ``seat``'s action to the state and record it (unchanged if illegal)."""
 
-    def lend_view(self, seat: int) -> Any:
+    def lend_view(self, seat: int) -> View:
         """``seat``'s view for a bot to choose from now (valid until the next action)."""
 
     def to_record(self) -> JSON: ...
@@ -147,11 +149,11 @@ class GameType:
     #: Bots offered on the page per mode (``"standard"``, ``"solo"``): ``{"spec", "label"}``.
     bot_offers: dict[str, list[JSON]]
     #: The browser side, or None if the game is not played in the browser.
-    page: GamePage[Any] | None = None
+    page: GamePage[Any] | None = None  # Any: the game's own recorder type
 
     # -- hooks every game implements -----------------------------------------------------
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> object:
         """The action written ``text`` (``InvalidActionError`` if it is none)."""
         raise NotImplementedError
 
@@ -186,7 +188,7 @@ class GameType:
         """The variant options as ``check_options`` takes them, from parsed arguments."""
         return {}
 
-    def add_commands(self, commands: Any) -> None:
+    def add_commands(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         """Add the game's own subcommands (terminal play) to the ``argparse``
         subparsers ``commands``; each sets ``run=function(args) -> exit status``."""
 
@@ -238,7 +240,7 @@ class GameType:
                 self._check_seat_bot(seat.get("bot"), number, len(seats), limits)
         return checked
 
-    def _check_seat_bot(self, spec: Any, number: int, players: int, limits: BotLimits) -> None:
+    def _check_seat_bot(self, spec: object, number: int, players: int, limits: BotLimits) -> None:
         from ..i18n import N_
 
         if not isinstance(spec, str) or not spec:

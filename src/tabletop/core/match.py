@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from ..i18n import N_
 from .errors import ActionRejected
-from .game import JSON, SIMULTANEOUS, GameType, Recorder, get_game
+from .game import JSON, SIMULTANEOUS, GameType, Recorder, State, View, get_game
 from .limits import DEFAULT_LIMITS, BotLimits
 from .outcome import Outcome
 
@@ -43,18 +43,22 @@ TAKE_BACK = "take-back"
 MAX_ACTION = 40
 
 
+#: What a ``Job`` returns: an action's text, or a hint.
+T = TypeVar("T")
+
+
 @dataclass(frozen=True)
-class Job:
+class Job(Generic[T]):
     """Work for a bot process: ``function(*args)``, picklable, returns JSON-ready data.
 
     ``quick`` jobs (milliseconds: random, greedy) run in a lane of their own, so
     they never wait behind searches of other games."""
 
-    function: Callable[..., Any]
-    args: tuple[Any, ...]
+    function: Callable[..., T]
+    args: tuple[object, ...]
     quick: bool = False
 
-    def run(self) -> Any:
+    def run(self) -> T:
         return self.function(*self.args)
 
 
@@ -65,11 +69,11 @@ class Match:
         if game.page is None:
             raise ValueError(f"{game.title} is not played in the browser")
         self.game = game
-        self.page: GamePage[Any] = game.page
+        self.page: GamePage[Any] = game.page  # Any: the game's own recorder type
         self.recorder = recorder
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State:
         return self.recorder.state
 
     def clone(self) -> Match:
@@ -138,7 +142,9 @@ class Match:
         self.recorder.players = list(names)
         return self.recorder.to_record()
 
-    def bot_job(self, seat: int, bot: str, seed: int, limits: BotLimits = DEFAULT_LIMITS) -> Job:
+    def bot_job(
+        self, seat: int, bot: str, seed: int, limits: BotLimits = DEFAULT_LIMITS
+    ) -> Job[str]:
         """A job whose result is the action text ``bot`` plays for ``seat`` now, searching
         no longer than ``limits.seconds``. Built from ``seat``'s view only: never from
         hidden information or another seat's pending action."""
@@ -146,12 +152,12 @@ class Match:
         args = (self.game.name, bot, self.state.view(seat), seed, limits.seconds)
         return Job(bot_move, args, quick)
 
-    def hint_job(self, seat: int, seed: int) -> Job:
+    def hint_job(self, seat: int, seed: int) -> Job[JSON]:
         """A job whose result is ``{"action", "reason", "parts"}`` for ``seat``."""
         return Job(hint, (self.game.name, self.state.view(seat), seed))
 
 
-def bot_move(game_name: str, spec: str, view: Any, seed: int, seconds: float) -> str:
+def bot_move(game_name: str, spec: str, view: View, seed: int, seconds: float) -> str:
     """The action ``spec`` chooses from ``view``, searching at most ``seconds`` (a
     top-level function: bot processes run it)."""
     game = get_game(game_name)
@@ -160,7 +166,7 @@ def bot_move(game_name: str, spec: str, view: Any, seed: int, seconds: float) ->
     return str(bot.choose(view))
 
 
-def hint(game_name: str, view: Any, seed: int) -> JSON:
+def hint(game_name: str, view: View, seed: int) -> JSON:
     """The game's hint for ``view`` (a top-level function: bot processes run it)."""
     page = get_game(game_name).page
     assert page is not None  # a match exists only for games with a page

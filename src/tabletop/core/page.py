@@ -31,7 +31,7 @@ class Applied:
     must never cross; in a simultaneous game it also marks the start of a new round.
     """
 
-    log: dict[str, Any]
+    log: JSON
     reveals: bool
 
 

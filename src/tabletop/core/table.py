@@ -11,9 +11,8 @@ Written once for every game over its ``Recorder`` (``core.game``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from .game import JSON, Recorder
+from .game import JSON, Recorder, View
 
 
 class Table:
@@ -26,11 +25,11 @@ class Table:
         """The seats that must act now, in the order they are asked; empty once over."""
         return self.recorder.state.acting_seats()
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> View:
         """What ``seat`` may know now: what its bot chooses from."""
         return self.recorder.lend_view(seat)
 
-    def apply(self, seat: int, action: Any) -> Any:
+    def apply(self, seat: int, action: object) -> object:
         """Apply one of ``view(seat).legal_actions()`` for ``seat``."""
         return self.recorder.apply(action, seat)
 

@@ -39,7 +39,7 @@ An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -49,6 +49,9 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.errors import IllegalActionError
 from .encoding import Encoder, encoding, final_rewards, pettingzoo_name, rank_reward
+
+if TYPE_CHECKING:
+    from ..core.game import State
 
 REWARDS = ("rank", "score")
 
@@ -127,7 +130,7 @@ class TabletopEnv(AECEnv):
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State | None:
         """The rules' state of the game in progress."""
         return self.encoder.state
 
@@ -161,6 +164,8 @@ class TabletopEnv(AECEnv):
         encoder = self.encoder
         return {"observation": encoder.observe(seat), "action_mask": encoder.mask(seat)}
 
+    # Any: PettingZoo's action, an index (an int or a numpy integer), or None for an agent
+    # that is done
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

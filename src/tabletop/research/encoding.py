@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..core.game import game_types, get_game
+from ..core.game import State, game_types, get_game
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,7 +56,7 @@ class Encoder(Protocol):
     """One game in progress, as arrays (PettingZoo and Gymnasium)."""
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State | None:
         """The rules' state (``None`` while the chance nodes have not dealt it yet)."""
 
     @property
@@ -210,7 +210,9 @@ def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[
     return encoder.reward_scores()
 
 
-def split_parts(obs: np.ndarray, parts: Sequence[tuple[str, tuple[int, ...]]]) -> dict[str, Any]:
+def split_parts(
+    obs: np.ndarray, parts: Sequence[tuple[str, tuple[int, ...]]]
+) -> dict[str, np.ndarray]:
     """Cut a flat observation into named, shaped views, ``parts`` in order.
 
     >>> import numpy as np
@@ -218,7 +220,7 @@ def split_parts(obs: np.ndarray, parts: Sequence[tuple[str, tuple[int, ...]]]) -
     >>> views["b"].tolist()
     [[1, 2, 3], [4, 5, 6]]
     """
-    out = {}
+    out: dict[str, np.ndarray] = {}
     at = 0
     for name, shape in parts:
         size = 1

@@ -27,13 +27,16 @@ default the encoding's, -1000 for Nova Luna (every finished game scores above
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsInt
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from .encoding import Encoder, encoding, gym_id, solo_games
+
+if TYPE_CHECKING:
+    from ..core.game import State
 
 #: Former names of the encodings' penalties (read when asked for: importing this module
 #: loads no encoding, so that a game's encoding may import the research package).
@@ -78,7 +81,7 @@ class SoloEnv(gymnasium.Env):
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
-    def state(self) -> Any:
+    def state(self) -> State | None:
         """The rules' state of the game in progress."""
         return self.encoder.state
 
@@ -97,17 +100,17 @@ class SoloEnv(gymnasium.Env):
             self.render()
         return self.encoder.observe(0), {"action_mask": self._mask}
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        action = int(action)
+    def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict]:
+        index = int(action)
         encoder = self.encoder
-        if not (0 <= action < len(self._mask) and self._mask[action]):
+        if not (0 <= index < len(self._mask) and self._mask[index]):
             info: dict[str, Any] = {
                 "action_mask": np.zeros_like(self._mask),
                 "illegal_action": True,
             }
             self._mask = info["action_mask"]
             return encoder.observe(0), self.illegal_penalty, True, False, info
-        encoder.apply(action, 0)
+        encoder.apply(index, 0)
         over = encoder.is_over
         reward = encoder.reward_scores()[0] if over else 0.0
         self._mask = encoder.mask(0)

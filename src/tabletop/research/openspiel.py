@@ -35,7 +35,7 @@ See docs/research-openspiel.md.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyspiel
@@ -49,6 +49,9 @@ from .encoding import (
     final_rewards,
     spiel_name,
 )
+
+if TYPE_CHECKING:
+    from ..core.game import State
 
 NOVA_LUNA = spiel_name("nova-luna")
 NMBR9 = spiel_name("nmbr9")
@@ -133,7 +136,7 @@ class SpielState(pyspiel.State):
         self.encoder: ChanceEncoder = game.setup.undealt()
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> State | None:
         """The rules' state (``None`` until the chance nodes have dealt it)."""
         return self.encoder.state
 

@@ -25,13 +25,14 @@ win, -1 for a loss. An action the mask forbids ends the episode with
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, SupportsInt
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from ..games.novaluna import encoding as nlenc
+from ..games.novaluna.rules import State
 from .aec import NovaLunaEnv
 
 OBS_SCALE = 32.0
@@ -65,6 +66,13 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         """The learner's PettingZoo agent name."""
         return self.aec.possible_agents[self.learner]
 
+    @property
+    def _state(self) -> State:
+        """The Nova Luna state of the game in progress (dealt by ``reset``)."""
+        state = self.aec.state
+        assert isinstance(state, State)
+        return state
+
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
     ) -> tuple[np.ndarray, dict]:
@@ -78,17 +86,17 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         self._play_opponent()
         return self._observe(), {"action_mask": self._mask}
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        action = int(action)
-        if not (0 <= action < len(self._mask) and self._mask[action]):
+    def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict]:
+        index = int(action)
+        if not (0 <= index < len(self._mask) and self._mask[index]):
             self._mask = np.zeros_like(self._mask)
             info: dict[str, Any] = {"action_mask": self._mask, "illegal_action": True}
             return self._observe(), self.illegal_penalty, True, False, info
         before = self._disc_lead()
-        self.aec.step(action)
+        self.aec.step(index)
         self._play_opponent()
         reward = self.disc_reward * (self._disc_lead() - before)
-        over = self.aec.state.is_over
+        over = self._state.is_over
         info = {"action_mask": self._mask}
         if over:
             reward += self.aec.rewards[self.agent]
@@ -104,14 +112,14 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
 
     def _play_opponent(self) -> None:
         """The ``random`` policy moves until the learner is to move or the game ends."""
-        state, enc = self.aec.state, self.aec.encoder
+        state, enc = self._state, self.aec.encoder
         while not state.is_over and state.current_seat != self.learner:
             self.aec.step(self._rng.choice(np.flatnonzero(enc.mask(state.current_seat)).tolist()))
         self._mask = enc.mask(self.learner)
 
     def _disc_lead(self) -> int:
         """Discs the learner has placed minus those the opponent has."""
-        state = self.aec.state
+        state = self._state
         return state.discs_placed(self.learner) - state.discs_placed(1 - self.learner)
 
     def _observe(self) -> np.ndarray:

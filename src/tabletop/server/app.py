@@ -36,7 +36,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Any
+from types import FrameType
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -131,11 +131,11 @@ def _going_away_on_sigterm(hub: Hub) -> None:
     if not callable(uvicorn_handler):
         return
 
-    async def go_away(sig: int, frame: Any) -> None:
+    async def go_away(sig: int, frame: FrameType | None) -> None:
         await close_sockets(hub, timeout=1.5)
         uvicorn_handler(sig, frame)
 
-    def handler(sig: int, frame: Any) -> None:
+    def handler(sig: int, frame: FrameType | None) -> None:
         loop.call_soon_threadsafe(lambda: loop.create_task(go_away(sig, frame)))
 
     with contextlib.suppress(ValueError):  # not the main thread (an embedded app): skip

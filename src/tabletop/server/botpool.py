@@ -17,9 +17,11 @@ import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TypeVar
 
 from ..core.web import Job
+
+T = TypeVar("T")
 
 
 def _exit_with_server() -> None:
@@ -70,7 +72,7 @@ class _Lane:
             )
         return self._executor
 
-    async def run(self, job: Job) -> Any:
+    async def run(self, job: Job[T]) -> T:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.pool(), job.run)
@@ -97,7 +99,7 @@ class BotPool:
         self._searches = _Lane(self.workers)
         self._quick = _Lane(1)
 
-    async def run(self, job: Job) -> Any:
+    async def run(self, job: Job[T]) -> T:
         return await (self._quick if job.quick else self._searches).run(job)
 
     def start(self) -> None:

@@ -9,9 +9,9 @@ its number of actions.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from .pgstore import connect, migrate
 
@@ -42,7 +42,7 @@ def _tables(old: sqlite3.Connection) -> set[str]:
     return {r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[Any]) -> None:
+def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
     """Accounts keep their ids (seats, games and ratings name them); the id sequence
     then continues after the highest."""
     if "accounts" not in _tables(old):  # a database from before accounts
@@ -69,7 +69,7 @@ def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[Any]) -> None
     )
 
 
-def _copy_ratings(old: sqlite3.Connection, db: psycopg.Connection[Any]) -> None:
+def _copy_ratings(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
     if "ratings" not in _tables(old):
         return
     with db.cursor() as cur:
@@ -90,7 +90,9 @@ def _copy_ratings(old: sqlite3.Connection, db: psycopg.Connection[Any]) -> None:
         )
 
 
-def _copy_game(old: sqlite3.Connection, db: psycopg.Connection[Any], game: sqlite3.Row) -> bool:
+def _copy_game(
+    old: sqlite3.Connection, db: psycopg.Connection[TupleRow], game: sqlite3.Row
+) -> bool:
     """Copy one game with its seats and actions; False if it was there already."""
     actions = old.execute(
         "SELECT * FROM actions WHERE game_id = ? ORDER BY ply", (game["id"],)
@@ -118,7 +120,10 @@ def _copy_game(old: sqlite3.Connection, db: psycopg.Connection[Any], game: sqlit
 
 
 def _copy_rows(
-    old: sqlite3.Connection, db: psycopg.Connection[Any], game_id: str, actions: list[Any]
+    old: sqlite3.Connection,
+    db: psycopg.Connection[TupleRow],
+    game_id: str,
+    actions: list[sqlite3.Row],
 ) -> None:
     with db.cursor() as cur:
         seats = [dict(s) for s in old.execute("SELECT * FROM seats WHERE game_id = ?", (game_id,))]

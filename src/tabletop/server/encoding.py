@@ -33,6 +33,10 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
+#: What a seat's choices depend on: the seat acting and what happened to it (``since``).
+ChoicesKey = tuple[int, int]
+
+
 def iso(unix_time: float) -> str:
     return datetime.fromtimestamp(unix_time, UTC).isoformat(timespec="milliseconds")
 
@@ -63,17 +67,19 @@ class Subscriber:
 
     seats: frozenset[int]
     # (log start of a state, or None for an answer; the text; choices known before it)
-    outbox: asyncio.Queue[tuple[int | None, str, Any]] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[tuple[int | None, str, ChoicesKey | None]] = field(
+        default_factory=asyncio.Queue
+    )
     log_of: list[JSON] | None = None
     log_known: int = 0
-    choices_known: Any = None
+    choices_known: ChoicesKey | None = None
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
         self.outbox.put_nowait((None, dumps(message), None))
 
     def send_state(
-        self, log: list[JSON], build: Callable[[int, bool], str], choices: Any = None
+        self, log: list[JSON], build: Callable[[int, bool], str], choices: ChoicesKey | None = None
     ) -> None:
         """Queue a state, ``build(start, kept)`` with the entries of ``log`` from
         ``start`` on, and its choices unless ``kept`` (the client has them: they are

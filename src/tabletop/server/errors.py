@@ -54,7 +54,7 @@ class Stale(ApiError):
     """Another process changed the game first: 409, and the room is reloaded."""
 
 
-def reading(read: Callable[..., T], *args: Any) -> T:
+def reading(read: Callable[..., T], *args: object) -> T:
     """A store read; 503 if the database is unavailable."""
     try:
         return read(*args)

@@ -12,10 +12,13 @@ import logging
 import os
 import socket
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .ratelimit import RateLimits
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 APP_NAME = "novaluna"
 
@@ -130,7 +133,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
     }
 
 
-def app_from_settings(settings: dict[str, Any] | None = None) -> Any:
+def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
     """The app for ``settings`` (``_settings``); by default those in the environment,
     which is how each ``--workers`` process builds its own."""
     from .app import create_app
@@ -186,7 +189,7 @@ def serve(args: argparse.Namespace) -> int:
     }
     if args.workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)
-        app: Any = f"{__name__}:app_from_settings"
+        app: str | Starlette = f"{__name__}:app_from_settings"
         options.update(factory=True, workers=args.workers)
     else:
         try:

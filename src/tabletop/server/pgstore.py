@@ -23,9 +23,10 @@ SQLite); the listener uses its async connection.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import psycopg
+from psycopg.rows import TupleRow
 
 from .rows import ActionRow, StoreConflict, StoreError
 from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, GAME_TABLES, POSTGRES, Sql, ddl
@@ -63,7 +64,7 @@ _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time
 _RATINGS_LOCK = 0x7AB1F  # pg_advisory_xact_lock key: one rated game's end at a time
 
 
-def connect(url: str) -> psycopg.Connection[Any]:
+def connect(url: str) -> psycopg.Connection[TupleRow]:
     return psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
 
 
@@ -81,7 +82,7 @@ def migrate(url: str) -> int:
     return len(todo)
 
 
-def schema_version(db: psycopg.Connection[Any]) -> int:
+def schema_version(db: psycopg.Connection[TupleRow]) -> int:
     row = db.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()
     if not row or not row[0]:
         return 0
@@ -92,7 +93,7 @@ def schema_version(db: psycopg.Connection[Any]) -> int:
 class SharedSql(Sql):
     """Statements on a shared database: every change of a game is counted and announced."""
 
-    def __init__(self, connection: psycopg.Connection[Any]) -> None:
+    def __init__(self, connection: psycopg.Connection[TupleRow]) -> None:
         super().__init__(connection, POSTGRES)
 
     def change_game(self, game_id: str, expected_seq: int | None, **columns: object) -> None:
@@ -125,8 +126,8 @@ class PgStore(SqlStore):
 
     def __init__(self, url: str) -> None:
         self.path = url
-        self._writer: psycopg.Connection[Any] | None = None  # the committer's thread only
-        self._reader: psycopg.Connection[Any] | None = None  # the event loop only
+        self._writer: psycopg.Connection[TupleRow] | None = None  # the committer's thread only
+        self._reader: psycopg.Connection[TupleRow] | None = None  # the event loop only
         version = self._connected(schema_version)
         if version != LATEST:
             raise StoreError(
@@ -136,7 +137,7 @@ class PgStore(SqlStore):
 
     # -- connections --------------------------------------------------------------
 
-    def _connected(self, query: Callable[[psycopg.Connection[Any]], T]) -> T:
+    def _connected(self, query: Callable[[psycopg.Connection[TupleRow]], T]) -> T:
         """``query(connection)``; once more on a fresh connection if the old one had
         broken (say PostgreSQL restarted); ``StoreError`` if the database is down."""
         for attempt in (1, 2):
@@ -269,7 +270,7 @@ class PgStore(SqlStore):
         claim anew. Rows another process's sweep holds right now are skipped; old
         finished leases are dropped on the way."""
 
-        def sweep(db: psycopg.Connection[Any]) -> list[str]:
+        def sweep(db: psycopg.Connection[TupleRow]) -> list[str]:
             with db.transaction():
                 sql = SharedSql(db)
                 sql.run("DELETE FROM leases WHERE done AND expires < now() - interval '1 hour'")

@@ -37,13 +37,13 @@ class Room:
     thinking: set[int] = field(default_factory=set)  # bot seats working out a move
     time_limit_task: asyncio.Task[None] | None = None
     time_limit_start: int = -1  # the ``round_start`` the time limit task runs for
-    _cache: dict[Any, Any] = field(default_factory=dict)  # per-move views and logs
+    _cache: dict[tuple[str, int | None], str] = field(default_factory=dict)  # views, logs
     _cache_ply: int = -1
     choices_cache: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
     ratings_cache: list[JSON | None] | None = None  # per seat, once over: its rating change
     seq: int = 0  # the game's stored changes (a shared store's compare-and-set counter)
 
-    def cached(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def cached(self, key: tuple[str, int | None], compute: Callable[[], str]) -> str:
         """``compute()``, once per move: views and choices only change when a move is made."""
         if self._cache_ply != self.ply:
             self._cache.clear()

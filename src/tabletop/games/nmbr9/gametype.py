@@ -17,12 +17,13 @@ from typing import Any
 
 from ...core.errors import OptionsError
 from ...core.game import JSON, SIMULTANEOUS, GameType
+from ...core.game import Recorder as CoreRecorder
 from ...core.outcome import Outcome
 from ...i18n import N_
 from .bots.base import REGISTRY
 from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
 from .records import Recorder, replay
-from .rules import CARDS, Game, parse_action
+from .rules import CARDS, Game, Place, parse_action
 
 
 def removal(text: str) -> int | None:
@@ -61,7 +62,7 @@ class Nmbr9(GameType):
     bot_offers = {"standard": BOTS}
     page = Nmbr9Page()
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> Place:
         return parse_action(text)
 
     def check_options(self, options: JSON, players: int) -> JSON:
@@ -98,7 +99,8 @@ class Nmbr9(GameType):
     def read_record(self, record: Any) -> Recorder:
         return replay(record)
 
-    def summary(self, recorder: Any) -> str:
+    def summary(self, recorder: CoreRecorder) -> str:
+        assert isinstance(recorder, Recorder)  # read_record made it
         return describe(recorder)
 
     def outcome(self, record: JSON) -> Outcome:
@@ -119,7 +121,7 @@ class Nmbr9(GameType):
             details,
         )
 
-    def add_commands(self, commands: Any) -> None:
+    def add_commands(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         from ...cli import add_play_command
 
         help = "play in the terminal: alone, against bots, or hot-seat"

@@ -225,7 +225,7 @@ def _tile_json(tile: Placed) -> JSON:
     }
 
 
-def _view_json(view: View, state: Any) -> JSON:
+def _view_json(view: View, state: State) -> JSON:
     out = view.to_json()
     out["pending"] = None if view.pending is None else placement_json(view.pending)
     if view.is_over:

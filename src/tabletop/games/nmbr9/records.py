@@ -29,10 +29,8 @@ from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, St
 FORMAT = 1
 
 
-class Recorder(RecorderBase):
+class Recorder(RecorderBase[State]):
     """A game in progress together with its record: its rounds."""
-
-    state: State
 
     def _start_log(self) -> None:
         #: per round: the card and each seat's placement (``None`` until it places)

@@ -19,6 +19,7 @@ from typing import Any
 from ...core.bots import Bot
 from ...core.errors import OptionsError
 from ...core.game import JSON, SEQUENTIAL, GameType
+from ...core.game import Recorder as CoreRecorder
 from ...core.limits import BotLimits
 from ...core.outcome import Outcome
 from ...i18n import N_
@@ -26,7 +27,7 @@ from .bots.base import REGISTRY
 from .bots.mcts import MctsBot
 from .page import BOTS, NovaLunaPage
 from .records import Recorder, replay
-from .rules import Game, SoloResult, parse_action
+from .rules import Action, Game, SoloResult, parse_action
 
 TOO_MANY_ITERATIONS = N_(
     "seat {seat}: this server searches at most {most} iterations a move, not {asked}"
@@ -67,7 +68,7 @@ class NovaLuna(GameType):
     bot_offers = BOTS
     page = NovaLunaPage()
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
     def check_options(self, options: JSON, players: int) -> JSON:
@@ -112,7 +113,8 @@ class NovaLuna(GameType):
     def read_record(self, record: Any) -> Recorder:
         return replay(record)
 
-    def summary(self, recorder: Any) -> str:
+    def summary(self, recorder: CoreRecorder) -> str:
+        assert isinstance(recorder, Recorder)  # read_record made it
         return describe(recorder)
 
     def outcome(self, record: JSON) -> Outcome:
@@ -125,7 +127,7 @@ class NovaLuna(GameType):
             ranks[seat] = place  # Nova Luna always breaks ties: ranks are distinct
         return Outcome(tuple(ranks), tuple(result["discs_left"]), "discs left", True, turns)
 
-    def add_commands(self, commands: Any) -> None:
+    def add_commands(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         from ...cli import add_play_command, seed
 
         help = "play against bots or friends (hot-seat) in the terminal"

@@ -128,7 +128,7 @@ def _tiles_json() -> list[JSON]:
     return json.loads(text)
 
 
-def _kind(action: Any) -> str:
+def _kind(action: Action) -> str:
     if action == REFILL:
         return "refill"
     if action == END_PHASE:

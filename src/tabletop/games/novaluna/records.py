@@ -36,10 +36,8 @@ from .rules import (
 FORMAT = 1
 
 
-class Recorder(RecorderBase):
+class Recorder(RecorderBase[State]):
     """A game in progress together with its record: its turns."""
-
-    state: State
 
     def _start_log(self) -> None:
         self.turns: list[dict[str, Any]] = []

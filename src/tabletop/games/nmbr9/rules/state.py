@@ -25,12 +25,16 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tabletop.core.outcome import Outcome
 
 from .actions import IllegalActionError, Place
 from .board import Board, Placed, nth_bit
 from .tiles import DIGITS, DISTINCT
+
+if TYPE_CHECKING:
+    from .view import View
 
 CARDS = 20
 #: The deck: two cards of each digit.
@@ -217,7 +221,7 @@ class State:
         """Points on ``seat``'s board now (its pending placement included)."""
         return self.boards[seat].score
 
-    def view(self, seat: int | None = None):  # -> View (imported late: view imports state)
+    def view(self, seat: int | None = None) -> View:  # View imported late: it imports state
         """What ``seat`` may know (``None``: a spectator); see ``view.View``."""
         from .view import View
 

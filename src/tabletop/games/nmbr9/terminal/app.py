@@ -127,7 +127,9 @@ class Session(TerminalSession[Recorder]):
         for seat in state.acting_seats():
             bot = self.seats[seat].bot
             if bot is not None:
-                self.apply(seat, bot.choose(state.view(seat)))
+                action = bot.choose(state.view(seat))
+                assert isinstance(action, Place)  # an NMBR 9 bot chooses a placement
+                self.apply(seat, action)
         for seat in state.acting_seats():
             if self.seats[seat].bot is None:
                 stopped = self.human_turn(seat)

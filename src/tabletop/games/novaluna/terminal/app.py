@@ -193,7 +193,9 @@ class Session(TerminalSession[Recorder]):
     def bot_turn(self, seat: int) -> None:
         bot = self.seats[seat].bot
         assert bot is not None
-        self.apply(seat, bot.choose(self.state.view()))
+        action = bot.choose(self.state.view())
+        assert isinstance(action, Action)  # a Nova Luna bot chooses a Nova Luna action
+        self.apply(seat, action)
 
     def human_turn(self, seat: int) -> str:
         """Prompt until the human moves; return why play stops, or ``""``."""
@@ -321,6 +323,7 @@ class Session(TerminalSession[Recorder]):
             self._hinter = hint_bot(mode)
         with self.console.status("thinking…"):
             action, reason = self._hinter.explain(self.state.view())
+        assert isinstance(action, Action)  # a Nova Luna bot chooses a Nova Luna action
         text = Text.assemble(
             ("Hint", "bold cyan"), f" ({HINT_BOTS[mode]} bot): ", (str(action), "bold")
         )
