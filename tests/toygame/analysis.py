@@ -47,6 +47,11 @@ class ToyAnalyser:
         best = max(values, key=lambda a: (values[a], -a.slot))
         return Judgement(best, values[decision.played], values[best], noise=0.0)
 
+    def position(self, record: JSON, index: int) -> State:
+        states: list[State] = []
+        replay(record, on_turn=lambda rec: states.append(rec.state.clone()))
+        return states[index]
+
     def hindsight(self, record: JSON, budget: int, seed: int) -> JSON | None:
         return None
 

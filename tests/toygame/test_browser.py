@@ -89,6 +89,10 @@ def test_a_finished_game_is_analysed_on_its_replay_page(page: Any, size: str, se
     first.scroll_into_view_if_needed()
     first.click()
     assert "best was" in page.inner_text("[data-testid=analysis-detail]")
+    page.locator("[data-testid=analysis-detail] button").first.click()
+    both = page.locator("[data-testid=analysis-compare]")
+    both.wait_for()
+    assert "Best: take" in both.inner_text() and both.locator(".toy-chip").count() >= 2
     assert "Start" not in page.inner_text("[data-testid=replay-counter]")
     shot(page, f"toy-analysis-{size}", full_page=True)
     # a later visitor sees the stored analysis at once, without asking

@@ -116,6 +116,23 @@ def assemble(
     )
 
 
+def boards(game: GameType, record: JSON, index: int, best: str) -> JSON:
+    """The board after decision ``index`` as played and as if ``best`` had been played
+    instead, as the game's page draws a view: ``{"seat", "played", "best"}``, each
+    ``{"action", "view"}``. ``RecordError`` if there is no such decision."""
+    analyser = analyser_of(game)
+    found = [d for d in analyser.decisions(record) if d.index == index]
+    if not found or game.page is None:
+        raise RecordError(f"the game has no decision {index}")
+    decision = found[0]
+    shown: JSON = {"index": index, "seat": decision.seat}
+    for key, text in (("played", str(decision.played)), ("best", best)):
+        state = analyser.position(record, index)
+        state.apply(game.parse_action(text), decision.seat)
+        shown[key] = {"action": text, "view": game.page.view_json(state, decision.seat)}
+    return shown
+
+
 def decision_indices(game_name: str, record: JSON) -> list[int]:
     """The indices of a record's decisions (a top-level function for bot processes)."""
     return [d.index for d in analyser_of(get_game(game_name)).decisions(record)]

@@ -19,7 +19,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .game import State
 
 JSON = dict[str, Any]
 
@@ -133,6 +136,12 @@ class Analyser(Protocol):
 
     def judge(self, decision: Decision, budget: int, seed: int) -> Judgement:
         """The decision judged from its view alone, deterministic for ``seed``."""
+        ...
+
+    def position(self, record: JSON, index: int) -> State:
+        """A fresh copy of the true state just before decision ``index`` (the game is
+        over, so nothing is secret any more): the page draws the board after the
+        move played and after the best one from it."""
         ...
 
     def hindsight(self, record: JSON, budget: int, seed: int) -> JSON | None:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..analysis.run import assemble, decision_indices, hindsight_of, judge_index
+from ..analysis.run import assemble, boards, decision_indices, hindsight_of, judge_index
 from ..core.errors import RecordError
 from ..core.match import Job
 from ..core.web import JSON
@@ -85,6 +85,26 @@ class Analyst:
         if row.error is not None:
             return {**shown, "status": "failed", "error": row.error}
         return {**shown, "status": "done", "analysis": row.result}
+
+    async def boards(self, game_id: str, index: object) -> JSON:
+        """The board after decision ``index`` as played and with the best move instead
+        (``analysis.run.boards``), from the stored analysis."""
+        if type(index) is not int or index < 0:
+            raise ApiError(400, "the move is a decision's index: 0, 1, 2, ...")
+        shown = self.status(game_id)
+        if shown["status"] != "done":
+            raise ApiError(409, "the game's analysis is not finished")
+        moves = [m for seat in shown["analysis"]["seats"] for m in seat["moves"]]
+        best = next((m["best"] for m in moves if m["index"] == index), None)
+        if best is None:
+            raise ApiError(404, "the game has no move {index}", index=index)
+        room = await self.authority.fresh(game_id)
+        try:
+            return await asyncio.to_thread(boards, room.type, _record(room), index, best)
+        except RecordError as err:
+            raise ApiError(
+                404, "the board of move {index} cannot be drawn: {reason}", index=index, reason=err
+            ) from None
 
     def start(self, game_id: str) -> None:
         """Work the analysis out here unless this process already does."""

@@ -25,7 +25,14 @@ async def _read(request: Request) -> Response:
     return JSONResponse(hub_of(request).analyst.status(request.path_params["game_id"]))
 
 
+async def _boards(request: Request) -> Response:
+    text = request.path_params["index"]
+    index: object = int(text) if text.isdigit() and len(text) < 9 else text
+    return JSONResponse(await hub_of(request).analyst.boards(request.path_params["game_id"], index))
+
+
 ROUTES: list[BaseRoute] = [
     Route("/api/games/{game_id}/analysis", _request, methods=["POST"]),
     Route("/api/games/{game_id}/analysis", _read, methods=["GET"]),
+    Route("/api/games/{game_id}/analysis/{index}", _boards, methods=["GET"]),
 ]

@@ -100,13 +100,46 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     const moves = shown.seats.flatMap((seat) => seat.moves.map((m) => ({ ...m, seat: seat.seat }))).filter((m) => moveFrame(m) === frame);
     el.querySelector(".analysis-graph")?.moveTo(frame);
     clear(detail);
+    compareBox?.remove();
     for (const move of moves) {
       const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
       const words = move.played === move.best
         ? t("{name} played {played} ({value}): the best move found.", { name, played: move.played, value: fmt(move.value_played, scale) })
         : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played: move.played, value: fmt(move.value_played, scale), best: move.best, bestValue: fmt(move.value_best, scale) });
       detail.append(h("span", { class: move.mark ? `mark-${move.mark}` : "" }, move.mark ? `${MARK_WORDS()[move.mark]}: ${words} ` : `${words} `));
+      if (move.played !== move.best) {
+        detail.append(h("button", { class: "btn small", "data-testid": `show-best-${move.index}`, onclick: () => compare(move) }, t("Show both boards")));
+      }
     }
+  }
+
+  let compareBox = null;
+  /** The board after the move played beside the board after the best move. */
+  async function compare(move) {
+    let data;
+    try {
+      data = await api(`${url}/${move.index}`);
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    compareBox?.remove();
+    const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
+    const column = (title, side) => {
+      const slots = { side: h("div"), main: h("div"), players: h("div"), controls: h("div", { hidden: true }), notices: h("div", { hidden: true }) };
+      const board = mod.createBoard(slots, { readOnly: true, act: () => {}, seatName: (seat) => players[seat] || t("Seat {n}", { n: seat + 1 }) });
+      const view = side.view;
+      const seats = (view.seats || players).map((_, seat) => ({ seat, name: players[seat] || t("Seat {n}", { n: seat + 1 }), kind: "human", bot: null, online: true }));
+      board.update({ type: "state", game: { id: null, type: mod.name, title: "", seats }, ply: 0, to_move: null, active: [], over: false, you: [data.seat],
+        acting: null, thinking: null, view, choices: [], log: [], result: null, undo: false, record: null });
+      return h("div", { class: "analysis-board" }, h("h3", {}, title), slots.main, slots.players);
+    };
+    compareBox = h("div", { class: "analysis-compare", "data-testid": "analysis-compare" },
+      column(t("{name} played {action}", { name, action: data.played.action }), data.played),
+      column(t("Best: {action}", { action: data.best.action }), data.best),
+      h("button", { class: "btn small ghost", onclick: () => { compareBox.remove(); compareBox = null; } }, t("Close")));
+    detail.after(compareBox);
+    compareBox.scrollIntoView({ block: "nearest" });
   }
 
   poll();
