@@ -123,6 +123,13 @@ def test_the_server_analyses_a_finished_game_once_and_keeps_it(
     assert analysis["game"] == "toy"
     assert [s["name"] for s in analysis["seats"]] == record["players"]
     assert sum(len(s["moves"]) for s in analysis["seats"]) == 8
+    boards = api.request("GET", f"/api/games/{game_id}/analysis/1").json()
+    assert boards["seat"] == 1 and {"action", "view"} <= set(boards["best"])
+    assert boards["played"]["view"]["hands"][1] and "pile" not in boards["best"]["view"]
+    bad = {"999": 404, "x1": 400, "-1": 400, "99999999999": 400}
+    for index, status in bad.items():
+        answer = api.request("GET", f"/api/games/{game_id}/analysis/{index}")
+        assert answer.status_code == status and answer.json()["error"]
     again = api.request("POST", f"/api/games/{game_id}/analysis")
     assert again.status_code == 200 and again.json()["analysis"] == analysis
     # kept across a restart
