@@ -50,8 +50,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path, port: int | None = None) -> Iterator[str]:
-    """``novaluna serve`` on ``port`` (default: a free one); yields its base URL."""
+def running_server(
+    db: Path, port: int | None = None, options: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """``novaluna serve`` on ``port`` (default: a free one), with more ``options``;
+    yields its base URL."""
     port = port or free_port()
     log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -59,6 +62,7 @@ def running_server(db: Path, port: int | None = None) -> Iterator[str]:
     cmd += ["--db", str(db), "--bot-pause", "0"]
     for name in ("creates", "actions", "hints", "messages", "logins"):  # one address for all
         cmd += [f"--rate-{name}", "1000000"]
+    cmd += options
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     base = f"http://127.0.0.1:{port}"
     try:

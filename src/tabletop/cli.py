@@ -93,6 +93,7 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{game.command} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     game.add_commands(sub)
+    _add_daily(sub, game)
     _add_replay(sub, game)
     if game.analysis is not None:
         _add_analyse(sub, game)
@@ -103,6 +104,40 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
         _add_serve(sub)
     _add_bench(sub, game)
     return parser
+
+
+def day(text: str):  # noqa: ANN201 - an argparse type
+    """An ``argparse`` type: a daily challenge's day, ``YYYY-MM-DD``, not in the future."""
+    from .daily import DayError, parse_day
+
+    try:
+        return parse_day(text)
+    except DayError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _add_daily(sub: argparse._SubParsersAction, game: GameType) -> None:
+    """``daily``: the day's challenge deal, played with the game's own terminal play
+    (``GameType.daily_play``); not counted on any board."""
+    daily = sub.add_parser(
+        "daily", help="play the daily challenge's deal (today, UTC, or --day) in the terminal"
+    )
+    daily.add_argument("--day", type=day, help="YYYY-MM-DD: an earlier day's deal, for practice")
+    daily.add_argument("--save", metavar="FILE", help="where to save the record (.json)")
+
+    def run_daily(args: argparse.Namespace) -> int:
+        from .daily import daily_seed, today
+
+        chosen = args.day or today()
+        seed = daily_seed(game.name, chosen)
+        print(f"{game.title} daily challenge of {chosen.isoformat()} (seed {seed})")
+        argv = [*game.daily_play, "--seed", str(seed)]
+        if args.save:
+            argv += ["--save", args.save]
+        played = build_parser(game).parse_args(argv)
+        return int(played.run(played))
+
+    daily.set_defaults(run=run_daily)
 
 
 def _add_replay(sub: argparse._SubParsersAction, game: GameType) -> None:

@@ -29,6 +29,7 @@ from importlib import import_module
 from importlib.util import find_spec
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
+from ..i18n import N_, Part
 from .errors import BotSpecError, OptionsError, RecordError
 from .limits import UNLIMITED, BotLimits
 from .outcome import Outcome
@@ -108,6 +109,20 @@ class Recorder(Protocol):
     def clone(self) -> Recorder: ...
 
 
+#: The first line of every daily result to share (``GameType.daily_share``).
+DAILY_HEADLINE = N_("{game} daily {day}: {score}")
+
+
+def share_line(key: str, **args: Any) -> Part:
+    """A line of a daily result to share: a msgid and its arguments."""
+    return {"key": key, "args": args}
+
+
+def plain_number(value: float) -> int | float:
+    """A score as a person writes it: 87, not 87.0."""
+    return int(value) if float(value).is_integer() else value
+
+
 class GameType:
     """A game the platform hosts: subclass it, set the facts, implement the hooks.
 
@@ -144,6 +159,12 @@ class GameType:
     #: ``"module:attribute"`` of the game's ``analysis.Analyser`` (finished games judged
     #: move by move), or None.
     analysis: ClassVar[str | None] = None
+    #: The daily challenge (``tabletop.daily``): the seats and options of each day's
+    #: deal, and the arguments of the game's own terminal play that deal the same way
+    #: (``<game> daily`` adds ``--seed``).
+    daily_players: ClassVar[int] = 1
+    daily_options: ClassVar[JSON] = {}
+    daily_play: ClassVar[tuple[str, ...]] = ("play", "--players", "1")
 
     bots: BotRegistry
     #: Bots offered on the page per mode (``"standard"``, ``"solo"``): ``{"spec", "label"}``.
@@ -219,7 +240,25 @@ class GameType:
     def limit_bot(self, bot: Bot, seconds: float) -> None:
         """Bound a bot's search to ``seconds`` a move (the server's limit)."""
 
+    def daily_share(self, record: JSON, day: str) -> list[Part]:
+        """A finished daily game's result to share, without spoilers: one translatable
+        line each (``{"key", "args"}``). By default the score; a game says more."""
+        score = self.outcome(record).scores[0]
+        return [share_line(DAILY_HEADLINE, game=self.title, day=day, score=plain_number(score))]
+
     # -- written once ---------------------------------------------------------------------
+
+    def daily_bot(self) -> str:
+        """The bot whose result the daily board shows beside the players': the strongest
+        (last) the page offers for the daily's seats (a solo game's own, if it has any)."""
+        mode = "solo" if self.daily_players == 1 and "solo" in self.bot_offers else "standard"
+        for offer in reversed(self.bot_offers.get(mode, [])):
+            try:
+                self.check_bot(offer["spec"], self.daily_players)
+            except BotSpecError:
+                continue
+            return str(offer["spec"])
+        return self.default_bot
 
     def options(self, args: argparse.Namespace, players: int) -> JSON:
         """The variant options from parsed arguments, checked for ``players``."""
@@ -241,8 +280,6 @@ class GameType:
         return checked
 
     def _check_seat_bot(self, spec: object, number: int, players: int, limits: BotLimits) -> None:
-        from ..i18n import N_
-
         if not isinstance(spec, str) or not spec:
             raise OptionsError(N_("seat {seat} is a bot but names no bot"), seat=number)
         try:

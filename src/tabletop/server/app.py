@@ -17,6 +17,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
 * ``POST /api/replay`` — the frames of an uploaded record;
 * ``POST /api/games/{id}/join`` ``{"seat"?}`` — take an open seat (signed in);
   ``POST /api/games/{id}/claim`` with a seat token — tie that seat to your account;
+* ``GET  /api/daily``, ``POST /api/daily/{game}`` ``{"day"?}``, ``GET
+  /api/daily/{game}/{day}`` — the daily challenge: today's deals, a game of one,
+  a day's results board (docs/web.md, "Daily challenge");
 * ``GET  /api/lobby`` — the open games; ``GET /api/leaderboard/{type}``;
   ``GET /api/players/{name}`` — a profile: ratings and finished games;
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
@@ -47,7 +50,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
-from . import accounts_api, analysis_api, games_api, pages, socket_api
+from . import accounts_api, analysis_api, daily_api, games_api, pages, socket_api
 from .assets import Assets
 from .botpool import BotPool
 from .errors import ApiError
@@ -70,11 +73,13 @@ def create_app(
     bot_workers: int | None = None,
     bot_limits: BotLimits = DEFAULT_LIMITS,
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
+    daily_bots: dict[str, str] | None = None,
 ) -> Starlette:
-    """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL)."""
+    """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
+    ``daily_bots`` overrides the bot each game's daily board compares with."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits)
+    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots)
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager
@@ -101,6 +106,7 @@ def create_app(
         *accounts_api.ROUTES,
         *games_api.ROUTES,
         *analysis_api.ROUTES,
+        *daily_api.ROUTES,
         *socket_api.ROUTES,
         *assets.routes(),
     ]

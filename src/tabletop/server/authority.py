@@ -30,7 +30,7 @@ from .room import Room, Rooms, entry, move_subscribers
 from .rows import Account
 from .storage import GameStore
 from .sync import Refresher
-from .writes import Abandon, AppendAction, ClaimSeat, Truncate, Write
+from .writes import Abandon, AppendAction, ClaimSeat, MarkHinted, Truncate, Write
 
 T = TypeVar("T")
 #: a durable write (``writing.Writer.write``): stores one typed write, returns its result
@@ -253,6 +253,11 @@ class Authority:
             return new_room
 
         return await self.in_turn(room.id, change)
+
+    async def record_hint(self, room: Room) -> None:
+        """Store that a seat of the game asked for a hint (it survives restarts; a daily
+        board marks such an attempt "with help"). Not a change of the game: no turn."""
+        await self._write(MarkHinted(room.id))
 
     async def abandon(self, room: Room) -> None:
         """End the game unfinished and unrated: its creator chose so for a move out of time."""

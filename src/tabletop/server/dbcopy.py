@@ -1,5 +1,5 @@
 """``novaluna db copy``: every game of a SQLite file into PostgreSQL, with its accounts,
-sessions and ratings, so that a server can move to ``--db postgresql://...``.
+sessions, ratings and daily attempts, so that a server can move to ``--db postgresql://...``.
 
 The rows go over as they are stored (token hashes, ids, times); what an older
 SQLite file lacks takes the column's default, and each game's ``seq`` starts at
@@ -33,6 +33,7 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
                 else:
                     skipped += 1
             _copy_ratings(old, db)
+            _copy_daily(old, db)
     finally:
         old.close()
     return copied, skipped
@@ -90,6 +91,23 @@ def _copy_ratings(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> 
         )
 
 
+def _copy_daily(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
+    """The counted daily attempts (after their games, which they name)."""
+    if "daily_attempts" not in _tables(old):
+        return
+    with db.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO daily_attempts (type, day, account_id, game_id, created) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+            [
+                tuple(r)
+                for r in old.execute(
+                    "SELECT type, day, account_id, game_id, created FROM daily_attempts"
+                )
+            ],
+        )
+
+
 def _copy_game(
     old: sqlite3.Connection, db: psycopg.Connection[TupleRow], game: sqlite3.Row
 ) -> bool:
@@ -100,8 +118,8 @@ def _copy_game(
     row = dict(game)  # columns an older file lacks take their defaults
     inserted = db.execute(
         "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated, "
-        "over, seq, creator, undone, abandoned, started) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+        "over, seq, creator, undone, abandoned, started, hinted) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
         "ON CONFLICT (id) DO NOTHING RETURNING id",
         (
             *(row["id"], row["type"], row["options"], row["seed"]),
@@ -111,6 +129,7 @@ def _copy_game(
             bool(row.get("undone", False)),
             bool(row.get("abandoned", False)),
             row.get("started"),
+            bool(row.get("hinted", False)),
         ),
     ).fetchone()
     if inserted is None:

@@ -3,6 +3,7 @@
 ``rooms`` (room.py) holds the live games; ``authority`` changes them, one change
 per game at a time; ``scheduler`` runs their bots, hints and time limits;
 ``encoder`` tells their clients; ``analyst`` works out finished games' analyses;
+``dailies`` starts daily challenges and reads their boards;
 ``reads`` answers the lobby, account and
 leaderboard pages; ``writer`` stores; and with several processes on one store,
 ``leases``, ``refresher`` and ``follower`` keep this one in step (sync.py).
@@ -21,6 +22,7 @@ from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
+from .dailies import Dailies
 from .encoding import Encoder
 from .errors import ApiError, reading
 from .ratelimit import RateLimits, check_rate
@@ -48,6 +50,7 @@ class Hub:
         bot_pause: float = 0.5,
         limits: BotLimits = DEFAULT_LIMITS,
         rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
+        daily_bots: dict[str, str] | None = None,
     ) -> None:
         self.store = store
         self.limits = limits
@@ -76,6 +79,7 @@ class Hub:
             self.broadcast,
         )
         self.analyst = Analyst(store, self.authority, self.leases, pool, self._write)
+        self.dailies = Dailies(store, self.rooms, self.scheduler, self._write, limits, daily_bots)
         self.follower = Follower(
             store, self.rooms, self.authority.fresh, self.scheduler.schedule_bots
         )
@@ -136,4 +140,5 @@ class Hub:
 
     def close(self) -> None:
         self.analyst.close()
+        self.dailies.close()
         self.writer.close()

@@ -93,6 +93,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_LIMITS.seconds,
         help="stop every bot search after this long (default %(default)s)",
     )
+    parser.add_argument(
+        "--daily-bot",
+        action="append",
+        default=[],
+        metavar="GAME=BOT",
+        type=_daily_bot,
+        help="the bot a game's daily board compares with (default: its strongest solo "
+        "bot), e.g. nmbr9=planner:normal; repeat for each game",
+    )
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -108,6 +117,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"{what} a minute before 429 (default {default:g})",
         )
+
+
+def _daily_bot(text: str) -> tuple[str, str]:
+    """An ``argparse`` type: ``GAME=BOT`` for ``--daily-bot``, checked against the game."""
+    from ..core.errors import BotSpecError, OptionsError
+    from ..core.game import get_game
+
+    name, _, spec = text.partition("=")
+    try:
+        game = get_game(name.strip())
+        game.check_bot(spec.strip(), game.daily_players)
+    except (OptionsError, BotSpecError) as err:
+        raise argparse.ArgumentTypeError(f"--daily-bot {text}: {err}") from None
+    return game.name, spec.strip()
 
 
 def tune_gc() -> None:
@@ -126,6 +149,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "bot_pause": max(0.0, args.bot_pause),
         "bot_workers": args.bot_workers,
         "bot_limits": [args.bot_max_iterations, args.bot_max_seconds],
+        "daily_bots": dict(args.daily_bot),
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
@@ -148,6 +172,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         bot_workers=settings["bot_workers"],
         bot_limits=BotLimits(*settings["bot_limits"]),
         rate_limits=RateLimits(*settings["rate_limits"]),
+        daily_bots=settings.get("daily_bots"),
     )
 
 

@@ -49,6 +49,7 @@ ROUTES: list[BaseRoute] = [
     Route("/replay/{game_id}", _page),
     Route("/i18n/{lang}.json", _catalogue),
     Route("/lobby", _page),
+    Route("/daily", _page),
     Route("/me", _page),
     Route("/leaderboard", _page),
     Route("/leaderboard/{type}", _page),

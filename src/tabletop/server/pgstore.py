@@ -29,7 +29,7 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from .rows import ActionRow, StoreConflict, StoreError
-from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, GAME_TABLES, POSTGRES, Sql, ddl
+from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, DAILY_TABLES, GAME_TABLES, POSTGRES, Sql, ddl
 from .sqlstore import SqlStore, action_row
 
 T = TypeVar("T")
@@ -58,6 +58,8 @@ MIGRATIONS: dict[int, str] = {
     2: ddl(ACCOUNT_TABLES, POSTGRES),
     # 3: what store.MIGRATIONS[1] adds to SQLite
     3: ddl(ANALYSIS_TABLES, POSTGRES),
+    # 4: what store.MIGRATIONS[2] adds to SQLite
+    4: ddl(DAILY_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

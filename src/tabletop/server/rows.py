@@ -97,6 +97,19 @@ class AnalysisRow:
     error: str | None
 
 
+@dataclass(frozen=True)
+class DailyAttempt:
+    """An account's counted attempt at a day's challenge, and how its game stands:
+    ``helped`` if an undo, a take-back or a hint was used."""
+
+    account_id: int
+    name: str
+    game_id: str
+    over: bool
+    abandoned: bool
+    helped: bool
+
+
 def hash_token(token: str) -> str:
     """What is stored of a seat or session token: a copy of the database opens nothing."""
     import hashlib  # here: OpenSSL's library costs every command's start-up ~4 MiB

@@ -78,6 +78,7 @@ class Scheduler:
             raise ApiError(503, "the hint could not be worked out just now; try again") from None
         finally:
             self._hints_running.discard(running)
+        await self.authority.record_hint(room)  # stored before it is seen: help is never unnoted
         return {**result, "ply": ply}
 
     # -- bots ---------------------------------------------------------------------------

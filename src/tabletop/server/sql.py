@@ -11,8 +11,9 @@ turn flags into ``bool`` (SQLite hands back 0 and 1).
 
 The schema is kept in the steps in which it grew, since databases made at each
 step exist: ``GAME_TABLES`` (the first tables), ``ACCOUNT_TABLES`` (accounts,
-sessions, lobby seats, ratings) and ``ANALYSIS_TABLES`` (post-game analyses). Each
-store runs them in its own migrations.
+sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
+``DAILY_TABLES`` (daily challenges, hints used). Each store runs them in its own
+migrations.
 
 >>> import sqlite3
 >>> sql = Sql(sqlite3.connect(":memory:"), SQLITE)
@@ -175,6 +176,21 @@ CREATE TABLE analyses (
     error TEXT
 );
 CREATE INDEX analyses_unfinished ON analyses (requested) WHERE finished IS NULL;
+"""
+
+#: the daily challenge's counted attempts: one per account, game and day, enforced by
+#: the primary key (two tabs pressing Play at once count once); and whether a game's
+#: players asked for a hint (an undo is ``games.undone``), which a daily board shows
+DAILY_TABLES = """
+CREATE TABLE daily_attempts (
+    type TEXT NOT NULL,
+    day TEXT NOT NULL,
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    game_id TEXT NOT NULL UNIQUE REFERENCES games(id) DEFERRABLE INITIALLY DEFERRED,
+    created TEXT NOT NULL,
+    PRIMARY KEY (type, day, account_id)
+);
+ALTER TABLE games ADD COLUMN hinted {flag} NOT NULL DEFAULT {false};
 """
 
 

@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
+from ..core.match import TAKE_BACK
 from . import ratings
 from .ratings import RatedEnd
 from .rows import (
@@ -20,6 +21,7 @@ from .rows import (
     AccountGame,
     ActionRow,
     AnalysisRow,
+    DailyAttempt,
     GameRow,
     Seat,
     StoreError,
@@ -227,6 +229,36 @@ class SqlStore(ABC):
             )
         )
         return [row[0] for row in rows]
+
+    # -- daily challenges -----------------------------------------------------------
+
+    def daily_game(self, game_type: str, day: str, account_id: int) -> str | None:
+        """The game of an account's counted attempt at a day's challenge, if any."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT game_id FROM daily_attempts WHERE type = ? AND day = ? AND account_id = ?",
+                (game_type, day, account_id),
+            )
+        )
+        return None if row is None else str(row[0])
+
+    def daily_attempts(self, game_type: str, day: str) -> list[DailyAttempt]:
+        """Every counted attempt at a day's challenge, oldest first."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT d.account_id, a.name, d.game_id, g.over, g.abandoned, "
+                "g.undone OR g.hinted OR EXISTS (SELECT 1 FROM actions x "
+                "WHERE x.game_id = d.game_id AND x.action = ?) "
+                "FROM daily_attempts d JOIN accounts a ON a.id = d.account_id "
+                "JOIN games g ON g.id = d.game_id WHERE d.type = ? AND d.day = ? "
+                "ORDER BY d.created, d.account_id",
+                (TAKE_BACK, game_type, day),
+            )
+        )
+        return [
+            DailyAttempt(account, name, game, bool(over), bool(abandoned), bool(helped))
+            for account, name, game, over, abandoned, helped in rows
+        ]
 
     def open_games(self, limit: int = 100) -> list[str]:
         """Unfinished games with a seat open to any account, newest first."""

@@ -26,7 +26,16 @@ from pathlib import Path
 from typing import TypeVar
 
 from .rows import StoreError
-from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, GAME_TABLES, SQLITE, Sql, ddl, statements
+from .sql import (
+    ACCOUNT_TABLES,
+    ANALYSIS_TABLES,
+    DAILY_TABLES,
+    GAME_TABLES,
+    SQLITE,
+    Sql,
+    ddl,
+    statements,
+)
 from .sqlstore import SqlStore
 
 T = TypeVar("T")
@@ -36,7 +45,11 @@ SCHEMA = ddl(GAME_TABLES, SQLITE)
 
 #: Versioned migrations (``PRAGMA user_version``): step ``n`` brings a database from
 #: version ``n`` to ``n + 1``, in one transaction, so an old file upgrades in place.
-MIGRATIONS = [ddl(ACCOUNT_TABLES, SQLITE), ddl(ANALYSIS_TABLES, SQLITE)]
+MIGRATIONS = [
+    ddl(ACCOUNT_TABLES, SQLITE),
+    ddl(ANALYSIS_TABLES, SQLITE),
+    ddl(DAILY_TABLES, SQLITE),
+]
 
 
 class Store(SqlStore):

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from . import ratings
 from .ratings import RatedEnd
-from .rows import Seat, hash_token, now
+from .rows import Seat, StoreError, hash_token, now
 from .sql import Sql
 
 T_co = TypeVar("T_co", covariant=True)
@@ -272,3 +272,46 @@ class FinishAnalysis(Write[None]):
                 self.game_id,
             ),
         )
+
+
+# -- daily challenges -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartDaily(Write[tuple[str, bool]]):
+    """An account's (``game.creator``) counted attempt at ``day``'s challenge: ``game``
+    is created with it, unless the account has an attempt at that game and day already;
+    then nothing is created. The result is ``(game id, created)``. The table's key
+    decides, not a read before: two requests at once (two tabs, two processes) count
+    once, the second one's transaction waiting for the first and then finding its row."""
+
+    game: CreateGame
+    day: str
+
+    def run(self, sql: Sql) -> tuple[str, bool]:
+        key = (self.game.type_name, self.day, self.game.creator)
+        claimed = sql.run(
+            "INSERT INTO daily_attempts (type, day, account_id, game_id, created) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (type, day, account_id) DO NOTHING",
+            (*key, self.game.game_id, now()),
+        )
+        if claimed != 1:
+            row = sql.row(
+                "SELECT game_id FROM daily_attempts WHERE type = ? AND day = ? AND account_id = ?",
+                key,
+            )
+            if row is None:  # cannot happen: the conflict was with this very key
+                raise StoreError("the daily attempt could not be stored; try again")
+            return str(row[0]), False
+        self.game.run(sql)  # its key is checked at the commit: the game is in by then
+        return self.game.game_id, True
+
+
+@dataclass(frozen=True)
+class MarkHinted(Write[None]):
+    """A seat of the game asked for a hint (a daily board says "with help")."""
+
+    game_id: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run("UPDATE games SET hinted = ? WHERE id = ? AND NOT hinted", (True, self.game_id))

@@ -16,10 +16,10 @@ import argparse
 from typing import Any
 
 from ...core.errors import OptionsError
-from ...core.game import JSON, SIMULTANEOUS, GameType
+from ...core.game import DAILY_HEADLINE, JSON, SIMULTANEOUS, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.outcome import Outcome
-from ...i18n import N_
+from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
 from .records import Recorder, replay
@@ -120,6 +120,17 @@ class Nmbr9(GameType):
             "rounds",
             details,
         )
+
+    def daily_share(self, record: JSON, day: str) -> list[Part]:
+        """The score and a square per tile on each level, table first: how high the
+        tiles went, not where or which (like Wordle's grid)."""
+        levels = [p["level"] for r in record["rounds"] for p in r["placements"][:1] if p]
+        score = record["result"]["scores"][0]
+        lines = [share_line(DAILY_HEADLINE, game=self.title, day=day, score=score)]
+        for level in range(max(levels, default=0) + 1):
+            squares = "\u25a0" * levels.count(level) or "-"
+            lines.append(share_line(N_("level {level}: {squares}"), level=level, squares=squares))
+        return lines
 
     def add_commands(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         from ...cli import add_play_command

@@ -18,11 +18,11 @@ from typing import Any
 
 from ...core.bots import Bot
 from ...core.errors import OptionsError
-from ...core.game import JSON, SEQUENTIAL, GameType
+from ...core.game import DAILY_HEADLINE, JSON, SEQUENTIAL, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.limits import BotLimits
 from ...core.outcome import Outcome
-from ...i18n import N_
+from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .bots.mcts import MctsBot
 from .page import BOTS, NovaLunaPage
@@ -62,6 +62,7 @@ class NovaLuna(GameType):
             "min_seats": 2,
         }
     ]
+    daily_play = ("solo",)  # the daily deal is the solo game: its own command plays it
     rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
     research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
     bots = REGISTRY
@@ -126,6 +127,14 @@ class NovaLuna(GameType):
         for place, seat in enumerate(result["ranking"], 1):
             ranks[seat] = place  # Nova Luna always breaks ties: ranks are distinct
         return Outcome(tuple(ranks), tuple(result["discs_left"]), "discs left", True, turns)
+
+    def daily_share(self, record: JSON, day: str) -> list[Part]:
+        """The solo result (lower is better) and how many turns it took."""
+        result = record["result"]
+        return [
+            share_line(DAILY_HEADLINE, game=self.title, day=day, score=result["total"]),
+            share_line(N_("turns: {turns}"), turns=len(record["turns"])),
+        ]
 
     def add_commands(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         from ...cli import add_play_command, seed

@@ -1,5 +1,5 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id},
-// /me (sign in, my games), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
+// /me (sign in, my games), /daily (the daily challenge), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
 import { accountInfo, drawNav, showLeaderboard, showMe, showOpenGames, showProfile } from "./account.js";
 import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
@@ -9,6 +9,10 @@ import { clear, h, loadCode } from "./util.js";
 // the lobby, the usual first page, downloads none of it.
 async function showGame(...args) {
   return (await loadCode(() => import("./game.js"))).showGame(...args);
+}
+
+async function showDaily(...args) {
+  return (await loadCode(() => import("./daily.js"))).showDaily(...args);
 }
 
 async function showReplay(...args) {
@@ -46,6 +50,7 @@ function translateShell() {
   document.title = t("Tabletop: Nova Luna and NMBR 9");
   document.querySelector("[data-testid=nav-lobby]").textContent = t("New game");
   document.querySelector("[data-testid=nav-replay]").textContent = t("Replays");
+  document.querySelector("[data-testid=nav-daily]").textContent = t("Daily");
   symbolsButton?.setAttribute("title", t("Colour symbols")); // the game's module says more (offerColourSymbols)
   const symbolsLabel = symbolsButton?.querySelector(".cb-label");
   if (symbolsLabel) symbolsLabel.textContent = t("Colour symbols");
@@ -93,6 +98,9 @@ async function route() {
     } else if (path === "/me") {
       document.body.dataset.page = "me";
       current = await showMe(app, navigate);
+    } else if (path === "/daily") {
+      document.body.dataset.page = "daily";
+      current = await showDaily(app, navigate);
     } else if (path === "/lobby") {
       document.body.dataset.page = "open-games";
       current = await showOpenGames(app, navigate);
