@@ -41,15 +41,15 @@ from .rules import END_PHASE, REFILL, Action, Place, SoloResult, State, View
 
 #: 2–4 players: the chance to win, 0–1.
 STANDARD_SCALE = Scale(
-    "chance to win", "{value:.0%}", inaccuracy=0.05, mistake=0.10, blunder=0.20, accuracy=0.08
+    "chance to win", "{value:.0%}", inaccuracy=0.05, mistake=0.12, blunder=0.25, accuracy=0.08
 )
 #: Solo: the expected final score, lower is better.
 SOLO_SCALE = Scale(
     "points",
     "{value:.1f}",
-    inaccuracy=3.0,
-    mistake=7.0,
-    blunder=15.0,
+    inaccuracy=2.0,
+    mistake=5.0,
+    blunder=10.0,  # a missing disc costs 10
     accuracy=8.0,
     higher_is_better=False,
 )
@@ -134,10 +134,11 @@ def judge_standard(view: View, played: Action, budget: int, seed: int) -> Judgem
     for _ in range(budget):
         bot._iterate(root, view.determinize(bot.rng))
     fair = max(1, budget // FAIR_SHARE)
-    _top_up(bot, root, view, played, fair)
     children = root.children
-    # The best: the highest mean among children searched about as much as the played.
+    # The best: the highest mean among the children searched most (as much as the
+    # played action will be, or as the most searched one if the search spread evenly).
     enough = min(fair, max(c.visits for c in children.values()))
+    _top_up(bot, root, view, played, fair)
     best = max(
         (a for a, c in children.items() if c.visits >= enough),
         key=lambda a: (_mean(children[a]), children[a].visits),
