@@ -108,9 +108,7 @@ def test_giving_up_the_winning_disc_is_a_blunder() -> None:
     assert record["result"]["ended_by"] == "last disc"
     last = list(ANALYSER.decisions(record))[-1]  # it placed the winner's last disc
     view = last.view
-    losing = next(
-        a for a in view.legal_actions() if isinstance(a, Place) and not view.preview(a)
-    )
+    losing = next(a for a in view.legal_actions() if isinstance(a, Place) and not view.preview(a))
     judged = judge_standard(view, losing, 200, seed=1)
     assert judged.value_best == 1.0 and judged.best != losing
     loss = STANDARD_SCALE.loss(judged.value_played, judged.value_best)
