@@ -65,6 +65,7 @@ class NovaLuna(GameType):
     daily_play = ("solo",)  # the daily deal is the solo game: its own command plays it
     rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
     research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
+    analysis = "tabletop.games.novaluna.analysis:ANALYSER"  # `novaluna analyse FILE`
     bots = REGISTRY
     bot_offers = BOTS
     page = NovaLunaPage()

@@ -176,6 +176,17 @@ class SoloPlanner:
 
     def _phase1(self, view: View) -> tuple[Action, Reason]:
         """Choose among the best phase-1 end states by their sampled phase-2 scores."""
+        best, most = self._best_line(view)
+        action = best.moves[0]
+        return action, describe(view, action) + Reason.of(
+            N_("its plan scores about {score} over {n} sampled refills"),
+            score=f"{self._estimate(best):.0f}",
+            n=most,
+        )
+
+    def _best_line(self, view: View) -> tuple[Line, int]:
+        """The best phase-1 line from ``view`` by its sampled phase-2 scores, and how
+        many samples the finalists got (post-game analysis reads its estimate too)."""
         s = self.settings
         lines = [
             _line(item)
@@ -189,13 +200,7 @@ class SoloPlanner:
             pool.sort(key=self._estimate)
         most = max(len(self._scores.get(line.end, ())) for line in pool)
         finalists = [line for line in pool if len(self._scores.get(line.end, ())) == most]
-        best = min(finalists, key=self._estimate)
-        action = best.moves[0]
-        return action, describe(view, action) + Reason.of(
-            N_("its plan scores about {score} over {n} sampled refills"),
-            score=f"{self._estimate(best):.0f}",
-            n=most,
-        )
+        return min(finalists, key=self._estimate), most
 
     def _estimate(self, line: Line) -> float:
         """Estimated final score of a phase-1 line (infinite before any sample)."""
