@@ -58,6 +58,7 @@ class Nmbr9(GameType):
     option_fields = OPTION_FIELDS
     rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
     research = "tabletop.games.nmbr9.encoding:ENCODING"  # tabletop.research loads it
+    analysis = "tabletop.games.nmbr9.analysis:ANALYSER"  # ``nmbr9 analyse FILE``
     bots = REGISTRY
     bot_offers = {"standard": BOTS}
     page = Nmbr9Page()

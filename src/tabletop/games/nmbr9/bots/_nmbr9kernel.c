@@ -729,6 +729,40 @@ static void *mc_worker(void *p) {
 
 #define MAXTHREADS 16
 
+/* Common random numbers: sample s (0 <= s < K) is the same card order for
+ * every candidate, a uniform draw without replacement of R cards from the
+ * pool of np unturned cards, a pure function of (seed, s).  seqs holds K rows
+ * of max(R, 1) cards. */
+static void draw_futures(const int *pool, int np, int R, uint64_t seed, int K, int *seqs) {
+    int Rr = R > 0 ? R : 1;
+    for (int s = 0; s < K; s++) {
+        int p[64]; memcpy(p, pool, sizeof(int) * (size_t)np);
+        uint64_t rs = smix(seed * 0x100000001B3ULL + (uint64_t)s * 0x9E3779B97F4A7C15ULL + 12345);
+        for (int t = 0; t < R; t++) {
+            rs = smix(rs);
+            int j = t + (int)((rs >> 11) % (uint64_t)(np - t));
+            int tmp = p[t]; p[t] = p[j]; p[j] = tmp;
+            seqs[(size_t)s * Rr + t] = p[t];
+        }
+    }
+}
+
+/* Run w's job list on nthreads threads (scr[t] is thread t's scratch); each
+ * result lands in its own slot, so the results never depend on the threads.
+ * Returns -1 if a rollout failed. */
+static int run_rollouts(MCWork *w, Scratch **scr, int nthreads) {
+    WorkerArg wa[MAXTHREADS]; pthread_t th[MAXTHREADS];
+    int nt = nthreads < w->njobs ? nthreads : w->njobs, started = 0;
+    for (int t = 1; t < nt; t++) {
+        wa[t].w = w; wa[t].sc = scr[t];
+        if (pthread_create(&th[t], NULL, mc_worker, &wa[t]) == 0) started = t; else break;
+    }
+    wa[0].w = w; wa[0].sc = scr[0];
+    mc_worker(&wa[0]);
+    for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
+    return atomic_load(&w->fail) ? -1 : 0;
+}
+
 /* what choose_move reports back (for the Python info dict) */
 typedef struct {
     int moves_evaluated;
@@ -786,18 +820,7 @@ static int choose_move(Board *b, int d, const int *rem, int R, uint64_t seed,
     Board *after = malloc(sizeof(Board) * (size_t)C);
     if (!seqs || !res || !jc || !after) { free(seqs); free(res); free(jc); free(after); return -1; }
     int *js = jc + (size_t)Kmax * (size_t)C;
-    /* common random numbers: sample s is the same card order for every
-     * candidate; it is a uniform draw without replacement of R cards */
-    for (int s = 0; s < Kmax; s++) {
-        int p[64]; memcpy(p, pool, sizeof(int) * (size_t)np);
-        uint64_t rs = smix(seed * 0x100000001B3ULL + (uint64_t)s * 0x9E3779B97F4A7C15ULL + 12345);
-        for (int t = 0; t < R; t++) {
-            rs = smix(rs);
-            int j = t + (int)((rs >> 11) % (uint64_t)(np - t));
-            int tmp = p[t]; p[t] = p[j]; p[j] = tmp;
-            seqs[(size_t)s * Rr + t] = p[t];
-        }
-    }
+    draw_futures(pool, np, R, seed, Kmax, seqs);
     for (int c = 0; c < C; c++) {
         after[c] = *b;
         board_place(&after[c], d, cand[c].r, cand[c].x, cand[c].y, cand[c].lev);
@@ -815,16 +838,7 @@ static int choose_move(Board *b, int d, const int *rem, int R, uint64_t seed,
         for (int s = kdone; s < K; s++)
             for (int a = 0; a < na; a++) { jc[w.njobs] = alive[a]; js[w.njobs] = s; w.njobs++; }
         info->rollouts += w.njobs;
-        WorkerArg wa[MAXTHREADS]; pthread_t th[MAXTHREADS];
-        int nt = nthreads < w.njobs ? nthreads : w.njobs, started = 0;
-        for (int t = 1; t < nt; t++) {
-            wa[t].w = &w; wa[t].sc = scr[t];
-            if (pthread_create(&th[t], NULL, mc_worker, &wa[t]) == 0) started = t; else break;
-        }
-        wa[0].w = &w; wa[0].sc = scr[0];
-        mc_worker(&wa[0]);
-        for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
-        if (atomic_load(&w.fail)) { failed = 1; break; }
+        if (run_rollouts(&w, scr, nthreads)) { failed = 1; break; }
         kdone = K;
         for (int a = 0; a < na; a++) {
             int c = alive[a]; double sum = 0;
@@ -856,6 +870,200 @@ static int choose_move(Board *b, int d, const int *rem, int R, uint64_t seed,
     info->best_value = mean[alive[0]];
     free(seqs); free(res); free(jc); free(after);
     return failed ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* 5b. Analysis: given placements judged, and the best game in hindsight */
+/* ------------------------------------------------------------------ */
+
+/* The planner's root candidates: the best `count` placements by the one-move
+ * evaluation, ranked as choose_move ranks them before its playouts (every
+ * placement of a first tile; the exact best for the last card).  Returns how
+ * many were written to out (window coordinates), -1 on failure. */
+static int root_candidates(Board *b, int d, const int *rem, int R, const Settings *st,
+                           Scratch *sc, int count, Move *out) {
+    if (count > 64) count = 64;
+    if (count < 1) count = 1;
+    int n = gen_moves(b, d, sc->mv, MAXMOVES);
+    if (n <= 0 || n > MAXMOVES) return -1;
+    if (R == 0) return policy_move(b, d, rem, R, st, sc, out) ? -1 : 1;
+    if (b->nt == 0 || n == 1) {
+        int c = n < count ? n : count;
+        memcpy(out, sc->mv, sizeof(Move) * (size_t)c);
+        return c;
+    }
+    int tm = st->roottopm < count ? count : st->roottopm;
+    if (tm > 64) tm = 64;
+    int order[64]; double fv[64];
+    int m = rank_moves(b, d, rem, R, st->w, tm, sc, n, order, fv);
+    int c = m < count ? m : count;
+    for (int i = 0; i < c; i++) out[i] = sc->mv[order[i]];
+    return c;
+}
+
+/* Final scores of each of the nm placements mv[] (window coordinates of b)
+ * over K sampled futures of R cards from the unturned multiset rem, the rest
+ * played by the planner's rollout policy.  Sample s is the same future for
+ * every placement (common random numbers: differences are paired), drawn as
+ * choose_move draws them.  res[c * K + s]; deterministic for the seed. */
+static int evaluate_moves(const Board *b, int d, const int *rem, int R, const Move *mv, int nm,
+                          int K, uint64_t seed, const Settings *st, Scratch **scr, int *res) {
+    int pool[64], np = 0;
+    for (int q = 0; q < 10; q++) for (int c = 0; c < rem[q]; c++) if (np < 64) pool[np++] = q;
+    if (R > np) R = np;
+    int Rr = R > 0 ? R : 1;
+    int *seqs = malloc(sizeof(int) * (size_t)K * (size_t)Rr);
+    double *dres = malloc(sizeof(double) * (size_t)K * (size_t)nm);
+    int *jc = malloc(sizeof(int) * (size_t)K * (size_t)nm * 2);
+    Board *after = malloc(sizeof(Board) * (size_t)nm);
+    int rc = 0;
+    if (!seqs || !dres || !jc || !after) rc = -1;
+    for (int c = 0; c < nm && !rc; c++) {
+        after[c] = *b;
+        rc = board_place(&after[c], d, mv[c].r, mv[c].x, mv[c].y, mv[c].lev);
+    }
+    if (!rc) {
+        draw_futures(pool, np, R, seed, K, seqs);
+        MCWork w;
+        w.st = st; w.after = after; w.C = nm; w.R = R; w.Kmax = K; w.seqs = seqs;
+        w.rem_after = rem; w.res = dres; w.jc = jc; w.js = jc + (size_t)K * (size_t)nm;
+        w.njobs = 0;
+        atomic_init(&w.next, 0); atomic_init(&w.fail, 0);
+        for (int s = 0; s < K; s++)
+            for (int c = 0; c < nm; c++) { jc[w.njobs] = c; jc[(size_t)K * nm + w.njobs] = s; w.njobs++; }
+        int nthreads = st->threads < 1 ? 1 : (st->threads > MAXTHREADS ? MAXTHREADS : st->threads);
+        rc = run_rollouts(&w, scr, nthreads);
+        for (size_t i = 0; i < (size_t)K * (size_t)nm && !rc; i++) res[i] = (int)dres[i];
+    }
+    free(seqs); free(dres); free(jc); free(after);
+    return rc;
+}
+
+/* A whole game's placements, in card order, and its score. */
+typedef struct { int score, n; TileRec t[MAXT]; } Line;
+
+/* One round of the hindsight beam: each job lays a candidate on a beam board
+ * and plays the known rest of the deck with the rollout policy. */
+typedef struct {
+    const Board *beam;
+    const int *jb; const Move *jm;   /* job: beam board, placement */
+    int njobs, d, R;
+    const int *seq, *rem;            /* the known cards after this one */
+    const Settings *st;
+    Line *line;                      /* per job: the finished game */
+    atomic_int next, fail;
+} HSWork;
+
+typedef struct { HSWork *w; Scratch *sc; } HSArg;
+
+static void *hs_worker(void *p) {
+    HSArg *a = (HSArg *)p;
+    HSWork *w = a->w;
+    Settings rs = *w->st;
+    rs.mode = MODE_HEUR;
+    for (;;) {
+        int j = atomic_fetch_add(&w->next, 1);
+        if (j >= w->njobs) break;
+        Board *t = &a->sc->tmp;
+        const Move *m = &w->jm[j];
+        memcpy(t, &w->beam[w->jb[j]], sizeof(Board));
+        int v = board_place(t, w->d, m->r, m->x, m->y, m->lev) ? -100000
+              : rollout(t, w->seq, w->R, w->rem, &rs, a->sc);
+        if (v < -1000) { atomic_store(&w->fail, 1); continue; }
+        w->line[j].score = v;
+        w->line[j].n = t->nt;
+        memcpy(w->line[j].t, t->t, sizeof(TileRec) * (size_t)t->nt);
+    }
+    return NULL;
+}
+
+/* order-free hash of a tile, summed over a board: equal boards reached by
+ * different orders meet in the beam only once */
+static uint64_t tile_hash(int d, int r, int x, int y, int lev) {
+    return smix(((uint64_t)(d * 4 + r) << 56) ^ ((uint64_t)lev << 48) ^
+                ((uint64_t)(uint32_t)(x + 65536) << 24) ^ (uint64_t)(uint32_t)(y + 65536));
+}
+
+typedef struct { int score, j; } Ranked;
+
+static int ranked_cmp(const void *a, const void *b) {
+    const Ranked *p = a, *q = b;
+    if (p->score != q->score) return p->score > q->score ? -1 : 1;
+    return p->j - q->j;
+}
+
+/* The best game found for a known card order: a beam search over rounds.
+ * Each beam board's root candidates (as the planner ranks them) are played
+ * out once with the known rest of the deck (a pilot rollout); the `width`
+ * children with the best rollouts form the next beam.  The best finished
+ * rollout seen anywhere is kept, so the result never falls below a game
+ * the search has already played.  No randomness: deterministic, and the
+ * threads change only the speed. */
+static int hindsight_search(const int *cards, int n, int width, const Settings *st,
+                            Scratch **scr, Line *best) {
+    int C = st->ncand < 1 ? 1 : (st->ncand > 64 ? 64 : st->ncand);
+    int maxjobs = width * C;
+    Board *beam = malloc(sizeof(Board) * (size_t)width), *next = malloc(sizeof(Board) * (size_t)width);
+    uint64_t *hash = malloc(sizeof(uint64_t) * (size_t)width * 2);
+    int *jb = malloc(sizeof(int) * (size_t)maxjobs);
+    Move *jm = malloc(sizeof(Move) * (size_t)maxjobs);
+    Line *line = malloc(sizeof(Line) * (size_t)maxjobs);
+    Ranked *rk = malloc(sizeof(Ranked) * (size_t)maxjobs);
+    int rc = 0, nb = 1;
+    if (!beam || !next || !hash || !jb || !jm || !line || !rk) rc = -1;
+    uint64_t *nhash = hash ? hash + width : NULL;
+    best->score = -1; best->n = 0;
+    if (!rc) { board_clear(&beam[0], -WIN / 2, -WIN / 2); hash[0] = 0; }
+    int nthreads = st->threads < 1 ? 1 : (st->threads > MAXTHREADS ? MAXTHREADS : st->threads);
+    for (int i = 0; i < n && !rc; i++) {
+        int d = cards[i], R = n - 1 - i, rem[10] = {0};
+        for (int j = i + 1; j < n; j++) rem[cards[j]]++;
+        int nj = 0;
+        for (int k = 0; k < nb && !rc; k++) {
+            Move cand[64];
+            int c = root_candidates(&beam[k], d, rem, R, st, scr[0], C, cand);
+            if (c < 0) { rc = -1; break; }
+            for (int q = 0; q < c; q++) { jb[nj] = k; jm[nj] = cand[q]; nj++; }
+        }
+        if (rc) break;
+        HSWork w;
+        w.beam = beam; w.jb = jb; w.jm = jm; w.njobs = nj; w.d = d; w.R = R;
+        w.seq = cards + i + 1; w.rem = rem; w.st = st; w.line = line;
+        atomic_init(&w.next, 0); atomic_init(&w.fail, 0);
+        HSArg ha[MAXTHREADS]; pthread_t th[MAXTHREADS];
+        int nt = nthreads < nj ? nthreads : nj, started = 0;
+        for (int t = 1; t < nt; t++) {
+            ha[t].w = &w; ha[t].sc = scr[t];
+            if (pthread_create(&th[t], NULL, hs_worker, &ha[t]) == 0) started = t; else break;
+        }
+        ha[0].w = &w; ha[0].sc = scr[0];
+        hs_worker(&ha[0]);
+        for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
+        if (atomic_load(&w.fail)) { rc = -1; break; }
+        for (int j = 0; j < nj; j++) {
+            if (line[j].score > best->score) *best = line[j];
+            rk[j].score = line[j].score; rk[j].j = j;
+        }
+        qsort(rk, (size_t)nj, sizeof(Ranked), ranked_cmp);
+        int nn = 0;
+        for (int q = 0; q < nj && nn < width && !rc; q++) {
+            int j = rk[q].j;
+            const Board *pb = &beam[jb[j]];
+            const Move *m = &jm[j];
+            uint64_t h = hash[jb[j]] + tile_hash(d, m->r, m->x + pb->ox, m->y + pb->oy, m->lev);
+            int dup = 0;
+            for (int e = 0; e < nn && !dup; e++) dup = nhash[e] == h;
+            if (dup) continue;
+            next[nn] = *pb;
+            rc = board_place(&next[nn], d, m->r, m->x, m->y, m->lev);
+            nhash[nn++] = h;
+        }
+        Board *tb = beam; beam = next; next = tb;
+        memcpy(hash, nhash, sizeof(uint64_t) * (size_t)nn);
+        nb = nn;
+    }
+    free(beam); free(next); free(hash); free(jb); free(jm); free(line); free(rk);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1086,6 +1294,155 @@ static PyObject *py_choose(PyObject *self, PyObject *args, PyObject *kw) {
     return ret;
 }
 
+/* ---- analysis ---- */
+
+/* remaining (10 counts) and rounds_left checked as choose() checks them */
+static int parse_remaining(PyObject *remo, int R, int *rem) {
+    int tot = 0;
+    PyObject *rs = PySequence_Fast(remo, "remaining must be a sequence of 10 counts");
+    if (!rs) return -1;
+    if (PySequence_Fast_GET_SIZE(rs) != 10) { Py_DECREF(rs); PyErr_SetString(PyExc_ValueError, "remaining needs 10 counts"); return -1; }
+    for (int i = 0; i < 10; i++) {
+        rem[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(rs, i));
+        if (rem[i] < 0 || rem[i] > 20) { Py_DECREF(rs); if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "bad remaining count"); return -1; }
+        tot += rem[i];
+    }
+    Py_DECREF(rs);
+    if (PyErr_Occurred()) return -1;
+    if (R < 0 || R > tot) { PyErr_SetString(PyExc_ValueError, "need 0 <= rounds_left <= sum(remaining)"); return -1; }
+    return 0;
+}
+
+static unsigned long long kw_seed(PyObject *kw) {
+    PyObject *v = kw ? PyDict_GetItemString(kw, "seed") : NULL;
+    return v ? PyLong_AsUnsignedLongLongMask(v) : 0;
+}
+
+/* candidates(tiles, digit, remaining, rounds_left, count=16, **settings)
+ * -> [(r, x, y, level)]: the planner's root candidates, best first */
+static PyObject *py_candidates(PyObject *self, PyObject *args, PyObject *kw) {
+    REQUIRE_TILES();
+    PyObject *tiles, *remo; int d, R, count = 16, rem[10];
+    if (!PyArg_ParseTuple(args, "OiOi|i", &tiles, &d, &remo, &R, &count)) return NULL;
+    Settings st;
+    if (parse_settings(kw, &st)) return NULL;
+    if (d < 0 || d > 9) { PyErr_SetString(PyExc_ValueError, "digit must be 0..9"); return NULL; }
+    if (parse_remaining(remo, R, rem)) return NULL;
+    Board *b = malloc(sizeof(Board));
+    if (!b) return PyErr_NoMemory();
+    if (board_from_py(tiles, b)) { free(b); return NULL; }
+    Move out[64]; int c;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&g_lock);
+    c = ensure_scratch(1) ? -1 : root_candidates(b, d, rem, R, &st, g_scr[0], count, out);
+    pthread_mutex_unlock(&g_lock);
+    Py_END_ALLOW_THREADS
+    if (c < 0) { free(b); PyErr_SetString(PyExc_RuntimeError, "candidates failed"); return NULL; }
+    PyObject *res = PyList_New(c);
+    for (int i = 0; i < c; i++)
+        PyList_SET_ITEM(res, i, Py_BuildValue("(iiii)", out[i].r, out[i].x + b->ox, out[i].y + b->oy, out[i].lev));
+    free(b);
+    return res;
+}
+
+/* evaluate(tiles, digit, remaining, rounds_left, moves, samples, seed=0, **settings)
+ * moves: [(r, x, y)] legal placements of digit (absolute coordinates).
+ * -> one row per move of `samples` final scores; sample s is the same future
+ * for every move, so differences between rows are paired. */
+static PyObject *py_evaluate(PyObject *self, PyObject *args, PyObject *kw) {
+    REQUIRE_TILES();
+    PyObject *tiles, *remo, *movo; int d, R, K, rem[10];
+    if (!PyArg_ParseTuple(args, "OiOiOi", &tiles, &d, &remo, &R, &movo, &K)) return NULL;
+    unsigned long long seed = kw_seed(kw);
+    Settings st;
+    if (PyErr_Occurred() || parse_settings(kw, &st)) return NULL;
+    if (d < 0 || d > 9) { PyErr_SetString(PyExc_ValueError, "digit must be 0..9"); return NULL; }
+    if (K < 1 || K > 1000000) { PyErr_SetString(PyExc_ValueError, "samples must be 1 to 1000000"); return NULL; }
+    if (parse_remaining(remo, R, rem)) return NULL;
+    PyObject *ms = PySequence_Fast(movo, "moves must be a sequence of (r, x, y)");
+    if (!ms) return NULL;
+    int nm = (int)PySequence_Fast_GET_SIZE(ms);
+    Board *b = malloc(sizeof(Board));
+    Move *legal = malloc(sizeof(Move) * MAXMOVES), *mv = malloc(sizeof(Move) * (size_t)(nm ? nm : 1));
+    int *res = malloc(sizeof(int) * (size_t)K * (size_t)(nm ? nm : 1));
+    if (!b || !legal || !mv || !res) { Py_DECREF(ms); free(b); free(legal); free(mv); free(res); return PyErr_NoMemory(); }
+    int bad = board_from_py(tiles, b), nl = 0;
+    if (!bad) {
+        nl = gen_moves(b, d, legal, MAXMOVES);
+        if (nl > MAXMOVES) { PyErr_SetString(PyExc_RuntimeError, "move overflow"); bad = 1; }
+    }
+    /* each given move must be one the kernel generates: its level comes from there */
+    for (int i = 0; i < nm && !bad; i++) {
+        int r, x, y, found = 0;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(ms, i), "iii", &r, &x, &y)) { bad = 1; break; }
+        for (int q = 0; q < nl && !found; q++)
+            if (legal[q].r == r && legal[q].x + b->ox == x && legal[q].y + b->oy == y) { mv[i] = legal[q]; found = 1; }
+        if (!found) { PyErr_Format(PyExc_ValueError, "move %d (r%d@%d,%d) is not legal here", i, r, x, y); bad = 1; }
+    }
+    Py_DECREF(ms);
+    free(legal);
+    if (bad) { free(b); free(mv); free(res); return NULL; }
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&g_lock);
+    rc = ensure_scratch(st.threads < 1 ? 1 : st.threads);
+    if (!rc && nm) rc = evaluate_moves(b, d, rem, R, mv, nm, K, (uint64_t)seed, &st, g_scr, res);
+    pthread_mutex_unlock(&g_lock);
+    Py_END_ALLOW_THREADS
+    free(b); free(mv);
+    if (rc) { free(res); PyErr_SetString(PyExc_RuntimeError, "evaluate failed"); return NULL; }
+    PyObject *rows = PyList_New(nm);
+    for (int c = 0; c < nm; c++) {
+        PyObject *row = PyList_New(K);
+        for (int s = 0; s < K; s++) PyList_SET_ITEM(row, s, PyLong_FromLong(res[(size_t)c * K + s]));
+        PyList_SET_ITEM(rows, c, row);
+    }
+    free(res);
+    return rows;
+}
+
+/* hindsight(cards, width=8, **settings) -> (score, [(r, x, y, level)] per card):
+ * the best game the beam search finds when the card order is known */
+static PyObject *py_hindsight(PyObject *self, PyObject *args, PyObject *kw) {
+    REQUIRE_TILES();
+    PyObject *cardo; int width = 8;
+    if (!PyArg_ParseTuple(args, "O|i", &cardo, &width)) return NULL;
+    PyObject *v;
+    if (kw && (v = PyDict_GetItemString(kw, "width"))) { width = (int)PyLong_AsLong(v); if (PyErr_Occurred()) return NULL; }
+    if (width < 1 || width > 4096) { PyErr_SetString(PyExc_ValueError, "width must be 1 to 4096"); return NULL; }
+    Settings st;
+    if (parse_settings(kw, &st)) return NULL;
+    PyObject *cs = PySequence_Fast(cardo, "cards must be a sequence of digits");
+    if (!cs) return NULL;
+    int n = (int)PySequence_Fast_GET_SIZE(cs), cards[20], cnt[10] = {0}, ok = n >= 1 && n <= 20;
+    for (int i = 0; i < n && ok; i++) {
+        long x = PyLong_AsLong(PySequence_Fast_GET_ITEM(cs, i));
+        ok = x >= 0 && x <= 9 && ++cnt[x] <= 2;
+        if (ok) cards[i] = (int)x;
+    }
+    Py_DECREF(cs);
+    if (!ok) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "cards: 1 to 20 digits, at most two of each");
+        return NULL;
+    }
+    Line *best = malloc(sizeof(Line));
+    if (!best) return PyErr_NoMemory();
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    pthread_mutex_lock(&g_lock);
+    rc = ensure_scratch(st.threads < 1 ? 1 : st.threads);
+    if (!rc) rc = hindsight_search(cards, n, width, &st, g_scr, best);
+    pthread_mutex_unlock(&g_lock);
+    Py_END_ALLOW_THREADS
+    if (rc || best->n != n) { free(best); PyErr_SetString(PyExc_RuntimeError, "hindsight search failed"); return NULL; }
+    PyObject *tl = PyList_New(n);
+    for (int i = 0; i < n; i++)
+        PyList_SET_ITEM(tl, i, Py_BuildValue("(iiii)", best->t[i].r, best->t[i].x, best->t[i].y, best->t[i].lev));
+    PyObject *ret = Py_BuildValue("(iN)", best->score, tl);
+    free(best);
+    return ret;
+}
+
 /* ---- whole games in C ---- */
 
 typedef struct {
@@ -1259,6 +1616,15 @@ static PyMethodDef Methods[] = {
     {"solo_scores", (PyCFunction)(void (*)(void))py_solo_scores, METH_VARARGS | METH_KEYWORDS,
      "solo_scores(decks, seed=0, game_threads=1, timing=False, **settings) -> scores "
      "(or (scores, per-move seconds, rollouts) with timing=True)"},
+    {"candidates", (PyCFunction)(void (*)(void))py_candidates, METH_VARARGS | METH_KEYWORDS,
+     "candidates(tiles, digit, remaining, rounds_left, count=16, **settings) -> [(r, x, y, level)], "
+     "the planner's root candidates, best first"},
+    {"evaluate", (PyCFunction)(void (*)(void))py_evaluate, METH_VARARGS | METH_KEYWORDS,
+     "evaluate(tiles, digit, remaining, rounds_left, moves, samples, seed=0, **settings) -> "
+     "[[final score per sampled future] per move]; the same futures for every move"},
+    {"hindsight", (PyCFunction)(void (*)(void))py_hindsight, METH_VARARGS | METH_KEYWORDS,
+     "hindsight(cards, width=8, **settings) -> (score, [(r, x, y, level)]): the best game "
+     "a beam search finds with the card order known"},
     {"default_weights", py_default_weights, METH_NOARGS, "the built-in evaluation weights"},
     {"shapes", py_shapes, METH_NOARGS, "distinct rotations: {digit: [(r, [(dx, dy)...])]}"},
     {NULL, NULL, 0, NULL}

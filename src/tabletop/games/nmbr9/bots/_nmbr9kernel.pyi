@@ -54,3 +54,26 @@ def solo_scores(
 ) -> tuple[list[int], list[list[float]], list[int]]: ...
 def default_weights() -> list[float]: ...
 def shapes() -> dict[int, list[tuple[int, list[tuple[int, int]]]]]: ...
+def candidates(
+    tiles: Sequence[KernelTile],
+    digit: int,
+    remaining: Sequence[int],
+    rounds_left: int,
+    count: int = 16,
+    /,
+    **settings: object,
+) -> list[tuple[int, int, int, int]]: ...
+def evaluate(
+    tiles: Sequence[KernelTile],
+    digit: int,
+    remaining: Sequence[int],
+    rounds_left: int,
+    moves: Sequence[tuple[int, int, int]],
+    samples: int,
+    /,
+    seed: int = 0,
+    **settings: object,
+) -> list[list[int]]: ...
+def hindsight(
+    cards: Sequence[int], /, width: int = 8, **settings: object
+) -> tuple[int, list[tuple[int, int, int, int]]]: ...
