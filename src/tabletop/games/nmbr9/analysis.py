@@ -33,7 +33,7 @@ from ...core.errors import RecordError
 from .bots import _nmbr9kernel as kernel
 from .bots.planner import THREADS  # also sets up the kernel's tile shapes
 from .records import Recorder, replay
-from .rules import CANONICAL, Board, Place, View
+from .rules import CANONICAL, Board, Place, State, View
 
 #: Losses in points of expected final score; measured in docs/analysis-nmbr9.md
 #: (the planner's own moves rarely lose 3, greedy's level-0 mistakes lose 5-15).
@@ -82,8 +82,19 @@ class Nmbr9Analyser:
                     seen[seat],
                     played,
                     f"round {number + 1}",
-                    {"card": entry["card"], "level": placement["level"]},
+                    # "frame": the replay's step after this decision (one per round)
+                    {"card": entry["card"], "level": placement["level"], "frame": number + 1},
                 )
+
+    def position(self, record: JSON, index: int) -> State:
+        """The true state at the start of the round of decision ``index`` (nobody's
+        placement of that round made yet; the game is over, nothing is secret)."""
+        starts: list[State] = []
+        replay(record, lambda rec: starts.append(rec.state.clone()))
+        players = starts[0].game.players
+        if not 0 <= index < players * (len(starts) - 1):
+            raise RecordError(f"the record has no decision {index}")
+        return starts[index // players]
 
     def judge(self, decision: Decision, budget: int, seed: int) -> Judgement:
         """The played placement against the planner's candidates, over ``budget``

@@ -80,16 +80,21 @@ class NovaLunaAnalyser:
     def decisions(self, record: JSON) -> Iterator[Decision]:
         """Every action in order, each with its seat's view just before it."""
         state = _start(record)
-        solo = state.game.solo
-        index = 0
-        for number, turn in enumerate(record["turns"], 1):
-            label = f"turn {number}"
-            if turn["refill"] and not state.refilled:  # chosen, not forced by an empty wheel
-                yield _decision(state, index, END_PHASE if solo else REFILL, label)
-                index += 1
-            place = Place(turn["space"], *turn["cell"])
-            yield _decision(state, index, place, label)
-            index += 1
+        for index, (number, action) in enumerate(_actions(record, state)):
+            seat = state.current_seat
+            # "frame": the replay's step after this decision (one per turn)
+            facts = {"frame": number}
+            yield Decision(index, seat, state.view(seat), action, f"turn {number}", facts)
+            state.apply(action)
+
+    def position(self, record: JSON, index: int) -> State:
+        """The true state just before decision ``index`` (the game is over)."""
+        state = _start(record)
+        for done, (_, action) in enumerate(_actions(record, state)):
+            if done == index:
+                return state
+            state.apply(action)
+        raise RecordError(f"the record has no decision {index}")
 
     def judge(self, decision: Decision, budget: int, seed: int) -> Judgement:
         view: View = decision.view
@@ -110,12 +115,15 @@ def _start(record: JSON) -> State:
     return first[0]
 
 
-def _decision(state: State, index: int, action: Action, label: str) -> Decision:
-    """The decision to play ``action`` now; then plays it on ``state``."""
-    seat = state.current_seat
-    decision = Decision(index, seat, state.view(seat), action, label)
-    state.apply(action)
-    return decision
+def _actions(record: JSON, state: State) -> Iterator[tuple[int, Action]]:
+    """Each action of the record with its turn's number, read against ``state`` as it
+    is played on (a refill or phase end chosen, not forced by an empty wheel, is an
+    action of its own before the turn's placement)."""
+    solo = state.game.solo
+    for number, turn in enumerate(record["turns"], 1):
+        if turn["refill"] and not state.refilled:
+            yield number, END_PHASE if solo else REFILL
+        yield number, Place(turn["space"], *turn["cell"])
 
 
 # -- 2–4 players: mcts ------------------------------------------------------------------
