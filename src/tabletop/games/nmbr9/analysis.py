@@ -51,7 +51,7 @@ HINDSIGHT_CANDIDATES = 8
 class Nmbr9Analyser:
     """NMBR 9's ``Analyser`` (see ``tabletop.core.analysis`` and the module)."""
 
-    #: Sampled futures per candidate: about 15 s of CPU for a 20-round solo game here.
+    #: Sampled futures per candidate: about 18 s of CPU for a 20-round solo game here.
     default_budget = 200
 
     def scale(self, record: JSON) -> Scale:
