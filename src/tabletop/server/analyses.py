@@ -50,12 +50,14 @@ class Analyst:
         leases: Leases,
         pool: BotPool,
         write: Callable[[Write[Any]], Awaitable[Any]],
+        budget: int | None = None,
     ) -> None:
         self.store = store
         self.authority = authority
         self.leases = leases
         self.pool = pool
         self._write = write
+        self.budget = budget  # None: each game's default budget
         self._running: dict[str, asyncio.Task[None]] = {}
         self._turn = asyncio.Semaphore(1)  # one analysis job in the pool at a time
 
@@ -67,7 +69,7 @@ class Analyst:
         analyser = room.type.analyser()
         if analyser is None:
             raise ApiError(422, "{title} games cannot be analysed", title=room.type.title)
-        await self._write(RequestAnalysis(game_id, analyser.default_budget))
+        await self._write(RequestAnalysis(game_id, self.budget or analyser.default_budget))
         self.start(game_id)
         return self.status(game_id)
 

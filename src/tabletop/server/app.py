@@ -74,12 +74,14 @@ def create_app(
     bot_limits: BotLimits = DEFAULT_LIMITS,
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     daily_bots: dict[str, str] | None = None,
+    analysis_budget: int | None = None,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
-    ``daily_bots`` overrides the bot each game's daily board compares with."""
+    ``daily_bots`` overrides the bot each game's daily board compares with,
+    ``analysis_budget`` the search work per move of post-game analyses."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots)
+    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget)
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager

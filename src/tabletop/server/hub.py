@@ -51,6 +51,7 @@ class Hub:
         limits: BotLimits = DEFAULT_LIMITS,
         rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
         daily_bots: dict[str, str] | None = None,
+        analysis_budget: int | None = None,
     ) -> None:
         self.store = store
         self.limits = limits
@@ -78,7 +79,9 @@ class Hub:
             self.rates,
             self.broadcast,
         )
-        self.analyst = Analyst(store, self.authority, self.leases, pool, self._write)
+        self.analyst = Analyst(
+            store, self.authority, self.leases, pool, self._write, analysis_budget
+        )
         self.dailies = Dailies(store, self.rooms, self.scheduler, self._write, limits, daily_bots)
         self.follower = Follower(
             store, self.rooms, self.authority.fresh, self.scheduler.schedule_bots

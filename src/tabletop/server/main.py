@@ -102,6 +102,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the bot a game's daily board compares with (default: its strongest solo "
         "bot), e.g. nmbr9=planner:normal; repeat for each game",
     )
+    parser.add_argument(
+        "--analysis-budget",
+        type=_positive(int),
+        metavar="N",
+        help="search work per move of a post-game analysis (default: each game's own; "
+        "less is faster and coarser)",
+    )
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -150,6 +157,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "bot_workers": args.bot_workers,
         "bot_limits": [args.bot_max_iterations, args.bot_max_seconds],
         "daily_bots": dict(args.daily_bot),
+        "analysis_budget": args.analysis_budget,
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
@@ -173,6 +181,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         bot_limits=BotLimits(*settings["bot_limits"]),
         rate_limits=RateLimits(*settings["rate_limits"]),
         daily_bots=settings.get("daily_bots"),
+        analysis_budget=settings.get("analysis_budget"),
     )
 
 

@@ -83,7 +83,10 @@ export function navigate(url, { replace = false } = {}) {
 async function route() {
   if (current && current.destroy) current.destroy();
   current = null;
-  const app = clear(document.getElementById("app"));
+  // Each screen draws into a box of its own: a screen still loading its code when the
+  // next route begins (a language switch at once) then draws into a box already gone.
+  const app = h("div", { class: "screen" });
+  clear(document.getElementById("app")).append(app);
   document.getElementById("conn").hidden = true;
   const path = location.pathname.replace(/\/+$/, "") || "/";
   let match;
