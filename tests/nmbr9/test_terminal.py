@@ -386,3 +386,16 @@ def test_tile_panel_of_a_0_says_r2_and_r3_repeat_r0_and_r1():
     assert "r0 = r2" in text and "r1 = r3" in text and "r2 and r3 of the 0 are the same" in text
     assert "██" in text and "anywhere" in text
     parse_action(str(render.example_move(view)))
+
+
+def test_analyse_after_the_game_shows_every_move_judged(monkeypatch, capsys, tmp_path):
+    """Typing analyse at the last prompt prints the table of ``nmbr9 analyse``."""
+    from tabletop.games.nmbr9 import analysis
+
+    monkeypatch.setattr(analysis.ANALYSER, "default_budget", 4)  # the table, not its depth
+    feed(monkeypatch, *first_moves(seed=3), "analyse")
+    assert main(["play", "--seed", "3", "--save", "solo.json"]) == 0
+    out = capsys.readouterr().out
+    assert "Type analyse to see every move judged" in out
+    assert "value played" in out and "accuracy" in out and "With hindsight" in out
+    assert "Traceback" not in out
