@@ -247,6 +247,17 @@ def wait_for_bot(player: httpx.Client, kind: str, day: date, **params: str) -> d
     raise AssertionError("the bot's daily game never finished")
 
 
+def wait_for_hindsight(player: httpx.Client, kind: str, day: date) -> dict[str, Any]:
+    """The board's best game with hindsight, once the search has finished."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        best: dict[str, Any] = board(player, kind, day)["hindsight"]
+        if best["status"] != "running":
+            return best
+        time.sleep(0.2)
+    raise AssertionError("the hindsight search never finished")
+
+
 def test_today_lists_every_game_with_its_deal(server: ServerProcess) -> None:
     anonymous = httpx.Client(base_url=server.url, timeout=30)
     shown = anonymous.get("/api/daily").json()
@@ -278,7 +289,9 @@ def test_one_counted_attempt_a_day_and_the_board_after_it(server: ServerProcess)
     assert row["score"] == shown["you"]["score"] and not row["helped"]
     assert shown["planner"]["status"] == "done" and shown["planner"]["bot"] == "greedy"
     assert isinstance(shown["planner"]["score"], int) and shown["lower_is_better"] is False
-    assert shown["hindsight"] is None  # NMBR 9 has no analyser with hindsight yet
+    best = wait_for_hindsight(ann, "nmbr9", today())
+    assert best["status"] == "done" and best["score"] >= row["score"]
+    assert len(best["rounds"]) == 20  # the placements, to replay the best game
     text = shown["you"]["text"]
     assert text.startswith(f"NMBR 9 daily {today().isoformat()}: {row['score']}\nlevel 0: ")
     assert text.count("\u25a0") == 20
