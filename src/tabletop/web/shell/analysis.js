@@ -1,7 +1,7 @@
 // The analysis of a finished game beside its replay: ask for it, follow its progress,
 // then an evaluation graph (SVG, one line per seat), each seat's summary and its
 // marked moves; choosing a move steps the replay there and names the best move.
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { api } from "./api.js";
 import { toast } from "./toast.js";
 import { clear, h, s } from "./util.js";
@@ -87,9 +87,21 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
       h("h3", {}, dot, name),
       h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: seat.accuracy.toFixed(1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
       h("p", { class: "muted" }, t("{i} inaccuracies · {m} mistakes · {b} blunders", { i: seat.inaccuracies, m: seat.mistakes, b: seat.blunders })),
-      marked.length ? h("ul", { class: "analysis-moves" }, ...marked.map((move) => h("li", {},
-        h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
-          `${MARK_SIGNS[move.mark]} ${move.label || "#" + (move.index + 1)}: ${move.played} (−${fmt(move.loss, scale)})`)))) : null);
+      ...moveLists(seat, marked, scale));
+  }
+
+  /** The seat's costliest moves, then (folded away: a phone's screen is short) every
+   * other marked one. */
+  function moveLists(seat, marked, scale) {
+    const costliest = seat.costliest.map((index) => seat.moves.find((m) => m.index === index)).filter((m) => m && m.mark);
+    const rest = marked.filter((m) => !costliest.includes(m));
+    const list = (moves) => h("ul", { class: "analysis-moves" }, ...moves.map((move) => h("li", {},
+      h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
+        `${MARK_SIGNS[move.mark]} ${move.label || "#" + (move.index + 1)}: ${move.played} (−${fmt(move.loss, scale)})`))));
+    return [
+      costliest.length ? list(costliest) : null,
+      rest.length ? h("details", { class: "analysis-more" }, h("summary", {}, tn("{n} more marked move", "{n} more marked moves", rest.length)), list(rest)) : null,
+    ].filter(Boolean);
   }
 
   let currentFrame = 0;
