@@ -22,6 +22,8 @@ from tabletop.server.writes import (
     CreateAccount,
     CreateSession,
     EndSessions,
+    FinishAnalysis,
+    RequestAnalysis,
     Truncate,
 )
 
@@ -111,6 +113,8 @@ def test_db_copy_brings_every_sqlite_game_over_once(tmp_path: Path, url: str) ->
     old.append_action("g1", 0, 0, "1@0,0", False, False)
     old.append_action("g1", 1, 1, "2@0,0", True, True, "clock")
     old.create_game("g2", "nmbr9", {}, 8, [Seat(0, "Bo", "human", None, "u")])
+    old.write(RequestAnalysis("g1", 50))
+    old.write(FinishAnalysis("g1", {"game": "nova-luna", "seats": []}))
     old.close()
     command = [sys.executable, "-m", "tabletop.cli", "novaluna", "db", "copy", str(path), url]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
@@ -131,6 +135,9 @@ def test_db_copy_brings_every_sqlite_game_over_once(tmp_path: Path, url: str) ->
     ]
     assert store.seat_for_token("g2", "u") == 0 and store.unfinished_games() == ["g2"]
     assert store.seqs(["g1"]) == {"g1": 2}  # the next move's compare-and-set starts there
+    analysis = store.analysis("g1")  # kept: nobody has to wait for it again
+    assert analysis is not None and analysis.budget == 50 and analysis.finished
+    assert analysis.result == {"game": "nova-luna", "seats": []}
     store.close()
 
 

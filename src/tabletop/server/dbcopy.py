@@ -1,5 +1,5 @@
 """``novaluna db copy``: every game of a SQLite file into PostgreSQL, with its accounts,
-sessions, ratings and daily attempts, so that a server can move to ``--db postgresql://...``.
+sessions, ratings, daily attempts and analyses, so that a server can move to ``--db postgresql://...``.
 
 The rows go over as they are stored (token hashes, ids, times); what an older
 SQLite file lacks takes the column's default, and each game's ``seq`` starts at
@@ -14,6 +14,8 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from .pgstore import connect, migrate
+
+ANALYSIS_COLUMNS = "game_id, budget, requested, done, total, finished, result, error"
 
 
 def copy_sqlite(source: str, url: str) -> tuple[int, int]:
@@ -32,8 +34,11 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
                     copied += 1
                 else:
                     skipped += 1
-            _copy_ratings(old, db)
-            _copy_daily(old, db)
+            # after the games and accounts they name
+            _copy_table(old, db, "ratings", "type, player, mu, sigma, games")
+            _copy_table(old, db, "rating_changes", "game_id, player, rank, before, after")
+            _copy_table(old, db, "daily_attempts", "type, day, account_id, game_id, created")
+            _copy_table(old, db, "analyses", ANALYSIS_COLUMNS)
     finally:
         old.close()
     return copied, skipped
@@ -59,52 +64,26 @@ def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) ->
                 )
             ],
         )
-        cur.executemany(
-            "INSERT INTO sessions (token_hash, account_id, created) VALUES (%s, %s, %s) "
-            "ON CONFLICT (token_hash) DO NOTHING",
-            [tuple(r) for r in old.execute("SELECT token_hash, account_id, created FROM sessions")],
-        )
+    _copy_table(old, db, "sessions", "token_hash, account_id, created")
     db.execute(
         "SELECT setval(pg_get_serial_sequence('accounts', 'id'), "
         "(SELECT COALESCE(max(id), 0) + 1 FROM accounts), false)"
     )
 
 
-def _copy_ratings(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
-    if "ratings" not in _tables(old):
+def _copy_table(
+    old: sqlite3.Connection, db: psycopg.Connection[TupleRow], table: str, columns: str
+) -> None:
+    """Copy ``columns`` of every row of ``table`` (if the file has it: an older one may
+    not); rows whose key is there already are left alone. ``table`` and ``columns``
+    come from this module, never from input."""
+    if table not in _tables(old):
         return
+    marks = ", ".join(["%s"] * len(columns.split(",")))
     with db.cursor() as cur:
         cur.executemany(
-            "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (%s, %s, %s, %s, %s) "
-            "ON CONFLICT (type, player) DO NOTHING",
-            [tuple(r) for r in old.execute("SELECT type, player, mu, sigma, games FROM ratings")],
-        )
-        cur.executemany(
-            "INSERT INTO rating_changes (game_id, player, rank, before, after) "
-            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (game_id, player) DO NOTHING",
-            [
-                tuple(r)
-                for r in old.execute(
-                    "SELECT game_id, player, rank, before, after FROM rating_changes"
-                )
-            ],
-        )
-
-
-def _copy_daily(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
-    """The counted daily attempts (after their games, which they name)."""
-    if "daily_attempts" not in _tables(old):
-        return
-    with db.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO daily_attempts (type, day, account_id, game_id, created) "
-            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-            [
-                tuple(r)
-                for r in old.execute(
-                    "SELECT type, day, account_id, game_id, created FROM daily_attempts"
-                )
-            ],
+            f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING",
+            [tuple(r) for r in old.execute(f"SELECT {columns} FROM {table}")],
         )
 
 
