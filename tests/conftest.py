@@ -97,3 +97,13 @@ def api(server: ServerProcess) -> Iterator[Api]:
     client = Api(server)
     yield client
     client.http.close()
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """axe-core's source (npm, pinned in package-lock.json), injected by the axe tests."""
+    from novaluna.test_browser_axe import AXE
+
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` at the repository root")
+    return AXE.read_text()

@@ -36,13 +36,6 @@ BOTS = {
 
 
 @pytest.fixture(scope="module")
-def axe_script() -> str:
-    if not axe_checks.AXE.exists():
-        pytest.fail(f"{axe_checks.AXE} is missing: run `npm ci` at the repository root")
-    return axe_checks.AXE.read_text()
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("analysis") / "games.db", options=OPTIONS) as base:
         yield base

@@ -26,14 +26,6 @@ CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
 
 @pytest.fixture(scope="module")
-def axe_script() -> str:
-    """axe-core's source (from npm, as the games' axe tests load it)."""
-    if not axe_checks.AXE.exists():
-        pytest.fail(f"{axe_checks.AXE} is missing: run `npm ci` at the repository root")
-    return axe_checks.AXE.read_text()
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("daily") / "games.db", options=DAILY_BOTS) as base:
         yield base

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+import pytest
 
 from tabletop.core.game import GAMES_VARIABLE
 
@@ -18,3 +22,12 @@ def hosting_env() -> dict[str, str]:
     host the toy: ``TABLETOP_GAMES`` registers it, ``PYTHONPATH`` finds it."""
     paths = [str(TESTS), *filter(None, [os.environ.get("PYTHONPATH")])]
     return {GAMES_VARIABLE: f"{NAME}={TARGET}", "PYTHONPATH": os.pathsep.join(paths)}
+
+
+@contextmanager
+def hosting() -> Iterator[None]:
+    """Within: processes started (a server, its bot workers) host the toy too."""
+    with pytest.MonkeyPatch.context() as env:
+        for name, value in hosting_env().items():
+            env.setenv(name, value)
+        yield

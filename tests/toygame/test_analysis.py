@@ -17,7 +17,7 @@ import pytest
 from tabletop.analysis import analyse
 from tabletop.core.game import get_game
 from tabletop.harness.selfplay import play_game
-from toygame.support import hosting_env
+from toygame.support import hosting, hosting_env
 
 from server_support import Api, ServerProcess
 
@@ -83,9 +83,7 @@ def test_the_command_refuses_unfinished_and_broken_records(tmp_path: Path) -> No
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("toy-analysis")
-    with pytest.MonkeyPatch.context() as env:
-        for name, value in hosting_env().items():
-            env.setenv(name, value)
+    with hosting():
         proc = ServerProcess(folder / "games.sqlite3").start()
     yield proc
     proc.stop()
@@ -134,9 +132,7 @@ def test_the_server_analyses_a_finished_game_once_and_keeps_it(
     assert again.status_code == 200 and again.json()["analysis"] == analysis
     # kept across a restart
     server.stop()
-    with pytest.MonkeyPatch.context() as env:
-        for name, value in hosting_env().items():
-            env.setenv(name, value)
+    with hosting():
         server.start()
     assert api.request("GET", f"/api/games/{game_id}/analysis").json()["analysis"] == analysis
 

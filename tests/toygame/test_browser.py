@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from toygame.support import hosting_env
+from toygame.support import hosting
 
 from browser_support import (
     api,
@@ -28,11 +28,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with pytest.MonkeyPatch.context() as env:
-        for name, value in hosting_env().items():
-            env.setenv(name, value)
-        with running_server(tmp_path_factory.mktemp("toybrowser") / "games.db") as base:
-            yield base
+    with hosting(), running_server(tmp_path_factory.mktemp("toybrowser") / "games.db") as base:
+        yield base
 
 
 def test_a_game_against_a_bot_from_the_lobby_to_the_replay(page: Any, size: str, server: str):

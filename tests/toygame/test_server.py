@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tabletop.core.game import get_game
-from toygame.support import hosting_env
+from toygame.support import hosting
 
 from server_support import Api, ServerProcess, open_socket, receive
 
@@ -24,9 +24,7 @@ PASSWORD = "correct horse"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server hosting the toy too (its bot workers inherit the variables)."""
     folder = tmp_path_factory.mktemp("toy-server")
-    with pytest.MonkeyPatch.context() as env:
-        for name, value in hosting_env().items():
-            env.setenv(name, value)
+    with hosting():
         proc = ServerProcess(folder / "games.sqlite3").start()
     yield proc
     proc.stop()

@@ -67,7 +67,8 @@ def seat_summary(seat: JSON, scale: Scale) -> Text:
 
 
 def hindsight_line(analysis: JSON) -> Text | None:
-    """``With the order known, 141 was possible (you scored 85)``, for NMBR 9."""
+    """``With hindsight (the hidden order known), 141 was possible``: a game whose
+    analyser searches with what was hidden known (NMBR 9 does)."""
     best = analysis.get("hindsight")
     if not best:
         return None

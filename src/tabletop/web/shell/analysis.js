@@ -168,8 +168,13 @@ function unitName(scale) {
   return scale.unit === "points" ? t("points") : scale.unit === "chance to win" ? t("chance to win") : scale.unit;
 }
 
+/** Whether the game's values are shares (its pattern formats a percentage, "{value:.0%}"). */
+function isShare(scale) {
+  return /%\}$/.test(scale.pattern || "");
+}
+
 function fmt(value, scale) {
-  if (scale.unit === "chance to win") return `${Math.round(value * 100)} %`;
+  if (isShare(scale)) return `${Math.round(value * 100)} %`;
   return (Math.round(value * 10) / 10).toFixed(1);
 }
 
@@ -177,7 +182,7 @@ function hindsightLine(analysis) {
   const best = analysis.hindsight;
   if (!best) return null;
   return h("p", { class: "analysis-hindsight", "data-testid": "analysis-hindsight" },
-    t("With the order of the cards known, {score} points were possible.", { score: best.score }));
+    t("With hindsight, the best this deal allowed: {score}.", { score: best.score }));
 }
 
 /** The evaluation graph: each seat's value after each of its moves, marks on costly moves. */
@@ -185,7 +190,7 @@ function graph(analysis, mod, steps, frameOf, go) {
   const W = 600, H = 140, pad = 8;
   const values = analysis.seats.flatMap((seat) => seat.moves.flatMap((m) => [m.value_played, m.value_best]));
   let lo = Math.min(...values), hi = Math.max(...values);
-  if (analysis.scale.unit === "chance to win") { lo = 0; hi = 1; }
+  if (isShare(analysis.scale)) { lo = 0; hi = 1; }
   if (hi - lo < 1e-9) hi = lo + 1;
   const x = (frame) => pad + (W - 2 * pad) * (frame / Math.max(1, steps));
   const y = (v) => H - pad - (H - 2 * pad) * ((v - lo) / (hi - lo));
