@@ -56,6 +56,12 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    @property
+    def pid(self) -> int:
+        """The server's process id (the one its leases name)."""
+        assert self.proc is not None
+        return self.proc.pid
+
     def start(self) -> ServerProcess:
         command = [
             sys.executable,

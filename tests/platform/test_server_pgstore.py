@@ -80,7 +80,7 @@ def test_a_lease_has_one_holder_until_it_runs_out_or_is_done(url: str) -> None:
     assert store.claim("g", "bot 1 0 0", "a", 0.3)  # renewed by its holder
     assert store.orphaned() == []
     time.sleep(0.4)  # a dies
-    assert store.orphaned() == ["g"]  # taken off the table for someone to reload
+    assert store.orphaned() == [("g", "bot 1 0 0")]  # taken off the table for someone to reload
     assert store.claim("g", "bot 1 0 0", "b", 5)
     store.finish("g", "bot 1 0 0", "b")
     assert not store.claim("g", "bot 1 0 0", "a", 5)  # done: never again

@@ -147,3 +147,59 @@ def test_the_server_refuses_analyses_of_unfinished_and_unknown_games(api: Api) -
     assert api.request("GET", "/api/games/nosuchgame/analysis").status_code == 404
     wrong = api.request("PUT", f"/api/games/{game_id}/analysis")
     assert wrong.status_code == 405
+
+
+#: samples per decision that make the toy's analysis last seconds: long enough to kill
+#: the process working on it halfway through
+SLOW_BUDGET = "60000"
+
+
+@pytest.mark.parametrize("b_asked", [True, False])
+def test_an_analysis_outlives_the_process_working_on_it(
+    pg_cluster: Any, tmp_path: Path, b_asked: bool
+) -> None:
+    """Two processes on one PostgreSQL: one works the analysis out under its lease;
+    killed halfway, the other takes it over, whether it was asked too (its request
+    waits for the lease) or not (its sweep for dead processes' tasks finds it)."""
+    url = pg_cluster.database()
+    options = ("--analysis-budget", SLOW_BUDGET)
+    with hosting():
+        a = ServerProcess(url, log=tmp_path / "a.log", options=options).start()
+        b = ServerProcess(url, log=tmp_path / "b.log", options=options).start()
+    api_a, api_b = Api(a), Api(b)
+    try:
+        game_id = _finished_bot_game(api_a)
+        askers = (api_a, api_b) if b_asked else (api_a,)
+        for api in askers:
+            asked = api.request("POST", f"/api/games/{game_id}/analysis")
+            assert asked.status_code in (200, 202) and asked.json()["status"] == "running"
+        deadline = time.monotonic() + 60
+        while (held := _analysis_lease(a, game_id)) is None or _done(api_a, game_id) < 1:
+            assert time.monotonic() < deadline, "nobody worked on the analysis"
+            time.sleep(0.05)
+        holder, other = (a, api_b) if f":{a.pid}:" in held else (b, api_a)
+        assert f":{holder.pid}:" in held
+        assert _done(other, game_id) < 8, "the analysis was over before the kill"
+        holder.kill9()
+        shown = _analysed(other, game_id)
+        assert shown["status"] == "done" and shown["done"] == shown["total"] == 8
+        record = other.request("GET", f"/api/games/{game_id}/record").json()
+        local = analyse(get_game("toy"), record, budget=int(SLOW_BUDGET), seed=0)
+        assert shown["analysis"]["seats"] == local.to_json()["seats"]  # as if never killed
+    finally:
+        for server in (a, b):
+            server.stop()
+        api_a.http.close()
+        api_b.http.close()
+
+
+def _analysis_lease(server: ServerProcess, game_id: str) -> str | None:
+    row = server.query_one(
+        "SELECT owner FROM leases WHERE game_id = ? AND task = 'analysis' AND NOT done", game_id
+    )
+    return None if row is None else str(row[0])
+
+
+def _done(api: Api, game_id: str) -> int:
+    done: int = api.request("GET", f"/api/games/{game_id}/analysis").json()["done"]
+    return done

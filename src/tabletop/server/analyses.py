@@ -28,7 +28,7 @@ from .botpool import BotPool
 from .errors import ApiError, reading
 from .room import Room
 from .storage import GameStore
-from .sync import Leases
+from .sync import ANALYSIS, Leases
 from .writes import AnalysisProgress, FinishAnalysis, RequestAnalysis, Write
 
 log = logging.getLogger("tabletop.server")
@@ -36,8 +36,6 @@ T = TypeVar("T")
 
 #: The search's seed for every analysis on the server: one game, one analysis.
 SEED = 0
-#: The lease's task name (see ``sync.Leases``).
-TASK = "analysis"
 
 
 class Analyst:
@@ -125,8 +123,8 @@ class Analyst:
 
     async def _run(self, game_id: str) -> None:
         try:
-            if await self.leases.leased(game_id, TASK, lambda: self._unfinished(game_id)):
-                async with self.leases.holding(game_id, TASK):
+            if await self.leases.leased(game_id, ANALYSIS, lambda: self._unfinished(game_id)):
+                async with self.leases.holding(game_id, ANALYSIS):
                     await self._work(game_id)
         except asyncio.CancelledError:
             raise

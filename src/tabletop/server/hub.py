@@ -84,7 +84,11 @@ class Hub:
         )
         self.dailies = Dailies(store, self.rooms, self.scheduler, self._write, limits, daily_bots)
         self.follower = Follower(
-            store, self.rooms, self.authority.fresh, self.scheduler.schedule_bots
+            store,
+            self.rooms,
+            self.authority.fresh,
+            self.scheduler.schedule_bots,
+            self.analyst.start,
         )
 
     def broadcast(self, room: Room) -> None:

@@ -266,23 +266,23 @@ class PgStore(SqlStore):
             )
         )
 
-    def orphaned(self, limit: int = 20) -> list[str]:
+    def orphaned(self, limit: int = 20) -> list[tuple[str, str]]:
         """Take the unfinished tasks whose lease ran out (their process died) off the
-        table and return their games, to be loaded here so that their bots and clocks
-        claim anew. Rows another process's sweep holds right now are skipped; old
-        finished leases are dropped on the way."""
+        table and return them as ``(game, task)``, to be taken up here so that they
+        are claimed anew. Rows another process's sweep holds right now are skipped;
+        old finished leases are dropped on the way."""
 
-        def sweep(db: psycopg.Connection[TupleRow]) -> list[str]:
+        def sweep(db: psycopg.Connection[TupleRow]) -> list[tuple[str, str]]:
             with db.transaction():
                 sql = SharedSql(db)
                 sql.run("DELETE FROM leases WHERE done AND expires < now() - interval '1 hour'")
                 rows = sql.rows(
                     "DELETE FROM leases WHERE (game_id, task) IN ("
                     " SELECT game_id, task FROM leases WHERE NOT done AND expires < now()"
-                    " ORDER BY expires LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING game_id",
+                    " ORDER BY expires LIMIT ? FOR UPDATE SKIP LOCKED) RETURNING game_id, task",
                     (limit,),
                 )
-            return sorted({row[0] for row in rows})
+            return sorted({(row[0], row[1]) for row in rows})
 
         return self._connected(sweep)
 

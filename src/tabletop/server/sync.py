@@ -23,6 +23,8 @@ from .storage import GameStore, SharedStore
 
 log = logging.getLogger("tabletop.server")
 
+#: the lease's task name of a game's analysis (``analyses.Analyst``)
+ANALYSIS = "analysis"
 #: how long a process holds a bot move or time limit of a shared store without renewing it
 LEASE_SECONDS = 5.0
 
@@ -148,11 +150,13 @@ class Follower:
         rooms: Rooms,
         fresh: Callable[[str], Awaitable[Room]],
         schedule: Callable[[Room], None],
+        analyse: Callable[[str], None],
     ) -> None:
         self.store = store
         self.rooms = rooms
         self.fresh = fresh
         self.schedule = schedule
+        self.analyse = analyse  # takes up a game's unfinished analysis
 
     async def listen(self, every: float = 2.0) -> None:
         """A shared store: follow the changes other processes make. Each notice
@@ -218,16 +222,19 @@ class Follower:
                 self._refresh_soon(game_id)
 
     def take_over_orphans(self) -> None:
-        """Load the games whose bot move or time limit lost its process, and let
-        their bots and time limits go on here."""
+        """Take up here the tasks whose process died: a game's bot move or time
+        limit (its bots and clock go on here), or its analysis."""
         try:
             orphans = reading(shared(self.store).orphaned)
         except ApiError as err:
             log.warning("looking for orphaned bot moves: %s", err.message)
             return
-        for game_id in orphans:
-            log.info("taking over the bots and clock of game %s", game_id)
+        for game_id, task in orphans:
+            log.info("taking over the %s of game %s", task, game_id)
             try:
-                self.schedule(self.rooms.room(game_id))
+                if task == ANALYSIS:
+                    self.analyse(game_id)
+                else:
+                    self.schedule(self.rooms.room(game_id))
             except ApiError as err:
                 log.warning("game %s: %s", game_id, err.message)
