@@ -9,17 +9,22 @@ its time per deal, and the strong bot's mean on them with its share.
 
     .venv/bin/python scripts/bench_analysis.py --game nmbr9 --games 20 --jobs 2
 
+``--keep FILE`` keeps each game's figures as it is done (one JSON line) and reuses
+them on the next run: a long run can be stopped and resumed.
+
 A game takes part with an entry in ``BENCHES`` (bots, seats, what to call them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
 from tabletop.analysis import analyse
 from tabletop.analysis.run import analyser_of
@@ -64,6 +69,7 @@ def analysed(job: tuple[str, str, int, int, int | None]) -> JSON:
     report = analyse(game, record, budget, hindsight=False)
     seat = report.seats[0]
     found: JSON = {
+        "key": _key(job),
         "accuracy": seat.accuracy,
         "average_loss": seat.average_loss,
         "losses": [m.loss for m in seat.moves],
@@ -79,14 +85,33 @@ def analysed(job: tuple[str, str, int, int, int | None]) -> JSON:
     return found
 
 
+def _key(job: tuple[str, str, int, int, int | None]) -> str:
+    return json.dumps(list(job))
+
+
 def run_games(
-    game_name: str, bot: str, players: int, seeds: range, budget: int | None, jobs: int
+    game_name: str,
+    bot: str,
+    players: int,
+    seeds: range,
+    budget: int | None,
+    jobs: int,
+    keep: Path | None,
 ) -> list[JSON]:
+    """Each seed's game played and analysed (``analysed``), those in ``keep`` reused
+    and the others appended to it as they are done."""
     work = [(game_name, bot, players, seed, budget) for seed in seeds]
-    if jobs <= 1:
-        return [analysed(job) for job in work]
-    with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(analysed, work))
+    kept = {}
+    if keep is not None and keep.exists():
+        kept = {g["key"]: g for g in map(json.loads, keep.read_text().splitlines())}
+    todo = [job for job in work if _key(job) not in kept]
+    with ProcessPoolExecutor(max(jobs, 1)) as pool:
+        for found in pool.map(analysed, todo):
+            kept[found["key"]] = found
+            if keep is not None:
+                with keep.open("a") as out:
+                    out.write(json.dumps(found) + "\n")
+    return [kept[_key(job)] for job in work]
 
 
 def quantiles(values: list[float]) -> str:
@@ -142,6 +167,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, help="the analysis budget (default: the game's)")
     parser.add_argument("--runs", type=int, default=3, help="timed analyses (the median)")
     parser.add_argument("--skip-timing", action="store_true")
+    parser.add_argument("--keep", type=Path, help="a JSON-lines file of games done, resumed")
     args = parser.parse_args()
     bench = BENCHES[args.game]
     analyser = analyser_of(get_game(args.game))
@@ -157,7 +183,7 @@ def main() -> None:
         )
     seeds = range(args.seed, args.seed + args.games)
     rows = {
-        bot: run_games(args.game, bot, bench.players, seeds, args.budget, args.jobs)
+        bot: run_games(args.game, bot, bench.players, seeds, args.budget, args.jobs, args.keep)
         for bot in (bench.weak, bench.strong)
     }
     print(f"(b) accuracy over {args.games} solo games per bot at budget {budget}:")
