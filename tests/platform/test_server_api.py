@@ -165,6 +165,8 @@ def test_bad_actions_get_4xx_and_change_nothing(api: Api) -> None:
         assert response.status_code == status, response.text
         assert words in response.json()["error"]
     assert api.state(game_id) == before
+    stale = api.act(game_id, mover, "1@0,0", 5).json()  # a lost race: the fresh state too
+    assert stale["state"]["ply"] == before["ply"] and stale["state"]["choices"]
 
 
 def test_a_rules_refusal_is_sent_as_msgid_and_args_the_page_translates(api: Api) -> None:
@@ -579,7 +581,9 @@ def test_games_survive_kill_9_and_continue(
         assert after["log"][: before["ply"]] == before["log"]
         final = play_to_the_end(api, game_id, token)  # the bots resumed by themselves
         assert final["over"]
-        replay(api.request("GET", final["record"]).json())
+        record = api.request("GET", final["record"]).json()
+        replay(record)
+        assert record["created"] == final["game"]["created"]  # stored, not loaded
     finally:
         api.http.close()
         server.stop()

@@ -65,14 +65,15 @@ def test_the_same_move_sent_to_two_processes_at_once_applies_once(two) -> None:
         assert state["ply"] == ply
         barrier = threading.Barrier(2)
 
-        def send(api: Api, move: tuple = (action, token, ply, barrier)) -> int:
+        def send(api: Api, move: tuple = (action, token, ply, barrier)) -> httpx.Response:
             action, token, ply, barrier = move
             barrier.wait()
-            return api.act(game_id, token, action, ply).status_code
+            return api.act(game_id, token, action, ply)
 
         with ThreadPoolExecutor(2) as pool:
-            statuses = sorted(pool.map(send, apis))
-        assert statuses == [200, 409], statuses
+            answers = sorted(pool.map(send, apis), key=lambda r: r.status_code)
+        assert [r.status_code for r in answers] == [200, 409], answers
+        assert answers[1].json()["state"]["ply"] == ply + 1  # the loser gets the fresh state
     assert [p for p, _, _ in stored_actions(a, game_id)] == list(range(8))
     for api in apis:
         assert api.state(game_id)["ply"] == 8

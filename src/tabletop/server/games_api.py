@@ -3,6 +3,7 @@ the lobby and its seats (join, claim), and the leaderboards."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from starlette.requests import Request
@@ -47,17 +48,33 @@ async def _act(request: Request) -> Response:
     body = json_object(await json_body(request))
     room, seats = await room_and_seats(request)
     hub = hub_of(request)
-    room = await hub.authority.act(
-        room.id, seats, body.get("action"), body.get("ply"), body.get("seat")
-    )
-    return JSONResponse(_without_type(hub.encoder.state(room, seats)))
+    change = hub.authority.act(room.id, seats, body.get("action"), body.get("ply"), body.get("seat"))
+    return await _changed(request, room, seats, change)
 
 
 async def _undo(request: Request) -> Response:
     body = json_object(await json_body(request))
     room, seats = await room_and_seats(request)
     hub = hub_of(request)
-    room = await hub.authority.undo(room.id, seats, body.get("ply"), body.get("seat"))
+    change = hub.authority.undo(room.id, seats, body.get("ply"), body.get("seat"))
+    return await _changed(request, room, seats, change)
+
+
+async def _changed(
+    request: Request, room: Room, seats: frozenset[int], change: Awaitable[Room]
+) -> Response:
+    """The seats' state after ``change``; a refusal because the game is not where
+    the client saw it (409: moved on, another process first, over) carries the fresh
+    state under ``"state"``, so the client need not ask again."""
+    hub = hub_of(request)
+    try:
+        room = await change
+    except ApiError as err:
+        if err.status != 409:
+            raise
+        fresh = await hub.authority.fresh(room.id)
+        state = _without_type(hub.encoder.state(fresh, seats))
+        return JSONResponse({**err.body(), "state": state}, status_code=409)
     return JSONResponse(_without_type(hub.encoder.state(room, seats)))
 
 

@@ -182,6 +182,7 @@ class Rooms:
         game_type = get_web_game(row.type)
         seats = reading(self.store.seats, game_id)
         match = game_type.new_match(len(seats), row.options, row.seed)
+        match.recorder.created = row.created  # the game's, not this process's load time
         # seq is read before the actions: if a move lands in between, the room is
         # ahead of its seq and its next write's compare-and-set fails (and reloads)
         room = Room(row, game_type, match, seats, [], [], [], seq=row.seq)
