@@ -162,7 +162,8 @@ def test_an_analysis_outlives_the_process_working_on_it(
     killed halfway, the other takes it over, whether it was asked too (its request
     waits for the lease) or not (its sweep for dead processes' tasks finds it)."""
     url = pg_cluster.database()
-    options = ("--analysis-budget", SLOW_BUDGET)
+    lease = 2.0  # a setting (README): the takeover waits for it to run out
+    options = ("--analysis-budget", SLOW_BUDGET, "--lease-seconds", str(lease))
     with hosting():
         a = ServerProcess(url, log=tmp_path / "a.log", options=options).start()
         b = ServerProcess(url, log=tmp_path / "b.log", options=options).start()
@@ -179,6 +180,10 @@ def test_an_analysis_outlives_the_process_working_on_it(
             time.sleep(0.05)
         holder, other = (a, api_b) if f":{a.pid}:" in held else (b, api_a)
         assert f":{holder.pid}:" in held
+        left = a.query_one(
+            "SELECT extract(epoch FROM expires - now()) FROM leases WHERE task = 'analysis'"
+        )
+        assert left is not None and 0 < float(left[0]) <= lease  # the setting, not 5 s
         assert _done(other, game_id) < 8, "the analysis was over before the kill"
         holder.kill9()
         shown = _analysed(other, game_id)

@@ -94,6 +94,7 @@ class Recorder(Protocol):
     """A game in progress together with its record (the game's record format)."""
 
     players: list[str]
+    created: str  # when the game was made (ISO 8601), as its record says
 
     @property
     def state(self) -> State: ...

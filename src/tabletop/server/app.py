@@ -60,6 +60,7 @@ from .pages import catalogue_response
 from .ratelimit import RateLimits
 from .socket_api import close_sockets
 from .storage import StoreError, open_store
+from .sync import Takeover
 
 log = logging.getLogger("tabletop.server")
 
@@ -75,13 +76,16 @@ def create_app(
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     daily_bots: dict[str, str] | None = None,
     analysis_budget: int | None = None,
+    takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
     ``analysis_budget`` the search work per move of post-game analyses."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget)
+    hub = Hub(
+        store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget, takeover
+    )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager
@@ -94,7 +98,7 @@ def create_app(
             asyncio.create_task(hub.forget_finished_now_and_then()),
         ]
         if store.shared:  # other processes change games too: follow them
-            chores.append(asyncio.create_task(hub.follower.listen()))
+            chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))
         yield
         for chore in chores:
             chore.cancel()

@@ -48,7 +48,8 @@ async def _act(request: Request) -> Response:
     body = json_object(await json_body(request))
     room, seats = await room_and_seats(request)
     hub = hub_of(request)
-    change = hub.authority.act(room.id, seats, body.get("action"), body.get("ply"), body.get("seat"))
+    action, ply, seat = body.get("action"), body.get("ply"), body.get("seat")
+    change = hub.authority.act(room.id, seats, action, ply, seat)
     return await _changed(request, room, seats, change)
 
 

@@ -32,7 +32,7 @@ from .rows import Account
 from .scheduling import Scheduler
 from .setup import check_setup, created_seat
 from .storage import GameStore
-from .sync import Follower, Leases, Refresher
+from .sync import Follower, Leases, Refresher, Takeover
 from .writes import CreateGame, Write
 from .writing import Writer
 
@@ -52,6 +52,7 @@ class Hub:
         rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
         daily_bots: dict[str, str] | None = None,
         analysis_budget: int | None = None,
+        takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
     ) -> None:
         self.store = store
         self.limits = limits
@@ -63,7 +64,8 @@ class Hub:
         self.reads = ReadModels(store, self.rooms)
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        self.leases = Leases(store, owner)
+        self.leases = Leases(store, owner, takeover)
+        self.takeover = takeover
         # ``changed`` calls back into the scheduler, built last: the one loop among the parts
         self.refresher = Refresher(store, self.rooms, self.changed)
         self.authority = Authority(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .ratelimit import RateLimits
+from .sync import Takeover
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -109,6 +110,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search work per move of a post-game analysis (default: each game's own; "
         "less is faster and coarser)",
     )
+    takeover = Takeover()
+    parser.add_argument(
+        "--lease-seconds",
+        type=_positive(float),
+        default=takeover.lease_seconds,
+        metavar="S",
+        help="several processes: a dead process's bot move, time limit or analysis is "
+        "free for another after S seconds (default %(default)s)",
+    )
+    parser.add_argument(
+        "--takeover-check-seconds",
+        type=_positive(float),
+        default=takeover.check_seconds,
+        metavar="S",
+        help="several processes: how often each looks for such tasks (default %(default)s)",
+    )
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -158,6 +175,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "bot_limits": [args.bot_max_iterations, args.bot_max_seconds],
         "daily_bots": dict(args.daily_bot),
         "analysis_budget": args.analysis_budget,
+        "takeover": [args.lease_seconds, args.takeover_check_seconds],
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
@@ -182,6 +200,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         rate_limits=RateLimits(*settings["rate_limits"]),
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
+        takeover=Takeover(*settings.get("takeover", ())),
     )
 
 

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import cast
 
 from ..core.web import ActionRejected
@@ -25,8 +26,19 @@ log = logging.getLogger("tabletop.server")
 
 #: the lease's task name of a game's analysis (``analyses.Analyst``)
 ANALYSIS = "analysis"
-#: how long a process holds a bot move or time limit of a shared store without renewing it
-LEASE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """How soon another process takes over a dead one's task (a bot move, a time
+    limit, an analysis) on a shared store: a lease runs out ``lease_seconds`` after
+    its holder last renewed it, and every ``check_seconds`` each process looks for
+    such leases (and a waiting one tries again). So a task is taken up again at most
+    ``lease_seconds + check_seconds`` after its process died (then a bot searches
+    its move from the start)."""
+
+    lease_seconds: float = 5.0
+    check_seconds: float = 1.0
 
 
 def shared(store: GameStore) -> SharedStore:
@@ -38,9 +50,10 @@ def shared(store: GameStore) -> SharedStore:
 class Leases:
     """Who works out a game's bot move or time limit when several processes hold it."""
 
-    def __init__(self, store: GameStore, owner: str) -> None:
+    def __init__(self, store: GameStore, owner: str, times: Takeover = Takeover()) -> None:
         self.store = store
         self.owner = owner  # unique per process, readable in the table
+        self.times = times
 
     async def leased(self, game_id: str, task: str, wanted: Callable[[], bool]) -> bool:
         """Wait until this process holds the lease on ``task`` (True), or the task is
@@ -50,13 +63,15 @@ class Leases:
             if not self.store.shared:
                 return True
             try:
-                claimed = shared(self.store).claim(game_id, task, self.owner, LEASE_SECONDS)
+                claimed = shared(self.store).claim(
+                    game_id, task, self.owner, self.times.lease_seconds
+                )
             except StoreError as err:
                 log.warning("lease on %s of game %s: %s", task, game_id, err)
                 claimed = False
             if claimed:
                 return True
-            await asyncio.sleep(LEASE_SECONDS / 2)
+            await asyncio.sleep(min(self.times.check_seconds, self.times.lease_seconds / 2))
         return False
 
     @contextlib.asynccontextmanager
@@ -66,13 +81,13 @@ class Leases:
         if not self.store.shared:
             yield
             return
-        store = shared(self.store)
+        store, seconds = shared(self.store), self.times.lease_seconds
 
         async def renew() -> None:
             while True:
-                await asyncio.sleep(LEASE_SECONDS / 3)
+                await asyncio.sleep(seconds / 3)
                 with contextlib.suppress(StoreError):
-                    store.claim(game_id, task, self.owner, LEASE_SECONDS)
+                    store.claim(game_id, task, self.owner, seconds)
 
         renewer = asyncio.get_running_loop().create_task(renew())
         try:
@@ -158,7 +173,7 @@ class Follower:
         self.schedule = schedule
         self.analyse = analyse  # takes up a game's unfinished analysis
 
-    async def listen(self, every: float = 2.0) -> None:
+    async def listen(self, every: float = Takeover.check_seconds) -> None:
         """A shared store: follow the changes other processes make. Each notice
         (``pgstore.CHANNEL``) reloads a game held here that is behind; every ``every``
         seconds the games held are checked anyway (a notice can be lost, e.g. while
