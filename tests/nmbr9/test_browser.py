@@ -370,6 +370,7 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
         # the log says the same, with your name for "you"
         entry = page.locator("[data-testid=log-entry]", has_text=heading).last.inner_text()
         assert heading + name + mine.removeprefix("you") in entry, entry
+        assert "placed the" not in entry.split(heading)[0], entry  # a row of its own
     page.locator("[data-testid=end-screen]").wait_for()
     assert "Game over:" in page.inner_text("#announcer")
     assert focused(page) in ("", "play-again", "close-end")  # the dialog's headline, or a button
@@ -388,6 +389,7 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
     said = page.locator("[data-testid=announcement]", has_text="Round 1 of").inner_text()
     assert said.startswith(f"Round 1 of {rounds}, the ") and "Round 1," not in said, said
     assert f"{name} placed it at column" in said, said
+    assert len(page.inner_text("[data-testid=turned]").split()) == 1  # played, not the next
 
 
 @pytest.mark.parametrize("size", ["desktop"])

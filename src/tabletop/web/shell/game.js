@@ -341,9 +341,11 @@ export class GameScreen {
     if (!state.log.length) {
       list.append(h("li", { class: "muted empty" }, t("No moves yet.")));
     }
-    state.log.forEach((entry, i) => {
+    // one row per event: a game may split an entry (NMBR 9: a placement, then the round it resolved)
+    const rows = this.mod.logRows ? state.log.flatMap((entry) => this.mod.logRows(entry)) : state.log;
+    rows.forEach((entry, i) => {
       const text = this.mod.logText ? this.mod.logText(entry, (seat) => this.seatName(seat)) : partsText(entry.parts, entry.text);
-      const cls = i === state.log.length - 1 ? "last" : "";
+      const cls = i === rows.length - 1 ? "last" : "";
       if (entry.seat === undefined || entry.seat === null) { // an entry of every seat (a round)
         list.append(h("li", { class: `${cls} log-all`, "data-testid": "log-entry" }, h("span", { class: "log-num" }, String(i + 1)), h("span", { class: "log-text" }, text)));
         return;

@@ -232,6 +232,14 @@ const nmbr9 = {
     return v.over ? t("Game over") : t("{i} of {n} rounds played", { i: v.round, n: v.rounds });
   },
 
+  /** The log's rows for one entry: the placement that resolved a round, then the round
+   * (every seat's placement) as a row of its own, which also says when the game ended. */
+  logRows(entry) {
+    if (!entry.resolved) return [entry];
+    const { resolved, over, ...placed } = entry;
+    return [{ ...placed, text: "" }, { ...resolved, over: over || (entry.text || "").endsWith("the game is over") }];
+  },
+
   logText(entry, name) {
     return h("span", {}, ...this.logWords(entry, name).map((w) => {
       const text = w.sep ? ` · ${w.text}` : w.text;
@@ -246,7 +254,11 @@ const nmbr9 = {
   },
 
   logWords(entry, name = (seat) => t("Seat {n}", { n: seat + 1 }), you = false) {
-    if (entry.kind === "round") return [{ text: roundSentence(entry, name), cls: "log-where" }]; // a replay's step
+    if (entry.kind === "round") { // a resolved round (``logRows``), or a replay's step
+      const words = [{ text: roundSentence(entry, name), cls: "log-where" }];
+      if (entry.over) words.push({ text: t("game over"), cls: "muted", sep: true });
+      return words;
+    }
     const card = entry.card;
     if (entry.kind === "take-back") return [{ text: you ? tp("you", "took back the {card}", { card }) : t("took back the {card}", { card }) }];
     let placed;
@@ -641,6 +653,8 @@ class Board {
     const counts = new Map();
     for (const c of v.unturned) counts.set(c, (counts.get(c) || 0) + 1);
     const current = !v.over && v.card !== null && v.card !== undefined;
+    // a replay's step shows the rounds played: the card turned for the next one is "Next", not played
+    const turned = this.ctx.readOnly && current ? v.turned.slice(0, -1) : v.turned;
     this.cardBox.append(...[
       h("div", { class: "n9-round", "data-testid": "round" }, v.over ? t("All {n} rounds played", { n: v.rounds })
         : this.ctx.readOnly ? t("{i} of {n} rounds played", { i: v.round, n: v.rounds }) : t("Round {i} of {n}", { i: v.round + 1, n: v.rounds })),
@@ -649,7 +663,7 @@ class Board {
         h("span", {}, h("strong", {}, this.ctx.readOnly ? t("Next: the {card}", { card: v.card }) : t("This round: the {card}", { card: v.card })), h("small", { class: "muted" }, t("worth {card} a level", { card: v.card })))) : null,
       this.clockLine(st),
       h("h2", { class: "n9-sub" }, t("Cards turned")),
-      h("p", { class: "n9-chips", "data-testid": "turned" }, v.turned.length ? v.turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, t("none yet"))),
+      h("p", { class: "n9-chips", "data-testid": "turned" }, turned.length ? turned.map((c, i) => h("span", { class: `n9-chip ${current && i === v.turned.length - 1 ? "now" : ""}` }, String(c))) : h("span", { class: "muted" }, t("none yet"))),
       h("h2", { class: "n9-sub" }, v.removed
         ? tn("Still to come ({left}, {n} card of them removed unseen)", "Still to come ({left}, {n} cards of them removed unseen)", v.removed, { left: v.unturned.length })
         : t("Still to come ({left})", { left: v.unturned.length })),
