@@ -111,6 +111,10 @@ def test_a_whole_game_from_the_lobby_by_clicking(
             assert no_horizontal_overflow(page)
             assert page.inner_text("[data-testid=turned]").split() != []
             assert page.locator("[data-testid=level-scores]").is_visible()
+            said = page.inner_text("[data-testid=turn-banner]")  # worded for the input at hand
+            assert ("tap your board" in said) == (size == "phone") and ("(R)" in said) != (
+                size == "phone"
+            ), said
             if not solo:  # the bot's board, large, then back to yours
                 press(page, size, "[data-testid=mini-board-1]")
                 assert page.inner_text("[data-testid=board-title]") == "Greedy's board"
@@ -191,7 +195,12 @@ def test_take_back_before_the_round_resolves(browser: Any, server: str, size: st
     with checked_page(browser, **SIZES[size]) as ann:
         ann.goto(seat_url(server, game, 0))
         assert wait_for_placing_or_end(ann)
+        start = ghost(ann)
+        ann.focus("[data-testid=board]")
+        for key in ("ArrowRight", "ArrowRight", "ArrowDown"):  # away from where it starts
+            ann.keyboard.press(key)
         first = ghost(ann)
+        assert (first["x"], first["y"]) == (start["x"] + 2, start["y"] + 1)
         confirm_by_hand(ann, size)
         assert ann.locator("[data-testid=ghost]").count() == 0
         undo = ann.locator("[data-testid=undo]")
@@ -203,7 +212,7 @@ def test_take_back_before_the_round_resolves(browser: Any, server: str, size: st
         assert wait_for_placing_or_end(ann)  # placing again, the same round
         assert ann.inner_text("[data-testid=round]").startswith("Round 1")
         assert ann.locator("[data-testid=board] .n9-tile").count() == 0
-        assert ghost(ann)["legal"] and ghost(ann)["rot"] == first["rot"]
+        assert ghost(ann) == first  # back where the tile was, not at a default spot
         assert api(server, f"/api/games/{game['id']}")["view"]["has_placed"] == [False, False]
 
 
@@ -517,6 +526,14 @@ def test_the_ghost_follows_the_mouse_and_stays_where_clicked(page: Any, server: 
     page.mouse.move(x, y, steps=5)
     assert ghost(page) == start  # back on the same squares
     page.mouse.click(x, y)  # pinned: moving on to Confirm across the board leaves it there
+    pinned = page.locator("[data-testid=ghost]")
+    assert pinned.get_attribute("data-pinned") == "true" and "Esc" in status_text(page)
+    page.keyboard.press("Escape")  # let go: it follows the pointer again
+    assert page.locator("[data-testid=ghost]").get_attribute("data-pinned") == "false"
+    page.mouse.move(board["x"] + 20, board["y"] + 20, steps=5)
+    assert ghost(page) != start
+    page.mouse.move(x, y, steps=5)
+    page.mouse.click(x, y)
     confirm = page.locator("[data-testid=confirm]").bounding_box()
     page.mouse.move(board["x"] + 30, board["y"] + board["height"] - 30, steps=8)
     page.mouse.move(confirm["x"] + 10, confirm["y"] + 10, steps=8)
@@ -526,6 +543,10 @@ def test_the_ghost_follows_the_mouse_and_stays_where_clicked(page: Any, server: 
     wait_for_ply_after(page, before)
     mine = api(server, f"/api/games/{game['id']}")["log"][before]
     assert mine["seat"] == 0
+
+
+def status_text(page: Any) -> str:
+    return str(page.inner_text("#n9-status"))
 
 
 def view_box(page: Any) -> list[float]:

@@ -193,8 +193,11 @@ const nmbr9 = {
     return state.view.over ? "over" : state.view.round;
   },
 
+  /** Worded for the input the player has: taps on a touch screen, keys elsewhere. */
   turnPrompt(state) {
-    return t("Place the {card}: move the ghost tile over your board, turn it (R), then Confirm (Enter).", { card: state.view.card });
+    const card = state.view.card;
+    if (touchScreen()) return t("Place the {card}: tap your board where it goes, turn it with ⟳ Turn, then Confirm.", { card });
+    return t("Place the {card}: move the ghost tile over your board, turn it (R), then Confirm (Enter).", { card });
   },
 
   waitPrompt(state) {
@@ -322,6 +325,11 @@ const nmbr9 = {
   },
 };
 
+/** A screen worked by fingers (no fine pointer, no keys to speak of). */
+function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
 class Board {
   constructor(slots, ctx) {
     this.slots = slots;
@@ -414,8 +422,10 @@ class Board {
       this.ghost = null;
       this.pinned = false;
     } else if (!this.ghost || !previous || previous.view.round !== round || previous.acting !== state.acting) {
-      this.ghost = this.startGhost();
-      this.pinned = false;
+      // placing again in the round after a take-back: the tile comes back where it was
+      const back = this.placed && this.placed.round === round && this.placed.seat === state.acting ? this.placed : null;
+      this.ghost = back ? { rot: back.rot, x: back.x, y: back.y } : this.startGhost();
+      this.pinned = back !== null;
       this.hint = null;
     }
     // refit to the grown board, unless the player panned or zoomed
@@ -521,6 +531,8 @@ class Board {
           ? t("Here ({spot}): level {level}, {card} × {level} = {points} points. Confirm to place it.", { spot: spotName(this.ghost.x, this.ghost.y), level: j.level, card: st.view.card, points: st.view.card * j.level })
           : t("Here: level {level}, {card} × {level} = {points} points. Confirm to place it.", { level: j.level, card: st.view.card, points: st.view.card * j.level }))
         : t("Not here: {why}.", { why: j.why });
+      // a mouse's ghost follows the pointer until a click pins it: say how to let it go
+      if (this.pinned && !touchScreen()) this.status.textContent += " " + t("Pinned (solid outline): Esc lets it follow the pointer again.");
       this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
       this.confirmBtn.setAttribute("aria-describedby", "n9-status");
     } else if (st.over) {
@@ -634,7 +646,7 @@ class Board {
     }
     if (this.ghost && this.placing()) {
       const j = this.judge();
-      const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false", "data-rot": this.ghost.rot, "data-at": `${this.ghost.x},${this.ghost.y}` });
+      const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}${this.pinned ? " pinned" : ""}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false", "data-pinned": this.pinned ? "true" : "false", "data-rot": this.ghost.rot, "data-at": `${this.ghost.x},${this.ghost.y}` });
       const cells = shapeCells(st.view.card, this.ghost.rot).map(([dx, dy]) => [this.ghost.x + dx, this.ghost.y + dy]);
       for (const [x, y] of cells) g.append(s("rect", { x, y, width: 1, height: 1 }));
       const [lx, ly] = labelCell(cells);
@@ -776,6 +788,7 @@ class Board {
     if (this.busy) return;
     this.busy = true;
     this.confirmBtn.setAttribute("aria-disabled", "true");
+    this.placed = { ...this.ghost, round: this.state.view.round, seat: this.state.acting };
     try {
       await this.ctx.act(j.action);
     } finally {
@@ -810,6 +823,14 @@ class Board {
     const rect = this.svg.getBoundingClientRect();
     const vb = this.viewBox();
     return [vb.x + (e.clientX - rect.left) / rect.width * vb.w, vb.y + (e.clientY - rect.top) / rect.height * vb.h];
+  }
+
+  /** Pin the ghost where it is (a click, a tap) or let it follow the pointer again. */
+  pin(pinned) {
+    if (this.pinned === pinned) return;
+    this.pinned = pinned;
+    this.drawBoard();
+    this.renderStatus();
   }
 
   ghostAt(e) {
@@ -873,7 +894,7 @@ class Board {
       if (this.placing() && this.ghost) {
         // a click or tap: the ghost goes there and stays (no longer following the pointer)
         this.ghostAt(e);
-        this.pinned = true;
+        this.pin(true);
       }
     };
     el.addEventListener("pointerup", end);
@@ -922,6 +943,10 @@ class Board {
       } else if (e.key === "Enter" && placing) {
         e.preventDefault();
         this.confirm();
+      } else if (e.key === "Escape" && placing && this.pinned) {
+        e.preventDefault();
+        this.pin(false);
+        announce(t("The tile follows the pointer again."));
       } else if (e.key === "+" || e.key === "=") {
         e.preventDefault();
         this.zoomBy(1.25);
