@@ -171,8 +171,7 @@ def test_a_game_whose_time_ran_out_shows_it_was_abandoned(browser: Any, server: 
     with checked_page(browser, **SIZES["phone"]) as page:
         page.goto(f"{server}/g/{game['id']}#seat={game['seats'][0]['token']}")
         assert (
-            "per move, then the game is abandoned"
-            in page.get_by_test_id("time-limit-chip").inner_text()
+            "whoever runs out of time loses" in page.get_by_test_id("time-limit-chip").inner_text()
         )
         page.wait_for_function(
             "() => document.querySelector('[data-testid=banner-title]')?.textContent"

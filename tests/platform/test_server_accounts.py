@@ -378,7 +378,7 @@ def test_rating_survives_kill_9_exactly_once(database: NewDb, tmp_path: Path) ->
         proc.kill9()
         proc.start()
         after = client(proc).get("/api/leaderboard/nmbr9").json()
-        assert after == before
+        assert after["players"] == before["players"]  # ("you": only for a signed-in player)
         assert {p["name"]: p["games"] for p in after["players"]}["Ann"] == 1
     finally:
         proc.stop()

@@ -20,7 +20,8 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
 * ``GET  /api/daily``, ``POST /api/daily/{game}`` ``{"day"?}``, ``GET
   /api/daily/{game}/{day}`` — the daily challenge: today's deals, a game of one,
   a day's results board (docs/web.md, "Daily challenge");
-* ``GET  /api/lobby`` — the open games; ``GET /api/leaderboard/{type}``;
+* ``GET  /api/lobby`` — the open games; ``GET /api/leaderboard/{type}?offset=&limit=``
+  (a page of players);
   ``GET /api/players/{name}`` — a profile: ratings and finished games;
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
   /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and

@@ -256,14 +256,21 @@ class Authority:
 
     async def record_hint(self, room: Room) -> None:
         """Store that a seat of the game asked for a hint (it survives restarts; a daily
-        board marks such an attempt "with help"). Not a change of the game: no turn."""
+        board marks such an attempt "with help"; the game is unrated from now on). Not
+        a change of the game: no turn."""
         await self._write(MarkHinted(room.id))
+        room.row = replace(room.row, hinted=True)
+        self.shown(room)  # the page says the game is unrated now
 
-    async def abandon(self, room: Room) -> None:
-        """End the game unfinished and unrated: its creator chose so for a move out of time."""
-        await self._write(Abandon(room.id, room.seq))
+    async def abandon(self, room: Room, timed_out: tuple[int, ...] = ()) -> None:
+        """End the game unfinished: its creator chose so for a move out of time.
+        ``timed_out``: the seats whose time ran out; in a rated game they lose."""
+        ranks = timeout_ranks(len(room.seats), timed_out)
+        rated = rated_timeout(room, ranks)
+        await self._write(Abandon(room.id, room.seq, timed_out, ranks if rated else None, rated))
         room.seq += 1
-        room.row = replace(room.row, over=True, abandoned=True)
+        room.row = replace(room.row, over=True, abandoned=True, timed_out=timed_out)
+        room.ratings_cache = None
         for task in room.bot_tasks.values():
             task.cancel()
         self.shown(room)
@@ -377,15 +384,49 @@ def seat_ranks(match: Match, seats: int) -> tuple[int, ...] | None:
     return outcome.ranks
 
 
-def rated_end(room: Room, match: Match) -> RatedEnd | None:
-    """The rating update for a game ending now, or ``None`` if it is unrated: with a
-    fixed seed, undo used, fewer than two seats or a seat without an account."""
-    if room.row.seed_chosen or room.row.undone or len(room.seats) < 2:
-        return None
+def unrated_reason(room: Room) -> str | None:
+    """Why the game does not count for the ratings, or ``None`` while it does:
+    ``"seed"`` (its creator fixed the seed), ``"undo"``, ``"hint"``, or ``"players"``
+    (fewer than two seats, a seat without an account, or one account in two seats)."""
+    if len(room.seats) < 2:
+        return "players"
     accounts = [s.account_id for s in room.seats if s.kind == "human"]
     if None in accounts or len(set(accounts)) != len(accounts):
-        return None
+        return "players"
+    if room.row.seed_chosen:
+        return "seed"
+    if room.row.undone:
+        return "undo"
+    if room.row.hinted:
+        return "hint"
+    return None
+
+
+def rated_end(room: Room, match: Match) -> RatedEnd | None:
+    """The rating update for a game ending now, or ``None`` if it is unrated
+    (``unrated_reason``)."""
     ranks = seat_ranks(match, len(room.seats))
-    if ranks is None:
+    if ranks is None or unrated_reason(room) is not None:
+        return None
+    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)
+
+
+def timeout_ranks(seats: int, timed_out: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Each seat's rank in a game ended by a move's time running out: the seats whose
+    time ran out share the last place, the others share the first (an unfinished game
+    has no final order among them); ``None`` if no seat or every seat ran out of time.
+
+    >>> timeout_ranks(3, (1,)), timeout_ranks(2, (0, 1))
+    ((1, 3, 1), None)
+    """
+    if not timed_out or len(timed_out) == seats:
+        return None
+    last = seats - len(timed_out) + 1
+    return tuple(last if seat in timed_out else 1 for seat in range(seats))
+
+
+def rated_timeout(room: Room, ranks: tuple[int, ...] | None) -> RatedEnd | None:
+    """The rating update for a rated game ended by a move's time running out."""
+    if ranks is None or unrated_reason(room) is not None:
         return None
     return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)

@@ -36,7 +36,7 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
                     skipped += 1
             # after the games and accounts they name
             _copy_table(old, db, "ratings", "type, player, mu, sigma, games")
-            _copy_table(old, db, "rating_changes", "game_id, player, rank, before, after")
+            _copy_table(old, db, "rating_changes", _rating_change_columns(old))
             _copy_table(old, db, "daily_attempts", "type, day, account_id, game_id, created")
             _copy_table(old, db, "analyses", ANALYSIS_COLUMNS)
     finally:
@@ -46,6 +46,13 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
 
 def _tables(old: sqlite3.Connection) -> set[str]:
     return {r[0] for r in old.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _rating_change_columns(old: sqlite3.Connection) -> str:
+    """The columns of ``rating_changes`` to copy: a file from before ratings had rules
+    (issue 29) has no ``weight`` (each of its games counted in full: the default)."""
+    names = {row[1] for row in old.execute("PRAGMA table_info(rating_changes)")}
+    return "game_id, player, rank, before, after" + (", weight" if "weight" in names else "")
 
 
 def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
@@ -97,8 +104,8 @@ def _copy_game(
     row = dict(game)  # columns an older file lacks take their defaults
     inserted = db.execute(
         "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated, "
-        "over, seq, creator, undone, abandoned, started, hinted) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+        "over, seq, creator, undone, abandoned, started, hinted, timed_out) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
         "ON CONFLICT (id) DO NOTHING RETURNING id",
         (
             *(row["id"], row["type"], row["options"], row["seed"]),
@@ -109,6 +116,7 @@ def _copy_game(
             bool(row.get("abandoned", False)),
             row.get("started"),
             bool(row.get("hinted", False)),
+            row.get("timed_out"),
         ),
     ).fetchone()
     if inserted is None:

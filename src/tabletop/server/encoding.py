@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from ..core.web import JSON
-from .authority import undo_blocker
+from .authority import undo_blocker, unrated_reason
 from .ratings import player_key
 from .room import Room
 from .rows import Seat
@@ -195,6 +195,9 @@ class Encoder:
             "active": sorted(active),  # every seat that must act now
             "over": room.finished,
             "abandoned": room.row.abandoned,
+            "timed_out": list(room.row.timed_out),  # the seats whose time ran out
+            # why it does not count for the ratings ("hint", "undo", "seed", "players")
+            "unrated": unrated_reason(room),
             "you": sorted(seats),
             "acting": acting,  # the (first) seat of yours that must act now
             "thinking": min(room.thinking) if room.thinking else None,
@@ -211,14 +214,14 @@ class Encoder:
     def _rating_changes(self, room: Room) -> list[JSON | None] | None:
         """Per seat, ``{"before", "after"}`` (ordinals) once a rated game is over; read
         from the store once per room."""
-        if not room.match.is_over():
+        if not room.finished:
             return None
         if room.ratings_cache is None:
             changes = self.store.rating_changes(room.id)
             room.ratings_cache = [
                 None
                 if (c := changes.get(player_key(s))) is None
-                else {"before": round(c[1], 2), "after": round(c[2], 2)}
+                else {"before": round(c[1], 2), "after": round(c[2], 2), "weight": c[3]}
                 for s in room.seats
             ]
         return room.ratings_cache if any(room.ratings_cache) else None

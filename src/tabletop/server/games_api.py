@@ -157,7 +157,30 @@ async def _leaderboard(request: Request) -> Response:
     kind = request.path_params["type"]
     if kind not in web_games():
         raise ApiError(404, "this server hosts no such game")
-    return JSONResponse(hub_of(request).reads.leaderboard(kind))
+    offset = _query_int(request, "offset", 0, 0, 10**9)
+    limit = _query_int(request, "limit", LEADERBOARD_PAGE, 1, LEADERBOARD_MAX)
+    account = account_of(request)
+    return JSONResponse(hub_of(request).reads.leaderboard(kind, offset, limit, account))
+
+
+LEADERBOARD_PAGE = 50  # players per page unless ``limit`` says otherwise
+LEADERBOARD_MAX = 100
+
+
+def _query_int(request: Request, name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter within ``low``..``high``; 400 otherwise."""
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isascii() or not text.isdigit() or len(text) > 10 or not low <= int(text) <= high:
+        raise ApiError(
+            400,
+            "'{name}' must be a whole number from {low} to {high}",
+            name=name,
+            low=low,
+            high=high,
+        )
+    return int(text)
 
 
 ROUTES: list[BaseRoute] = [

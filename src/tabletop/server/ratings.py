@@ -7,6 +7,17 @@ the other. Bots start from the ratings in ``data/bot_ratings.json``, made by
 ``scripts/seed_bot_ratings.py`` from a tournament; accounts from openskill's default.
 Shown is the conservative ``ordinal()`` (mu - 3 sigma).
 
+Two rules keep one person with two accounts from lifting one of them (issue 29):
+
+* **Games of a pair count less and less**: the k-th rated game of ``game_type``
+  between the same two accounts within ``PAIR_WINDOW`` counts ``1/k``: every change it
+  makes to their ratings (mu and sigma) is scaled by that weight (``pair_weight``).
+  Among several accounts an account's weight comes from its most frequent partner.
+  Bots are not accounts: a game against a bot always counts in full.
+* **Provisional until tested**: an account is provisional in a game type until it has
+  played rated games against ``PROVISIONAL_OPPONENTS`` different opponents (accounts
+  or bot strengths); the leaderboard lists it apart, after the established players.
+
 >>> import sqlite3
 >>> from tabletop.server.sql import SQLITE, Sql
 >>> db = Sql(sqlite3.connect(":memory:"), SQLITE)
@@ -14,15 +25,20 @@ Shown is the conservative ``ordinal()`` (mu - 3 sigma).
 ...     "games INTEGER, PRIMARY KEY (type, player))")
 >>> _ = db.run("CREATE TABLE rating_changes (game_id TEXT, player TEXT, rank INTEGER, "
 ...     "before REAL, after REAL)")
+>>> _ = db.run("CREATE TABLE games (id TEXT, type TEXT, updated TEXT)")
+>>> _ = db.run("ALTER TABLE rating_changes ADD COLUMN weight REAL NOT NULL DEFAULT 1")
 >>> apply(db, "g1", RatedEnd("nmbr9", ("a:1", "a:2"), (1, 2)))
 >>> [round(r.ordinal()) for r in (current(db, "nmbr9", "a:1"), current(db, "nmbr9", "a:2"))]
 [3, -2]
+>>> scaled(MODEL.rating(mu=25, sigma=8), MODEL.rating(mu=27, sigma=7), 0.5)
+(26.0, 7.5)
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -35,6 +51,10 @@ if TYPE_CHECKING:
     from .rows import Seat
 
 MODEL = PlackettLuce()
+#: the period in which the games of one pair of accounts count less and less
+PAIR_WINDOW = timedelta(days=30)
+#: different opponents an account must have met before it is ranked with the others
+PROVISIONAL_OPPONENTS = 3
 
 
 @dataclass(frozen=True)
@@ -74,21 +94,73 @@ def current(sql: Sql, game_type: str, player: str) -> PlackettLuceRating:
 
 
 def apply(sql: Sql, game_id: str, rated: RatedEnd) -> None:
-    """Rate the game's end, within the caller's transaction (``writes.AppendAction``)."""
+    """Rate the game's end, within the caller's transaction (``writes.AppendAction``):
+    each player's change scaled by its ``pair_weight``."""
     before = [current(sql, rated.type, p) for p in rated.players]
     after = MODEL.rate([[r] for r in before], ranks=list(rated.ranks))
-    for player, rank, old, (new,) in zip(rated.players, rated.ranks, before, after, strict=True):
+    weights = [pair_weight(sql, rated.type, p, rated.players) for p in rated.players]
+    rows = zip(rated.players, rated.ranks, before, after, weights, strict=True)
+    for player, rank, old, (full,), weight in rows:
+        mu, sigma = scaled(old, full, weight)
         sql.run(
             "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
             "ON CONFLICT (type, player) DO UPDATE SET mu = excluded.mu, "
             "sigma = excluded.sigma, games = ratings.games + 1",
-            (rated.type, player, new.mu, new.sigma),
+            (rated.type, player, mu, sigma),
         )
+        new = MODEL.rating(mu=mu, sigma=sigma)
         sql.run(
-            "INSERT INTO rating_changes (game_id, player, rank, before, after) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (game_id, player, rank, old.ordinal(), new.ordinal()),
+            "INSERT INTO rating_changes (game_id, player, rank, before, after, weight) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, player, rank, old.ordinal(), new.ordinal(), weight),
         )
+
+
+def scaled(old: PlackettLuceRating, full: PlackettLuceRating, weight: float) -> tuple[float, float]:
+    """``(mu, sigma)`` moved from ``old`` towards ``full`` (the whole update) by ``weight``."""
+    return old.mu + weight * (full.mu - old.mu), old.sigma + weight * (full.sigma - old.sigma)
+
+
+def pair_weight(sql: Sql, game_type: str, player: str, players: tuple[str, ...]) -> float:
+    """``1/k`` for an account whose k-th rated game of ``game_type`` within
+    ``PAIR_WINDOW`` this is against one of the other accounts in ``players`` (the most
+    frequent one); 1 for a bot, or with no other account in the game."""
+    if not player.startswith("a:"):
+        return 1.0
+    since = (datetime.now(UTC) - PAIR_WINDOW).isoformat(timespec="milliseconds")
+    earlier = [
+        _games_together(sql, game_type, player, other, since)
+        for other in players
+        if other.startswith("a:") and other != player
+    ]
+    return 1.0 / (1 + max(earlier, default=0))
+
+
+def _games_together(sql: Sql, game_type: str, player: str, other: str, since: str) -> int:
+    """Rated games of ``game_type`` that ``player`` and ``other`` both played, ended
+    ``since`` or later."""
+    row = sql.row(
+        "SELECT COUNT(*) FROM rating_changes a "
+        "JOIN rating_changes b ON b.game_id = a.game_id AND b.player = ? "
+        "JOIN games g ON g.id = a.game_id "
+        "WHERE a.player = ? AND g.type = ? AND g.updated >= ?",
+        (other, player, game_type, since),
+    )
+    return int(row[0]) if row else 0
+
+
+#: SQL for a ``ratings`` row ``r``'s distinct opponents in rated games of its type
+OPPONENTS_SQL = (
+    "(SELECT COUNT(DISTINCT o.player) FROM rating_changes m "
+    "JOIN rating_changes o ON o.game_id = m.game_id AND o.player <> m.player "
+    "JOIN games g ON g.id = m.game_id WHERE m.player = r.player AND g.type = r.type)"
+)
+
+
+def provisional(player: str, opponents: int) -> bool:
+    """Whether a player is still provisional: an account that has met fewer than
+    ``PROVISIONAL_OPPONENTS`` different opponents (a bot never is)."""
+    return player.startswith("a:") and opponents < PROVISIONAL_OPPONENTS
 
 
 def player_key(seat: Seat) -> str:

@@ -8,9 +8,9 @@ import re
 from ..core.web import JSON, get_web_game, web_games
 from .encoding import public_seat
 from .errors import ApiError
-from .ratings import MODEL, bot_seeds, player_key
+from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_seeds, player_key
 from .room import Rooms
-from .rows import Account, AccountGame, Seat
+from .rows import Account, AccountGame, LeaderRow, Seat
 from .setup import bot_labels
 from .storage import GameStore
 
@@ -69,39 +69,86 @@ class ReadModels:
         summary.update(
             rank=seats[row.seat].rank,
             rated=bool(changes),
-            rating=None if mine is None else {"before": mine[1], "after": mine[2]},
+            rating=None
+            if mine is None
+            else {"before": mine[1], "after": mine[2], "weight": mine[3]},
         )
         return summary
 
-    def leaderboard(self, game_type: str) -> JSON:
-        """Every rated account and every bot strength of ``game_type``, best first."""
-        rows = {
-            player: (mu, sigma, games) for player, mu, sigma, games in self.store.ratings(game_type)
-        }
-        seeds = bot_seeds().get(game_type, {})
-        for spec in seeds:
-            rows.setdefault(f"b:{spec}", self.store.rating(game_type, f"b:{spec}"))
-        ids = [int(p[2:]) for p in rows if p.startswith("a:")]
-        names = self.store.account_names(ids)
+    def leaderboard(
+        self, game_type: str, offset: int, limit: int, account: Account | None = None
+    ) -> JSON:
+        """One page of ``game_type``'s rated accounts and bot strengths: the established
+        ones best first, then the provisional ones (``ratings.provisional``); and, for a
+        signed-in ``account``, where it stands (``you``)."""
+        seeds = {f"b:{spec}": (s["mu"], s["sigma"]) for spec, s in bot_seeds_of(game_type)}
+        rows, total = self.store.leaderboard(game_type, seeds, offset, limit)
+        names = self.store.account_names([int(r.player[2:]) for r in rows if _is_account(r)])
         labels = bot_labels(get_web_game(game_type))
-        players = []
-        for player, (mu, sigma, games) in rows.items():
-            is_bot, key = player.startswith("b:"), player[2:]
-            # a bot as its seats are named: the label without its note ("MCTS hard")
-            name = _without_note(labels.get(key, key)) if is_bot else names.get(int(key))
-            entry: JSON = {
-                "name": name,
-                "kind": "bot" if is_bot else "account",
-                "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
-                "mu": round(mu, 2),
-                "sigma": round(sigma, 2),
-                "games": games,
-            }
-            if is_bot:  # the games of the tournament its rating started from
-                entry["seeded_games"] = seeds.get(key, {}).get("games", 0)
-            players.append(entry)
-        players.sort(key=lambda p: -p["rating"])
-        return {"type": game_type, "title": get_web_game(game_type).title, "players": players}
+        players = [
+            self._leader(game_type, row, offset + i + 1, names, labels)
+            for i, row in enumerate(rows)
+        ]
+        return {
+            "type": game_type,
+            "title": get_web_game(game_type).title,
+            "players": players,
+            "total": total,
+            "offset": offset,
+            "limit": limit,
+            "next": offset + limit if offset + limit < total else None,
+            "previous": max(0, offset - limit) if offset > 0 else None,
+            "rules": {
+                "provisional_opponents": PROVISIONAL_OPPONENTS,
+                "pair_window_days": PAIR_WINDOW.days,
+            },
+            "you": None if account is None else self._you(game_type, seeds, account, labels),
+        }
+
+    def _you(
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        account: Account,
+        labels: dict[str, str],
+    ) -> JSON:
+        """Where a signed-in account stands: its row (``None`` before its first rated
+        game) and the opponents it still needs to be ranked."""
+        row, ahead = self.store.leaderboard_place(game_type, seeds, f"a:{account.id}")
+        entry = (
+            None
+            if row is None
+            else self._leader(game_type, row, ahead + 1, {account.id: account.name}, labels)
+        )
+        met = 0 if row is None else row.opponents
+        return {"player": entry, "opponents_needed": max(0, PROVISIONAL_OPPONENTS - met)}
+
+    def _leader(
+        self,
+        game_type: str,
+        row: LeaderRow,
+        place: int,
+        names: dict[int, str],
+        labels: dict[str, str],
+    ) -> JSON:
+        is_bot, key = row.player.startswith("b:"), row.player[2:]
+        # a bot as its seats are named: the label without its note ("MCTS hard")
+        name = _without_note(labels.get(key, key)) if is_bot else names.get(int(key))
+        entry: JSON = {
+            "name": name,
+            "kind": "bot" if is_bot else "account",
+            "rating": round(row.ordinal, 2),
+            "mu": round(row.mu, 2),
+            "sigma": round(row.sigma, 2),
+            "games": row.games,
+            "opponents": row.opponents,
+            "provisional": row.provisional,
+            # its place among the established players; none while provisional
+            "rank": None if row.provisional else place,
+        }
+        if is_bot:  # the games of the tournament its rating started from
+            entry["seeded_games"] = bot_seeds().get(game_type, {}).get(key, {}).get("games", 0)
+        return entry
 
     def profile(self, account: Account) -> JSON:
         """An account's ratings per game and its finished games."""
@@ -115,6 +162,15 @@ class ReadModels:
             }
         history = [g for g in self.my_games(account) if g["over"]]
         return {"name": account.name, "ratings": ratings, "history": history}
+
+
+def bot_seeds_of(game_type: str) -> list[tuple[str, dict[str, float]]]:
+    """The bot strengths of ``game_type`` with their starting ratings."""
+    return list(bot_seeds().get(game_type, {}).items())
+
+
+def _is_account(row: LeaderRow) -> bool:
+    return row.player.startswith("a:")
 
 
 def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool) -> JSON:

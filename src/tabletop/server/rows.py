@@ -52,12 +52,38 @@ class GameRow:
     abandoned: bool = False  # a move's time limit ran out with "abandon" chosen
     started: str | None = None  # when its last open seat was taken (else: created)
     seq: int = 0  # changes so far; only a shared store (PostgreSQL) counts them
+    hinted: bool = False  # a seat asked for a hint: unrated
+    timed_out: tuple[int, ...] = ()  # the seats whose time ran out when it ended
 
 
 @dataclass(frozen=True)
 class Account:
     id: int
     name: str
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """A player of a leaderboard: ``"a:<id>"`` or ``"b:<bot>"``, its rating, rated
+    games, and how many different opponents it has met in them."""
+
+    player: str
+    mu: float
+    sigma: float
+    games: int
+    opponents: int
+
+    @property
+    def ordinal(self) -> float:
+        """The rating shown: mu - 3 sigma (openskill's ``ordinal``)."""
+        return float(self.mu - 3 * self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        """An account that has not met enough different opponents yet (see ``ratings``)."""
+        from .ratings import provisional  # here: it brings openskill, which rows need not
+
+        return provisional(self.player, self.opponents)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,10 @@ Each bot seat thinks on its own, from its own view, in a worker process
 (``BotPool``). A game's time limit is derived from stored times (when the round or
 turn began), so it survives restarts too: when it runs out, the game's default
 bot plays for every seat still to act (the log says ``"by": "clock"``), or the
-game is abandoned, as its creator chose.
+game ends there ("abandon"), as its creator chose: then the players still to act
+ran out of time (``timed_out``), and in a rated game they lose (ranked last; the
+others share first place), so stopping to move never dodges a loss. An unrated
+game just ends, unfinished, saying whose time ran out.
 """
 
 from __future__ import annotations
@@ -26,6 +29,12 @@ from .room import Room, Rooms
 from .sync import Leases
 
 log = logging.getLogger("tabletop.server")
+
+
+def timed_out_seats(room: Room) -> tuple[int, ...]:
+    """The players still to act when the move's time ran out (bots never wait)."""
+    active = room.match.active_seats()
+    return tuple(s.seat for s in room.seats if s.seat in active and s.kind == "human")
 
 
 def derived_seed(seed: int, ply: int, purpose: str) -> int:
@@ -185,7 +194,7 @@ class Scheduler:
         async def change(live: Room) -> None:
             if room.on_timeout == "abandon":
                 if live is room and room.round_start() == start and not room.finished:
-                    await self.authority.abandon(room)
+                    await self.authority.abandon(room, timed_out_seats(room))
                 return
             for seat in sorted(room.match.active_seats()):
                 if live is not room or room.round_start() != start:

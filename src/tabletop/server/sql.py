@@ -12,7 +12,8 @@ turn flags into ``bool`` (SQLite hands back 0 and 1).
 The schema is kept in the steps in which it grew, since databases made at each
 step exist: ``GAME_TABLES`` (the first tables), ``ACCOUNT_TABLES`` (accounts,
 sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
-``DAILY_TABLES`` (daily challenges, hints used). Each store runs them in its own
+``DAILY_TABLES`` (daily challenges, hints used), ``RATING_RULES_TABLES`` (who ran
+out of time, the weight of a rated game). Each store runs them in its own
 migrations.
 
 >>> import sqlite3
@@ -191,6 +192,16 @@ CREATE TABLE daily_attempts (
     PRIMARY KEY (type, day, account_id)
 );
 ALTER TABLE games ADD COLUMN hinted {flag} NOT NULL DEFAULT {false};
+"""
+
+#: ratings that cannot be dodged or farmed (issue 29): the seats whose time ran out
+#: (``"0,2"``; such a game ends lost for them, see ``scheduling``), how much each
+#: rated game counted for a player (``ratings.pair_weight``), and a player's rated
+#: games found by player (distinct opponents, games of a pair)
+RATING_RULES_TABLES = """
+ALTER TABLE games ADD COLUMN timed_out TEXT;
+ALTER TABLE rating_changes ADD COLUMN weight {real} NOT NULL DEFAULT 1;
+CREATE INDEX rating_changes_player ON rating_changes (player);
 """
 
 

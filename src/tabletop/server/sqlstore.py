@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from ..core.match import TAKE_BACK
 from . import ratings
-from .ratings import RatedEnd
+from .ratings import OPPONENTS_SQL, PROVISIONAL_OPPONENTS, RatedEnd
 from .rows import (
     Account,
     AccountGame,
@@ -23,6 +23,7 @@ from .rows import (
     AnalysisRow,
     DailyAttempt,
     GameRow,
+    LeaderRow,
     Seat,
     StoreError,
     hash_token,
@@ -155,17 +156,20 @@ class SqlStore(ABC):
         row = self._read(
             lambda sql: sql.row(
                 "SELECT id, type, options, seed, created, updated, over, seed_chosen, creator, "
-                f"undone, abandoned, started, {self._seq_column} FROM games WHERE id = ?",
+                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out "
+                "FROM games WHERE id = ?",
                 (game_id,),
             )
         )
         if row is None:
             return None
         id_, type_, options, seed, created, updated, over, chosen, creator, *rest = row
-        undone, abandoned, started, seq = rest
+        undone, abandoned, started, seq, hinted, timed_out = rest
         return GameRow(
             *(id_, type_, json.loads(options), seed, created, updated, bool(over)),
             *(bool(chosen), creator, bool(undone), bool(abandoned), started, seq),
+            hinted=bool(hinted),
+            timed_out=seat_list(timed_out),
         )
 
     def seats(self, game_id: str) -> list[Seat]:
@@ -350,15 +354,95 @@ class SqlStore(ABC):
         )
         return [(row[0], row[1], row[2], row[3]) for row in rows]
 
-    def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float]]:
-        """A rated game's ``{player: (rank, ordinal before, ordinal after)}``."""
+    def leaderboard(
+        self, game_type: str, seeds: dict[str, tuple[float, float]], offset: int, limit: int
+    ) -> tuple[list[LeaderRow], int]:
+        """One page of ``game_type``'s players, established first, each part best first
+        (``ratings.provisional``), and how many there are in all. ``seeds``: the bots'
+        starting ``(mu, sigma)``, listed as well before their first rated game."""
+        players, params = _players(game_type, seeds)
+        order = (
+            f"SELECT player, mu, sigma, games, opponents FROM {players} t "
+            f"ORDER BY {_PROVISIONAL} , mu - 3 * sigma DESC, player LIMIT ? OFFSET ?"
+        )
+        rows = self._read(
+            lambda sql: sql.rows(order, (*params, PROVISIONAL_OPPONENTS, limit, offset))
+        )
+        total = self._read(lambda sql: sql.row(f"SELECT COUNT(*) FROM {players} t", params))
+        return [LeaderRow(*row) for row in rows], int(total[0]) if total else 0
+
+    def leaderboard_place(
+        self, game_type: str, seeds: dict[str, tuple[float, float]], player: str
+    ) -> tuple[LeaderRow | None, int]:
+        """``player``'s row of the leaderboard (``None`` before a rated game) and how
+        many players are listed before it."""
+        players, params = _players(game_type, seeds)
+        found = self._read(
+            lambda sql: sql.row(
+                f"SELECT player, mu, sigma, games, opponents FROM {players} t WHERE player = ?",
+                (*params, player),
+            )
+        )
+        if found is None:
+            return None, 0
+        row = LeaderRow(*found)
+        ahead = self._read(
+            lambda sql: sql.row(
+                f"SELECT COUNT(*) FROM {players} t WHERE {_PROVISIONAL} < ? OR "
+                f"({_PROVISIONAL} = ? AND (mu - 3 * sigma > ? OR "
+                "(mu - 3 * sigma = ? AND player < ?)))",
+                (
+                    *params,
+                    PROVISIONAL_OPPONENTS,
+                    int(row.provisional),
+                    PROVISIONAL_OPPONENTS,
+                    int(row.provisional),
+                    row.ordinal,
+                    row.ordinal,
+                    player,
+                ),
+            )
+        )
+        return row, int(ahead[0]) if ahead else 0
+
+    def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float, float]]:
+        """A rated game's ``{player: (rank, ordinal before, ordinal after, weight)}``
+        (``weight``: how much the game counted, ``ratings.pair_weight``)."""
         rows = self._read(
             lambda sql: sql.rows(
-                "SELECT player, rank, before, after FROM rating_changes WHERE game_id = ?",
+                "SELECT player, rank, before, after, weight FROM rating_changes WHERE game_id = ?",
                 (game_id,),
             )
         )
-        return {row[0]: (row[1], row[2], row[3]) for row in rows}
+        return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+
+#: 1 for a provisional player of the ``_players`` table ``t`` (its parameter: the
+#: opponents needed), else 0: the leaderboard's first order
+_PROVISIONAL = "(CASE WHEN substr(player, 1, 2) = 'a:' AND opponents < ? THEN 1 ELSE 0 END)"
+
+
+def _players(game_type: str, seeds: dict[str, tuple[float, float]]) -> tuple[str, list[Any]]:
+    """A table (SQL, parameters) of ``game_type``'s rated players, with the seeded bots
+    not rated yet: ``player, mu, sigma, games, opponents``."""
+    parts = [
+        f"SELECT r.player, r.mu, r.sigma, r.games, {OPPONENTS_SQL} AS opponents "
+        "FROM ratings r WHERE r.type = ?"
+    ]
+    params: list[Any] = [game_type]
+    for player, (mu, sigma) in seeds.items():
+        parts.append(
+            "SELECT CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION), "
+            "CAST(? AS DOUBLE PRECISION), 0, 0 "
+            "WHERE NOT EXISTS (SELECT 1 FROM ratings WHERE type = ? AND player = ?)"
+        )
+        params += [player, mu, sigma, game_type, player]
+    return "(" + " UNION ALL ".join(parts) + ")", params
+
+
+def seat_list(text: str | None) -> tuple[int, ...]:
+    """Seats stored as ``"0,2"`` (``games.timed_out``); none for ``NULL``."""
+    return tuple(int(part) for part in text.split(",")) if text else ()
 
 
 def action_row(row: Sequence[Any]) -> ActionRow:

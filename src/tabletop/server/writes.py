@@ -100,15 +100,26 @@ class AppendAction(Write[str]):
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (self.game_id, self.ply, self.seat, self.action, self.reveals, stamp, self.by),
         )
-        if self.over and self.ranks is not None:  # "my games" shows results without replaying
-            sql.run_many(
-                "UPDATE seats SET rank = ? WHERE game_id = ? AND seat = ?",
-                [(rank, self.game_id, number) for number, rank in enumerate(self.ranks)],
-            )
-        if self.over and self.rated is not None:
-            sql.lock_ratings()
-            ratings.apply(sql, self.game_id, self.rated)
+        if self.over:
+            end_game(sql, self.game_id, self.ranks, self.rated)
         return stamp
+
+
+def end_game(sql: Sql, game_id: str, ranks: tuple[int, ...] | None, rated: RatedEnd | None) -> None:
+    """Store each seat's rank ("my games" shows results without replaying) and rate the
+    game, unless a hint or an undo was stored for it meanwhile (by any process: the
+    room that ended it may not know yet)."""
+    if ranks is not None:
+        sql.run_many(
+            "UPDATE seats SET rank = ? WHERE game_id = ? AND seat = ?",
+            [(rank, game_id, number) for number, rank in enumerate(ranks)],
+        )
+    if rated is None:
+        return
+    helped = sql.row("SELECT 1 FROM games WHERE id = ? AND (hinted OR undone)", (game_id,))
+    if helped is None:
+        sql.lock_ratings()
+        ratings.apply(sql, game_id, rated)
 
 
 @dataclass(frozen=True)
@@ -128,13 +139,27 @@ class Truncate(Write[None]):
 
 @dataclass(frozen=True)
 class Abandon(Write[None]):
-    """End the game unfinished and unrated (a move's time ran out, "abandon" chosen)."""
+    """End the game unfinished (a move's time ran out, "abandon" chosen): ``timed_out``
+    are the seats whose time ran out; a rated game is rated with them last
+    (``ranks``, ``rated``), an unrated one just ends."""
 
     game_id: str
     expected_seq: int | None = None
+    timed_out: tuple[int, ...] = ()
+    ranks: tuple[int, ...] | None = None
+    rated: RatedEnd | None = None
 
     def run(self, sql: Sql) -> None:
-        sql.change_game(self.game_id, self.expected_seq, updated=now(), over=True, abandoned=True)
+        seats = ",".join(map(str, self.timed_out)) or None
+        sql.change_game(
+            self.game_id,
+            self.expected_seq,
+            updated=now(),
+            over=True,
+            abandoned=True,
+            timed_out=seats,
+        )
+        end_game(sql, self.game_id, self.ranks, self.rated)
 
 
 @dataclass(frozen=True)

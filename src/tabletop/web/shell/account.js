@@ -204,7 +204,7 @@ export function timeText(seconds, onTimeout) {
     : hours >= 1 && Number.isInteger(hours) ? tn("{n} hour", "{n} hours", hours)
       : tn("{n} second", "{n} seconds", seconds);
   return onTimeout === "abandon"
-    ? t("{span} per move, then the game is abandoned", { span })
+    ? t("{span} per move; whoever runs out of time loses (an unrated game is abandoned)", { span })
     : t("{span} per move, then the default bot plays", { span });
 }
 
@@ -217,29 +217,96 @@ export async function showLeaderboard(root, typeName, navigate) {
     navigate(`/leaderboard/${type.name}`, { replace: true });
     return {};
   }
-  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}`);
+  const { offset, per } = pageOf(location.search);
+  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}?offset=${offset}&limit=${per}`);
   pageTitle(t("Ratings: {game}", { game: board.title }));
   const picker = h("nav", { class: "row wrap leaderboard-picker", "aria-label": t("Game") }, ...types.map((x) => h("a", {
     class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}`, "data-testid": `leaderboard-${x.name}`,
   }, x.title)));
-  const rows = board.players.map((p, i) => {
+  const established = board.players.filter((p) => !p.provisional);
+  const provisional = board.players.filter((p) => p.provisional);
+  const needed = board.rules.provisional_opponents;
+  root.append(h("section", { class: "card", "data-testid": "leaderboard" },
+    h("h1", {}, t("Ratings: {game}", { game: board.title })),
+    picker,
+    h("p", { "data-testid": "leaderboard-intro" }, t("Your rating goes up when you beat players rated above you and down when you lose to players rated below you. New players start at 0, and the number grows as the site becomes surer of how well you play.")),
+    yourStanding(board),
+    h("details", { class: "leaderboard-rules", "data-testid": "leaderboard-rules" },
+      h("summary", {}, t("How ratings work")),
+      h("ul", {},
+        h("li", {}, t("Rated are games between accounts (and bots) without a chosen seed, a hint or a taken-back move.")),
+        h("li", {}, t("A player whose time runs out in a rated game loses it.")),
+        h("li", {}, t("Two accounts that play each other often count less: their k-th game together within {days} days counts 1/k.", { days: board.rules.pair_window_days })),
+        h("li", {}, tn("A new account is provisional, listed apart, until it has played {n} different opponent.", "A new account is provisional, listed apart, until it has played {n} different opponents.", needed)),
+        h("li", {}, t("The bots started from a tournament among themselves.")),
+        h("li", {}, t("The number shown is a careful estimate (openskill's Plackett-Luce model): the estimated skill minus three times its uncertainty (mu − 3 sigma).")))),
+    established.length ? ratingTable(established, t("Ranked players"), "ranked") : null,
+    provisional.length ? ratingTable(provisional, t("Provisional players"), "provisional") : null,
+    leaderboardPager(board, type.name, per)));
+  return {};
+}
+
+const LEADERBOARD_PAGE = 50;
+
+/** The page asked for: ``?page=`` (from 1) of ``?per=`` rows (1 to 100, else 50). */
+function pageOf(search) {
+  const query = new URLSearchParams(search);
+  const asked = Number(query.get("per") || LEADERBOARD_PAGE);
+  const per = Number.isInteger(asked) && asked >= 1 && asked <= 100 ? asked : LEADERBOARD_PAGE;
+  const page = Number(query.get("page") || "1");
+  return { offset: Number.isInteger(page) && page > 1 ? (page - 1) * per : 0, per };
+}
+
+/** A signed-in player's place, or what they still need to be ranked. */
+function yourStanding(board) {
+  const you = board.you;
+  if (!you) return null;
+  const needed = you.opponents_needed;
+  let text;
+  if (!you.player) {
+    text = tn("You are not rated yet: finish a rated game (against a bot or another account) to get a rating, and play {n} different opponent to be ranked.", "You are not rated yet: finish a rated game (against a bot or another account) to get a rating, and play {n} different opponents to be ranked.", needed);
+  } else if (you.player.provisional) {
+    text = tn("Your rating is {rating} but provisional: play {n} more different opponent to be ranked.", "Your rating is {rating} but provisional: play {n} more different opponents to be ranked.", needed, { rating: you.player.rating.toFixed(1) });
+  } else {
+    text = t("You are number {rank} with a rating of {rating}.", { rank: you.player.rank, rating: you.player.rating.toFixed(1) });
+  }
+  return h("p", { class: "your-standing", "data-testid": "your-standing" }, text);
+}
+
+function ratingTable(players, caption, kind) {
+  const rows = players.map((p) => {
     const botName = p.kind === "bot" ? t(p.name) : null; // a bot's name is a msgid
     // a bot's rating started from a tournament among the bots: its games are counted apart
     const games = p.seeded_games ? t("{games} (+{seeded} in the tournament)", { games: p.games, seeded: p.seeded_games }) : String(p.games);
     return h("tr", { "data-testid": `rating-row-${p.kind}` },
-      h("td", {}, String(i + 1)),
+      h("td", {}, p.rank === null ? "–" : String(p.rank)),
       h("td", {}, botName !== null ? t("{name} (bot)", { name: botName }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
       h("td", { class: "num", "data-testid": "rating" }, p.rating.toFixed(1)),
       h("td", { class: "num", "data-testid": "rating-games" }, games));
   });
-  root.append(h("section", { class: "card", "data-testid": "leaderboard" },
-    h("h1", {}, t("Ratings: {game}", { game: board.title })),
-    picker,
-    h("p", { class: "muted" }, t("Ratings (openskill, Plackett-Luce) shown conservatively: mu - 3 sigma. Rated are games between accounts and bots, without a fixed seed or undo. The bots started from a tournament among themselves.")),
-    h("table", { class: "rating-table" },
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("Player")), h("th", { class: "num" }, t("Rating")), h("th", { class: "num" }, t("Games")))),
-      h("tbody", {}, ...rows))));
-  return {};
+  return h("table", { class: "rating-table", "data-testid": `rating-table-${kind}` },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Place")), h("th", { scope: "col" }, t("Player")), h("th", { scope: "col", class: "num" }, t("Rating")), h("th", { scope: "col", class: "num" }, t("Games")))),
+    h("tbody", {}, ...rows));
+}
+
+/** Previous and next pages, as links (they work without script too). */
+function leaderboardPager(board, typeName, per) {
+  if (board.next === null && board.previous === null) return null;
+  const link = (offset, text, testid, rel) => {
+    const query = new URLSearchParams();
+    const page = Math.floor(offset / per) + 1;
+    if (page > 1) query.set("page", String(page));
+    if (per !== LEADERBOARD_PAGE) query.set("per", String(per));
+    const href = `/leaderboard/${typeName}${query.size ? `?${query}` : ""}`;
+    return h("a", { class: "btn small", href, rel, "data-testid": testid }, text);
+  };
+  const first = board.offset + 1;
+  const last = board.offset + board.players.length;
+  return h("nav", { class: "row center wrap pager", "aria-label": t("Leaderboard pages"), "data-testid": "leaderboard-pager" },
+    board.previous !== null ? link(board.previous, t("Previous"), "leaderboard-previous", "prev") : null,
+    h("span", { class: "muted" }, t("Players {first}–{last} of {total}", { first, last, total: board.total })),
+    board.next !== null ? link(board.next, t("Next"), "leaderboard-next", "next") : null);
 }
 
 export async function showProfile(root, name) {

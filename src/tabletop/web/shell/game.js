@@ -130,9 +130,11 @@ export class GameScreen {
     this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, t("Show result"));
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
     this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
+    // whether the game counts for the ratings, and why not
+    this.ratedNote = h("p", { class: "muted rated-note", "data-testid": "rated-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
     this.claimBox = h("div", { class: "claim-box" }); // "claim this seat" for a signed-in player
-    this.notices.append(this.seedNote, this.claimBox, this.hintBox);
+    this.notices.append(this.seedNote, this.ratedNote, this.claimBox, this.hintBox);
     this.onKey = (e) => {
       if (e.key === "Escape") {
         if (this.overlay?.isConnected) this.closeEnd();
@@ -176,6 +178,7 @@ export class GameScreen {
     this.el.dataset.ply = state.ply;
     this.renderBanner(state);
     this.renderSeedNote(state);
+    this.renderRatedNote(state);
     if (state.acting !== null && previous && (previous.acting !== state.acting) && state.you.length > 1) {
       this.banner.classList.add("flash");
     }
@@ -187,7 +190,13 @@ export class GameScreen {
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
-    this.resultBtn.hidden = !(live && state.over && !state.abandoned);
+    this.resultBtn.hidden = !(live && state.over && (!state.abandoned || lostOnTime(state)));
+    // before a hint or an undo: it makes a rated game unrated (the button says so)
+    const warn = state.unrated === null ? t("Using it makes this game unrated") : "";
+    for (const btn of [this.hintBtn, this.undoBtn]) {
+      if (warn) btn.title = warn;
+      else btn.removeAttribute("title");
+    }
     if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
@@ -231,7 +240,7 @@ export class GameScreen {
     }
     const whose = (p) => (p && !p.over ? `${p.acting}/${p.to_move}/${this.turnKey(p)}` : null);
     if (state.abandoned && !previous?.abandoned) {
-      said.push(abandonedText());
+      said.push(abandonedText(state, (i) => this.seatName(i)));
     } else if (state.over && !previous?.over) {
       said.push(t("Game over: {result}", { result: this.mod.resultHeadline(state, (i) => this.seatName(i)) }));
     } else if (!state.over && whose(previous) !== whose(state)) {
@@ -262,7 +271,7 @@ export class GameScreen {
     let sub = "";
     let seat = null;
     if (state.abandoned) {
-      title = abandonedText();
+      title = abandonedText(state, (i) => this.seatName(i));
       this.banner.classList.add("banner-over");
     } else if (state.game.waiting) {
       title = t("Waiting for players to take the open seats");
@@ -334,6 +343,14 @@ export class GameScreen {
     }
   }
 
+  /** Whether the game counts for the ratings: said while it is played with accounts
+   * ("Rated game") and once a hint, an undo or a fixed seed made it unrated. */
+  renderRatedNote(state) {
+    const text = this.replay ? null : ratedText(state);
+    this.ratedNote.hidden = !text;
+    this.ratedNote.textContent = text || "";
+  }
+
   renderLog(state) {
     const list = this.logList;
     const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 30;
@@ -356,6 +373,10 @@ export class GameScreen {
         h("span", { class: "disc small", style: { "--disc": color.fill, "--ink": color.ink } }),
         h("span", { class: "log-text" }, h("strong", { title: this.seatName(entry.seat) }, this.seatName(entry.seat)), " ", text)));
     });
+    for (const seat of state.timed_out || []) { // the game ended there: the clock's entry
+      list.append(h("li", { class: "log-all log-timeout", "data-testid": "log-timeout" },
+        h("span", { class: "log-num" }, ""), h("span", { class: "log-text" }, t("{name} ran out of time", { name: this.seatName(seat) }))));
+    }
     if (atBottom || this.replay || !this.logSeen) list.scrollTop = list.scrollHeight;
     this.logSeen = true;
   }
@@ -375,6 +396,13 @@ export class GameScreen {
   // aria-disabled says so, and a second press is ignored.
   async undo() {
     if (this.undoBtn.getAttribute("aria-disabled") === "true") return;
+    if (this.state.unrated === null) {
+      this.confirmUnrated(t("Taking back a move makes this game unrated: it will not change anyone's rating."), t("Take it back"), () => {
+        this.state = { ...this.state, unrated: "undo" }; // asked once: the server says so next
+        this.undo();
+      });
+      return;
+    }
     this.undoBtn.setAttribute("aria-disabled", "true");
     try {
       await this.conn.request("undo", { ply: this.state.ply });
@@ -387,6 +415,13 @@ export class GameScreen {
   }
 
   async askHint() {
+    if (this.state.unrated === null && !this.hintAgreed) {
+      this.confirmUnrated(t("A hint makes this game unrated: it will not change anyone's rating."), t("Show a hint"), () => {
+        this.hintAgreed = true;
+        this.askHint();
+      });
+      return;
+    }
     const ply = this.state.ply;
     const turn = this.turnKey(this.state);
     if (this.hintBtn.getAttribute("aria-disabled") === "true") return;
@@ -414,6 +449,20 @@ export class GameScreen {
     }
   }
 
+  /** Ask before a hint or an undo makes a rated game unrated: a small box under the
+   * controls (not a modal), its button focused. */
+  confirmUnrated(message, yes, then) {
+    clear(this.hintBox);
+    this.hintBox.hidden = false;
+    const go = h("button", { class: "btn small primary", "data-testid": "confirm-unrated", onclick: () => { this.hintBox.hidden = true; then(); } }, yes);
+    this.hintBox.append(
+      h("p", { id: "unrated-warning", "data-testid": "unrated-warning" }, message),
+      h("div", { class: "row" }, go,
+        h("button", { class: "btn small ghost", "data-testid": "cancel-unrated", onclick: () => { this.hintBox.hidden = true; focusOn(this.hintBtn); } }, t("Cancel"))));
+    go.setAttribute("aria-describedby", "unrated-warning");
+    focusOn(go);
+  }
+
   clearHint() {
     this.hint = null;
     this.hintBox.hidden = true;
@@ -422,18 +471,19 @@ export class GameScreen {
 
   showEnd(force) {
     const state = this.state;
-    if (!state || !state.over || state.abandoned) return;
+    if (!state || !state.over || (state.abandoned && !lostOnTime(state))) return;
+    const played = !state.abandoned; // a game ended by the clock has no record or replay
     this.overlay?.remove();
     const close = () => this.closeEnd();
     const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, t("Play again"));
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
-      h("h1", { id: "end-title", tabindex: "-1" }, this.mod.resultHeadline(state, (i) => this.seatName(i))),
-      this.mod.resultView(state, (i) => this.seatName(i)),
+      h("h1", { id: "end-title", tabindex: "-1" }, played ? this.mod.resultHeadline(state, (i) => this.seatName(i)) : abandonedText(state, (i) => this.seatName(i))),
+      played ? this.mod.resultView(state, (i) => this.seatName(i)) : null,
       this.ratingChanges(state),
       h("div", { class: "row center wrap" },
         state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, t("Download record")) : null,
-        h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")),
-        this.type?.analysable ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}?analyse`, "data-testid": "end-analyse" }, t("Analyse")) : null,
+        played ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")) : null,
+        played && this.type?.analysable ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}?analyse`, "data-testid": "end-analyse" }, t("Analyse")) : null,
         again,
         h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
@@ -445,12 +495,18 @@ export class GameScreen {
 
   /** A rated game's end: each rated seat's rating before and after. */
   ratingChanges(state) {
-    if (!state.ratings) return null;
+    if (!state.ratings) {
+      const why = ratedText(state);
+      return why ? h("p", { class: "muted center", "data-testid": "rating-changes" }, why) : null;
+    }
     const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
       name: this.seatName(seat), before: r.before.toFixed(1), after: r.after.toFixed(1),
     }) : null)).filter(Boolean);
+    // a pair of accounts' k-th game together within the period counts 1/k
+    const weight = Math.min(...state.ratings.filter(Boolean).map((r) => r.weight ?? 1));
     return h("p", { class: "muted center", "data-testid": "rating-changes" },
       t("Rated game. Ratings: {changes}", { changes: parts.join(", ") }), " ",
+      weight < 1 ? t("It counted 1/{k}: the same two players met again within 30 days.", { k: Math.round(1 / weight) }) + " " : "",
       h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
@@ -497,6 +553,29 @@ function hintReason(hint) {
   return hint.parts.map((p) => (p.key ? errorText(p.key, p.args, p.text) : p.text)).join("; ");
 }
 
-function abandonedText() {
-  return t("Abandoned: a move's time limit ran out");
+/** A game ended by a move's time: who ran out of time, and what it meant. */
+function abandonedText(state, seatName) {
+  const seats = state.timed_out || [];
+  if (!seats.length) return t("Abandoned: a move's time limit ran out");
+  const names = listNames(seats.map(seatName));
+  return lostOnTime(state)
+    ? t("{names} ran out of time and lost", { names })
+    : t("Abandoned: {names} ran out of time", { names });
+}
+
+/** A rated game ended by the clock: its players out of time lost. */
+function lostOnTime(state) {
+  return Boolean(state.abandoned && state.ratings && (state.timed_out || []).length);
+}
+
+/** Whether a game counts for the ratings, in words; null where it says nothing (a game
+ * of seat links without accounts, or one finished and rated: its changes say it). */
+function ratedText(state) {
+  const why = {
+    hint: t("Unrated: a hint was used"),
+    undo: t("Unrated: a move was taken back"),
+    seed: t("Unrated: the seed was chosen"),
+  };
+  if (state.unrated === null && !state.over) return t("Rated game: a hint or taking back a move makes it unrated");
+  return why[state.unrated] || null;
 }

@@ -1,0 +1,198 @@
+"""Ratings that mean something (issue 29), over the HTTP API of a real server: running
+out of time loses a rated game, a hint makes a game unrated, the games of one pair of
+accounts count less and less and new accounts are provisional, and the leaderboard
+pages and tells a signed-in player where they stand."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+
+from tabletop.server.ratings import PROVISIONAL_OPPONENTS
+
+from server_support import ServerProcess
+
+PASSWORD = "correct horse"
+
+
+def register(server: ServerProcess, prefix: str) -> httpx.Client:
+    """A client signed in to a new account named ``prefix`` and a unique number."""
+    c = httpx.Client(base_url=server.url, timeout=30)
+    name = f"{prefix}{time.monotonic_ns() % 10**9}"
+    r = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return c
+
+
+def name_of(player: httpx.Client) -> str:
+    return str(player.get("/api/account").json()["account"]["name"])
+
+
+def create(creator: httpx.Client, game: str, seats: list[dict[str, Any]], **extra: Any) -> str:
+    r = creator.post("/api/games", json={"type": game, "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
+    """The game's state once ``until(state)`` holds (polled: the server moves by itself)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        state = player.get(f"/api/games/{game_id}").json()
+        if until(state):
+            return state
+        time.sleep(0.02)
+    raise AssertionError("the game never got there")
+
+
+def play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
+    """Play the game to its end, each player taking its first choice."""
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        for player in players:
+            state = player.get(f"/api/games/{game_id}").json()
+            if state["over"]:
+                return state
+            if state["acting"] is not None and state["choices"]:
+                action = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+                player.post(f"/api/games/{game_id}/actions", json=action)
+        time.sleep(0.01)
+    raise AssertionError("the game did not end")
+
+
+def my_game(player: httpx.Client, game_id: str) -> dict[str, Any]:
+    games = player.get("/api/account").json()["games"]
+    return next(g for g in games if g["id"] == game_id)
+
+
+ME_AND_RANDOM = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}]
+
+
+# -- running out of time ---------------------------------------------------------------
+
+
+def test_running_out_of_time_loses_a_rated_game(server: ServerProcess) -> None:
+    ann = register(server, "Tim")
+    game_id = create(ann, "nova-luna", ME_AND_RANDOM, time_limit=2, on_timeout="abandon")
+    state = wait(ann, game_id, lambda s: s["acting"] is not None)
+    assert state["unrated"] is None and state["timed_out"] == []
+    state = wait(ann, game_id, lambda s: s["over"])  # Ann never moves
+    assert state["abandoned"] and state["timed_out"] == [0]
+    mine, bot = state["ratings"]
+    assert mine["after"] < mine["before"] and bot["after"] > bot["before"]
+    game = my_game(ann, game_id)
+    assert game["rated"] and game["rank"] == 2  # last: the bot, still playing, is first
+    again = ann.post(f"/api/games/{game_id}/actions", json={"action": "x", "ply": 0})
+    assert again.status_code == 409
+
+
+def test_running_out_of_time_ends_an_unrated_game_saying_whose_time_it_was(
+    server: ServerProcess,
+) -> None:
+    ann = register(server, "Una")
+    # a seat link without an account: the game cannot count for the ratings
+    seats = [{"kind": "human", "name": "Guest"}, *ME_AND_RANDOM]
+    game_id = create(ann, "nova-luna", seats, time_limit=2, on_timeout="abandon")
+    state = wait(ann, game_id, lambda s: s["over"])
+    assert state["unrated"] == "players" and state["abandoned"]
+    assert state["timed_out"] and set(state["timed_out"]) <= {0, 1}
+    assert state["ratings"] is None and not my_game(ann, game_id)["rated"]
+
+
+# -- hints -----------------------------------------------------------------------------
+
+
+def test_a_hint_makes_the_game_unrated(server: ServerProcess) -> None:
+    ann = register(server, "Hin")
+    game_id = create(ann, "nova-luna", ME_AND_RANDOM)
+    state = wait(ann, game_id, lambda s: s["acting"] is not None)
+    assert state["unrated"] is None
+    hint = ann.post(f"/api/games/{game_id}/hint", json={"ply": state["ply"]})
+    assert hint.status_code == 200, hint.text
+    assert ann.get(f"/api/games/{game_id}").json()["unrated"] == "hint"
+    state = play_out(game_id, [ann])
+    assert state["ratings"] is None and state["unrated"] == "hint"
+    assert not my_game(ann, game_id)["rated"]
+    board = ann.get("/api/leaderboard/nova-luna").json()
+    assert board["you"]["player"] is None  # never rated
+
+
+def test_an_undo_says_the_game_is_unrated(server: ServerProcess) -> None:
+    ann = register(server, "Und")
+    game_id = create(ann, "nova-luna", ME_AND_RANDOM)
+    state = wait(ann, game_id, lambda s: s["acting"] is not None)
+    move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+    ann.post(f"/api/games/{game_id}/actions", json=move)
+    state = wait(ann, game_id, lambda s: s["undo"] and s["acting"] is not None)
+    assert state["unrated"] is None
+    assert ann.post(f"/api/games/{game_id}/undo", json={"ply": state["ply"]}).status_code == 200
+    assert ann.get(f"/api/games/{game_id}").json()["unrated"] == "undo"
+
+
+# -- farming ---------------------------------------------------------------------------
+
+
+def test_games_of_one_pair_count_less_and_new_accounts_are_provisional(
+    server: ServerProcess,
+) -> None:
+    ann, ben = register(server, "Far"), register(server, "Mer")
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+    weights = []
+    for _ in range(3):
+        game_id = create(ann, "nmbr9", seats)
+        assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
+        play_out(game_id, [ann, ben])
+        game = my_game(ann, game_id)
+        assert game["rated"]
+        weights.append(game["rating"]["weight"])
+    assert weights == pytest.approx([1, 1 / 2, 1 / 3])
+    board = ann.get("/api/leaderboard/nmbr9?limit=100").json()
+    players = {p["name"]: p for p in board["players"]}
+    mine = players[name_of(ann)]
+    assert mine["provisional"] and mine["rank"] is None and mine["opponents"] == 1
+    # listed after every established player (the bots among them), whatever the numbers
+    first_provisional = next(i for i, p in enumerate(board["players"]) if p["provisional"])
+    assert all(p["provisional"] for p in board["players"][first_provisional:])
+    greedy = players["Greedy"]
+    assert greedy["rank"] is not None and not greedy["provisional"]
+    you = board["you"]
+    assert you["player"]["name"] == name_of(ann)
+    assert you["opponents_needed"] == PROVISIONAL_OPPONENTS - 1
+
+
+# -- the leaderboard's pages -----------------------------------------------------------
+
+
+def test_the_leaderboard_pages(server: ServerProcess) -> None:
+    c = httpx.Client(base_url=server.url, timeout=30)
+    whole = c.get("/api/leaderboard/nmbr9?limit=100").json()
+    assert whole["total"] == len(whole["players"]) >= 5 and whole["you"] is None
+    first = c.get("/api/leaderboard/nmbr9?limit=2").json()
+    assert len(first["players"]) == 2 and first["next"] == 2 and first["previous"] is None
+    pages, offset = [], 0
+    while offset is not None:
+        page = c.get(f"/api/leaderboard/nmbr9?limit=2&offset={offset}").json()
+        pages += page["players"]
+        offset = page["next"]
+    assert pages == whole["players"]
+    assert page["previous"] == page["offset"] - 2
+    established = [p for p in whole["players"] if not p["provisional"]]
+    assert [p["rank"] for p in established] == list(range(1, len(established) + 1))
+
+
+@pytest.mark.parametrize(
+    "query", ["limit=0", "limit=101", "limit=abc", "offset=-1", "offset=1.5", "limit=%EF%BC%95"]
+)
+def test_the_leaderboard_refuses_bad_pages(server: ServerProcess, query: str) -> None:
+    r = httpx.get(f"{server.url}/api/leaderboard/nmbr9?{query}", timeout=30)
+    assert r.status_code == 400, r.text
+    assert "must be a whole number" in r.json()["error"]
+
+
+def test_an_unrated_player_is_told_how_to_get_ranked(server: ServerProcess) -> None:
+    new = register(server, "New")
+    you = new.get("/api/leaderboard/nova-luna").json()["you"]
+    assert you == {"player": None, "opponents_needed": PROVISIONAL_OPPONENTS}
