@@ -23,7 +23,10 @@ PASSWORD = "moonlight 42"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("accounts") / "games.db") as base:
+    # a time per move of seconds (the page offers 30 s at least) lets a test see it run out
+    short_times = ("--min-time-per-move", "1")
+    db = tmp_path_factory.mktemp("accounts") / "games.db"
+    with running_server(db, options=short_times) as base:
         yield base
 
 

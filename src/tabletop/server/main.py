@@ -109,6 +109,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search work per move of a post-game analysis (default: each game's own; "
         "less is faster and coarser)",
     )
+    parser.add_argument(
+        "--min-time-per-move",
+        type=_positive(int),
+        metavar="SECONDS",
+        help="the shortest time per move a new game may have (default: what the lobby "
+        "offers: 30 s for NMBR 9's move clock, 1 h for turn-based games)",
+    )
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -158,6 +165,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "bot_limits": [args.bot_max_iterations, args.bot_max_seconds],
         "daily_bots": dict(args.daily_bot),
         "analysis_budget": args.analysis_budget,
+        "shortest_time_limit": args.min_time_per_move,
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
@@ -182,6 +190,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         rate_limits=RateLimits(*settings["rate_limits"]),
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
+        shortest_time_limit=settings.get("shortest_time_limit"),
     )
 
 
