@@ -101,7 +101,8 @@ def test_register_open_join_finish_rate_and_log_out_everywhere(browser: Any, ser
         ben.get_by_test_id(f"join-{game_id}").click()
         ben.wait_for_url(f"**/g/{game_id}")
         ben.get_by_test_id("turn-banner").wait_for()
-        ben.wait_for_function("() => document.title.startsWith('Your turn')")
+        # "(1) Your turn · NMBR 9": the count of games waiting for him first (issue 29)
+        ben.wait_for_function("() => document.title.includes('Your turn')")
         assert "1 day per move" in ben.get_by_test_id("time-limit-chip").inner_text()
         shot(ben, "acc-game-joined-phone")
         assert game_id not in [g["id"] for g in api(server, "/api/lobby")["games"]]
