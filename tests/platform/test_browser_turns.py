@@ -73,7 +73,7 @@ def test_your_turn_appears_without_a_reload_with_the_time_left(browser: Any, ser
         for page in (ann, ben):
             page.reload()  # the init script in place
             page.get_by_test_id("notify-switch").click()  # opt in: asks the permission now
-            assert page.get_by_test_id("notify-switch").get_attribute("aria-pressed") == "true"
+            page.locator("[data-testid=notify-switch][aria-pressed=true]").wait_for()
 
         # Ann opens a game (2 days per move); Ben takes the seat: both /me pages follow
         seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
@@ -104,14 +104,13 @@ def test_your_turn_appears_without_a_reload_with_the_time_left(browser: Any, ser
         assert re.fullmatch(r"1 day 23 h left", item.get_by_test_id("time-left").inner_text())
         shot(page, f"turn-my-games-{other.lower()}")
         shot(players[first][0], f"turn-my-games-{first.lower()}")  # the other size
-        for lang, words in [("de", r"noch 1 Tag 23 Std\."), ("nl", r"nog 1 dag 23 u")]:
+        for lang, words in [("de", "noch 1 Tag 23 Std."), ("nl", "nog 1 dag 23 u")]:
             page.select_option("#language", lang)
-            page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             left = page.get_by_test_id(f"my-game-{game_id}").get_by_test_id("time-left")
-            assert re.fullmatch(words, left.inner_text()), left.inner_text()
+            left.get_by_text(words, exact=True).wait_for()  # redrawn in the language
             assert page.title().startswith("(1) ")
         page.select_option("#language", "en")
-        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        page.get_by_test_id(f"my-game-{game_id}").get_by_text("your turn").wait_for()
 
         # the game page: each seat to move and its time left
         page.evaluate("window.tabHidden = false")
