@@ -364,7 +364,9 @@ def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
 def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
     database: Callable[[str], Path | str], tmp_path: Path
 ) -> None:
-    server = ServerProcess(database("clock.sqlite3"), log=tmp_path / "clock.log").start()
+    short_times = ("--min-time-per-move", "1")  # the page offers 30 s at least
+    db, log = database("clock.sqlite3"), tmp_path / "clock.log"
+    server = ServerProcess(db, log=log, options=short_times).start()
     api = Api(server)
     try:
         game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)  # the option's old name

@@ -23,7 +23,10 @@ PASSWORD = "moonlight 42"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("accounts") / "games.db") as base:
+    # a time per move of seconds (the page offers 30 s at least) lets a test see it run out
+    short_times = ("--min-time-per-move", "1")
+    db = tmp_path_factory.mktemp("accounts") / "games.db"
+    with running_server(db, options=short_times) as base:
         yield base
 
 
@@ -98,7 +101,8 @@ def test_register_open_join_finish_rate_and_log_out_everywhere(browser: Any, ser
         ben.get_by_test_id(f"join-{game_id}").click()
         ben.wait_for_url(f"**/g/{game_id}")
         ben.get_by_test_id("turn-banner").wait_for()
-        ben.wait_for_function("() => document.title.startsWith('Your turn')")
+        # "(1) Your turn · NMBR 9": the count of games waiting for him first (issue 29)
+        ben.wait_for_function("() => document.title.includes('Your turn')")
         assert "1 day per move" in ben.get_by_test_id("time-limit-chip").inner_text()
         shot(ben, "acc-game-joined-phone")
         assert game_id not in [g["id"] for g in api(server, "/api/lobby")["games"]]

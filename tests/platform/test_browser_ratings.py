@@ -23,7 +23,10 @@ PASSWORD = "moonlight 42"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("ratings") / "games.db") as base:
+    short_times = ("--min-time-per-move", "1")  # to see a time per move run out
+    with running_server(
+        tmp_path_factory.mktemp("ratings") / "games.db", options=short_times
+    ) as base:
         yield base
 
 
@@ -81,7 +84,7 @@ def test_a_hint_warns_first_and_the_game_then_says_it_is_unrated(
         player = register(page, server, "Hin")
         game_id = new_game(player)
         page.goto(f"{server}/g/{game_id}")
-        page.wait_for_function("() => document.title.startsWith('Your turn')")
+        page.wait_for_function("() => document.title.includes('Your turn')")
         assert page.get_by_test_id("rated-note").inner_text().startswith("Rated game")
         assert "unrated" in (page.get_by_test_id("hint").get_attribute("title") or "")
         page.get_by_test_id("hint").click()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +19,25 @@ from websockets.sync.client import connect
 from tabletop.i18n import catalogue
 from tabletop.server.store import MIGRATIONS, Store
 
-from server_support import Api, ServerProcess, open_socket, receive
+from server_support import Api, ServerProcess, new_db, open_socket, receive
 
 OLD_DB = Path(__file__).parent / "data" / "games-before-accounts.sqlite3"
 PASSWORD = "correct horse"
 NewDb = Callable[[str], Path | str]  # the ``database`` fixture: either storage
+#: a time per move of seconds (the page offers 30 s at least), so tests see it run out
+SHORT_TIMES = ("--min-time-per-move", "1")
+
+
+@pytest.fixture(scope="module")
+def server(
+    storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """conftest's ``server``, taking times per move of seconds."""
+    folder = tmp_path_factory.mktemp("server")
+    db = new_db(storage, request, folder)
+    proc = ServerProcess(db, log=folder / "server.log", options=SHORT_TIMES).start()
+    yield proc
+    proc.stop()
 
 
 def client(server: ServerProcess) -> httpx.Client:
@@ -391,7 +405,8 @@ def test_rating_survives_kill_9_exactly_once(database: NewDb, tmp_path: Path) ->
 def test_a_time_limit_runs_out_across_a_restart(
     database: NewDb, tmp_path: Path, on_timeout: str
 ) -> None:
-    proc = ServerProcess(database("clock.sqlite3"), log=tmp_path / "clock.log").start()
+    db, log = database("clock.sqlite3"), tmp_path / "clock.log"
+    proc = ServerProcess(db, log=log, options=SHORT_TIMES).start()
     try:
         ann = register(proc, "Ann")
         body = {

@@ -6,6 +6,7 @@ pages and tells a signed-in player where they stand."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -13,9 +14,22 @@ import pytest
 
 from tabletop.server.ratings import PROVISIONAL_OPPONENTS
 
-from server_support import ServerProcess
+from server_support import ServerProcess, new_db
 
 PASSWORD = "correct horse"
+
+
+@pytest.fixture(scope="module")
+def server(
+    storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    """conftest's ``server``, taking times per move of seconds (to see them run out)."""
+    folder = tmp_path_factory.mktemp("server")
+    db = new_db(storage, request, folder)
+    options = ("--min-time-per-move", "1")
+    proc = ServerProcess(db, log=folder / "server.log", options=options).start()
+    yield proc
+    proc.stop()
 
 
 def register(server: ServerProcess, prefix: str) -> httpx.Client:

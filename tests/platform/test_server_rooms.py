@@ -177,7 +177,7 @@ async def _time_limit_stored_as_clock(tmp_path: Path) -> None:
     state = hub.encoder.state(room, frozenset())
     assert state["game"]["time_limit"] == 3600 and state["game"]["on_timeout"] == "abandon"
     assert state["clock"]["seconds"] == 3600
-    created = await hub.create({**_two_humans(1), "time_limit": 60})
-    assert store.game(created["id"]).options["time_limit"] == 60  # stored by its name now
+    created = await hub.create({**_two_humans(1), "time_limit": 7200})
+    assert store.game(created["id"]).options["time_limit"] == 7200  # stored by its name now
     hub.close()
     store.close()

@@ -32,7 +32,7 @@ SLOW_BOT = {"kind": "bot", "bot": "mcts:20000"}
 def two(pg_cluster: PgCluster, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two ``novaluna serve`` processes on one new PostgreSQL database."""
     url = pg_cluster.database()
-    options = ("--bot-max-seconds", "2")
+    options = ("--bot-max-seconds", "2", "--min-time-per-move", "1")  # clocks of seconds
     a = ServerProcess(url, log=tmp_path / "a.log", workers=1, options=options).start()
     b = ServerProcess(url, log=tmp_path / "b.log", workers=1, options=options).start()
     yield a, b

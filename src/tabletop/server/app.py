@@ -29,7 +29,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
 * ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
   ``act``/``undo``/``hint`` messages like the HTTP bodies (plus an optional ``id``
   echoed in the ``ack``/``error``/``hint`` answer); every change arrives as a
-  ``{"type": "state", ...}`` message.
+  ``{"type": "state", ...}`` message;
+* ``WS   /api/account/ws`` — signed in: every change of your games as it happens
+  (``account_socket``; docs/web.md, "The account socket").
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from starlette.responses import JSONResponse, Response
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
-from . import accounts_api, analysis_api, daily_api, games_api, pages, socket_api
+from . import account_socket, accounts_api, analysis_api, daily_api, games_api, pages, socket_api
 from .assets import Assets
 from .botpool import BotPool
 from .errors import ApiError
@@ -78,14 +80,25 @@ def create_app(
     daily_bots: dict[str, str] | None = None,
     analysis_budget: int | None = None,
     takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
+    shortest_time_limit: int | None = None,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
-    ``analysis_budget`` the search work per move of post-game analyses."""
+    ``analysis_budget`` the search work per move of post-game analyses,
+    ``shortest_time_limit`` the shortest time per move a new game may have (seconds;
+    by default the shortest the lobby page offers: ``setup.shortest_time_limit``)."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(
-        store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget, takeover
+        store,
+        pool,
+        bot_pause,
+        bot_limits,
+        rate_limits,
+        daily_bots,
+        analysis_budget,
+        takeover,
+        shortest_time_limit,
     )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
@@ -115,6 +128,7 @@ def create_app(
         *analysis_api.ROUTES,
         *daily_api.ROUTES,
         *socket_api.ROUTES,
+        *account_socket.ROUTES,
         *assets.routes(),
     ]
     app = Starlette(

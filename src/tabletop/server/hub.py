@@ -5,7 +5,8 @@ per game at a time; ``scheduler`` runs their bots, hints and time limits;
 ``encoder`` tells their clients; ``analyst`` works out finished games' analyses;
 ``dailies`` starts daily challenges and reads their boards;
 ``reads`` answers the lobby, account and
-leaderboard pages; ``writer`` stores; and with several processes on one store,
+leaderboard pages; ``accounts`` pushes what concerns a signed-in player to their
+account sockets (account_events.py); ``writer`` stores; and with several processes on one store,
 ``leases``, ``refresher`` and ``follower`` keep this one in step (sync.py).
 """
 
@@ -19,6 +20,7 @@ import socket
 from typing import Any, TypeVar
 
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
+from .account_events import AccountEvents
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
@@ -53,23 +55,26 @@ class Hub:
         daily_bots: dict[str, str] | None = None,
         analysis_budget: int | None = None,
         takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
+        shortest_time_limit: int | None = None,
     ) -> None:
         self.store = store
         self.limits = limits
+        self.shortest_time_limit = shortest_time_limit  # None: what the page offers
         self.rates = rates.limiters()
         self.rooms = Rooms(store)
         self.writer = Writer(store)
         self._write = self.writer.write
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms)
+        self.accounts = AccountEvents(self.reads)
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.leases = Leases(store, owner, takeover)
         self.takeover = takeover
         # ``changed`` calls back into the scheduler, built last: the one loop among the parts
-        self.refresher = Refresher(store, self.rooms, self.changed)
+        self.refresher = Refresher(store, self.rooms, self.followed)
         self.authority = Authority(
-            store, self.rooms, self.refresher, self._write, self.rates, self.changed, self.broadcast
+            store, self.rooms, self.refresher, self._write, self.rates, self.changed, self.shown
         )
         self.scheduler = Scheduler(
             self.rooms,
@@ -91,16 +96,35 @@ class Hub:
             self.authority.fresh,
             self.scheduler.schedule_bots,
             self.analyst.start,
+            self.accounts.watching,
+            self.follow_new,
         )
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
         self.encoder.broadcast(room)
 
-    def changed(self, room: Room) -> None:
-        """After a change: its clients learn it, its bots and time limit go on."""
+    def changed(self, room: Room, local: bool = True) -> None:
+        """After a change: its clients and seated accounts learn it, its bots and time
+        limit go on. ``local``: this process made it (not followed another's)."""
         self.broadcast(room)
+        self.accounts.game_changed(room, local)
         self.scheduler.schedule_bots(room)
+
+    def followed(self, room: Room) -> None:
+        """After a change another process made (sync.Refresher): as ``changed``."""
+        self.changed(room, local=False)
+
+    def shown(self, room: Room) -> None:
+        """After an undo or abandoning: its clients and seated accounts learn it."""
+        self.broadcast(room)
+        self.accounts.game_changed(room)
+
+    async def follow_new(self, game_id: str) -> None:
+        """Another process changed a game this one does not hold, of an account with a
+        socket here (a new game, a seat taken): hold it from now on, and tell them."""
+        room = await self.authority.fresh(game_id)
+        self.accounts.game_changed(room, local=False)
 
     def check_rate(self, kind: str, key: object) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
@@ -112,7 +136,7 @@ class Hub:
 
     async def create(self, body: Any, account: Account | None = None) -> JSON:
         """Store a new game (its seats' links go to its creator only) and start it."""
-        setup = check_setup(body, account, self.limits)
+        setup = check_setup(body, account, self.limits, self.shortest_time_limit)
         game_id = secrets.token_urlsafe(9)
         creator = account.id if account else None
         game_type, seats, options = setup.type, setup.seats, setup.options
@@ -121,6 +145,7 @@ class Hub:
             CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator)
         )
         room = self.rooms.room(game_id)
+        self.accounts.game_changed(room)  # the creator's other tabs list it
         self.scheduler.schedule_bots(room)
         return {
             "id": game_id,

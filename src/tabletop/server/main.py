@@ -126,6 +126,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="several processes: how often each looks for such tasks (default %(default)s)",
     )
+    parser.add_argument(
+        "--min-time-per-move",
+        type=_positive(int),
+        metavar="SECONDS",
+        help="the shortest time per move a new game may have (default: what the lobby "
+        "offers: 30 s for NMBR 9's move clock, 1 h for turn-based games)",
+    )
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -176,6 +183,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "daily_bots": dict(args.daily_bot),
         "analysis_budget": args.analysis_budget,
         "takeover": [args.lease_seconds, args.takeover_check_seconds],
+        "shortest_time_limit": args.min_time_per_move,
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
@@ -201,6 +209,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
         takeover=Takeover(*settings.get("takeover", ())),
+        shortest_time_limit=settings.get("shortest_time_limit"),
     )
 
 

@@ -7,7 +7,7 @@ The same tables, writes and reads as the SQLite store (``sql``, ``writes``,
   on it (``UPDATE games SET seq = seq + 1 WHERE id = ... AND seq = expected``), so
   two processes can never both apply a change at one position: the second gets
   ``StoreConflict`` and reloads the game.
-* Each change sends ``NOTIFY tabletop, '<game> <seq>'`` in its own transaction, so
+* Each change sends ``NOTIFY tabletop, '<game> <seq> <account ids>'`` in its own transaction, so
   the notice goes out exactly when the change is visible; every process LISTENs
   and reloads the games it holds (``Hub.listen``). A lost notice only delays: the
   seq is checked again whenever a game is changed or a client connects.
@@ -122,7 +122,18 @@ class SharedSql(Sql):
         )
         if row is None:
             raise StoreConflict("another server process changed this game first; look again")
-        self.run("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {row[0]}"))
+        self.announce(game_id)
+
+    def announce(self, game_id: str) -> None:
+        """``NOTIFY`` the change: ``'<game> <seq> <account ids, comma-separated>'``;
+        the accounts seated in it let a process with their account sockets follow a
+        game it does not hold (``sync.Follower``). Sent when the transaction commits."""
+        self.run(
+            "SELECT pg_notify(?, id || ' ' || seq || ' ' || coalesce((SELECT "
+            "string_agg(account_id::text, ',') FROM seats WHERE game_id = games.id), '')) "
+            "FROM games WHERE id = ?",
+            (CHANNEL, game_id),
+        )
 
     def lock_ratings(self) -> None:
         """Games ending at once in two processes would otherwise both read a player's

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
-from .encoding import public_seat
+from .encoding import iso, public_seat
 from .errors import ApiError
 from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_seeds, player_key
-from .room import Rooms
+from .room import Room, Rooms
 from .rows import Account, AccountGame, LeaderRow, Seat
 from .setup import bot_labels
 from .storage import GameStore
@@ -53,13 +53,16 @@ class ReadModels:
                 room = self.rooms.room(row.id)
             except ApiError:
                 continue
-            your_turn = (
-                not room.finished and not room.waiting and row.seat in room.match.active_seats()
-            )
-            games.append(_summary(row, room.seats, your_turn, room.waiting))
-        order = {True: 0, False: 1}
-        games.sort(key=lambda g: (g["over"], order[g["your_turn"]]))
+            games.append(_live_summary(row, room))
+        games.sort(key=_urgency)
         return games
+
+    def game_summary(self, room: Room, seat: int) -> JSON:
+        """One game of ``my_games`` as the account playing ``seat`` sees it now."""
+        over = room.finished
+        updated = room.log[-1]["at"] if room.log else room.row.started or room.row.created
+        row = AccountGame(room.id, room.type.name, seat, over, room.row.abandoned, updated)
+        return self._finished_summary(row) if over else _live_summary(row, room)
 
     def _finished_summary(self, row: AccountGame) -> JSON:
         seats = self.store.seats(row.id)
@@ -171,6 +174,24 @@ def bot_seeds_of(game_type: str) -> list[tuple[str, dict[str, float]]]:
 
 def _is_account(row: LeaderRow) -> bool:
     return row.player.startswith("a:")
+
+
+def _live_summary(row: AccountGame, room: Room) -> JSON:
+    """An unfinished game's summary, with its time per move and current deadline."""
+    your_turn = not room.finished and not room.waiting and row.seat in room.match.active_seats()
+    summary = _summary(row, room.seats, your_turn, room.waiting)
+    deadline = room.time_limit_deadline()
+    summary.update(
+        time_limit=room.time_limit or None,
+        deadline=None if deadline is None else iso(deadline),
+    )
+    return summary
+
+
+def _urgency(game: JSON) -> tuple[bool, bool, str]:
+    """Ongoing first, your turn first among them, the least time left first (ISO times
+    in UTC sort as text; no deadline: last, "~" sorts after digits)."""
+    return (game["over"], not game["your_turn"], game.get("deadline") or "~")
 
 
 def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool) -> JSON:

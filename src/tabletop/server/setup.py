@@ -15,6 +15,10 @@ from .rows import Account, Seat
 
 #: The longest time per move a game may have: turn-based games run over days.
 MAX_TIME_LIMIT = 14 * 24 * 3600
+#: The shortest time per move the lobby page offers a game without a move clock of its
+#: own (lobby.js ``TIME_LIMITS``): turn-based play. Shorter, a player who joins an open
+#: game would see the bot play every move for them.
+TURN_BASED_SHORTEST = 3600
 ON_TIMEOUT = ("bot", "abandon")  # what happens when a move's time runs out
 OPEN_NAME = "Open seat"
 
@@ -30,9 +34,12 @@ class Setup:
     seed_chosen: bool
 
 
-def check_setup(body: Any, account: Account | None, limits: BotLimits) -> Setup:
+def check_setup(
+    body: Any, account: Account | None, limits: BotLimits, shortest: int | None = None
+) -> Setup:
     """The setup of a create request's ``body``; a 400 (401 for a seat needing a
-    session) saying what is wrong."""
+    session) saying what is wrong. A time per move is at least ``shortest`` seconds
+    (``None``: the shortest the page offers, ``shortest_time_limit``)."""
     if not isinstance(body, dict):
         raise ApiError(400, "send a JSON object describing the game")
     try:
@@ -69,7 +76,47 @@ def check_setup(body: Any, account: Account | None, limits: BotLimits) -> Setup:
         options = game_type.check_setup(_plain_seats(raw_seats), options, limits)
     except OptionsError as err:
         raise ApiError.of(400, err) from None
+    least = shortest_time_limit(game_type) if shortest is None else shortest
+    _check_range(turn_based.get("time_limit", 0), least, MAX_TIME_LIMIT)
+    own = _own_time_limit(game_type)
+    if own is not None:  # the game's own move clock option (stored as ``time_limit``)
+        _check_range(options.get("time_limit", 0), least, own.get("max", MAX_TIME_LIMIT))
     return Setup(game_type, seats, {**options, **turn_based}, seed, seed_chosen)
+
+
+def shortest_time_limit(game_type: WebGame) -> int:
+    """The shortest time per move the lobby page offers ``game_type``: the shortest
+    choice of its own move clock option (NMBR 9: 30 s), else ``TURN_BASED_SHORTEST``."""
+    own = _own_time_limit(game_type)
+    values = [c["value"] for c in own["choices"] if type(c["value"]) is int] if own else []
+    return min((v for v in values if v > 0), default=TURN_BASED_SHORTEST)
+
+
+def _own_time_limit(game_type: WebGame) -> JSON | None:
+    """The game's own ``time_limit`` option field, if it has one (lobby.js offers it)."""
+    fields = game_type.describe().get("options", [])
+    return next((f for f in fields if f["name"] == "time_limit" and "choices" in f), None)
+
+
+def _check_range(seconds: int, least: int, most: int) -> None:
+    """400 unless ``seconds`` (a time per move) is 0 (none) or ``least`` to ``most``."""
+    if seconds and not least <= seconds <= most:
+        raise ApiError(
+            400,
+            "'time_limit' (the time per move, in seconds) must be 0 (none) or from "
+            "{least} to {most} ({range})",
+            least=least,
+            most=most,
+            range=f"{_span(least)}–{_span(most)}",
+        )
+
+
+def _span(seconds: int) -> str:
+    """A span as the lobby names it: "30 s", "1 h", "14 d" (for the range's text)."""
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds // size} {unit}"
+    return f"{seconds} s"
 
 
 def created_seat(game_id: str, seat: Seat) -> JSON:

@@ -44,7 +44,7 @@ async def _socket(ws: WebSocket) -> None:
         room = await hub.authority.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
         seats = hub.authority.seats_for(room, tokens, account_of(ws))
     except ApiError as err:
-        await ws.send_json({"type": "error", "status": err.status, **_socket_error(err)})
+        await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
         await ws.close(code=4000 + err.status)
         return
     except (WebSocketDisconnect, TimeoutError):
@@ -123,7 +123,7 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         else:
             raise ApiError(400, "unknown message type; use act, undo or hint")
     except ApiError as err:
-        sub.send({"type": "error", "id": ref, "status": err.status, **_socket_error(err)})
+        sub.send({"type": "error", "id": ref, "status": err.status, **socket_error(err)})
 
 
 async def _hint_over_socket(
@@ -133,7 +133,7 @@ async def _hint_over_socket(
         hint = await hub.scheduler.hint(room, sub.seats, message.get("ply"), message.get("seat"))
         sub.send({"type": "hint", "id": ref, **hint})
     except ApiError as err:
-        sub.send({"type": "error", "id": ref, "status": err.status, **_socket_error(err)})
+        sub.send({"type": "error", "id": ref, "status": err.status, **socket_error(err)})
 
 
 async def _writer(ws: WebSocket, sub: Subscriber) -> None:
@@ -146,7 +146,7 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
             await ws.send_text(text)
 
 
-def _socket_error(err: ApiError) -> dict[str, Any]:
+def socket_error(err: ApiError) -> dict[str, Any]:
     """An error over the WebSocket: ``message`` (English), and ``key``/``args``."""
     return {"message": err.message, "key": err.key, "args": err.params}
 

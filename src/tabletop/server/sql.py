@@ -291,6 +291,9 @@ class Sql:
             sets = ", ".join(f"{name} = ?" for name in columns)  # names from code, not input
             self.run(f"UPDATE games SET {sets} WHERE id = ?", (*columns.values(), game_id))
 
+    def announce(self, game_id: str) -> None:
+        """Tell other processes the game changed: none share a SQLite store."""
+
     def lock_ratings(self) -> None:
         """Keep two rated ends from reading one player's old rating at once. Nothing to
         do here: a SQLite writer holds the whole database (``BEGIN IMMEDIATE``)."""

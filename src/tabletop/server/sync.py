@@ -166,12 +166,16 @@ class Follower:
         fresh: Callable[[str], Awaitable[Room]],
         schedule: Callable[[Room], None],
         analyse: Callable[[str], None],
+        watching: Callable[[list[int]], bool],
+        follow_new: Callable[[str], Awaitable[None]],
     ) -> None:
         self.store = store
         self.rooms = rooms
         self.fresh = fresh
         self.schedule = schedule
         self.analyse = analyse  # takes up a game's unfinished analysis
+        self.watching = watching  # whether any of these accounts has a socket here
+        self.follow_new = follow_new  # hold a game not held here, and tell its accounts
 
     async def listen(self, every: float = Takeover.check_seconds) -> None:
         """A shared store: follow the changes other processes make. Each notice
@@ -208,19 +212,29 @@ class Follower:
             self.take_over_orphans()
 
     def _notified(self, payload: str) -> None:
-        game_id, _, seq = payload.rpartition(" ")
+        """A notice ``'<game> <seq> <account ids>'`` (``pgstore.SharedSql.announce``):
+        reload a game held here that is behind; load a game not held here whose
+        accounts have an account socket here (they learn of new games and seats)."""
+        game_id, seq, *rest = payload.split(" ") + [""]
         room = self.rooms.live.get(game_id)
-        if room is not None and seq.isdigit() and room.seq < int(seq):
-            self._refresh_soon(game_id)
+        if room is not None:
+            if seq.isdigit() and room.seq < int(seq):
+                self._refresh_soon(game_id)
+            return
+        accounts = [int(a) for a in rest[0].split(",") if a.isdigit()]
+        if self.watching(accounts):
+            self._refresh_soon(game_id, self.follow_new)
 
-    def _refresh_soon(self, game_id: str) -> None:
-        async def refresh() -> None:
+    def _refresh_soon(
+        self, game_id: str, refresh: Callable[[str], Awaitable[object]] | None = None
+    ) -> None:
+        async def run() -> None:
             try:
-                await self.fresh(game_id)
+                await (refresh or self.fresh)(game_id)
             except ApiError as err:
                 log.warning("reloading game %s: %s", game_id, err.message)
 
-        asyncio.get_running_loop().create_task(refresh())
+        asyncio.get_running_loop().create_task(run())
 
     def catch_up(self) -> None:
         """Reload every game held here that another process has changed."""

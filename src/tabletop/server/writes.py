@@ -190,6 +190,7 @@ class ClaimSeat(Write[bool]):
                 "(SELECT 1 FROM seats WHERE game_id = ? AND open)",
                 (now(), self.game_id, self.game_id),
             )
+        sql.announce(self.game_id)  # again, naming the new account (change_game's did not)
         return claimed == 1
 
 

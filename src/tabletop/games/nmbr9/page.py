@@ -79,6 +79,7 @@ OPTION_FIELDS: list[JSON] = [
             {"value": 120, "label": N_("2 min")},
         ],
         "default": 0,
+        "max": MAX_TIME_LIMIT,  # what the API takes: the page offers the choices
     },
 ]
 

@@ -1,7 +1,8 @@
 // Accounts (optional): sign in or register, "my games" on every device, the open games
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
-import { t, tn } from "./i18n.js";
+import { deadlineWords, durationWords, t, tn } from "./i18n.js";
+import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
 import { h } from "./util.js";
 
@@ -21,6 +22,7 @@ export function accountInfo() {
 export async function refreshAccount() {
   current = null;
   const info = await accountInfo();
+  watchAccount(info); // signed in or out: the account socket follows
   drawNav(info);
   return info;
 }
@@ -32,7 +34,7 @@ export function drawNav(info) {
   const nav = document.querySelector(".topnav");
   if (!nav) return;
   nav.querySelectorAll("[data-account-nav]").forEach((el) => el.remove());
-  const waiting = (info.games || []).filter((g) => g.your_turn).length;
+  const waiting = waitingCount(); // kept up to date by the account socket (live.js)
   const link = (href, text, testid) => h("a", { href, "data-testid": testid, "data-account-nav": "" }, text);
   nav.append(
     link("/lobby", t("Open games"), "nav-open-games"),
@@ -53,8 +55,8 @@ export async function showMe(root, navigate) {
     page.append(signInForm(navigate));
     return {};
   }
-  const waiting = info.games.filter((g) => g.your_turn).length;
-  pageTitle(waiting ? t("({n}) Your turn", { n: waiting }) : t("My games"));
+  pageTitle(t("My games")); // live.js puts the count of games waiting for you before it
+  let list = gameList(info.games, t("You have no games yet. Create one, or take a seat in an open game."));
   page.append(
     h("section", { class: "card" },
       h("h1", {}, t("My games")),
@@ -63,9 +65,16 @@ export async function showMe(root, navigate) {
         h("a", { class: "btn", href: `/u/${encodeURIComponent(info.account.name)}`, "data-testid": "my-profile" }, t("Profile and ratings")),
         h("a", { class: "btn", href: "/lobby" }, t("Open games")),
         h("button", { class: "btn ghost", type: "button", "data-testid": "logout", onclick: () => logout(navigate, false) }, t("Log out")),
-        h("button", { class: "btn ghost", type: "button", "data-testid": "logout-everywhere", onclick: () => logout(navigate, true) }, t("Log out everywhere")))),
-    gameList(info.games, t("You have no games yet. Create one, or take a seat in an open game.")));
-  return {};
+        h("button", { class: "btn ghost", type: "button", "data-testid": "logout-everywhere", onclick: () => logout(navigate, true) }, t("Log out everywhere")),
+        notifySwitch((message) => toast(message, "error")))),
+    list);
+  // every change of a game of yours, as it happens (the account socket)
+  const stop = onGamesChange((games) => {
+    const fresh = gameList(games, t("You have no games yet. Create one, or take a seat in an open game."));
+    list.replaceWith(fresh);
+    list = fresh;
+  });
+  return { destroy: stop };
 }
 
 async function logout(navigate, everywhere) {
@@ -120,10 +129,29 @@ function gameList(games, empty) {
       h("a", { class: "game-open", href: game.url },
         h("strong", {}, `${game.title}: ${names}`),
         h("small", { class: "muted" }, new Date(game.updated).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
-      h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game))));
+      h("span", { class: "game-status-box" },
+        h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game)),
+        game.deadline && !game.over ? timeLeft(Date.parse(game.deadline)) : null)));
   }
   card.append(list);
   return card;
+}
+
+/** "2 days 4 h left", counting down while on show; the deadline itself as its title. */
+export function timeLeft(deadline, testid = "time-left", who = null) {
+  const el = h("small", { class: "time-left", "data-testid": testid, title: t("until {when}", { when: deadlineWords(deadline) }) });
+  const tick = () => {
+    const left = (deadline - Date.now()) / 1000;
+    const time = durationWords(left);
+    el.textContent = who === null ? t("{time} left", { time }) : t("{names}: {time} left", { names: who, time });
+    el.classList.toggle("low", left < 3600);
+  };
+  tick();
+  const timer = setInterval(() => {
+    if (el.isConnected) tick();
+    else clearInterval(timer); // gone with its screen
+  }, 1000);
+  return el;
 }
 
 function gameStatus(game) {

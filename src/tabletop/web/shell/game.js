@@ -1,7 +1,7 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
 import { listNames, t } from "./i18n.js";
-import { claimOffer, timeText } from "./account.js";
+import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
 import { Connection } from "./connection.js";
@@ -327,6 +327,13 @@ export class GameScreen {
     }
     if (!this.replay && state.game.time_limit) {
       this.banner.append(h("span", { class: "chip", "data-testid": "time-limit-chip" }, timeText(state.game.time_limit, state.game.on_timeout)));
+    }
+    // the seats to act and their time left ("Ann: 2 days 4 h left"), its deadline as its
+    // title; from ``left``, not the deadline, so a skewed clock here does not matter
+    if (!this.replay && state.time_left && !state.over && state.active && state.active.length) {
+      const deadline = Date.now() + (state.time_left.left ?? 0) * 1000;
+      const names = listNames(state.active.map((i) => this.seatName(i)));
+      this.banner.append(timeLeft(deadline, "seat-time-left", names));
     }
     const seed = state.game.fixed_seed;
     if (!this.replay && seed !== null && seed !== undefined) {

@@ -82,6 +82,32 @@ export function listNames(names) {
   return t("{names} and {last}", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
+/** A time left in words, its two largest units: "2 days 4 h", "3 h 5 min", "7 min 20 s",
+ * "45 s" (translated, with the language's plural for days). */
+export function durationWords(seconds) {
+  const total = Math.max(0, Math.floor(seconds)); // never more than is left
+  const days = Math.floor(total / 86400);
+  const hours = Math.floor((total % 86400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const secs = total % 60;
+  const parts = [];
+  if (days) parts.push(tn("{n} day", "{n} days", days), hours ? t("{n} h", { n: hours }) : "");
+  else if (hours) parts.push(t("{n} h", { n: hours }), minutes ? t("{n} min", { n: minutes }) : "");
+  else if (minutes) parts.push(t("{n} min", { n: minutes }), secs && minutes < 10 ? t("{n} s", { n: secs }) : "");
+  else parts.push(t("{n} s", { n: secs }));
+  return parts.filter(Boolean).join(" ");
+}
+
+/** When a deadline falls, in the page's language (Intl): "Fri 14:05", or with the date
+ * when it is a week or more away. */
+export function deadlineWords(date) {
+  const far = date - Date.now() > 6 * 86400 * 1000;
+  const format = far
+    ? { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" }
+    : { weekday: "short", hour: "2-digit", minute: "2-digit" };
+  return new Intl.DateTimeFormat(lang, format).format(date);
+}
+
 function stored() {
   try {
     return localStorage.getItem(KEY);

@@ -2,6 +2,7 @@
 // /me (sign in, my games), /daily (the daily challenge), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
 import { accountInfo, drawNav, showLeaderboard, showMe, showOpenGames, showProfile } from "./account.js";
+import { onGamesChange, watchAccount } from "./live.js";
 import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
 import { clear, h, loadCode } from "./util.js";
 
@@ -151,5 +152,9 @@ document.addEventListener("click", (event) => {
 });
 
 window.addEventListener("popstate", route);
-accountInfo().then(drawNav);
+accountInfo().then((info) => {
+  watchAccount(info); // the account socket: the count of games waiting for you, live
+  drawNav(info);
+});
+onGamesChange(() => accountInfo().then(drawNav));
 route();

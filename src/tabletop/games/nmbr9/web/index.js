@@ -7,7 +7,7 @@
 // a small check of the rules here says why a spot is not among them.
 import { announce } from "../../shell/announce.js";
 import { capitalise } from "../../shell/api.js";
-import { listNames, t, tn, tp } from "../../shell/i18n.js";
+import { durationWords, listNames, t, tn, tp } from "../../shell/i18n.js";
 import { clear, focusLost, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
 import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
@@ -685,8 +685,8 @@ class Board {
     ].filter(Boolean));
   }
 
-  /** The move clock, when the game has one: the seconds left this round (a line that
-   * counts down on its own; not a live region). */
+  /** The move clock, when the game has one: the time left this round in words, "45 s"
+   * or "2 days 4 h" (a line that counts down on its own; not a live region). */
   clockLine(st) {
     clearInterval(this.ticker);
     const clock = st.time_left;
@@ -695,7 +695,7 @@ class Board {
     const ends = Date.now() + (clock.left ?? 0) * 1000;
     const tick = () => {
       const left = Math.max(0, Math.round((ends - Date.now()) / 1000));
-      line.textContent = t("Clock: {seconds} s left this round", { seconds: left });
+      line.textContent = t("Clock: {time} left this round", { time: durationWords(left) });
       line.classList.toggle("low", left <= 10);
     };
     tick();

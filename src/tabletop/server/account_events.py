@@ -1,0 +1,129 @@
+"""What concerns a signed-in player, pushed as it happens: ``AccountEvents``.
+
+Every change of a game (a move, a seat taken, an undo, the end) calls
+``AccountEvents.game_changed(room)`` once; for each account seated in it, a
+``GameChange`` goes to every listener (``subscribe``: e-mail notices, say) and a
+``{"type": "game", ...}`` message to every account socket of that account open in
+this process (``WS /api/account/ws``, one per tab; docs/web.md, "The account
+socket"). That is a handful of seats per change: a socket opening costs the others
+nothing, and a change costs nothing for accounts with no socket here.
+
+With several processes, each one's follower (sync.py) calls ``game_changed`` with
+``local=False`` for changes another process made to a game it holds, or to a game
+of an account with a socket here (the notice names the game's accounts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..core.web import JSON
+from .encoding import dumps
+from .readmodels import ReadModels
+from .room import Room
+
+#: what a change means for a seated account, most telling first (``event_for``)
+OVER, JOINED, YOUR_TURN, MOVED = "over", "joined", "your_turn", "moved"
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A change of one game, as one of its seated accounts sees it."""
+
+    account_id: int
+    game: JSON  # its summary for the account, as in ``GET /api/account``'s ``games``
+    event: str  # OVER, JOINED (a seat was taken: before the first move), YOUR_TURN or MOVED
+    ply: int  # the moves made so far
+    turn: int  # the ply the current turn (a simultaneous game's round) began at: a
+    # YOUR_TURN with the same ``turn`` again is the same turn (others placed meanwhile)
+    local: bool  # this process made the change (False: followed another process's)
+
+
+Listener = Callable[[GameChange], None]
+
+
+@dataclass(eq=False)
+class AccountSocket:
+    """One open account socket (a tab): what it is still to be sent."""
+
+    account_id: int
+    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+
+
+class AccountEvents:
+    """Pushes the changes of games to their seated accounts' sockets and listeners."""
+
+    def __init__(self, reads: ReadModels) -> None:
+        self.reads = reads
+        self.sockets: dict[int, set[AccountSocket]] = {}  # per account with a socket here
+        # per account with a socket here: the games whose turn is its (the count shown)
+        self.turns: dict[int, set[str]] = {}
+        self.listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(change)`` for every change of a game, per seated account,
+        whether or not that account has a socket open (it must return quickly)."""
+        self.listeners.append(listener)
+
+    def watching(self, account_ids: list[int]) -> bool:
+        """Whether any of these accounts has a socket open here."""
+        return any(a in self.sockets for a in account_ids)
+
+    def game_changed(self, room: Room, local: bool = True) -> None:
+        """Tell the game's seated accounts (sockets here, and listeners) what changed."""
+        for seat in room.seats:
+            account_id = seat.account_id
+            if account_id is None or (account_id not in self.sockets and not self.listeners):
+                continue
+            summary = self.reads.game_summary(room, seat.seat)
+            event = event_for(room, summary)
+            change = GameChange(account_id, summary, event, room.ply, room.round_start(), local)
+            for listener in self.listeners:
+                listener(change)
+            if account_id in self.sockets:
+                self._push(change)
+
+    def _push(self, change: GameChange) -> None:
+        turns = self.turns[change.account_id]
+        game_id = change.game["id"]
+        if change.game["your_turn"]:
+            turns.add(game_id)
+        else:
+            turns.discard(game_id)
+        text = dumps(
+            {"type": "game", "event": change.event, "game": change.game, "waiting": len(turns)}
+        )
+        for sock in self.sockets[change.account_id]:
+            sock.outbox.put_nowait(text)
+
+    def open(self, account_id: int, games: list[JSON]) -> AccountSocket:
+        """A new socket of ``account_id``, whose games (``ReadModels.my_games``) were
+        just read: it is sent them first."""
+        sock = AccountSocket(account_id)
+        turns = {g["id"] for g in games if g["your_turn"]}
+        self.turns[account_id] = turns  # read afresh: whatever was missed is caught up
+        self.sockets.setdefault(account_id, set()).add(sock)
+        sock.outbox.put_nowait(dumps({"type": "games", "games": games, "waiting": len(turns)}))
+        return sock
+
+    def close(self, sock: AccountSocket) -> None:
+        socks = self.sockets.get(sock.account_id)
+        if socks is None:
+            return
+        socks.discard(sock)
+        if not socks:
+            del self.sockets[sock.account_id]
+            del self.turns[sock.account_id]
+
+
+def event_for(room: Room, summary: JSON) -> str:
+    """What the change means for the account of ``summary``: the game ended, a seat
+    was taken (before the first move nothing else can change a game), it is the
+    account's turn, or someone moved."""
+    if summary["over"]:
+        return OVER
+    if room.ply == 0:
+        return JOINED
+    return YOUR_TURN if summary["your_turn"] else MOVED
