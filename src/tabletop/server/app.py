@@ -25,6 +25,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
   /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and
   your games (a session cookie; see ``accounts``);
+* ``GET/POST /api/account/email`` — your e-mail notifications (docs/web.md, "E-mail");
+  ``POST /api/mail/verify`` ``{"token"}`` and ``POST /api/mail/unsubscribe?token=`` —
+  the links in the mails;
 * ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
   ``act``/``undo``/``hint`` messages like the HTTP bodies (plus an optional ``id``
   echoed in the ``ack``/``error``/``hint`` answer); every change arrives as a
@@ -50,12 +53,13 @@ from starlette.responses import JSONResponse, Response
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
-from . import accounts_api, analysis_api, daily_api, games_api, pages, socket_api
+from . import accounts_api, analysis_api, daily_api, games_api, mail_api, pages, socket_api
 from .assets import Assets
 from .botpool import BotPool
 from .errors import ApiError
 from .headers import SecurityHeaders
 from .hub import Hub
+from .mail import MailSettings
 from .pages import catalogue_response
 from .ratelimit import RateLimits
 from .socket_api import close_sockets
@@ -75,13 +79,15 @@ def create_app(
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     daily_bots: dict[str, str] | None = None,
     analysis_budget: int | None = None,
+    mail: MailSettings | None = None,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
-    ``analysis_budget`` the search work per move of post-game analyses."""
+    ``analysis_budget`` the search work per move of post-game analyses; ``mail``, if
+    given, lets players ask for e-mail notifications (notify.py)."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget)
+    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget, mail)
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager
@@ -92,6 +98,7 @@ def create_app(
         chores = [
             asyncio.create_task(hub.writer.checkpoint_now_and_then()),
             asyncio.create_task(hub.forget_finished_now_and_then()),
+            *await hub.notifier.start(),
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen()))
@@ -109,6 +116,7 @@ def create_app(
         *games_api.ROUTES,
         *analysis_api.ROUTES,
         *daily_api.ROUTES,
+        *mail_api.ROUTES,
         *socket_api.ROUTES,
         *assets.routes(),
     ]

@@ -3,7 +3,8 @@
 ``rooms`` (room.py) holds the live games; ``authority`` changes them, one change
 per game at a time; ``scheduler`` runs their bots, hints and time limits;
 ``encoder`` tells their clients; ``analyst`` works out finished games' analyses;
-``dailies`` starts daily challenges and reads their boards;
+``dailies`` starts daily challenges and reads their boards; ``notifier`` mails
+players whose turn it is (notify.py);
 ``reads`` answers the lobby, account and
 leaderboard pages; ``writer`` stores; and with several processes on one store,
 ``leases``, ``refresher`` and ``follower`` keep this one in step (sync.py).
@@ -25,6 +26,8 @@ from .botpool import BotPool
 from .dailies import Dailies
 from .encoding import Encoder
 from .errors import ApiError, reading
+from .mail import MailSettings
+from .notify import Notifier
 from .ratelimit import RateLimits, check_rate
 from .readmodels import ReadModels
 from .room import Room, Rooms
@@ -52,6 +55,7 @@ class Hub:
         rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
         daily_bots: dict[str, str] | None = None,
         analysis_budget: int | None = None,
+        mail: MailSettings | None = None,
     ) -> None:
         self.store = store
         self.limits = limits
@@ -90,15 +94,20 @@ class Hub:
             self.scheduler.schedule_bots,
             self.analyst.start,
         )
+        self.notifier = Notifier(
+            store, self._write, self.authority.fresh, self.reads.my_games, mail
+        )
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
         self.encoder.broadcast(room)
 
     def changed(self, room: Room) -> None:
-        """After a change: its clients learn it, its bots and time limit go on."""
+        """After a change: its clients learn it, its bots and time limit go on, and the
+        players it now waits for may get a mail."""
         self.broadcast(room)
         self.scheduler.schedule_bots(room)
+        self.notifier.changed(room)
 
     def check_rate(self, kind: str, key: object) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
@@ -146,6 +155,7 @@ class Hub:
             self.forget_finished()
 
     def close(self) -> None:
+        self.notifier.close()
         self.analyst.close()
         self.dailies.close()
         self.writer.close()

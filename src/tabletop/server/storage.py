@@ -20,6 +20,7 @@ from .rows import (
     AnalysisRow,
     DailyAttempt,
     GameRow,
+    MailRow,
     Seat,
     StoreConflict,
     StoreError,
@@ -36,6 +37,7 @@ __all__ = [
     "DailyAttempt",
     "GameRow",
     "GameStore",
+    "MailRow",
     "Seat",
     "SharedStore",
     "StoreConflict",
@@ -82,6 +84,10 @@ class GameStore(Protocol):
     def rating(self, game_type: str, player: str) -> tuple[float, float, int]: ...
     def ratings(self, game_type: str) -> list[tuple[str, float, float, int]]: ...
     def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float]]: ...
+    # e-mail notifications (written by ``SaveMailSettings``, ``VerifyMail``,
+    # ``StopMail`` and ``ClaimMail``)
+    def mail_settings(self, account_id: int) -> MailRow | None: ...
+    def digest_readers(self) -> list[MailRow]: ...
     def checkpoint_separately(self) -> None: ...
     def checkpoint(self) -> None: ...
     def close(self) -> None: ...
