@@ -237,7 +237,7 @@ def test_the_daily_digest_lists_the_games_waiting(server: ServerProcess, inbox: 
     assert mail["Subject"] == "2 Partien warten auf deinen Zug"
     text = body(mail)
     assert f"{server.url}/g/{first}" in text and f"{server.url}/g/{second}" in text
-    assert text.count("NMBR 9 mit Greedy") == 2
+    assert text.count("* NMBR 9 mit Gierig") == 2  # the bot's name in German too
     assert "/mail/unsubscribe?token=" in text and "List-Unsubscribe" in mail
     (sent,) = server.query_one("SELECT COUNT(*) FROM mails_sent WHERE key LIKE 'digest:%'")
     assert sent >= 1

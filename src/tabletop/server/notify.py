@@ -334,6 +334,7 @@ class Notifier:
             t("No more mails: {link}", link=unsubscribe),
         ]
         message = EmailMessage()
+        message.set_content("\n".join([*body, *footer]) + "\n")  # first: it drops Content-*
         message["From"] = self.settings.sender
         message["To"] = to.address
         message["Subject"] = subject
@@ -343,7 +344,6 @@ class Notifier:
         message["Auto-Submitted"] = "auto-generated"
         message["List-Unsubscribe"] = f"<{self.link(f'/api/mail/unsubscribe?token={token}')}>"
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        message.set_content("\n".join([*body, *footer]) + "\n")
         return message
 
     def _send(self, to: MailRow, message: EmailMessage) -> None:
