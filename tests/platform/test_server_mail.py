@@ -9,6 +9,7 @@ import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -239,7 +240,7 @@ def test_the_daily_digest_lists_the_games_waiting(server: ServerProcess, inbox: 
     assert f"{server.url}/g/{first}" in text and f"{server.url}/g/{second}" in text
     assert text.count("* NMBR 9 mit Gierig") == 2  # the bot's name in German too
     assert "/mail/unsubscribe?token=" in text and "List-Unsubscribe" in mail
-    (sent,) = server.query_one("SELECT COUNT(*) FROM mails_sent WHERE key LIKE 'digest:%'")
+    (sent,) = server.query_one("SELECT COUNT(*) FROM mails_sent WHERE key LIKE ?", "digest:%")
     assert sent >= 1
 
 
@@ -305,3 +306,40 @@ def test_the_settings_need_a_session_from_this_site(server: ServerProcess) -> No
         headers={"Origin": "https://evil.example"},
     )
     assert error(cross, 403)
+
+
+def test_two_processes_on_postgresql_send_a_turn_mail_once(
+    pg_cluster: Any, tmp_path: Path, smtp: tuple[int, Inbox]
+) -> None:
+    """Both processes hold the game and learn of each change; the key in the database
+    lets exactly one of them send each turn's mail."""
+    port, inbox = smtp
+    url = pg_cluster.database()
+    a = ServerProcess(url, log=tmp_path / "a.log")
+    b = ServerProcess(url, log=tmp_path / "b.log")
+    a.options, b.options = mail_options(a, port), mail_options(a, port)
+    a.start(), b.start()
+    try:
+        ann, ben = register(a, "Ann"), register(a, "Ben")
+        address = subscribe(ann, inbox, "turn")
+        on_b = httpx.Client(base_url=b.url, cookies=ann.cookies, timeout=30)
+        game_id = nmbr9(ann, ben)
+        assert on_b.get(f"/api/games/{game_id}").status_code == 200  # b holds it too
+        inbox.wait(address, "Your turn")  # the start: everyone's turn
+        act(ann, game_id)
+        act(ben, game_id)  # at a: b follows it
+        act(on_b, game_id)
+        ben_at_b = httpx.Client(base_url=b.url, cookies=ben.cookies, timeout=30)
+        act(ben_at_b, game_id)  # at b: a follows it
+        inbox.wait(address, "Your turn", count=3)
+        # both processes have the last change (a state read brings it), and then each
+        # queues a mail: a second turn mail from either would have gone before it
+        for server, player in ((a, ben), (b, ben_at_b)):
+            assert player.get(f"/api/games/{game_id}").status_code == 200
+            sentinel = f"{server.port}-{address_of(ben)}"
+            player.post("/api/account/email", json={"address": sentinel, "mode": "off"})
+            inbox.wait(sentinel)
+        assert len(inbox.to(address, "Your turn")) == 3  # one per turn, not one per process
+    finally:
+        a.stop()
+        b.stop()
