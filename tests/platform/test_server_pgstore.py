@@ -14,16 +14,19 @@ import pytest
 from pg_support import PgCluster
 from tabletop.server.pgstore import LATEST, MIGRATIONS, PgStore, migrate
 from tabletop.server.ratings import RatedEnd
-from tabletop.server.storage import Account, Seat, StoreConflict, StoreError, open_store
+from tabletop.server.storage import Account, MailRow, Seat, StoreConflict, StoreError, open_store
 from tabletop.server.store import Store
 from tabletop.server.writes import (
     AppendAction,
+    ClaimMail,
     ClaimSeat,
     CreateAccount,
     CreateSession,
     EndSessions,
     FinishAnalysis,
     RequestAnalysis,
+    SaveMailSettings,
+    ServerSecret,
     Truncate,
 )
 
@@ -256,4 +259,23 @@ def test_db_copy_brings_accounts_sessions_and_ratings(tmp_path: Path, url: str) 
     assert store.rating("nova-luna", "a:1")[2] == 1 and len(store.rating_changes("g")) == 2
     ben = store.write(CreateAccount("Ben", "ben", "hash"))
     assert ben > ann  # the id sequence goes on after the copied accounts
+    store.close()
+
+
+def test_db_copy_brings_e_mail_settings_sent_mails_and_the_link_key(
+    tmp_path: Path, url: str
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    old = Store(path)
+    ann = old.write(CreateAccount("Ann", "ann", "hash"))
+    old.write(SaveMailSettings(ann, "ann@example.org", True, "turn", "de"))
+    assert old.write(ClaimMail("turn:g:1:0", ann))
+    key = old.write(ServerSecret("mail-links", "secret"))
+    old.close()
+    command = [sys.executable, "-m", "tabletop.cli", "novaluna", "db", "copy", str(path), url]
+    subprocess.run(command, capture_output=True, text=True, check=True)
+    store = PgStore(url)
+    assert store.mail_settings(ann) == MailRow(ann, "Ann", "ann@example.org", True, "turn", "de")
+    assert not store.write(ClaimMail("turn:g:1:0", ann))  # sent already: not again
+    assert store.write(ServerSecret("mail-links", "another")) == key  # old links still work
     store.close()

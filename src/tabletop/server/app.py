@@ -26,6 +26,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
   /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and
   your games (a session cookie; see ``accounts``);
+* ``GET/POST /api/account/email`` — your e-mail notifications (docs/web.md, "E-mail");
+  ``POST /api/mail/verify`` ``{"token"}`` and ``POST /api/mail/unsubscribe?token=`` —
+  the links in the mails;
 * ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
   ``act``/``undo``/``hint`` messages like the HTTP bodies (plus an optional ``id``
   echoed in the ``ack``/``error``/``hint`` answer); every change arrives as a
@@ -53,12 +56,22 @@ from starlette.responses import JSONResponse, Response
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
-from . import account_socket, accounts_api, analysis_api, daily_api, games_api, pages, socket_api
+from . import (
+    account_socket,
+    accounts_api,
+    analysis_api,
+    daily_api,
+    games_api,
+    mail_api,
+    pages,
+    socket_api,
+)
 from .assets import Assets
 from .botpool import BotPool
 from .errors import ApiError
 from .headers import SecurityHeaders
 from .hub import Hub
+from .mail import MailSettings
 from .pages import catalogue_response
 from .ratelimit import RateLimits
 from .socket_api import close_sockets
@@ -81,12 +94,14 @@ def create_app(
     analysis_budget: int | None = None,
     takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
     shortest_time_limit: int | None = None,
+    mail: MailSettings | None = None,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
     ``analysis_budget`` the search work per move of post-game analyses,
     ``shortest_time_limit`` the shortest time per move a new game may have (seconds;
-    by default the shortest the lobby page offers: ``setup.shortest_time_limit``)."""
+    by default the shortest the lobby page offers: ``setup.shortest_time_limit``);
+    ``mail``, if given, lets players ask for e-mail notifications (notify.py)."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(
@@ -99,6 +114,7 @@ def create_app(
         analysis_budget,
         takeover,
         shortest_time_limit,
+        mail,
     )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
@@ -110,6 +126,7 @@ def create_app(
         chores = [
             asyncio.create_task(hub.writer.checkpoint_now_and_then()),
             asyncio.create_task(hub.forget_finished_now_and_then()),
+            *await hub.notifier.start(),
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))
@@ -127,6 +144,7 @@ def create_app(
         *games_api.ROUTES,
         *analysis_api.ROUTES,
         *daily_api.ROUTES,
+        *mail_api.ROUTES,
         *socket_api.ROUTES,
         *account_socket.ROUTES,
         *assets.routes(),

@@ -1,5 +1,6 @@
 """``novaluna db copy``: every game of a SQLite file into PostgreSQL, with its accounts,
-sessions, ratings, daily attempts and analyses, so that a server can move to ``--db postgresql://...``.
+sessions, ratings, daily attempts, analyses and e-mail settings, so that a server can
+move to ``--db postgresql://...``.
 
 The rows go over as they are stored (token hashes, ids, times); what an older
 SQLite file lacks takes the column's default, and each game's ``seq`` starts at
@@ -16,6 +17,7 @@ from psycopg.rows import TupleRow
 from .pgstore import connect, migrate
 
 ANALYSIS_COLUMNS = "game_id, budget, requested, done, total, finished, result, error"
+MAIL_COLUMNS = "account_id, address, verified, mode, lang, updated"
 
 
 def copy_sqlite(source: str, url: str) -> tuple[int, int]:
@@ -39,6 +41,9 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "rating_changes", _rating_change_columns(old))
             _copy_table(old, db, "daily_attempts", "type, day, account_id, game_id, created")
             _copy_table(old, db, "analyses", ANALYSIS_COLUMNS)
+            _copy_table(old, db, "mail_settings", MAIL_COLUMNS, flags=("verified",))
+            _copy_table(old, db, "mails_sent", "key, account_id, created")
+            _copy_table(old, db, "server_secrets", "name, value")
     finally:
         old.close()
     return copied, skipped
@@ -79,18 +84,27 @@ def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) ->
 
 
 def _copy_table(
-    old: sqlite3.Connection, db: psycopg.Connection[TupleRow], table: str, columns: str
+    old: sqlite3.Connection,
+    db: psycopg.Connection[TupleRow],
+    table: str,
+    columns: str,
+    flags: tuple[str, ...] = (),
 ) -> None:
     """Copy ``columns`` of every row of ``table`` (if the file has it: an older one may
-    not); rows whose key is there already are left alone. ``table`` and ``columns``
-    come from this module, never from input."""
+    not); rows whose key is there already are left alone. ``flags`` name the boolean
+    columns (SQLite keeps 0 and 1, which PostgreSQL's booleans refuse). ``table`` and
+    ``columns`` come from this module, never from input."""
     if table not in _tables(old):
         return
-    marks = ", ".join(["%s"] * len(columns.split(",")))
+    names = [name.strip() for name in columns.split(",")]
+    marks = ", ".join(["%s"] * len(names))
+    rows = [
+        tuple(bool(v) if name in flags else v for name, v in zip(names, r, strict=True))
+        for r in old.execute(f"SELECT {columns} FROM {table}")
+    ]
     with db.cursor() as cur:
         cur.executemany(
-            f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING",
-            [tuple(r) for r in old.execute(f"SELECT {columns} FROM {table}")],
+            f"INSERT INTO {table} ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING", rows
         )
 
 

@@ -3,7 +3,8 @@
 ``rooms`` (room.py) holds the live games; ``authority`` changes them, one change
 per game at a time; ``scheduler`` runs their bots, hints and time limits;
 ``encoder`` tells their clients; ``analyst`` works out finished games' analyses;
-``dailies`` starts daily challenges and reads their boards;
+``dailies`` starts daily challenges and reads their boards; ``notifier`` mails
+players whose turn it is (notify.py);
 ``reads`` answers the lobby, account and
 leaderboard pages; ``accounts`` pushes what concerns a signed-in player to their
 account sockets (account_events.py); ``writer`` stores; and with several processes on one store,
@@ -27,6 +28,8 @@ from .botpool import BotPool
 from .dailies import Dailies
 from .encoding import Encoder
 from .errors import ApiError, reading
+from .mail import MailSettings
+from .notify import Notifier
 from .ratelimit import RateLimits, check_rate
 from .readmodels import ReadModels
 from .room import Room, Rooms
@@ -56,6 +59,7 @@ class Hub:
         analysis_budget: int | None = None,
         takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
         shortest_time_limit: int | None = None,
+        mail: MailSettings | None = None,
     ) -> None:
         self.store = store
         self.limits = limits
@@ -99,6 +103,9 @@ class Hub:
             self.accounts.watching,
             self.follow_new,
         )
+        self.notifier = Notifier(
+            store, self._write, self.authority.fresh, self.reads.my_games, mail
+        )
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
@@ -106,10 +113,12 @@ class Hub:
 
     def changed(self, room: Room, local: bool = True) -> None:
         """After a change: its clients and seated accounts learn it, its bots and time
-        limit go on. ``local``: this process made it (not followed another's)."""
+        limit go on, and the players it now waits for may get a mail. ``local``: this
+        process made it (not followed another's)."""
         self.broadcast(room)
         self.accounts.game_changed(room, local)
         self.scheduler.schedule_bots(room)
+        self.notifier.changed(room)
 
     def followed(self, room: Room) -> None:
         """After a change another process made (sync.Refresher): as ``changed``."""
@@ -173,6 +182,7 @@ class Hub:
             self.forget_finished()
 
     def close(self) -> None:
+        self.notifier.close()
         self.analyst.close()
         self.dailies.close()
         self.writer.close()

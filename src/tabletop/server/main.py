@@ -13,6 +13,7 @@ import os
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .ratelimit import RateLimits
@@ -20,6 +21,8 @@ from .sync import Takeover
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
+
+    from .mail import MailSettings, SmtpServer
 
 APP_NAME = "novaluna"
 
@@ -133,6 +136,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the shortest time per move a new game may have (default: what the lobby "
         "offers: 30 s for NMBR 9's move clock, 1 h for turn-based games)",
     )
+    _add_mail_arguments(parser)
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -148,6 +152,75 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"{what} a minute before 429 (default {default:g})",
         )
+
+
+def _add_mail_arguments(parser: argparse.ArgumentParser) -> None:
+    """E-mail notifications (off without ``--smtp``); see docs/web.md, "E-mail"."""
+    parser.add_argument(
+        "--smtp",
+        metavar="URL",
+        type=_smtp,
+        help="send e-mail notifications through this server: smtp://host:port (plain), "
+        "smtp+starttls://user@host:587 or smtps://user@host:465; the password in "
+        "$TABLETOP_SMTP_PASSWORD rather than the URL (default: no e-mail)",
+    )
+    parser.add_argument(
+        "--public-url",
+        metavar="URL",
+        type=_public_url,
+        help="this site's address as players reach it, for the links in mails "
+        "(default: http://HOST:PORT)",
+    )
+    parser.add_argument(
+        "--mail-from",
+        metavar="ADDRESS",
+        help="the sender of the mails (default: tabletop@ the public URL's host)",
+    )
+    parser.add_argument(
+        "--mail-delay",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a turn waits before its mail goes; a player who moves sooner "
+        "gets none (default %(default)g)",
+    )
+    parser.add_argument(
+        "--mail-digest-check",
+        type=_positive(float),
+        default=300.0,
+        metavar="SECONDS",
+        help="how often due daily digests are looked for (default %(default)g)",
+    )
+
+
+def _smtp(text: str) -> SmtpServer:
+    from .mail import SmtpServer  # here: a command that sends no mail loads none of it
+
+    try:
+        return SmtpServer.parse(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _public_url(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise argparse.ArgumentTypeError(f"an http:// or https:// address, not {text!r}")
+    return text.rstrip("/")
+
+
+def _mail(args: argparse.Namespace) -> MailSettings | None:
+    """The mail settings of ``serve``'s arguments; ``None`` without ``--smtp``."""
+    from .mail import MailSettings
+
+    if args.smtp is None:
+        return None
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    public = args.public_url or f"http://{shown}:{args.port}"
+    sender = args.mail_from or f"tabletop@{urlsplit(public).hostname}"
+    return MailSettings(
+        args.smtp, sender, public, max(0.0, args.mail_delay), args.mail_digest_check
+    )
 
 
 def _daily_bot(text: str) -> tuple[str, str]:
@@ -184,6 +257,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "analysis_budget": args.analysis_budget,
         "takeover": [args.lease_seconds, args.takeover_check_seconds],
         "shortest_time_limit": args.min_time_per_move,
+        "mail": None if (mail := _mail(args)) is None else mail.settings(),
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
@@ -195,6 +269,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
     """The app for ``settings`` (``_settings``); by default those in the environment,
     which is how each ``--workers`` process builds its own."""
     from .app import create_app
+    from .mail import MailSettings
 
     if settings is None:
         settings = json.loads(os.environ[SETTINGS_ENV])
@@ -210,6 +285,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         analysis_budget=settings.get("analysis_budget"),
         takeover=Takeover(*settings.get("takeover", ())),
         shortest_time_limit=settings.get("shortest_time_limit"),
+        mail=MailSettings.from_settings(settings["mail"]) if settings.get("mail") else None,
     )
 
 
@@ -264,6 +340,9 @@ def serve(args: argparse.Namespace) -> int:
     games = " and ".join(game.title for game in web_games().values())
     processes = f"{args.workers} processes; " if args.workers > 1 else ""
     print(f"{games}: http://{shown}:{args.port}/  ({processes}games in {shown_db}; Ctrl-C stops)")
+    if settings["mail"]:
+        smtp, public = settings["mail"]["server"], settings["mail"]["public_url"]
+        print(f"e-mail through {smtp['host']}:{smtp['port']}, links to {public}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     tune_gc()
     uvicorn.run(app, **options)

@@ -54,4 +54,6 @@ ROUTES: list[BaseRoute] = [
     Route("/leaderboard", _page),
     Route("/leaderboard/{type}", _page),
     Route("/u/{name}", _page),
+    Route("/mail/verify", _page),  # the links in mails (notify.py)
+    Route("/mail/unsubscribe", _page),
 ]

@@ -34,6 +34,7 @@ from .sql import (
     ANALYSIS_TABLES,
     DAILY_TABLES,
     GAME_TABLES,
+    MAIL_TABLES,
     POSTGRES,
     RATING_RULES_TABLES,
     Sql,
@@ -71,6 +72,7 @@ MIGRATIONS: dict[int, str] = {
     4: ddl(DAILY_TABLES, POSTGRES),
     # 5: what store.MIGRATIONS[3] adds to SQLite
     5: ddl(RATING_RULES_TABLES, POSTGRES),
+    6: ddl(MAIL_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

@@ -136,6 +136,18 @@ class DailyAttempt:
     helped: bool
 
 
+@dataclass(frozen=True)
+class MailRow:
+    """An account's e-mail settings (``mode``: "off", "turn" or "digest")."""
+
+    account_id: int
+    name: str  # the account's
+    address: str
+    verified: bool
+    mode: str
+    lang: str
+
+
 def hash_token(token: str) -> str:
     """What is stored of a seat or session token: a copy of the database opens nothing."""
     import hashlib  # here: OpenSSL's library costs every command's start-up ~4 MiB

@@ -13,7 +13,8 @@ The schema is kept in the steps in which it grew, since databases made at each
 step exist: ``GAME_TABLES`` (the first tables), ``ACCOUNT_TABLES`` (accounts,
 sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
 ``DAILY_TABLES`` (daily challenges, hints used), ``RATING_RULES_TABLES`` (who ran
-out of time, the weight of a rated game). Each store runs them in its own
+out of time, the weight of a rated game) and ``MAIL_TABLES`` (e-mail
+notifications). Each store runs them in its own
 migrations.
 
 >>> import sqlite3
@@ -202,6 +203,32 @@ RATING_RULES_TABLES = """
 ALTER TABLE games ADD COLUMN timed_out TEXT;
 ALTER TABLE rating_changes ADD COLUMN weight {real} NOT NULL DEFAULT 1;
 CREATE INDEX rating_changes_player ON rating_changes (player);
+"""
+
+
+#: e-mail notifications (mail.py, notify.py): an account's address, whether it was
+#: verified, what it asked for ("off", "turn" or "digest") and in which language; each
+#: mail sent once, by key (a game's turn, a day's digest), so that of several processes
+#: exactly one sends it; and the server's own secrets (the key signing mail links)
+MAIL_TABLES = """
+CREATE TABLE mail_settings (
+    account_id {big} PRIMARY KEY REFERENCES accounts(id),
+    address TEXT NOT NULL,
+    verified {flag} NOT NULL DEFAULT {false},
+    mode TEXT NOT NULL CHECK (mode IN ('off', 'turn', 'digest')),
+    lang TEXT NOT NULL,
+    updated TEXT NOT NULL
+);
+CREATE INDEX mail_settings_mode ON mail_settings (mode);
+CREATE TABLE mails_sent (
+    key TEXT PRIMARY KEY,
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    created TEXT NOT NULL
+);
+CREATE TABLE server_secrets (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
 """
 
 

@@ -24,6 +24,7 @@ from .rows import (
     DailyAttempt,
     GameRow,
     LeaderRow,
+    MailRow,
     Seat,
     StoreError,
     hash_token,
@@ -415,6 +416,31 @@ class SqlStore(ABC):
             )
         )
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+    # -- e-mail notifications ----------------------------------------------------------
+
+    def mail_settings(self, account_id: int) -> MailRow | None:
+        """An account's e-mail settings, if it ever gave an address."""
+        rows = self._mail_rows("m.account_id = ?", (account_id,))
+        return rows[0] if rows else None
+
+    def digest_readers(self) -> list[MailRow]:
+        """The accounts with a verified address that asked for a daily digest."""
+        return self._mail_rows("m.mode = 'digest' AND m.verified", ())
+
+    def _mail_rows(self, where: str, params: tuple[Any, ...]) -> list[MailRow]:
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT m.account_id, a.name, m.address, m.verified, m.mode, m.lang "
+                f"FROM mail_settings m JOIN accounts a ON a.id = m.account_id WHERE {where} "
+                "ORDER BY m.account_id",
+                params,
+            )
+        )
+        return [
+            MailRow(account, name, address, bool(verified), mode, lang)
+            for account, name, address, verified, mode, lang in rows
+        ]
 
 
 #: 1 for a provisional player of the ``_players`` table ``t`` (its parameter: the

@@ -21,6 +21,7 @@ from .rows import (
     DailyAttempt,
     GameRow,
     LeaderRow,
+    MailRow,
     Seat,
     StoreConflict,
     StoreError,
@@ -37,6 +38,7 @@ __all__ = [
     "DailyAttempt",
     "GameRow",
     "GameStore",
+    "MailRow",
     "Seat",
     "SharedStore",
     "StoreConflict",
@@ -89,6 +91,10 @@ class GameStore(Protocol):
     def leaderboard_place(
         self, game_type: str, seeds: dict[str, tuple[float, float]], player: str
     ) -> tuple[LeaderRow | None, int]: ...
+    # e-mail notifications (written by ``SaveMailSettings``, ``VerifyMail``,
+    # ``StopMail`` and ``ClaimMail``)
+    def mail_settings(self, account_id: int) -> MailRow | None: ...
+    def digest_readers(self) -> list[MailRow]: ...
     def checkpoint_separately(self) -> None: ...
     def checkpoint(self) -> None: ...
     def close(self) -> None: ...

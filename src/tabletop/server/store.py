@@ -31,6 +31,7 @@ from .sql import (
     ANALYSIS_TABLES,
     DAILY_TABLES,
     GAME_TABLES,
+    MAIL_TABLES,
     RATING_RULES_TABLES,
     SQLITE,
     Sql,
@@ -51,6 +52,7 @@ MIGRATIONS = [
     ddl(ANALYSIS_TABLES, SQLITE),
     ddl(DAILY_TABLES, SQLITE),
     ddl(RATING_RULES_TABLES, SQLITE),
+    ddl(MAIL_TABLES, SQLITE),
 ]
 
 

@@ -341,3 +341,107 @@ class MarkHinted(Write[None]):
 
     def run(self, sql: Sql) -> None:
         sql.run("UPDATE games SET hinted = ? WHERE id = ? AND NOT hinted", (True, self.game_id))
+
+
+# -- e-mail notifications ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SaveMailSettings(Write[None]):
+    """An account's e-mail settings: its ``address`` (``verified`` or not), what it wants
+    mailed (``mode``: "off", "turn" or "digest") and in which language."""
+
+    account_id: int
+    address: str
+    verified: bool
+    mode: str
+    lang: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "INSERT INTO mail_settings (account_id, address, verified, mode, lang, updated) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET "
+            "address = excluded.address, verified = excluded.verified, mode = excluded.mode, "
+            "lang = excluded.lang, updated = excluded.updated",
+            (self.account_id, self.address, self.verified, self.mode, self.lang, now()),
+        )
+
+
+@dataclass(frozen=True)
+class VerifyMail(Write[bool]):
+    """The account's ``address`` is verified; False if the account has another one now."""
+
+    account_id: int
+    address: str
+
+    def run(self, sql: Sql) -> bool:
+        changed = sql.run(
+            "UPDATE mail_settings SET verified = ?, updated = ? "
+            "WHERE account_id = ? AND address = ?",
+            (True, now(), self.account_id, self.address),
+        )
+        return changed == 1
+
+
+@dataclass(frozen=True)
+class StopMail(Write[bool]):
+    """No more mails to the account's ``address`` (an unsubscribe link); False if the
+    account has another address now."""
+
+    account_id: int
+    address: str
+
+    def run(self, sql: Sql) -> bool:
+        changed = sql.run(
+            "UPDATE mail_settings SET mode = 'off', updated = ? "
+            "WHERE account_id = ? AND address = ?",
+            (now(), self.account_id, self.address),
+        )
+        return changed == 1
+
+
+@dataclass(frozen=True)
+class ClaimMail(Write[bool]):
+    """Record that the mail ``key`` (a game's turn, a day's digest) is sent to an
+    account; False if it was already (by this process or another): the key decides
+    who sends, so a mail goes out once however many processes learn of the turn."""
+
+    key: str
+    account_id: int
+
+    def run(self, sql: Sql) -> bool:
+        claimed = sql.run(
+            "INSERT INTO mails_sent (key, account_id, created) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO NOTHING",
+            (self.key, self.account_id, now()),
+        )
+        return claimed == 1
+
+
+@dataclass(frozen=True)
+class ServerSecret(Write[str]):
+    """The server's secret ``name``, made of ``fresh`` the first time; the result is the
+    stored one (which another process may have made first)."""
+
+    name: str
+    fresh: str
+
+    def run(self, sql: Sql) -> str:
+        sql.run(
+            "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+            (self.name, self.fresh),
+        )
+        row = sql.row("SELECT value FROM server_secrets WHERE name = ?", (self.name,))
+        if row is None:  # cannot happen: inserted or there already
+            raise StoreError("the server's secret could not be stored")
+        return str(row[0])
+
+
+@dataclass(frozen=True)
+class ForgetMail(Write[None]):
+    """The account takes its address back: no mails, and the address is gone."""
+
+    account_id: int
+
+    def run(self, sql: Sql) -> None:
+        sql.run("DELETE FROM mail_settings WHERE account_id = ?", (self.account_id,))

@@ -1,7 +1,7 @@
 // Accounts (optional): sign in or register, "my games" on every device, the open games
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
-import { deadlineWords, durationWords, t, tn } from "./i18n.js";
+import { deadlineWords, durationWords, language, t, tn } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
 import { h } from "./util.js";
@@ -67,7 +67,8 @@ export async function showMe(root, navigate) {
         h("button", { class: "btn ghost", type: "button", "data-testid": "logout", onclick: () => logout(navigate, false) }, t("Log out")),
         h("button", { class: "btn ghost", type: "button", "data-testid": "logout-everywhere", onclick: () => logout(navigate, true) }, t("Log out everywhere")),
         notifySwitch((message) => toast(message, "error")))),
-    list);
+    list,
+    await mailSettings());
   // every change of a game of yours, as it happens (the account socket)
   const stop = onGamesChange((games) => {
     const fresh = gameList(games, t("You have no games yet. Create one, or take a seat in an open game."));
@@ -75,6 +76,80 @@ export async function showMe(root, navigate) {
     list = fresh;
   });
   return { destroy: stop };
+}
+
+// -- e-mail notifications ----------------------------------------------------------------
+
+/** The account's e-mail notifications: an address (confirmed through a mailed link) and
+ *  what to mail to it: nothing, a mail when it is your turn, or a daily digest. */
+async function mailSettings() {
+  const card = h("section", { class: "card", "data-testid": "mail-settings", "aria-labelledby": "mail-heading" },
+    h("h2", { id: "mail-heading" }, t("E-mail notifications")));
+  let settings;
+  try {
+    settings = await api("/api/account/email");
+  } catch (err) {
+    card.append(h("p", { class: "muted" }, err.message));
+    return card;
+  }
+  if (!settings.offered) {
+    card.append(h("p", { class: "muted", "data-testid": "mail-not-offered" }, t("This server sends no e-mail.")));
+    return card;
+  }
+  const address = h("input", { type: "email", id: "mail-address", autocomplete: "email", maxlength: "254", value: settings.address || "", "data-testid": "mail-address" });
+  const status = h("p", { class: "muted", role: "status", "data-testid": "mail-status" }, mailStatus(settings));
+  const choice = (value, label) => h("label", { class: "check" },
+    h("input", { type: "radio", name: "mail-mode", value, checked: settings.mode === value, "data-testid": `mail-mode-${value}` }), h("span", {}, label));
+  const form = h("form", { class: "mail-form", novalidate: true },
+    h("label", { class: "field", for: "mail-address" }, h("span", {}, t("E-mail address")), address),
+    h("fieldset", { class: "options mail-modes" }, h("legend", {}, t("Mail me")),
+      choice("off", t("nothing")),
+      choice("turn", t("when it is my turn (at most one mail per game and turn)")),
+      choice("digest", t("once a day: the games waiting for my move"))),
+    status,
+    h("div", { class: "row end" }, h("button", { class: "btn primary", type: "submit", "data-testid": "mail-save" }, t("Save"))));
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const mode = form.querySelector("input[name=mail-mode]:checked")?.value || "off";
+    try {
+      const saved = await api("/api/account/email", { method: "POST", body: { address: address.value, mode, lang: language() } });
+      status.textContent = mailStatus(saved);
+      toast(saved.verification_sent ? t("Check your inbox: open the link we sent to confirm the address.") : t("Saved"), "ok");
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  });
+  card.append(h("p", { class: "muted" }, t("Mails come in this page's language, with a link to the game and one that stops them.")), form);
+  return card;
+}
+
+function mailStatus(settings) {
+  if (!settings.address) return t("No address yet.");
+  return settings.verified
+    ? t("{address} is confirmed.", { address: settings.address })
+    : t("{address} is not confirmed yet: open the link in the mail we sent. Until then it gets no other mail.", { address: settings.address });
+}
+
+/** /mail/verify and /mail/unsubscribe: the links in mails, sent on to the server. */
+export async function showMailLink(root, kind) {
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const verify = kind === "verify";
+  const title = verify ? t("Confirm your e-mail address") : t("No more mails");
+  pageTitle(title);
+  const card = h("section", { class: "card narrow", "data-testid": "mail-link", "aria-live": "polite" }, h("h1", {}, title));
+  root.append(card);
+  try {
+    const answer = verify
+      ? await api("/api/mail/verify", { method: "POST", body: { token } })
+      : await api(`/api/mail/unsubscribe?token=${encodeURIComponent(token)}`, { method: "POST" });
+    card.append(h("p", { "data-testid": "mail-link-done" }, verify
+      ? t("{address} is confirmed: the mails you chose will come to it.", { address: answer.address })
+      : t("{address} gets no more mails from us. You can turn them on again on your account page.", { address: answer.address })));
+  } catch (err) {
+    card.append(h("p", { "data-testid": "mail-link-error" }, err.message));
+  }
+  card.append(h("a", { class: "btn", href: "/me" }, t("My games")));
+  return {};
 }
 
 async function logout(navigate, everywhere) {

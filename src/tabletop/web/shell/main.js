@@ -1,7 +1,7 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id},
-// /me (sign in, my games), /daily (the daily challenge), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
+// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
-import { accountInfo, drawNav, showLeaderboard, showMe, showOpenGames, showProfile } from "./account.js";
+import { accountInfo, drawNav, showLeaderboard, showMailLink, showMe, showOpenGames, showProfile } from "./account.js";
 import { onGamesChange, watchAccount } from "./live.js";
 import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
 import { clear, h, loadCode } from "./util.js";
@@ -102,6 +102,9 @@ async function route() {
     } else if (path === "/me") {
       document.body.dataset.page = "me";
       current = await showMe(app, navigate);
+    } else if ((match = path.match(/^\/mail\/(verify|unsubscribe)$/))) {
+      document.body.dataset.page = "mail";
+      current = await showMailLink(app, match[1]);
     } else if (path === "/daily") {
       document.body.dataset.page = "daily";
       current = await showDaily(app, navigate);

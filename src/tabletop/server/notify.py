@@ -1,0 +1,351 @@
+"""E-mail notifications: "your turn" mails, daily digests and verification mails.
+
+The hook is ``Notifier.changed(room)``, called wherever a game's change is made
+known (``Hub.changed``: this process's own changes, and with PostgreSQL those of
+other processes as they are followed). For each seated account it is now waiting
+for, the turn is named by a key: the game, the account and how many moves the
+account has made. After ``turn_delay`` seconds the turn is looked at again; if it
+is still the same and nobody watches the game from that account in this process,
+the key is stored (``ClaimMail``) and whoever stored it first sends the mail. So
+there is at most one mail per game per turn, however often the game changes
+meanwhile and however many processes learn of it; a new one only after the
+player has moved and it is their turn again.
+
+Links in mails are signed with the server's secret (``server_secrets``, made
+once and shared by every process): a verification link names the account, the
+address and when it expires; an unsubscribe link the account and the address,
+and works without signing in.
+
+>>> signer = Signer(b"key")
+>>> token = signer.unsubscribe_token(7, "ann@example.org")
+>>> signer.unsubscribe_account(token), signer.unsubscribe_account("garbage")
+(7, None)
+>>> signer.checks_unsubscribe(token, "ann@example.org"), signer.checks_unsubscribe(token, "b@x.org")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from ..i18n import LANGUAGES, fill, translate
+from .errors import ApiError, reading
+from .mail import Mailer, MailSettings
+from .room import Room
+from .rows import Account, MailRow
+from .storage import GameStore
+from .writes import ClaimMail, ServerSecret, Write
+
+log = logging.getLogger("tabletop.mail")
+
+MODES = ("off", "turn", "digest")
+VERIFY_SECONDS = 3 * 24 * 3600  # how long a verification link works
+MAX_ADDRESS = 254  # the longest address SMTP carries (RFC 5321)
+# an address as mails carry it: ASCII, no quoting, no comments (nothing a header could misread)
+ADDRESS = re.compile(
+    r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+"
+)
+
+WriteFn = Callable[[Write[Any]], Awaitable[Any]]
+
+
+def check_address(raw: object) -> str:
+    """An e-mail address as given (spaces around it dropped), or a 400 saying what is wrong."""
+    if not isinstance(raw, str):
+        raise ApiError(400, "'address' must be text: an e-mail address such as ann@example.org")
+    address = raw.strip()
+    if len(address) > MAX_ADDRESS or not ADDRESS.fullmatch(address):
+        raise ApiError(
+            400, "that is not an e-mail address this server can write to (like ann@example.org)"
+        )
+    return address
+
+
+class Signer:
+    """Signed links: HMAC-SHA256 with the server's secret key."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+
+    def _mac(self, *parts: object) -> str:
+        digest = hmac.new(self.key, "|".join(map(str, parts)).encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:24]).decode().rstrip("=")
+
+    def verify_token(self, account_id: int, address: str, expires: int) -> str:
+        return f"{account_id}.{expires}.{self._mac('verify', account_id, address, expires)}"
+
+    def unsubscribe_token(self, account_id: int, address: str) -> str:
+        return f"{account_id}.{self._mac('unsubscribe', account_id, address)}"
+
+    @staticmethod
+    def verify_parts(token: object) -> tuple[int, int] | None:
+        """``(account, expires)`` of a verification token's form; ``None`` if it has none."""
+        if not isinstance(token, str) or len(token) > 200:
+            return None
+        parts = token.split(".")
+        if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts[:2]):
+            return None
+        return int(parts[0]), int(parts[1])
+
+    def checks_verify(self, token: str, address: str) -> bool:
+        found = self.verify_parts(token)
+        if found is None:
+            return False
+        expected = self.verify_token(found[0], address, found[1])
+        return hmac.compare_digest(expected.encode(), token.encode())
+
+    @staticmethod
+    def unsubscribe_account(token: object) -> int | None:
+        """The account an unsubscribe token names, if it has the form of one."""
+        if not isinstance(token, str) or len(token) > 200:
+            return None
+        account, _, mac = token.partition(".")
+        if not (account.isascii() and account.isdigit() and len(account) < 19 and mac):
+            return None
+        return int(account)
+
+    def checks_unsubscribe(self, token: str, address: str) -> bool:
+        account = self.unsubscribe_account(token)
+        if account is None:
+            return False
+        expected = self.unsubscribe_token(account, address)
+        return hmac.compare_digest(expected.encode(), token.encode())
+
+
+def turn_key(room: Room, account_id: int) -> str | None:
+    """The name of the account's turn in the game now, or ``None`` when it is not its
+    turn (or its own move just made it its turn again: it is at the board)."""
+    if room.finished or room.waiting:
+        return None
+    seats = {s.seat for s in room.seats if s.account_id == account_id}
+    if not seats & room.match.active_seats():
+        return None
+    if room.action_seats and room.action_seats[-1] in seats:
+        return None
+    moves = sum(1 for seat in room.action_seats if seat in seats)
+    return f"turn:{room.id}:{account_id}:{moves}"
+
+
+def watched(room: Room, account_id: int) -> bool:
+    """Whether a page of this process shows the game to one of the account's seats."""
+    seats = {s.seat for s in room.seats if s.account_id == account_id}
+    return any(seats & subscriber.seats for subscriber in room.subscribers)
+
+
+class Texts:
+    """A mail's sentences in one language (msgids, translated as the page's are)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang if lang in LANGUAGES else "en"
+
+    def __call__(self, msgid: str, **args: Any) -> str:
+        return fill(translate(self.lang, msgid), args)
+
+    def name(self, name: str, kind: str) -> str:
+        """A seat's name: a bot's is a label the page translates too."""
+        return translate(self.lang, name) if kind == "bot" else name
+
+
+class Notifier:
+    """Composes the mails and decides when they go (see the module)."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        write: WriteFn,
+        fresh: Callable[[str], Awaitable[Room]],
+        my_games: Callable[[Account], list[dict[str, Any]]],
+        settings: MailSettings | None,
+    ) -> None:
+        self.store = store
+        self._write = write
+        self._fresh = fresh
+        self._my_games = my_games
+        self.settings = settings
+        self.mailer = Mailer(settings.server) if settings else None
+        self.signer: Signer | None = None  # once ``start`` has read the key
+        self._pending: set[str] = set()  # turn keys waiting out their delay
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def offered(self) -> bool:
+        return self.mailer is not None
+
+    async def start(self) -> list[asyncio.Task[None]]:
+        """Read (or make) the signing key, start the sender; the chores to cancel at the end."""
+        if self.mailer is None or self.settings is None:
+            return []
+        key = await self._write(ServerSecret("mail-links", secrets.token_urlsafe(32)))
+        self.signer = Signer(key.encode())
+        self.mailer.start()
+        return [asyncio.create_task(self.digests_now_and_then(self.settings.digest_check))]
+
+    def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self.mailer is not None:
+            self.mailer.close()
+
+    # -- "your turn" ------------------------------------------------------------------
+
+    def changed(self, room: Room) -> None:
+        """The hook: after any change of ``room``, mail the seated accounts it now waits
+        for (after the delay, once per turn)."""
+        if self.signer is None or room.finished or room.waiting:
+            return
+        for account_id in {s.account_id for s in room.seats if s.account_id is not None}:
+            key = turn_key(room, account_id)
+            if key is None or key in self._pending:
+                continue
+            self._pending.add(key)
+            task = asyncio.get_running_loop().create_task(
+                self._turn_later(room.id, account_id, key)
+            )
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _turn_later(self, game_id: str, account_id: int, key: str) -> None:
+        assert self.settings is not None
+        try:
+            await asyncio.sleep(self.settings.turn_delay)
+            room = await self._fresh(game_id)
+            if turn_key(room, account_id) != key or watched(room, account_id):
+                return  # moved meanwhile, or at the board
+            found = reading(self.store.mail_settings, account_id)
+            if found is None or not found.verified or found.mode != "turn":
+                return
+            if await self._write(ClaimMail(key, account_id)):
+                self._send(found, self.turn_mail(found, room))
+        except ApiError as err:  # the database is down: this turn goes unmailed
+            log.warning("no turn mail for game %s: %s", game_id, err.message)
+        finally:
+            self._pending.discard(key)
+
+    def turn_mail(self, to: MailRow, room: Room) -> EmailMessage:
+        t = Texts(to.lang)
+        others = ", ".join(
+            t.name(s.name, s.kind) for s in room.seats if s.account_id != to.account_id
+        )
+        body = [
+            t("Hello {name},", name=to.name),
+            "",
+            t("it is your turn in {game} with {players}.", game=room.type.title, players=others),
+            "",
+            t("Open the game:"),
+            self.link(f"/g/{room.id}"),
+        ]
+        subject = t("Your turn: {game} with {players}", game=room.type.title, players=others)
+        return self.message(to, subject, body)
+
+    # -- the daily digest ---------------------------------------------------------------
+
+    async def digests_now_and_then(self, every: float) -> None:
+        """Send the day's digests whenever some are due (each once a day, by its key)."""
+        while True:
+            try:
+                await self.send_digests()
+            except ApiError as err:
+                log.warning("digests put off: %s", err.message)
+            await asyncio.sleep(every)
+
+    async def send_digests(self) -> int:
+        """Mail each digest reader the games waiting for it, once a (UTC) day; how many."""
+        day = datetime.now(UTC).date().isoformat()
+        sent = 0
+        for reader in reading(self.store.digest_readers):
+            games = self._my_games(Account(reader.account_id, reader.name))
+            waiting = [g for g in games if g["your_turn"]]
+            if not waiting:
+                continue
+            if await self._write(ClaimMail(f"digest:{reader.account_id}:{day}", reader.account_id)):
+                self._send(reader, self.digest_mail(reader, waiting))
+                sent += 1
+        return sent
+
+    def digest_mail(self, to: MailRow, games: list[dict[str, Any]]) -> EmailMessage:
+        t = Texts(to.lang)
+        body = [
+            t("Hello {name},", name=to.name),
+            "",
+            t("these games are waiting for your move:"),
+            "",
+        ]
+        for game in games:
+            others = ", ".join(
+                t.name(s["name"], s["kind"]) for s in game["seats"] if s["seat"] != game["seat"]
+            )
+            body += ["* " + t("{game} with {players}", game=game["title"], players=others)]
+            body += [f"  {self.link(game['url'])}"]
+        subject = t("{n} games are waiting for your move", n=len(games))
+        if len(games) == 1:
+            subject = t("A game is waiting for your move")
+        return self.message(to, subject, body)
+
+    # -- verification ---------------------------------------------------------------------
+
+    def send_verification(self, account: Account, address: str, lang: str) -> None:
+        assert self.signer is not None
+        expires = int(time.time()) + VERIFY_SECONDS
+        token = self.signer.verify_token(account.id, address, expires)
+        to = MailRow(account.id, account.name, address, False, "off", lang)
+        t = Texts(lang)
+        body = [
+            t("Hello {name},", name=account.name),
+            "",
+            t("please confirm that this is your e-mail address for game notifications:"),
+            self.link(f"/mail/verify?token={quote(token)}"),
+            "",
+            t("The link works for three days. If you did not ask for this, ignore this mail."),
+        ]
+        self._send(to, self.message(to, t("Confirm your e-mail address"), body))
+
+    # -- every mail -------------------------------------------------------------------------
+
+    def link(self, path: str) -> str:
+        assert self.settings is not None
+        return self.settings.public_url.rstrip("/") + path
+
+    def message(self, to: MailRow, subject: str, body: list[str]) -> EmailMessage:
+        """A plain-text mail to ``to`` with an unsubscribe link (in the text and as
+        ``List-Unsubscribe``, one click: RFC 8058)."""
+        assert self.settings is not None and self.signer is not None
+        t = Texts(to.lang)
+        token = quote(self.signer.unsubscribe_token(to.account_id, to.address))
+        unsubscribe = self.link(f"/mail/unsubscribe?token={token}")
+        host = urlsplit(self.settings.public_url).hostname or "localhost"
+        footer = [
+            "",
+            "-- ",
+            t("You get this mail because you asked for it on {site}.", site=host),
+            t("No more mails: {link}", link=unsubscribe),
+        ]
+        message = EmailMessage()
+        message.set_content("\n".join([*body, *footer]) + "\n")  # first: it drops Content-*
+        message["From"] = self.settings.sender
+        message["To"] = to.address
+        message["Subject"] = subject
+        message["Date"] = format_datetime(datetime.now(UTC))
+        message["Message-ID"] = make_msgid(domain=host)
+        message["Content-Language"] = t.lang
+        message["Auto-Submitted"] = "auto-generated"
+        message["List-Unsubscribe"] = f"<{self.link(f'/api/mail/unsubscribe?token={token}')}>"
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        return message
+
+    def _send(self, to: MailRow, message: EmailMessage) -> None:
+        assert self.mailer is not None
+        self.mailer.send(message)
