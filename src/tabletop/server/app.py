@@ -53,6 +53,7 @@ from ..i18n import LANGUAGES, N_
 from . import accounts_api, analysis_api, daily_api, games_api, pages, socket_api
 from .assets import Assets
 from .botpool import BotPool
+from .crowds import CrowdLimits
 from .errors import ApiError
 from .headers import SecurityHeaders
 from .hub import Hub
@@ -75,13 +76,15 @@ def create_app(
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     daily_bots: dict[str, str] | None = None,
     analysis_budget: int | None = None,
+    crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
-    ``analysis_budget`` the search work per move of post-game analyses."""
+    ``analysis_budget`` the search work per move of post-game analyses, ``crowd``
+    the WebSocket caps and how often a game's clients learn who is connected."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget)
+    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget, crowd)
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager

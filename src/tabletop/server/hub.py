@@ -22,6 +22,7 @@ from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
+from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
 from .encoding import Encoder
 from .errors import ApiError, reading
@@ -52,8 +53,11 @@ class Hub:
         rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
         daily_bots: dict[str, str] | None = None,
         analysis_budget: int | None = None,
+        crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
     ) -> None:
         self.store = store
+        self.crowd = crowd
+        self.sockets = Sockets()
         self.limits = limits
         self.rates = rates.limiters()
         self.rooms = Rooms(store)
@@ -61,6 +65,7 @@ class Hub:
         self._write = self.writer.write
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms)
+        self.presence = Presence(self.rooms, crowd.presence_interval)
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.leases = Leases(store, owner)
@@ -103,6 +108,25 @@ class Hub:
     def check_rate(self, kind: str, key: object) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
         check_rate(self.rates, kind, key)
+
+    def check_sockets(self, address: str | None) -> None:
+        """429 when ``address`` holds more WebSockets than it may (this one counted)."""
+        if self.sockets.per_address[address] > self.crowd.per_address:
+            raise ApiError(
+                429,
+                "too many connections from your address (at most {n}); close some tabs",
+                n=self.crowd.per_address,
+            )
+
+    def check_crowd(self, room: Room, seats: frozenset[int]) -> None:
+        """503 when a spectator would be one too many for the game: its players
+        always get in, however many watch."""
+        if not seats and len(room.subscribers) >= self.crowd.per_game:
+            raise ApiError(
+                503,
+                "this game has as many spectators as it can take ({n}); try again later",
+                n=self.crowd.per_game,
+            )
 
     async def write(self, write: Write[T]) -> T:
         """A durable write outside any game (accounts, sessions); 503 if refused."""

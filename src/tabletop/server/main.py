@@ -11,16 +11,19 @@ import json
 import logging
 import os
 import socket
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
+from .crowds import CrowdLimits
 from .ratelimit import RateLimits
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
 APP_NAME = "novaluna"
+HEADER_TIMEOUT = 10.0  # seconds a connection has for a request's headers
 
 
 def default_db_path() -> Path:
@@ -109,6 +112,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search work per move of a post-game analysis (default: each game's own; "
         "less is faster and coarser)",
     )
+    _add_crowd_arguments(parser)
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -124,6 +128,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"{what} a minute before 429 (default {default:g})",
         )
+
+
+def _add_crowd_arguments(parser: argparse.ArgumentParser) -> None:
+    crowd = CrowdLimits()
+    parser.add_argument(
+        "--max-sockets-per-address",
+        type=_positive(int),
+        default=crowd.per_address,
+        metavar="N",
+        help="WebSockets one address may hold open (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-sockets-per-game",
+        type=_positive(int),
+        default=crowd.per_game,
+        metavar="N",
+        help="WebSockets one game may have; its players always get in (default %(default)s)",
+    )
+    parser.add_argument(
+        "--presence-interval",
+        type=_positive(float),
+        default=crowd.presence_interval,
+        metavar="S",
+        help="seconds between two 'who is connected' messages of a game (default %(default)s)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=_positive(float),
+        default=HEADER_TIMEOUT,
+        metavar="S",
+        help="close a connection that takes longer to send a request's headers "
+        "(default %(default)s)",
+    )
 
 
 def _daily_bot(text: str) -> tuple[str, str]:
@@ -162,6 +199,11 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
         ],
+        "crowd": [
+            args.max_sockets_per_address,
+            args.max_sockets_per_game,
+            args.presence_interval,
+        ],
     }
 
 
@@ -182,6 +224,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         rate_limits=RateLimits(*settings["rate_limits"]),
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
+        crowd=CrowdLimits(*settings.get("crowd", [])),
     )
 
 
@@ -208,6 +251,8 @@ def prepare_db(db: str, workers: int) -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from .httpproto import HeaderTimeoutProtocol
+
     _check_free(args.host, args.port)
     db = str(args.db or default_db_path())
     prepare_db(db, args.workers)
@@ -220,6 +265,8 @@ def serve(args: argparse.Namespace) -> int:
         "ws_per_message_deflate": False,  # CPU matters more than bytes for ~10 KB states
         "log_level": "warning",
         "timeout_graceful_shutdown": 2,
+        # uvicorn would wait for ever for a request's headers (httpproto.py)
+        "http": partial(HeaderTimeoutProtocol, header_timeout=args.header_timeout),
     }
     if args.workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)
