@@ -28,7 +28,7 @@ from .encoding import Encoder
 from .errors import ApiError, reading
 from .ratelimit import RateLimits, check_rate
 from .readmodels import ReadModels
-from .room import Room, Rooms
+from .room import Room, Rooms, room_age
 from .rows import Account
 from .scheduling import Scheduler
 from .setup import check_setup, created_seat
@@ -38,6 +38,7 @@ from .writes import CreateGame, Write
 from .writing import Writer
 
 log = logging.getLogger("tabletop.server")
+OPEN_SEAT_DAYS = 7.0  # how long an open game waits in the lobby for its players
 T = TypeVar("T")
 
 
@@ -54,8 +55,10 @@ class Hub:
         daily_bots: dict[str, str] | None = None,
         analysis_budget: int | None = None,
         crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
+        open_seat_days: float = OPEN_SEAT_DAYS,
     ) -> None:
         self.store = store
+        self.open_seat_seconds = open_seat_days * 24 * 3600
         self.crowd = crowd
         self.sockets = Sockets()
         self.limits = limits
@@ -64,7 +67,7 @@ class Hub:
         self.writer = Writer(store)
         self._write = self.writer.write
         self.encoder = Encoder(store)
-        self.reads = ReadModels(store, self.rooms)
+        self.reads = ReadModels(store, self.rooms, self.open_seat_seconds)
         self.presence = Presence(self.rooms, crowd.presence_interval)
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -158,6 +161,29 @@ class Hub:
             except ApiError as err:
                 log.error("%s", err.message)
         self.analyst.resume()
+
+    async def expire_open_games(self) -> int:
+        """Withdraw the open games whose seats have waited ``open_seat_days`` (none of
+        them started: see ``Authority.withdraw``); how many."""
+        expired = 0
+        for game_id in reading(self.store.open_games, 10_000):
+            try:
+                if room_age(self.rooms.room(game_id)) >= self.open_seat_seconds:
+                    await self.authority.withdraw(game_id, None)
+                    expired += 1
+            except ApiError:  # gone, or started meanwhile
+                continue
+        return expired
+
+    async def expire_open_games_now_and_then(self) -> None:
+        """Now and then (a minute, or sooner for short settings) withdraw expired games."""
+        every = min(60.0, max(0.2, self.open_seat_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_open_games()
+            except Exception:  # a chore must keep going; the next sweep tries again
+                log.exception("withdrawing expired open games failed")
 
     def forget_finished(self) -> int:
         """Drop finished games nobody watches from memory (``Rooms.forget_finished``)."""

@@ -154,6 +154,13 @@ def _add_crowd_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds between two 'who is connected' messages of a game (default %(default)s)",
     )
     parser.add_argument(
+        "--open-seat-days",
+        type=_positive(float),
+        default=7.0,
+        metavar="D",
+        help="days an open game waits in the lobby before it is withdrawn (default %(default)s)",
+    )
+    parser.add_argument(
         "--header-timeout",
         type=_positive(float),
         default=HEADER_TIMEOUT,
@@ -199,6 +206,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
         ],
+        "open_seat_days": args.open_seat_days,
         "crowd": [
             args.max_sockets_per_address,
             args.max_sockets_per_game,
@@ -225,6 +233,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
         crowd=CrowdLimits(*settings.get("crowd", [])),
+        open_seat_days=settings.get("open_seat_days", 7.0),
     )
 
 

@@ -8,6 +8,7 @@ back whole when asked for again.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,6 +21,10 @@ from .storage import GameStore
 
 if TYPE_CHECKING:
     from .encoding import Subscriber
+
+
+#: An outbox item no state or answer can be: the game is gone, close the socket (4410).
+GONE = "\x00gone"
 
 
 @dataclass(eq=False)
@@ -155,6 +160,11 @@ class Room:
             return None
         started = datetime.fromisoformat(self.started_at(self.round_start())).timestamp()
         return started + self.time_limit
+
+
+def room_age(room: Room) -> float:
+    """Seconds since the game was created."""
+    return time.time() - datetime.fromisoformat(room.row.created).timestamp()
 
 
 def _seconds(value: Any) -> float:

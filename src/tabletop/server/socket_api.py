@@ -15,7 +15,7 @@ from ..i18n import N_
 from .encoding import Subscriber
 from .errors import ApiError
 from .request import MAX_BODY, account_of, hub_of, json_object, loads, same_origin, session_token
-from .room import Room
+from .room import GONE, Room
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -162,6 +162,9 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
             _, text, _ = await sub.outbox.get()
             if text is GOING_AWAY:
                 await ws.close(code=1001, reason="the server is stopping; reconnect")
+                return
+            if text is GONE:
+                await ws.close(code=4410, reason="the game was withdrawn")
                 return
             await ws.send_text(text)
 
