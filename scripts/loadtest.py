@@ -197,13 +197,13 @@ def free_port() -> int:
 
 
 def start_server(
-    workers: int, port: int | None = None, db: str | None = None
+    workers: int, port: int | None = None, db: str | None = None, extra: list[str] | None = None
 ) -> tuple[subprocess.Popen[bytes], str, Path | str]:
     """Our own server on a free port, or ``SystemExit``: never benchmark, or write
     games into, somebody else's server. ``novaluna serve`` refuses a taken port
     before it creates its database, so an answer counts only once our fresh
     database exists and our process still runs. ``db``: a PostgreSQL URL to share
-    (default: a new SQLite file)."""
+    (default: a new SQLite file); ``extra``: more ``serve`` options."""
     if db is None:
         db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
     port = port or free_port()
@@ -211,6 +211,7 @@ def start_server(
     command += ["--db", str(db), "--bot-workers", str(workers)]
     for name in ("creates", "actions", "hints", "messages"):  # one address plays every game
         command += [f"--rate-{name}", "1000000"]
+    command += extra or []
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):

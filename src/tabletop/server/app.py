@@ -20,8 +20,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
 * ``GET  /api/daily``, ``POST /api/daily/{game}`` ``{"day"?}``, ``GET
   /api/daily/{game}/{day}`` — the daily challenge: today's deals, a game of one,
   a day's results board (docs/web.md, "Daily challenge");
-* ``GET  /api/lobby`` — the open games; ``GET /api/leaderboard/{type}?offset=&limit=``
-  (a page of players);
+* ``GET  /api/lobby`` ``?type=&time_limit=`` — the open games (filtered);
+  ``POST /api/games/{id}/cancel`` — its creator withdraws an open game;
+  ``GET /api/leaderboard/{type}?offset=&limit=`` (a page of players);
   ``GET /api/players/{name}`` — a profile: ratings and finished games;
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
   /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and
@@ -68,9 +69,10 @@ from . import (
 )
 from .assets import Assets
 from .botpool import BotPool
+from .crowds import CrowdLimits
 from .errors import ApiError
 from .headers import SecurityHeaders
-from .hub import Hub
+from .hub import OPEN_SEAT_DAYS, Hub
 from .mail import MailSettings
 from .pages import catalogue_response
 from .ratelimit import RateLimits
@@ -95,26 +97,22 @@ def create_app(
     takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
     shortest_time_limit: int | None = None,
     mail: MailSettings | None = None,
+    crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
+    open_seat_days: float = OPEN_SEAT_DAYS,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
     ``analysis_budget`` the search work per move of post-game analyses,
     ``shortest_time_limit`` the shortest time per move a new game may have (seconds;
     by default the shortest the lobby page offers: ``setup.shortest_time_limit``);
-    ``mail``, if given, lets players ask for e-mail notifications (notify.py)."""
+    ``mail``, if given, lets players ask for e-mail notifications (notify.py);
+    ``crowd`` the WebSocket caps and how often a game's clients learn who is
+    connected, ``open_seat_days`` how long an open game waits in the lobby."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(
-        store,
-        pool,
-        bot_pause,
-        bot_limits,
-        rate_limits,
-        daily_bots,
-        analysis_budget,
-        takeover,
-        shortest_time_limit,
-        mail,
+        *(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget),
+        *(takeover, shortest_time_limit, mail, crowd, open_seat_days),
     )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
@@ -127,6 +125,7 @@ def create_app(
             asyncio.create_task(hub.writer.checkpoint_now_and_then()),
             asyncio.create_task(hub.forget_finished_now_and_then()),
             *await hub.notifier.start(),
+            asyncio.create_task(hub.expire_open_games_now_and_then()),
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))

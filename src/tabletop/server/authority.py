@@ -26,11 +26,19 @@ from ..i18n import N_
 from .errors import ApiError, Stale, reading
 from .ratelimit import RateLimit, check_rate
 from .ratings import RatedEnd, player_key
-from .room import Room, Rooms, entry, move_subscribers
+from .room import GONE, Room, Rooms, entry, move_subscribers
 from .rows import Account
 from .storage import GameStore
 from .sync import Refresher
-from .writes import Abandon, AppendAction, ClaimSeat, MarkHinted, Truncate, Write
+from .writes import (
+    Abandon,
+    AppendAction,
+    ClaimSeat,
+    MarkHinted,
+    Truncate,
+    WithdrawGame,
+    Write,
+)
 
 T = TypeVar("T")
 #: a durable write (``writing.Writer.write``): stores one typed write, returns its result
@@ -132,6 +140,26 @@ class Authority:
             return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
 
         return await self.in_turn(room.id, change)
+
+    async def withdraw(self, game_id: str, account: Account | None) -> None:
+        """Withdraw an open game that has not started: by its creator (``account``),
+        or by the server when its open seats expire (``None``). The game is deleted
+        (nothing was played in it); its watchers are told and disconnected."""
+        room = self.rooms.room(game_id)
+        if account is not None and room.row.creator != account.id:
+            raise ApiError(403, "only the creator of a game can withdraw it")
+
+        async def change(room: Room) -> None:
+            if not room.waiting or room.finished or not await self._write(WithdrawGame(room.id)):
+                raise ApiError(409, "the game has started; it can no longer be withdrawn")
+            self.rooms.live.pop(room.id, None)
+            gone = ApiError(410, "the game was withdrawn (cancelled, or its open seats expired)")
+            for sub in list(room.subscribers):
+                sub.send({"type": "error", "status": 410, "message": gone.message, "key": gone.key})
+                sub.send_text(GONE)  # then the socket closes with 4410
+                room.unwatch(sub)
+
+        await self.in_turn(room.id, change)
 
     async def _claim(self, room: Room, seat: int, account: Account) -> None:
         if room.finished:

@@ -33,6 +33,9 @@ def dumps(value: Any) -> str:
         return json.dumps(value, separators=(",", ":"))
 
 
+#: Seconds the spectators' states wait after the players' (``Encoder.broadcast``).
+SPECTATOR_DELAY = 0.05
+
 #: What a seat's choices depend on: the seat acting and what happened to it (``since``).
 ChoicesKey = tuple[int, int]
 
@@ -76,7 +79,11 @@ class Subscriber:
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
-        self.outbox.put_nowait((None, dumps(message), None))
+        self.send_text(dumps(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message other than a state, already encoded (one text for many)."""
+        self.outbox.put_nowait((None, text, None))
 
     def send_state(
         self, log: list[JSON], build: Callable[[int, bool], str], choices: ChoicesKey | None = None
@@ -124,6 +131,7 @@ class Encoder:
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
+        self._spectators_due: dict[str, asyncio.TimerHandle] = {}  # per game
 
     def state(self, room: Room, seats: frozenset[int]) -> JSON:
         """The message a client playing ``seats`` (none: a spectator) gets."""
@@ -160,7 +168,7 @@ class Encoder:
         viewer = acting if acting is not None else (min(seats) if seats else None)
         if not room.type.view_depends_on_seat:
             viewer = None  # one view, built once per move, serves everyone
-        online = set().union(*(s.seats for s in room.subscribers)) if room.subscribers else set()
+        online, spectators = room.presence()
         if room.simultaneous:
             undo_seat = next((s for s in sorted(seats) if room.match.has_pending(s)), None)
         else:
@@ -189,6 +197,7 @@ class Encoder:
                 "time_limit": room.time_limit or None,
                 "on_timeout": room.on_timeout,
                 "waiting": room.waiting,
+                "spectators": spectators,
             },
             "ply": room.ply,
             "to_move": to_move,  # the one seat to act, if only one is
@@ -227,10 +236,36 @@ class Encoder:
         return room.ratings_cache if any(room.ratings_cache) else None
 
     def broadcast(self, room: Room) -> None:
-        """Push the room's state to each of its clients."""
+        """Push the room's state to each of its clients: the players' at once, the
+        spectators' a moment later (``SPECTATOR_DELAY``), so that a crowd's hundreds of
+        sends come after the players' states and the mover's ack, and moves made
+        within that moment reach the crowd as one state."""
+        players = [sub for sub in room.subscribers if sub.seats]
+        self.send_states(room, players)
+        if len(players) < len(room.subscribers) and room.id not in self._spectators_due:
+            loop = asyncio.get_running_loop()
+            self._spectators_due[room.id] = loop.call_later(
+                SPECTATOR_DELAY, self._tell_spectators, room
+            )
+
+    def _tell_spectators(self, room: Room) -> None:
+        self._spectators_due.pop(room.id, None)
+        self.send_states(room, [sub for sub in room.subscribers if not sub.seats])
+
+    def send_states(self, room: Room, subscribers: list[Subscriber]) -> None:
+        """Push the room's state to each of ``subscribers``."""
         active = room.match.active_seats() if room.simultaneous else frozenset()
-        for sub in list(room.subscribers):
+        # clients alike (every spectator, mostly) share one text: a crowd costs one encoding
+        texts: dict[tuple[frozenset[int], int, bool], str] = {}
+
+        def build(seats: frozenset[int], start: int, kept: bool) -> str:
+            key = (seats, start, kept)
+            if key not in texts:
+                texts[key] = self.state_text(room, seats, start, kept)
+            return texts[key]
+
+        for sub in subscribers:
             acting = min(active & sub.seats, default=None)
             # what the choices depend on: the seat acting and what happened to it
             choices = None if acting is None else (acting, room.since(acting))
-            sub.send_state(room.log, partial(self.state_text, room, sub.seats), choices)
+            sub.send_state(room.log, partial(build, sub.seats), choices)

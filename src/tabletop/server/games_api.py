@@ -132,7 +132,23 @@ def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _lobby(request: Request) -> Response:
-    return JSONResponse({"games": hub_of(request).reads.lobby()})
+    query = request.query_params
+    kind, limit = query.get("type"), query.get("time_limit")
+    if kind is not None and kind not in web_games():
+        raise ApiError(400, "'type' must be one of {games}", games=", ".join(web_games()))
+    if limit is not None and limit != "none" and not (limit.isascii() and limit.isdigit()):
+        raise ApiError(400, "'time_limit' is a number of seconds, or none")
+    shown = None if limit is None else 0 if limit == "none" else int(limit)
+    return JSONResponse({"games": hub_of(request).reads.lobby(kind, shown)})
+
+
+async def _cancel(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    account = account_of(request)
+    if account is None:
+        raise ApiError(401, "sign in to withdraw a game you created")
+    await hub_of(request).authority.withdraw(game_id, account)
+    return JSONResponse({"id": game_id, "withdrawn": True})
 
 
 async def _join(request: Request) -> Response:
@@ -188,6 +204,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/leaderboard/{type}", _leaderboard),
     Route("/api/games/{game_id}/join", _join, methods=["POST"]),
     Route("/api/games/{game_id}/claim", _claim, methods=["POST"]),
+    Route("/api/games/{game_id}/cancel", _cancel, methods=["POST"]),
     Route("/api/types", _types),
     Route("/api/games", _create, methods=["POST"]),
     Route("/api/games/{game_id}", _get_state),

@@ -25,6 +25,7 @@ from .account_events import AccountEvents
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
+from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
 from .encoding import Encoder
 from .errors import ApiError, reading
@@ -32,7 +33,7 @@ from .mail import MailSettings
 from .notify import Notifier
 from .ratelimit import RateLimits, check_rate
 from .readmodels import ReadModels
-from .room import Room, Rooms
+from .room import Room, Rooms, room_age
 from .rows import Account
 from .scheduling import Scheduler
 from .setup import check_setup, created_seat
@@ -42,6 +43,7 @@ from .writes import CreateGame, Write
 from .writing import Writer
 
 log = logging.getLogger("tabletop.server")
+OPEN_SEAT_DAYS = 7.0  # how long an open game waits in the lobby for its players
 T = TypeVar("T")
 
 
@@ -60,8 +62,13 @@ class Hub:
         takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
         shortest_time_limit: int | None = None,
         mail: MailSettings | None = None,
+        crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
+        open_seat_days: float = OPEN_SEAT_DAYS,
     ) -> None:
         self.store = store
+        self.open_seat_seconds = open_seat_days * 24 * 3600
+        self.crowd = crowd
+        self.sockets = Sockets()
         self.limits = limits
         self.shortest_time_limit = shortest_time_limit  # None: what the page offers
         self.rates = rates.limiters()
@@ -69,8 +76,9 @@ class Hub:
         self.writer = Writer(store)
         self._write = self.writer.write
         self.encoder = Encoder(store)
-        self.reads = ReadModels(store, self.rooms)
+        self.reads = ReadModels(store, self.rooms, self.open_seat_seconds)
         self.accounts = AccountEvents(self.reads)
+        self.presence = Presence(self.rooms, crowd.presence_interval)
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.leases = Leases(store, owner, takeover)
@@ -139,6 +147,25 @@ class Hub:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
         check_rate(self.rates, kind, key)
 
+    def check_sockets(self, address: str | None) -> None:
+        """429 when ``address`` holds more WebSockets than it may (this one counted)."""
+        if self.sockets.per_address[address] > self.crowd.per_address:
+            raise ApiError(
+                429,
+                "too many connections from your address (at most {n}); close some tabs",
+                n=self.crowd.per_address,
+            )
+
+    def check_crowd(self, room: Room, seats: frozenset[int]) -> None:
+        """503 when a spectator would be one too many for the game: its players
+        always get in, however many watch."""
+        if not seats and len(room.subscribers) >= self.crowd.per_game:
+            raise ApiError(
+                503,
+                "this game has as many spectators as it can take ({n}); try again later",
+                n=self.crowd.per_game,
+            )
+
     async def write(self, write: Write[T]) -> T:
         """A durable write outside any game (accounts, sessions); 503 if refused."""
         return await self._write(write)
@@ -170,6 +197,29 @@ class Hub:
             except ApiError as err:
                 log.error("%s", err.message)
         self.analyst.resume()
+
+    async def expire_open_games(self) -> int:
+        """Withdraw the open games whose seats have waited ``open_seat_days`` (none of
+        them started: see ``Authority.withdraw``); how many."""
+        expired = 0
+        for game_id in reading(self.store.open_games, 10_000):
+            try:
+                if room_age(self.rooms.room(game_id)) >= self.open_seat_seconds:
+                    await self.authority.withdraw(game_id, None)
+                    expired += 1
+            except ApiError:  # gone, or started meanwhile
+                continue
+        return expired
+
+    async def expire_open_games_now_and_then(self) -> None:
+        """Now and then (a minute, or sooner for short settings) withdraw expired games."""
+        every = min(60.0, max(0.2, self.open_seat_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.expire_open_games()
+            except Exception:  # a chore must keep going; the next sweep tries again
+                log.exception("withdrawing expired open games failed")
 
     def forget_finished(self) -> int:
         """Drop finished games nobody watches from memory (``Rooms.forget_finished``)."""

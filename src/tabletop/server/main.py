@@ -11,11 +11,13 @@ import json
 import logging
 import os
 import socket
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
+from .crowds import CrowdLimits
 from .ratelimit import RateLimits
 from .sync import Takeover
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from .mail import MailSettings, SmtpServer
 
 APP_NAME = "novaluna"
+HEADER_TIMEOUT = 10.0  # seconds a connection has for a request's headers
 
 
 def default_db_path() -> Path:
@@ -137,6 +140,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "offers: 30 s for NMBR 9's move clock, 1 h for turn-based games)",
     )
     _add_mail_arguments(parser)
+    _add_crowd_arguments(parser)
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -223,6 +227,46 @@ def _mail(args: argparse.Namespace) -> MailSettings | None:
     )
 
 
+def _add_crowd_arguments(parser: argparse.ArgumentParser) -> None:
+    crowd = CrowdLimits()
+    parser.add_argument(
+        "--max-sockets-per-address",
+        type=_positive(int),
+        default=crowd.per_address,
+        metavar="N",
+        help="WebSockets one address may hold open (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-sockets-per-game",
+        type=_positive(int),
+        default=crowd.per_game,
+        metavar="N",
+        help="WebSockets one game may have; its players always get in (default %(default)s)",
+    )
+    parser.add_argument(
+        "--presence-interval",
+        type=_positive(float),
+        default=crowd.presence_interval,
+        metavar="S",
+        help="seconds between two 'who is connected' messages of a game (default %(default)s)",
+    )
+    parser.add_argument(
+        "--open-seat-days",
+        type=_positive(float),
+        default=7.0,
+        metavar="D",
+        help="days an open game waits in the lobby before it is withdrawn (default %(default)s)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=_positive(float),
+        default=HEADER_TIMEOUT,
+        metavar="S",
+        help="close a connection that takes longer to send a request's headers "
+        "(default %(default)s)",
+    )
+
+
 def _daily_bot(text: str) -> tuple[str, str]:
     """An ``argparse`` type: ``GAME=BOT`` for ``--daily-bot``, checked against the game."""
     from ..core.errors import BotSpecError, OptionsError
@@ -262,6 +306,12 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins),
         ],
+        "open_seat_days": args.open_seat_days,
+        "crowd": [
+            args.max_sockets_per_address,
+            args.max_sockets_per_game,
+            args.presence_interval,
+        ],
     }
 
 
@@ -286,6 +336,8 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         takeover=Takeover(*settings.get("takeover", ())),
         shortest_time_limit=settings.get("shortest_time_limit"),
         mail=MailSettings.from_settings(settings["mail"]) if settings.get("mail") else None,
+        crowd=CrowdLimits(*settings.get("crowd", [])),
+        open_seat_days=settings.get("open_seat_days", 7.0),
     )
 
 
@@ -312,6 +364,8 @@ def prepare_db(db: str, workers: int) -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from .httpproto import HeaderTimeoutProtocol
+
     _check_free(args.host, args.port)
     db = str(args.db or default_db_path())
     prepare_db(db, args.workers)
@@ -324,6 +378,8 @@ def serve(args: argparse.Namespace) -> int:
         "ws_per_message_deflate": False,  # CPU matters more than bytes for ~10 KB states
         "log_level": "warning",
         "timeout_graceful_shutdown": 2,
+        # uvicorn would wait for ever for a request's headers (httpproto.py)
+        "http": partial(HeaderTimeoutProtocol, header_timeout=args.header_timeout),
     }
     if args.workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)

@@ -9,24 +9,33 @@ from ..core.web import JSON, get_web_game, web_games
 from .encoding import iso, public_seat
 from .errors import ApiError
 from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_seeds, player_key
-from .room import Room, Rooms
+from .room import Room, Rooms, room_age
 from .rows import Account, AccountGame, LeaderRow, Seat
 from .setup import bot_labels
 from .storage import GameStore
 
 
 class ReadModels:
-    def __init__(self, store: GameStore, rooms: Rooms) -> None:
+    def __init__(self, store: GameStore, rooms: Rooms, open_seat_seconds: float) -> None:
         self.store = store
         self.rooms = rooms
+        self.open_seat_seconds = open_seat_seconds  # an open game's time in the lobby
 
-    def lobby(self) -> list[JSON]:
-        """The open games, newest first."""
+    def lobby(self, game_type: str | None = None, time_limit: int | None = None) -> list[JSON]:
+        """The open games not yet expired, newest first; of ``game_type`` only, and
+        with ``time_limit`` seconds per move only (0: none), if given."""
         games = []
         for game_id in self.store.open_games():
             try:
                 room = self.rooms.room(game_id)
             except ApiError:
+                continue
+            age = room_age(room)
+            if age >= self.open_seat_seconds:  # withdrawn at the next sweep
+                continue
+            if game_type is not None and room.type.name != game_type:
+                continue
+            if time_limit is not None and (room.time_limit or 0) != time_limit:
                 continue
             games.append(
                 {
@@ -34,6 +43,9 @@ class ReadModels:
                     "type": room.type.name,
                     "title": room.type.title,
                     "created": room.row.created,
+                    "age": round(age),
+                    "expires_in": round(self.open_seat_seconds - age),
+                    "creator": self._creator(room),
                     "options": _shown_options(room.row.options),
                     "time_limit": room.time_limit or None,
                     "on_timeout": room.on_timeout,
@@ -41,6 +53,16 @@ class ReadModels:
                 }
             )
         return games
+
+    def _creator(self, room: Room) -> JSON | None:
+        """The creator's name and rating in the game's type (``None``: not signed in)."""
+        creator = room.row.creator
+        if creator is None:
+            return None
+        name = self.store.account_names([creator]).get(creator)
+        mu, sigma, games = self.store.rating(room.type.name, f"a:{creator}")
+        rating = round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2)
+        return {"name": name, "rating": rating, "games": games}
 
     def my_games(self, account: Account) -> list[JSON]:
         """The account's games: ongoing with its turn first, then ongoing, then finished."""

@@ -8,6 +8,7 @@ back whole when asked for again.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,6 +21,10 @@ from .storage import GameStore
 
 if TYPE_CHECKING:
     from .encoding import Subscriber
+
+
+#: An outbox item no state or answer can be: the game is gone, close the socket (4410).
+GONE = "\x00gone"
 
 
 @dataclass(eq=False)
@@ -42,6 +47,29 @@ class Room:
     choices_cache: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
     ratings_cache: list[JSON | None] | None = None  # per seat, once over: its rating change
     seq: int = 0  # the game's stored changes (a shared store's compare-and-set counter)
+    _presence: tuple[list[int], int] | None = None  # (seats connected, spectators)
+
+    def watch(self, sub: Subscriber) -> None:
+        """A client starts watching (or playing) this game."""
+        self.subscribers.add(sub)
+        self._presence = None
+
+    def unwatch(self, sub: Subscriber) -> None:
+        self.subscribers.discard(sub)
+        self._presence = None
+
+    def presence(self) -> tuple[list[int], int]:
+        """The seats with a client connected, and how many spectators watch; worked
+        out once per change of the crowd, not once per client's state (with 500
+        spectators that was 500 x 500 steps a move)."""
+        if self._presence is None:
+            online: set[int] = set()
+            spectators = 0
+            for sub in self.subscribers:
+                online |= sub.seats
+                spectators += not sub.seats
+            self._presence = (sorted(online), spectators)
+        return self._presence
 
     def cached(self, key: tuple[str, int | None], compute: Callable[[], str]) -> str:
         """``compute()``, once per move: views and choices only change when a move is made."""
@@ -134,6 +162,11 @@ class Room:
         return started + self.time_limit
 
 
+def room_age(room: Room) -> float:
+    """Seconds since the game was created."""
+    return time.time() - datetime.fromisoformat(room.row.created).timestamp()
+
+
 def _seconds(value: Any) -> float:
     return float(value) if type(value) in (int, float) and value > 0 else 0.0
 
@@ -154,8 +187,9 @@ def move_subscribers(old: Room, new: Room) -> None:
     for task in [*old.bot_tasks.values(), old.time_limit_task]:
         if task is not None:
             task.cancel()
-    new.subscribers |= old.subscribers
-    old.subscribers.clear()
+    for sub in list(old.subscribers):
+        new.watch(sub)
+        old.unwatch(sub)
 
 
 class Rooms:

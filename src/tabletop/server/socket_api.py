@@ -15,7 +15,7 @@ from ..i18n import N_
 from .encoding import Subscriber
 from .errors import ApiError
 from .request import MAX_BODY, account_of, hub_of, json_object, loads, same_origin, session_token
-from .room import Room
+from .room import GONE, Room
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -39,19 +39,31 @@ async def _socket(ws: WebSocket) -> None:
         await ws.close(code=4403)  # another site must not play with its visitor's session
         return
     await ws.accept()
+    address = ws.client.host if ws.client else None
+    hub.sockets.open(address)
     try:
+        await _serve(ws, hub, address)
+    finally:
+        hub.sockets.close(address)
+
+
+async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
+    """One accepted socket: its hello, then its messages until it goes."""
+    try:
+        hub.check_sockets(address)
         tokens = await _hello(ws)
         room = await hub.authority.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
         seats = hub.authority.seats_for(room, tokens, account_of(ws))
+        hub.check_crowd(room, seats)
     except ApiError as err:
-        await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
-        await ws.close(code=4000 + err.status)
+        await _refuse(ws, err)
         return
     except (WebSocketDisconnect, TimeoutError):
         return
     sub = Subscriber(seats)
-    room.subscribers.add(sub)
-    hub.broadcast(hub.rooms.room(room.id))  # everyone sees who is online; the newcomer its state
+    room.watch(sub)
+    hub.encoder.send_states(room, [sub])  # the newcomer's state; the others, who is here
+    hub.presence.changed(room.id)
     writer = asyncio.create_task(_writer(ws, sub))
     try:
         while (text := await _next_text(ws)) is not None:
@@ -61,9 +73,17 @@ async def _socket(ws: WebSocket) -> None:
         hub.rates["message"].forget(id(sub))
         for live in {room, hub.rooms.live.get(room.id)}:
             if live is not None:
-                live.subscribers.discard(sub)
-        if room.id in hub.rooms.live:
-            hub.broadcast(hub.rooms.live[room.id])
+                live.unwatch(sub)
+        hub.presence.changed(room.id)
+
+
+async def _refuse(ws: WebSocket, err: ApiError) -> None:
+    """Say why in an error message, then close with 4000 + its status and the reason."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
+        # a close reason is at most 123 bytes
+        reason = err.message.encode()[:123].decode("utf-8", "ignore")
+        await ws.close(code=4000 + err.status, reason=reason)
 
 
 async def _next_text(ws: WebSocket) -> str | None:
@@ -142,6 +162,9 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
             _, text, _ = await sub.outbox.get()
             if text is GOING_AWAY:
                 await ws.close(code=1001, reason="the server is stopping; reconnect")
+                return
+            if text is GONE:
+                await ws.close(code=4410, reason="the game was withdrawn")
                 return
             await ws.send_text(text)
 

@@ -195,6 +195,26 @@ class ClaimSeat(Write[bool]):
 
 
 @dataclass(frozen=True)
+class WithdrawGame(Write[bool]):
+    """Delete a game that never started (a seat still open: no move was made, nothing
+    rated); false if it had started meanwhile (its last open seat taken)."""
+
+    game_id: str
+
+    def run(self, sql: Sql) -> bool:
+        waiting = sql.row(
+            "SELECT 1 FROM games g WHERE id = ? AND NOT over AND EXISTS "
+            "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.open)",
+            (self.game_id,),
+        )
+        if not waiting:
+            return False
+        sql.run("DELETE FROM seats WHERE game_id = ?", (self.game_id,))
+        sql.run("DELETE FROM games WHERE id = ?", (self.game_id,))
+        return True
+
+
+@dataclass(frozen=True)
 class CreateAccount(Write[int]):
     """A new account; its result is the account's id. Fails if ``key`` (the case-folded
     name) is taken."""

@@ -7,12 +7,13 @@ import { t } from "./i18n.js";
 const FATAL_CODES = new Set([4400, 4401, 4403, 4404, 4413]);
 
 export class Connection {
-  constructor(gameId, tokens, { onState, onStatus, onFatal }) {
+  constructor(gameId, tokens, { onState, onStatus, onFatal, onPresence }) {
     this.gameId = gameId;
     this.tokens = tokens;
     this.onState = onState;
     this.onStatus = onStatus || (() => {});
     this.onFatal = onFatal || (() => {});
+    this.onPresence = onPresence;
     this.nextId = 1;
     this.pending = new Map();
     this.attempt = 0;
@@ -68,6 +69,12 @@ export class Connection {
       this.attempt = 0;
       this.onStatus("online");
       this.onState(msg);
+      return;
+    }
+    if (msg.type === "presence") {
+      // who is connected: sent now and then, apart from the states (a crowd's joins
+      // would otherwise each push the whole state to everyone)
+      if (this.onPresence) this.onPresence(msg);
       return;
     }
     const waiting = msg.id !== undefined && msg.id !== null ? this.pending.get(msg.id) : null;

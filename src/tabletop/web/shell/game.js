@@ -1,6 +1,6 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
-import { listNames, t } from "./i18n.js";
+import { listNames, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
@@ -69,6 +69,7 @@ export async function showGame(root, gameId, navigate) {
       connStatus.textContent = { connecting: t("connecting…"), reconnecting: t("reconnecting…"), offline: t("offline — reconnecting…"), closed: t("disconnected") }[status] || "";
       if (screen) screen.setOnline(status === "online");
     },
+    onPresence: (presence) => { if (screen && !fatal) screen.presence(presence); },
     onFatal: (message, status) => fail(status === 404 ? t("No such game") : t("Cannot open this seat"), message, status),
   });
   return {
@@ -161,6 +162,17 @@ export class GameScreen {
     const s = this.state?.game.seats[seat];
     if (!s) return t("Seat {n}", { n: seat + 1 });
     return s.kind === "bot" ? t(s.name) : s.name; // a bot's name is its label: translated
+  }
+
+  /** Who is connected (a ``presence`` message): the seats' marks and the watchers' count. */
+  presence({ online, spectators }) {
+    if (!this.state) return;
+    const seats = this.state.game.seats.map((s) => ({ ...s, online: online.includes(s.seat) }));
+    this.state = { ...this.state, game: { ...this.state.game, seats, spectators } };
+    const had = focusName(this.el);
+    this.renderBanner(this.state);
+    this.board.update(this.state); // the players' "connected" marks
+    if (had && focusLost()) focusOn(this.el.querySelector(`[data-testid="${had}"]`));
   }
 
   setOnline(online) {
@@ -324,6 +336,10 @@ export class GameScreen {
     } else if (!this.replay && state.you.length > 1) {
       const names = t("Hot-seat: {names}", { names: state.you.map((i) => this.seatName(i)).join(" & ") });
       this.banner.append(h("span", { class: "chip", title: names }, names));
+    }
+    if (!this.replay && state.game.spectators) {
+      const watching = tn("{n} spectator", "{n} spectators", state.game.spectators);
+      this.banner.append(h("span", { class: "chip", "data-testid": "spectators-chip" }, watching));
     }
     if (!this.replay && state.game.time_limit) {
       this.banner.append(h("span", { class: "chip", "data-testid": "time-limit-chip" }, timeText(state.game.time_limit, state.game.on_timeout)));

@@ -1,0 +1,132 @@
+"""The lobby over the HTTP API of a real server (issue 29): the creator withdraws an
+open game, an open game expires, and the lobby shows each game's age and creator's
+rating and filters by game and time per move."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+
+from server_support import ServerProcess, new_db, open_socket, receive
+
+PASSWORD = "correct horse"
+
+
+def register(server: ServerProcess, name: str) -> httpx.Client:
+    """A client signed in to a new account ``name``."""
+    c = httpx.Client(base_url=server.url, timeout=30)
+    r = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return c
+
+
+def open_game(creator: httpx.Client, **extra: object) -> str:
+    """An NMBR 9 game: the creator's seat, an open seat and a greedy bot."""
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+    body = {"type": "nmbr9", "seats": [*seats, {"kind": "bot", "bot": "greedy"}], **extra}
+    r = creator.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def error(response: httpx.Response, status: int) -> str:
+    assert response.status_code == status, response.text
+    return response.json()["error"]
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{time.monotonic_ns() % 10**9}"
+
+
+def _listed(client: httpx.Client, query: str = "") -> list[str]:
+    return [g["id"] for g in client.get(f"/api/lobby{query}").json()["games"]]
+
+
+def test_the_creator_withdraws_an_open_game(server: ServerProcess) -> None:
+    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    game_id = open_game(ann)
+    watcher = open_socket(server, game_id, [])
+    receive(watcher, lambda m: m["type"] == "state")
+    # before: there was no way to withdraw it (404 for the address)
+    assert "creator" in error(ben.post(f"/api/games/{game_id}/cancel"), 403)
+    assert "sign in" in error(httpx.post(f"{server.url}/api/games/{game_id}/cancel"), 401)
+    assert game_id in _listed(ann)
+
+    answer = ann.post(f"/api/games/{game_id}/cancel")
+    assert answer.status_code == 200 and answer.json() == {"id": game_id, "withdrawn": True}
+    assert game_id not in _listed(ann)
+    assert ann.get(f"/api/games/{game_id}").status_code == 404
+    assert game_id not in [g["id"] for g in ann.get("/api/account").json()["games"]]
+    assert server.query_one("SELECT count(*) FROM seats WHERE game_id = ?", game_id) == (0,)
+    told = receive(watcher, lambda m: m["type"] == "error")
+    assert told["status"] == 410 and "withdrawn" in told["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        receive(watcher, lambda m: False)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4410
+    assert error(ben.post(f"/api/games/{game_id}/join", json={}), 404)
+
+
+def test_a_started_game_cannot_be_withdrawn(server: ServerProcess) -> None:
+    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    game_id = open_game(ann)
+    assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
+    assert "started" in error(ann.post(f"/api/games/{game_id}/cancel"), 409)
+    assert ann.get(f"/api/games/{game_id}").status_code == 200
+    assert error(ann.post("/api/games/no-such-game/cancel"), 404)
+
+
+def test_the_lobby_shows_age_and_the_creators_rating(server: ServerProcess) -> None:
+    ann = register(server, unique("Ann"))
+    name = ann.get("/api/account").json()["account"]["name"]
+    game_id = open_game(ann)
+    listed = next(g for g in ann.get("/api/lobby").json()["games"] if g["id"] == game_id)
+    # before: neither the creator nor the game's age was listed
+    assert listed["creator"]["name"] == name and listed["creator"]["games"] == 0
+    assert isinstance(listed["creator"]["rating"], float)
+    assert 0 <= listed["age"] < 600
+    assert 6 * 24 * 3600 < listed["expires_in"] <= 7 * 24 * 3600
+
+
+def test_the_lobby_filters_by_game_and_time_per_move(server: ServerProcess) -> None:
+    ann = register(server, unique("Ann"))
+    daily = open_game(ann, time_limit=24 * 3600)  # NMBR 9, a day a move
+    untimed = open_game(ann)  # NMBR 9, no limit
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+    luna = ann.post("/api/games", json={"type": "nova-luna", "seats": seats}).json()["id"]
+
+    nmbr9 = _listed(ann, "?type=nmbr9")
+    assert daily in nmbr9 and untimed in nmbr9 and luna not in nmbr9
+    assert luna in _listed(ann, "?type=nova-luna") and daily not in _listed(ann, "?type=nova-luna")
+    a_day = _listed(ann, "?time_limit=86400")
+    assert daily in a_day and untimed not in a_day and luna not in a_day
+    none = _listed(ann, "?type=nmbr9&time_limit=none")
+    assert untimed in none and daily not in none
+    assert "one of" in error(ann.get("/api/lobby?type=chess"), 400)
+    assert "seconds" in error(ann.get("/api/lobby?time_limit=soon"), 400)
+
+
+def test_an_open_game_expires_and_is_withdrawn(
+    storage: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    # a day is 86400 s: 0.00002 days is under two seconds
+    db = new_db(storage, request, tmp_path)
+    server = ServerProcess(db, log=tmp_path / "server.log", options=("--open-seat-days", "0.00002"))
+    server.start()
+    try:
+        ann = register(server, unique("Ann"))
+        game_id = open_game(ann)
+        deadline = time.monotonic() + 30
+        while ann.get(f"/api/games/{game_id}").status_code != 404:
+            assert time.monotonic() < deadline, "the open game never expired"
+            time.sleep(0.1)
+        assert game_id not in _listed(ann)
+        assert server.query_one("SELECT count(*) FROM games WHERE id = ?", game_id) == (0,)
+        log = json.dumps(server.log.read_text())
+        assert "Traceback" not in log
+    finally:
+        server.stop()
