@@ -58,6 +58,7 @@ from .headers import SecurityHeaders
 from .hub import Hub
 from .pages import catalogue_response
 from .ratelimit import RateLimits
+from .sessions import SessionLimits
 from .socket_api import close_sockets
 from .storage import StoreError, open_store
 
@@ -75,19 +76,32 @@ def create_app(
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     daily_bots: dict[str, str] | None = None,
     analysis_budget: int | None = None,
+    session_limits: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
+    password_queue: int = 8,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
     ``analysis_budget`` the search work per move of post-game analyses."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
-    hub = Hub(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget)
+    hub = Hub(
+        store,
+        pool,
+        bot_pause,
+        bot_limits,
+        rate_limits,
+        daily_bots,
+        analysis_budget,
+        session_limits,
+        password_queue,
+    )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _going_away_on_sigterm(hub)
         pool.start()
+        await accounts_api.rekey_names(hub)
         await hub.resume()
         chores = [
             asyncio.create_task(hub.writer.checkpoint_now_and_then()),
@@ -152,11 +166,12 @@ def _going_away_on_sigterm(hub: Hub) -> None:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
 
 
 async def _store_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse(ApiError.plain(503, f"{exc}; try again shortly").body(), status_code=503)
+    error = ApiError.plain(503, f"{exc}; try again shortly")
+    return JSONResponse(error.body(), status_code=503, headers=error.headers())
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

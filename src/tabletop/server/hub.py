@@ -19,6 +19,7 @@ import socket
 from typing import Any, TypeVar
 
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
+from .accounts import Passwords
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
@@ -30,6 +31,7 @@ from .readmodels import ReadModels
 from .room import Room, Rooms
 from .rows import Account
 from .scheduling import Scheduler
+from .sessions import SessionLimits, Sessions
 from .setup import check_setup, created_seat
 from .storage import GameStore
 from .sync import Follower, Leases, Refresher
@@ -52,6 +54,8 @@ class Hub:
         rates: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
         daily_bots: dict[str, str] | None = None,
         analysis_budget: int | None = None,
+        sessions: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
+        password_queue: int = 8,
     ) -> None:
         self.store = store
         self.limits = limits
@@ -59,6 +63,8 @@ class Hub:
         self.rooms = Rooms(store)
         self.writer = Writer(store)
         self._write = self.writer.write
+        self.sessions = Sessions(sessions, self._write)
+        self.passwords = Passwords(password_queue)
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms)
         # who holds a lease: unique per process, readable in the table
@@ -100,9 +106,9 @@ class Hub:
         self.broadcast(room)
         self.scheduler.schedule_bots(room)
 
-    def check_rate(self, kind: str, key: object) -> None:
+    def check_rate(self, kind: str, key: object, spend: bool = True) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
-        check_rate(self.rates, kind, key)
+        check_rate(self.rates, kind, key, spend)
 
     async def write(self, write: Write[T]) -> T:
         """A durable write outside any game (accounts, sessions); 503 if refused."""

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .ratelimit import RateLimits
+from .sessions import SessionLimits
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -109,6 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="search work per move of a post-game analysis (default: each game's own; "
         "less is faster and coarser)",
     )
+    _add_account_arguments(parser)
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -124,6 +126,61 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             metavar="N",
             help=f"{what} a minute before 429 (default {default:g})",
         )
+
+
+def _add_account_arguments(parser: argparse.ArgumentParser) -> None:
+    limits = SessionLimits()
+    parser.add_argument(
+        "--session-idle",
+        type=_duration,
+        default=limits.idle,
+        metavar="TIME",
+        help="a session unused this long ends, e.g. 30d, 12h, 90m (default 30d)",
+    )
+    parser.add_argument(
+        "--session-max",
+        type=_duration,
+        default=limits.absolute,
+        metavar="TIME",
+        help="a session ends this long after sign-in, however used (default 365d)",
+    )
+    parser.add_argument(
+        "--password-queue",
+        type=_positive(int),
+        default=8,
+        metavar="N",
+        help="password hashes running or waiting before sign-ins get 503 (default 8)",
+    )
+    parser.add_argument(
+        "--rate-login-failures",
+        type=_positive(float),
+        default=RateLimits().login_failures_per_hour,
+        metavar="N",
+        help="failed sign-ins per account an hour before 429, from any address (default 10)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+        "X-Forwarded-For/-Proto headers are believed; repeat for each (default: none)",
+    )
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str) -> float:
+    """An ``argparse`` type: a time as a number and a unit (s, m, h, d): ``30d``."""
+    number, unit = text[:-1], text[-1:].lower()
+    try:
+        seconds = float(number) * _UNITS[unit]
+    except (KeyError, ValueError):
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"a time such as 30d, 12h, 90m or 45s, not {text!r}")
+    return seconds
 
 
 def _daily_bot(text: str) -> tuple[str, str]:
@@ -160,8 +217,10 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "analysis_budget": args.analysis_budget,
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
-            *(args.rate_messages, args.rate_logins),
+            *(args.rate_messages, args.rate_logins, args.rate_login_failures),
         ],
+        "sessions": [args.session_idle, args.session_max],
+        "password_queue": args.password_queue,
     }
 
 
@@ -182,6 +241,8 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         rate_limits=RateLimits(*settings["rate_limits"]),
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
+        session_limits=SessionLimits(*settings.get("sessions", [])),
+        password_queue=settings.get("password_queue", 8),
     )
 
 
@@ -220,6 +281,10 @@ def serve(args: argparse.Namespace) -> int:
         "ws_per_message_deflate": False,  # CPU matters more than bytes for ~10 KB states
         "log_level": "warning",
         "timeout_graceful_shutdown": 2,
+        # X-Forwarded-For decides the address rate limits count by: believed only
+        # from the proxies named, or anyone could pick a fresh address per request
+        "proxy_headers": bool(args.trusted_proxy),
+        "forwarded_allow_ips": ",".join(args.trusted_proxy),
     }
     if args.workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)

@@ -29,7 +29,16 @@ import psycopg
 from psycopg.rows import TupleRow
 
 from .rows import ActionRow, StoreConflict, StoreError
-from .sql import ACCOUNT_TABLES, ANALYSIS_TABLES, DAILY_TABLES, GAME_TABLES, POSTGRES, Sql, ddl
+from .sql import (
+    ACCOUNT_TABLES,
+    ANALYSIS_TABLES,
+    DAILY_TABLES,
+    GAME_TABLES,
+    POSTGRES,
+    SESSION_TABLES,
+    Sql,
+    ddl,
+)
 from .sqlstore import SqlStore, action_row
 
 T = TypeVar("T")
@@ -60,6 +69,8 @@ MIGRATIONS: dict[int, str] = {
     3: ddl(ANALYSIS_TABLES, POSTGRES),
     # 4: what store.MIGRATIONS[2] adds to SQLite
     4: ddl(DAILY_TABLES, POSTGRES),
+    # 5: what store.MIGRATIONS[3] adds to SQLite
+    5: ddl(SESSION_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

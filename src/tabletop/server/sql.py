@@ -193,6 +193,12 @@ CREATE TABLE daily_attempts (
 ALTER TABLE games ADD COLUMN hinted {flag} NOT NULL DEFAULT {false};
 """
 
+#: sessions that expire: when each was last used (refreshed now and then on use; a
+#: session stored before counts from its creation)
+SESSION_TABLES = """
+ALTER TABLE sessions ADD COLUMN last_used TEXT;
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""

@@ -31,6 +31,7 @@ from .sql import (
     ANALYSIS_TABLES,
     DAILY_TABLES,
     GAME_TABLES,
+    SESSION_TABLES,
     SQLITE,
     Sql,
     ddl,
@@ -49,6 +50,7 @@ MIGRATIONS = [
     ddl(ACCOUNT_TABLES, SQLITE),
     ddl(ANALYSIS_TABLES, SQLITE),
     ddl(DAILY_TABLES, SQLITE),
+    ddl(SESSION_TABLES, SQLITE),
 ]
 
 
