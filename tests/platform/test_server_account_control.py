@@ -286,7 +286,8 @@ def test_changing_the_password_asks_the_current_one(server: ServerProcess) -> No
     elsewhere.post("/api/account/login", json={"name": name, "password": PASSWORD})
     new = "another long secret"
     wrong = {"password": "not the password", "new_password": new}
-    assert error(ann.post("/api/account/password", json=wrong), 401) == "wrong name or password"
+    r = ann.post("/api/account/password", json=wrong)
+    assert error(r, 401) == "that is not your current password"
     short = {"password": PASSWORD, "new_password": "short"}
     assert "8 to 200" in error(ann.post("/api/account/password", json=short), 400)
     assert error(client(server).post("/api/account/password", json=wrong), 401) == "sign in first"
@@ -313,7 +314,7 @@ def test_deleting_the_account_keeps_its_games_with_a_deleted_player(
     account_id = count(server, "SELECT id FROM accounts WHERE name = ?", ann_name)
     assert count(server, "SELECT COUNT(*) FROM ratings WHERE player = ?", f"a:{account_id}") == 1
     wrong = ann.post("/api/account/delete", json={"password": "not the password"})
-    assert error(wrong, 401) == "wrong name or password"
+    assert error(wrong, 401) == "that is not your current password"
     assert ann.get("/api/account").json()["account"] is not None
     assert ann.post("/api/account/delete", json={"password": PASSWORD}).json()["deleted"]
     assert ann.get("/api/account").json()["account"] is None

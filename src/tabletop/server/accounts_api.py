@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..i18n import N_
 from . import accounts
 from .accounts import COOKIE, AccountError
 from .errors import ApiError
@@ -29,6 +30,8 @@ from .writes import (
 
 if TYPE_CHECKING:
     from .hub import Hub
+
+NOT_YOURS = N_("that is not your current password")
 
 
 def _checked(check: Callable[[object], str], raw: object) -> str:
@@ -72,14 +75,18 @@ def _login_account(hub: Hub, name: str) -> tuple[Account, str] | None:
 
 
 async def _check_password(
-    hub: Hub, found: tuple[Account, str] | None, key: str, password: str
+    hub: Hub,
+    found: tuple[Account, str] | None,
+    key: str,
+    password: str,
+    wrong: str = accounts.WRONG,
 ) -> None:
     """401 unless ``password`` is ``found``'s; failures count per account (``key``), so
     that guessing from many addresses is throttled too (429 once they are used up)."""
     hub.check_rate("login-failure", key, spend=False)
     if not await hub.passwords.verify(found and found[1], password) or found is None:
         hub.check_rate("login-failure", key)
-        raise ApiError(401, accounts.WRONG)
+        raise ApiError(401, wrong)
 
 
 async def _login(request: Request) -> Response:
@@ -150,7 +157,9 @@ async def _change_password(request: Request) -> Response:
     body = json_object(await json_body(request))
     current = _checked(accounts.check_password, body.get("password"))
     new = _checked(accounts.check_password, body.get("new_password"))
-    await _check_password(hub, _own_login(hub, account), accounts.name_key(account.name), current)
+    await _check_password(
+        hub, _own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
+    )
     keep = hash_token(session_token(request) or "")
     ended = await hub.write(ChangePassword(account.id, await hub.passwords.hash(new), keep))
     hub.sessions.ended(account.id, keep=keep)
@@ -164,7 +173,9 @@ async def _delete_account(request: Request) -> Response:
     hub = hub_of(request)
     body = json_object(await json_body(request))
     password = _checked(accounts.check_password, body.get("password"))
-    await _check_password(hub, _own_login(hub, account), accounts.name_key(account.name), password)
+    await _check_password(
+        hub, _own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
+    )
     await hub.write(DeleteAccount(account.id))
     hub.sessions.ended(account.id)
     _forget_seats(hub, account)
