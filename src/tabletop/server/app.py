@@ -24,7 +24,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
   ``GET /api/players/{name}`` — a profile: ratings and finished games;
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
   /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and
-  your games (a session cookie; see ``accounts``);
+  your games (a session cookie; see ``accounts``); ``POST /api/account/password``
+  ``{"password", "new_password"}``, ``POST /api/account/delete`` ``{"password"}``,
+  ``GET /api/account/data`` — a new password, deleting the account, your data;
 * ``WS   /api/games/{id}/ws`` — send ``{"type": "hello", "tokens": [...]}`` first, then
   ``act``/``undo``/``hint`` messages like the HTTP bodies (plus an optional ``id``
   echoed in the ``ack``/``error``/``hint`` answer); every change arrives as a
