@@ -16,13 +16,21 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from account_support import (
+    PASSWORD,
+    client,
+    error,
+    open_game,
+    play_out,
+    register,
+    unique,
+)
 from tabletop.i18n import catalogue
 from tabletop.server.store import MIGRATIONS, Store
 
 from server_support import Api, ServerProcess, new_db, open_socket, receive
 
 OLD_DB = Path(__file__).parent / "data" / "games-before-accounts.sqlite3"
-PASSWORD = "correct horse"
 NewDb = Callable[[str], Path | str]  # the ``database`` fixture: either storage
 #: a time per move of seconds (the page offers 30 s at least), so tests see it run out
 SHORT_TIMES = ("--min-time-per-move", "1")
@@ -40,42 +48,6 @@ def server(
     proc.stop()
 
 
-def client(server: ServerProcess) -> httpx.Client:
-    return httpx.Client(base_url=server.url, timeout=30)
-
-
-def register(server: ServerProcess, name: str) -> httpx.Client:
-    """A client signed in to a new account ``name``."""
-    c = client(server)
-    r = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return c
-
-
-def open_game(creator: httpx.Client, **extra: Any) -> str:
-    """An NMBR 9 game: the creator's seat, an open seat and a greedy bot."""
-    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
-    body = {"type": "nmbr9", "seats": [*seats, {"kind": "bot", "bot": "greedy"}], **extra}
-    r = creator.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
-
-
-def play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
-    """Play the game to its end, each player taking its first choice."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        for player in players:
-            state = player.get(f"/api/games/{game_id}").json()
-            if state["over"]:
-                return state
-            if state["acting"] is not None and state["choices"]:
-                action = {"action": state["choices"][0]["action"], "ply": state["ply"]}
-                player.post(f"/api/games/{game_id}/actions", json=action)
-        time.sleep(0.01)
-    raise AssertionError("the game did not end")
-
-
 def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -84,15 +56,6 @@ def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
             return state
         time.sleep(0.02)
     raise AssertionError("the game never got there")
-
-
-def error(response: httpx.Response, status: int) -> str:
-    assert response.status_code == status, response.text
-    return response.json()["error"]
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}{time.monotonic_ns() % 10**9}"
 
 
 # -- accounts and sessions -----------------------------------------------------------
@@ -372,13 +335,6 @@ def test_a_game_with_undo_is_unrated(server: ServerProcess) -> None:
     game = next(g for g in ann.get("/api/account").json()["games"] if g["id"] == game_id)
     assert game["over"] and not game["rated"]
     assert error(ann.post(f"/api/games/{game_id}/undo", json={"ply": 0}), 409)
-
-
-def test_the_cookie_is_secure_over_https(server: ServerProcess) -> None:
-    c = client(server)  # the proxy in front says the visitor came over HTTPS
-    body = {"name": unique("Sec"), "password": PASSWORD}
-    r = c.post("/api/account/register", json=body, headers={"X-Forwarded-Proto": "https"})
-    assert r.status_code == 201 and "secure" in r.headers["set-cookie"].lower()
 
 
 def test_rating_survives_kill_9_exactly_once(database: NewDb, tmp_path: Path) -> None:

@@ -1,30 +1,53 @@
 """The HTTP API of accounts: register, sign in and out (a session cookie), your
-games, and a player's profile."""
+games, a new password, your data, deleting your account, and a player's profile."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..i18n import N_
 from . import accounts
 from .accounts import COOKIE, AccountError
 from .errors import ApiError
 from .request import account_of, hub_of, json_body, json_object, session_token, signed_in
 from .rows import Account, hash_token
-from .writes import CreateAccount, CreateSession, EndSession, EndSessions
+from .writes import (
+    DELETED_PLAYER,
+    ChangePassword,
+    CreateAccount,
+    CreateSession,
+    DeleteAccount,
+    EndSession,
+    EndSessions,
+    RekeyNames,
+)
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+NOT_YOURS = N_("that is not your current password")
+
+
+def _checked(check: Callable[[object], str], raw: object) -> str:
+    try:
+        return check(raw)
+    except AccountError as err:
+        raise ApiError(400, err.key, **err.params) from None
 
 
 async def _credentials(request: Request) -> tuple[str, str]:
     """The checked name and password of a register or login request (rate-limited)."""
     hub_of(request).check_rate("login", request.client.host if request.client else None)
     body = json_object(await json_body(request))
-    try:
-        return accounts.check_name(body.get("name")), accounts.check_password(body.get("password"))
-    except AccountError as err:
-        raise ApiError(400, str(err)) from None
+    return _checked(accounts.check_name, body.get("name")), _checked(
+        accounts.check_password, body.get("password")
+    )
 
 
 async def _register(request: Request) -> Response:
@@ -33,7 +56,7 @@ async def _register(request: Request) -> Response:
     key = accounts.name_key(name)
     if hub.store.account_named(key) is not None:
         raise ApiError(409, "that name is taken; choose another")
-    password_hash = await accounts.hash_password(password)
+    password_hash = await hub.passwords.hash(password)
     try:
         account_id = await hub.write(CreateAccount(name, key, password_hash))
     except ApiError:
@@ -43,11 +66,35 @@ async def _register(request: Request) -> Response:
     return await _start_session(request, Account(account_id, name), 201)
 
 
+def _login_account(hub: Hub, name: str) -> tuple[Account, str] | None:
+    """The account a name signs in to, and its password hash. An account registered
+    before keys were NFKC keeps its old key if the new one was another's: that key is
+    looked for first (for every other account both are the same)."""
+    legacy = hub.store.account_login(accounts.legacy_name_key(name))
+    return legacy or hub.store.account_login(accounts.name_key(name))
+
+
+async def _check_password(
+    hub: Hub,
+    found: tuple[Account, str] | None,
+    key: str,
+    password: str,
+    wrong: str = accounts.WRONG,
+) -> None:
+    """401 unless ``password`` is ``found``'s; failures count per account (``key``), so
+    that guessing from many addresses is throttled too (429 once they are used up)."""
+    hub.check_rate("login-failure", key, spend=False)
+    if not await hub.passwords.verify(found and found[1], password) or found is None:
+        hub.check_rate("login-failure", key)
+        raise ApiError(401, wrong)
+
+
 async def _login(request: Request) -> Response:
     name, password = await _credentials(request)
-    found = hub_of(request).store.account_login(accounts.name_key(name))
-    if not await accounts.verify_password(found and found[1], password) or found is None:
-        raise ApiError(401, accounts.WRONG)
+    hub = hub_of(request)
+    found = _login_account(hub, name)
+    await _check_password(hub, found, accounts.name_key(name), password)
+    assert found is not None
     return await _start_session(request, found[0], 200)
 
 
@@ -56,14 +103,14 @@ async def _start_session(request: Request, account: Account, status: int) -> Res
     hub = hub_of(request)
     old = session_token(request)
     if old is not None:
-        await hub.write(EndSession(hash_token(old)))
+        await _end_session(hub, old)
     token, token_hash = accounts.new_token()
     await hub.write(CreateSession(token_hash, account.id))
     response = JSONResponse({"account": {"name": account.name}}, status_code=status)
     response.set_cookie(
         COOKIE,
         token,
-        max_age=accounts.COOKIE_DAYS * 24 * 3600,
+        max_age=int(hub.sessions.limits.absolute),
         path="/",
         httponly=True,
         samesite="lax",
@@ -72,17 +119,27 @@ async def _start_session(request: Request, account: Account, status: int) -> Res
     return response
 
 
+async def _end_session(hub: Hub, token: str) -> None:
+    """End one session, and close the game sockets it opened."""
+    ended = hub.store.session_of(token)
+    await hub.write(EndSession(hash_token(token)))
+    if ended is not None:
+        hub.sessions.ended(ended.account.id, only=hash_token(token))
+
+
 async def _logout(request: Request) -> Response:
     token = session_token(request)
     account_of(request)  # refuses other sites
     if token is not None:
-        await hub_of(request).write(EndSession(hash_token(token)))
+        await _end_session(hub_of(request), token)
     return _signed_out()
 
 
 async def _logout_everywhere(request: Request) -> Response:
     account = signed_in(request)
-    ended = await hub_of(request).write(EndSessions(account.id))
+    hub = hub_of(request)
+    ended = await hub.write(EndSessions(account.id))
+    hub.sessions.ended(account.id)
     return _signed_out({"sessions_ended": ended})
 
 
@@ -90,6 +147,88 @@ def _signed_out(extra: dict[str, Any] | None = None) -> Response:
     response = JSONResponse({"account": None, **(extra or {})})
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
     return response
+
+
+async def _change_password(request: Request) -> Response:
+    """``{"password", "new_password"}``: the current password, then the new one; every
+    other session ends (and its sockets close), this one goes on."""
+    account = signed_in(request)
+    hub = hub_of(request)
+    body = json_object(await json_body(request))
+    current = _checked(accounts.check_password, body.get("password"))
+    new = _checked(accounts.check_password, body.get("new_password"))
+    await _check_password(
+        hub, _own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
+    )
+    keep = hash_token(session_token(request) or "")
+    ended = await hub.write(ChangePassword(account.id, await hub.passwords.hash(new), keep))
+    hub.sessions.ended(account.id, keep=keep)
+    return JSONResponse({"account": {"name": account.name}, "sessions_ended": ended})
+
+
+async def _delete_account(request: Request) -> Response:
+    """``{"password"}``: the account goes; its games stay with a "deleted player" in its
+    seats, its ratings and sessions go with it."""
+    account = signed_in(request)
+    hub = hub_of(request)
+    body = json_object(await json_body(request))
+    password = _checked(accounts.check_password, body.get("password"))
+    await _check_password(
+        hub, _own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
+    )
+    await hub.write(DeleteAccount(account.id))
+    hub.sessions.ended(account.id)
+    _forget_seats(hub, account)
+    return _signed_out({"deleted": True})
+
+
+def _own_login(hub: Hub, account: Account) -> tuple[Account, str] | None:
+    """The signed-in account and its password hash (by id: its name may have an old key)."""
+    stored = hub.store.password_of(account.id)
+    return None if stored is None else (account, stored)
+
+
+def _forget_seats(hub: Hub, account: Account) -> None:
+    """Live games show a deleted account's seats as the database now has them."""
+    for room in hub.rooms.live.values():
+        if room.seats_of(account):
+            room.seats = [
+                replace(s, name=DELETED_PLAYER, account_id=None)
+                if s.account_id == account.id
+                else s
+                for s in room.seats
+            ]
+            hub.broadcast(room)
+
+
+async def _my_data(request: Request) -> Response:
+    """Everything stored of the signed-in account, as a JSON file to download."""
+    account = signed_in(request)
+    hub = hub_of(request)
+    profile = hub.reads.profile(account)
+    data = {
+        "account": {
+            "name": account.name,
+            "created": hub.store.account_created(account.id),
+            "sessions": hub.store.sessions_of(account.id),
+        },
+        "ratings": profile["ratings"],
+        "games": hub.reads.my_games(account, limit=100_000),
+    }
+    filename = f"tabletop-{account.id}.json"
+    return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def rekey_names(hub: Hub) -> None:
+    """At start: accounts registered before name keys were NFKC get their new key
+    (unless another account holds it already; see ``_login_account``)."""
+    keys = tuple(
+        (id_, accounts.name_key(name))
+        for id_, name, key in hub.store.account_keys()
+        if key != accounts.name_key(name)
+    )
+    if keys:
+        await hub.write(RekeyNames(keys))
 
 
 async def _account_info(request: Request) -> Response:
@@ -103,10 +242,10 @@ async def _account_info(request: Request) -> Response:
 async def _player(request: Request) -> Response:
     hub = hub_of(request)
     try:  # a name no account can have (say with a NUL, which PostgreSQL refuses) is unknown
-        key = accounts.name_key(accounts.check_name(request.path_params["name"]))
+        found = _login_account(hub, accounts.check_name(request.path_params["name"]))
     except AccountError:
         raise ApiError(404, "there is no player of that name") from None
-    account = hub.store.account_named(key)
+    account = found and found[0]
     if account is None:
         raise ApiError(404, "there is no player of that name")
     return JSONResponse(hub.reads.profile(account))
@@ -118,5 +257,8 @@ ROUTES: list[BaseRoute] = [
     Route("/api/account/login", _login, methods=["POST"]),
     Route("/api/account/logout", _logout, methods=["POST"]),
     Route("/api/account/logout-everywhere", _logout_everywhere, methods=["POST"]),
+    Route("/api/account/password", _change_password, methods=["POST"]),
+    Route("/api/account/delete", _delete_account, methods=["POST"]),
+    Route("/api/account/data", _my_data),
     Route("/api/players/{name}", _player),
 ]

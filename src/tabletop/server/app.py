@@ -26,7 +26,9 @@ HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` wit
   ``GET /api/players/{name}`` — a profile: ratings and finished games;
 * ``POST /api/account/register`` and ``/login`` ``{"name", "password"}``, ``POST
   /api/account/logout`` and ``/logout-everywhere``, ``GET /api/account`` — you and
-  your games (a session cookie; see ``accounts``);
+  your games (a session cookie; see ``accounts``); ``POST /api/account/password``
+  ``{"password", "new_password"}``, ``POST /api/account/delete`` ``{"password"}``,
+  ``GET /api/account/data`` — a new password, deleting the account, your data;
 * ``GET/POST /api/account/email`` — your e-mail notifications (docs/web.md, "E-mail");
   ``POST /api/mail/verify`` ``{"token"}`` and ``POST /api/mail/unsubscribe?token=`` —
   the links in the mails;
@@ -76,6 +78,7 @@ from .hub import OPEN_SEAT_DAYS, Hub
 from .mail import MailSettings
 from .pages import catalogue_response
 from .ratelimit import RateLimits
+from .sessions import SessionLimits
 from .socket_api import close_sockets
 from .storage import StoreError, open_store
 from .sync import Takeover
@@ -99,6 +102,8 @@ def create_app(
     mail: MailSettings | None = None,
     crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
     open_seat_days: float = OPEN_SEAT_DAYS,
+    session_limits: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
+    password_queue: int = 8,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
@@ -113,6 +118,7 @@ def create_app(
     hub = Hub(
         *(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget),
         *(takeover, shortest_time_limit, mail, crowd, open_seat_days),
+        *(session_limits, password_queue),
     )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
@@ -120,6 +126,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         _going_away_on_sigterm(hub)
         pool.start()
+        await accounts_api.rekey_names(hub)
         await hub.resume()
         chores = [
             asyncio.create_task(hub.writer.checkpoint_now_and_then()),
@@ -188,11 +195,12 @@ def _going_away_on_sigterm(hub: Hub) -> None:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return JSONResponse(exc.body(), status_code=exc.status)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers())
 
 
 async def _store_error(request: Request, exc: Exception) -> Response:
-    return JSONResponse(ApiError.plain(503, f"{exc}; try again shortly").body(), status_code=503)
+    error = ApiError.plain(503, f"{exc}; try again shortly")
+    return JSONResponse(error.body(), status_code=503, headers=error.headers())
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

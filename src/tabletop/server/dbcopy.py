@@ -60,6 +60,10 @@ def _rating_change_columns(old: sqlite3.Connection) -> str:
     return "game_id, player, rank, before, after" + (", weight" if "weight" in names else "")
 
 
+def _columns(old: sqlite3.Connection, table: str) -> set[str]:
+    return {r[1] for r in old.execute(f"PRAGMA table_info({table})")}
+
+
 def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
     """Accounts keep their ids (seats, games and ratings name them); the id sequence
     then continues after the highest."""
@@ -76,7 +80,10 @@ def _copy_accounts(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) ->
                 )
             ],
         )
-    _copy_table(old, db, "sessions", "token_hash, account_id, created")
+    session_columns = "token_hash, account_id, created"
+    if "last_used" in _columns(old, "sessions"):  # a file from before sessions expired lacks it
+        session_columns += ", last_used"
+    _copy_table(old, db, "sessions", session_columns)
     db.execute(
         "SELECT setval(pg_get_serial_sequence('accounts', 'id'), "
         "(SELECT COALESCE(max(id), 0) + 1 FROM accounts), false)"

@@ -4,6 +4,7 @@ store read into a 503."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -30,6 +31,21 @@ class ApiError(Exception):
         self.message = message
         self.key = key
         self.params = params  # not ``args``: an exception's own
+        # seconds to send as ``Retry-After`` (every 429 and 503 has one; at least 1)
+        self.retry_after: int | None = 1 if status in (429, 503) else None
+
+    @classmethod
+    def wait(cls, status: int, key: str, seconds: float) -> ApiError:
+        """A refusal for now (429, 503) whose message says ``{seconds}`` to wait: the
+        wait rounded up (never "wait 0 s"), and sent as ``Retry-After`` too."""
+        whole = max(1, math.ceil(seconds))
+        err = cls(status, key, seconds=whole)
+        err.retry_after = whole
+        return err
+
+    def headers(self) -> dict[str, str]:
+        """The HTTP headers of the answer: ``Retry-After`` for a refusal for now."""
+        return {} if self.retry_after is None else {"Retry-After": str(self.retry_after)}
 
     @classmethod
     def of(cls, status: int, err: Exception) -> ApiError:

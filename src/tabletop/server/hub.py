@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
 from .account_events import AccountEvents
+from .accounts import Passwords
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
@@ -36,6 +37,7 @@ from .readmodels import ReadModels
 from .room import Room, Rooms, room_age
 from .rows import Account
 from .scheduling import Scheduler
+from .sessions import SessionLimits, Sessions
 from .setup import check_setup, created_seat
 from .storage import GameStore
 from .sync import Follower, Leases, Refresher, Takeover
@@ -64,6 +66,8 @@ class Hub:
         mail: MailSettings | None = None,
         crowd: CrowdLimits = CrowdLimits(),  # noqa: B008 - frozen settings
         open_seat_days: float = OPEN_SEAT_DAYS,
+        sessions: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
+        password_queue: int = 8,
     ) -> None:
         self.store = store
         self.open_seat_seconds = open_seat_days * 24 * 3600
@@ -75,6 +79,8 @@ class Hub:
         self.rooms = Rooms(store)
         self.writer = Writer(store)
         self._write = self.writer.write
+        self.sessions = Sessions(sessions, self._write)
+        self.passwords = Passwords(password_queue)
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms, self.open_seat_seconds)
         self.accounts = AccountEvents(self.reads)
@@ -143,9 +149,9 @@ class Hub:
         room = await self.authority.fresh(game_id)
         self.accounts.game_changed(room, local=False)
 
-    def check_rate(self, kind: str, key: object) -> None:
+    def check_rate(self, kind: str, key: object, spend: bool = True) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
-        check_rate(self.rates, kind, key)
+        check_rate(self.rates, kind, key, spend)
 
     def check_sockets(self, address: str | None) -> None:
         """429 when ``address`` holds more WebSockets than it may (this one counted)."""

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .crowds import CrowdLimits
 from .ratelimit import RateLimits
+from .sessions import SessionLimits
 from .sync import Takeover
 
 if TYPE_CHECKING:
@@ -141,6 +142,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     _add_mail_arguments(parser)
     _add_crowd_arguments(parser)
+    _add_account_arguments(parser)
     rates = RateLimits()
     for name, what, default in [
         ("creates", "new games per address", rates.creates_per_minute),
@@ -267,6 +269,61 @@ def _add_crowd_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_account_arguments(parser: argparse.ArgumentParser) -> None:
+    limits = SessionLimits()
+    parser.add_argument(
+        "--session-idle",
+        type=_duration,
+        default=limits.idle,
+        metavar="TIME",
+        help="a session unused this long ends, e.g. 30d, 12h, 90m (default 30d)",
+    )
+    parser.add_argument(
+        "--session-max",
+        type=_duration,
+        default=limits.absolute,
+        metavar="TIME",
+        help="a session ends this long after sign-in, however used (default 365d)",
+    )
+    parser.add_argument(
+        "--password-queue",
+        type=_positive(int),
+        default=8,
+        metavar="N",
+        help="password hashes running or waiting before sign-ins get 503 (default 8)",
+    )
+    parser.add_argument(
+        "--rate-login-failures",
+        type=_positive(float),
+        default=RateLimits().login_failures_per_hour,
+        metavar="N",
+        help="failed sign-ins per account an hour before 429, from any address (default 10)",
+    )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
+        "X-Forwarded-For/-Proto headers are believed; repeat for each (default: none)",
+    )
+
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def _duration(text: str) -> float:
+    """An ``argparse`` type: a time as a number and a unit (s, m, h, d): ``30d``."""
+    number, unit = text[:-1], text[-1:].lower()
+    try:
+        seconds = float(number) * _UNITS[unit]
+    except (KeyError, ValueError):
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"a time such as 30d, 12h, 90m or 45s, not {text!r}")
+    return seconds
+
+
 def _daily_bot(text: str) -> tuple[str, str]:
     """An ``argparse`` type: ``GAME=BOT`` for ``--daily-bot``, checked against the game."""
     from ..core.errors import BotSpecError, OptionsError
@@ -304,7 +361,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "mail": None if (mail := _mail(args)) is None else mail.settings(),
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
-            *(args.rate_messages, args.rate_logins),
+            *(args.rate_messages, args.rate_logins, args.rate_login_failures),
         ],
         "open_seat_days": args.open_seat_days,
         "crowd": [
@@ -312,6 +369,8 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
             args.max_sockets_per_game,
             args.presence_interval,
         ],
+        "sessions": [args.session_idle, args.session_max],
+        "password_queue": args.password_queue,
     }
 
 
@@ -338,6 +397,8 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         mail=MailSettings.from_settings(settings["mail"]) if settings.get("mail") else None,
         crowd=CrowdLimits(*settings.get("crowd", [])),
         open_seat_days=settings.get("open_seat_days", 7.0),
+        session_limits=SessionLimits(*settings.get("sessions", [])),
+        password_queue=settings.get("password_queue", 8),
     )
 
 
@@ -380,6 +441,10 @@ def serve(args: argparse.Namespace) -> int:
         "timeout_graceful_shutdown": 2,
         # uvicorn would wait for ever for a request's headers (httpproto.py)
         "http": partial(HeaderTimeoutProtocol, header_timeout=args.header_timeout),
+        # X-Forwarded-For decides the address rate limits count by: believed only
+        # from the proxies named, or anyone could pick a fresh address per request
+        "proxy_headers": bool(args.trusted_proxy),
+        "forwarded_allow_ips": ",".join(args.trusted_proxy),
     }
     if args.workers > 1:
         os.environ[SETTINGS_ENV] = json.dumps(settings)

@@ -37,6 +37,7 @@ from .sql import (
     MAIL_TABLES,
     POSTGRES,
     RATING_RULES_TABLES,
+    SESSION_TABLES,
     Sql,
     ddl,
 )
@@ -73,6 +74,7 @@ MIGRATIONS: dict[int, str] = {
     # 5: what store.MIGRATIONS[3] adds to SQLite
     5: ddl(RATING_RULES_TABLES, POSTGRES),
     6: ddl(MAIL_TABLES, POSTGRES),
+    7: ddl(SESSION_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

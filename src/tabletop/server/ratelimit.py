@@ -32,6 +32,7 @@ class RateLimits:
     hints_per_minute: float = 20  # per seat
     messages_per_minute: float = 600  # WebSocket messages, per connection
     logins_per_minute: float = 10  # registrations and logins, per address
+    login_failures_per_hour: float = 10  # failed sign-ins (and password checks), per account
 
     def limiters(self) -> dict[str, RateLimit]:
         def limit(what: str, per_minute: float, least: float, share: float) -> RateLimit:
@@ -67,6 +68,13 @@ class RateLimits:
                 self.logins_per_minute,
                 5,
                 1 / 2,
+            ),
+            # a whole hour's worth at once, then one every 60/N minutes: guessing one
+            # account's password from many addresses gets as few tries as from one
+            "login-failure": RateLimit(
+                N_("too many failed sign-ins for this account; wait {seconds} s and try again"),
+                self.login_failures_per_hour / 60,
+                burst=self.login_failures_per_hour,
             ),
         }
 
@@ -104,6 +112,12 @@ class RateLimit:
             self._forget_full(now)
         return 0.0
 
+    def peek(self, key: object) -> float:
+        """The seconds until ``key`` may spend a token (0.0: now), spending nothing."""
+        tokens, when = self._buckets.get(key, (self.burst, self.clock()))
+        tokens = min(self.burst, tokens + (self.clock() - when) * self.rate)
+        return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
     def forget(self, key: object) -> None:
         """Drop ``key``'s bucket (a connection that closed)."""
         self._buckets.pop(key, None)
@@ -119,9 +133,12 @@ class RateLimit:
         self._prune_at = max(self.MAX_KEYS, 2 * len(self._buckets))
 
 
-def check_rate(limiters: Mapping[str, RateLimit], kind: str, key: object) -> None:
-    """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
+def check_rate(
+    limiters: Mapping[str, RateLimit], kind: str, key: object, spend: bool = True
+) -> None:
+    """429 when ``key`` has used up its ``kind`` (create, action, hint, message); with
+    ``spend=False`` only check (a failed sign-in spends afterwards)."""
     limit = limiters[kind]
-    wait = limit.wait(key)
+    wait = limit.wait(key) if spend else limit.peek(key)
     if wait:
-        raise ApiError(429, limit.what, seconds=f"{wait:.0f}")
+        raise ApiError.wait(429, limit.what, wait)

@@ -64,10 +64,10 @@ class ReadModels:
         rating = round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2)
         return {"name": name, "rating": rating, "games": games}
 
-    def my_games(self, account: Account) -> list[JSON]:
+    def my_games(self, account: Account, limit: int = 200) -> list[JSON]:
         """The account's games: ongoing with its turn first, then ongoing, then finished."""
         games = []
-        for row in self.store.games_of(account.id):
+        for row in self.store.games_of(account.id, limit):
             if row.over:  # from the store alone: finished games are not replayed for this
                 games.append(self._finished_summary(row))
                 continue

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.websockets import WebSocket
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
 
 MAX_BODY = 64 * 1024  # actions, game setups
 MAX_RECORD = 2 * 1024 * 1024  # uploaded records for the replay page
+# after parsing, a surrogate pair is one character: any surrogate left is a lone one
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
@@ -47,7 +51,7 @@ def loads(data: str | bytes, what: str) -> Any:
     """Parsed JSON; a 400 naming ``what`` for anything the parser refuses, including
     integers too long to convert and nesting too deep for the parser's recursion."""
     try:
-        return json.loads(data)
+        value = json.loads(data)
     except RecursionError:
         raise ApiError(400, "{what} is nested too deep to be a request", what=what) from None
     except json.JSONDecodeError as err:
@@ -56,6 +60,26 @@ def loads(data: str | bytes, what: str) -> Any:
         raise ApiError(400, "{what} is not UTF-8 text", what=what) from None
     except ValueError:  # Python's limit on integer digits, not a JSON error
         raise ApiError(400, "{what} holds a number with too many digits", what=what) from None
+    if _has_lone_surrogate(value):
+        raise ApiError(400, "{what} holds a lone surrogate, which is not valid Unicode", what=what)
+    return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Whether a text anywhere in ``value`` (keys too) holds a lone surrogate, which JSON's
+    ``\\u`` escapes can carry but no UTF-8 encoder, database or page accepts."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
 
 
 def json_object(body: Any) -> dict[str, Any]:
@@ -82,12 +106,26 @@ async def room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
 
 def same_origin(conn: Request | WebSocket) -> bool:
     """Whether the request comes from our own page (or from no browser at all): a
-    session cookie must not let another site act for its holder."""
+    session cookie must not let another site act for its holder. Scheme, host and
+    port must all match: ``https://host`` is another origin than ``http://host``."""
     origin = conn.headers.get("origin")
     if origin is None:
         return True
-    host = conn.headers.get("host", "")
-    return origin.split("://", 1)[-1] == host
+    scheme = "https" if conn.url.scheme in ("https", "wss") else "http"
+    own = _origin_parts(f"{scheme}://{conn.headers.get('host', '')}")
+    return own is not None and _origin_parts(origin) == own
+
+
+def _origin_parts(url: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an origin, the port filled in; ``None`` if malformed."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or {"http": 80, "https": 443}.get(parts.scheme.lower())
+    except ValueError:
+        return None
+    if port is None or not parts.hostname:
+        return None
+    return parts.scheme.lower(), parts.hostname.lower(), port
 
 
 def session_token(conn: Request | WebSocket) -> str | None:
@@ -96,15 +134,16 @@ def session_token(conn: Request | WebSocket) -> str | None:
 
 
 def account_of(conn: Request | WebSocket) -> Account | None:
-    """The signed-in account of a request, if any; 403 for a cross-site request
-    carrying a session cookie."""
+    """The signed-in account of a request, if any (a session past its limits is none,
+    and a use refreshes it); 403 for a cross-site request carrying a session cookie."""
     token = session_token(conn)
     if token is None:
         return None
     if not same_origin(conn):
         raise ApiError(403, "requests from other sites cannot use your session")
+    hub = hub_of(conn)
     try:
-        return hub_of(conn).store.account_for_session(token)
+        return hub.sessions.account(hub.store.session_of(token), token)
     except StoreError as err:  # a WebSocket has no exception handlers: say 503 here
         raise ApiError.plain(503, f"{err}; try again shortly") from None
 

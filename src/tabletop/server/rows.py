@@ -87,6 +87,16 @@ class LeaderRow:
 
 
 @dataclass(frozen=True)
+class SessionRow:
+    """A signed-in session: its account, when it began and when it was last used
+    (``None``: not since it began, or stored before sessions were refreshed)."""
+
+    account: Account
+    created: str
+    last_used: str | None
+
+
+@dataclass(frozen=True)
 class AccountGame:
     """One of an account's games, for "my games"."""
 

@@ -16,6 +16,8 @@ from .encoding import Subscriber
 from .errors import ApiError
 from .request import MAX_BODY, account_of, hub_of, json_object, loads, same_origin, session_token
 from .room import GONE, Room
+from .rows import Account
+from .sessions import SESSION_ENDED
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -53,7 +55,8 @@ async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
         hub.check_sockets(address)
         tokens = await _hello(ws)
         room = await hub.authority.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
-        seats = hub.authority.seats_for(room, tokens, account_of(ws))
+        account = account_of(ws)
+        seats = hub.authority.seats_for(room, tokens, account)
         hub.check_crowd(room, seats)
     except ApiError as err:
         await _refuse(ws, err)
@@ -61,14 +64,22 @@ async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
     except (WebSocketDisconnect, TimeoutError):
         return
     sub = Subscriber(seats)
+    token = session_token(ws)
+    if account is not None and token is not None:  # closed when this session ends
+        hub.sessions.opened(account, token, sub)
     room.watch(sub)
     hub.encoder.send_states(room, [sub])  # the newcomer's state; the others, who is here
     hub.presence.changed(room.id)
     writer = asyncio.create_task(_writer(ws, sub))
     try:
         while (text := await _next_text(ws)) is not None:
+            if account is not None and sub.seats and not _session_lives(ws, account):
+                await _session_ended(ws)  # ended in another process, or expired
+                return
             await _handle(hub, room.id, sub, text)
     finally:
+        if account is not None:
+            hub.sessions.closed(account, sub)
         writer.cancel()
         hub.rates["message"].forget(id(sub))
         for live in {room, hub.rooms.live.get(room.id)}:
@@ -166,7 +177,27 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
             if text is GONE:
                 await ws.close(code=4410, reason="the game was withdrawn")
                 return
+            if text is SESSION_ENDED:
+                await _session_ended(ws)
+                return
             await ws.send_text(text)
+
+
+def _session_lives(ws: WebSocket, account: Account) -> bool:
+    """Whether the session the socket was opened with is still the account's (checked
+    before each message of a socket that may play: another process may have ended it)."""
+    try:
+        return account_of(ws) == account
+    except ApiError:  # the database is down: the move itself will say so
+        return True
+
+
+async def _session_ended(ws: WebSocket) -> None:
+    """The session this socket was opened with has ended: say so, and close it (4401)."""
+    err = ApiError(401, "your session has ended; sign in again")
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await ws.send_json({"type": "error", "status": 401, **socket_error(err)})
+        await ws.close(code=4401)
 
 
 def socket_error(err: ApiError) -> dict[str, Any]:

@@ -232,6 +232,13 @@ CREATE TABLE server_secrets (
 """
 
 
+#: sessions that expire: when each was last used (refreshed now and then on use; a
+#: session stored before counts from its creation)
+SESSION_TABLES = """
+ALTER TABLE sessions ADD COLUMN last_used TEXT;
+"""
+
+
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""
     return template.format_map(vars(dialect))

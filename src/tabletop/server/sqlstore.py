@@ -26,6 +26,7 @@ from .rows import (
     LeaderRow,
     MailRow,
     Seat,
+    SessionRow,
     StoreError,
     hash_token,
 )
@@ -301,6 +302,34 @@ class SqlStore(ABC):
             )
         )
         return None if row is None else Account(row[0], row[1])
+
+    def session_of(self, token: str) -> SessionRow | None:
+        """The session of a cookie's token, with when it began and was last used."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT a.id, a.name, s.created, s.last_used FROM sessions s "
+                "JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?",
+                (hash_token(token),),
+            )
+        )
+        return None if row is None else SessionRow(Account(row[0], row[1]), row[2], row[3])
+
+    def password_of(self, account_id: int) -> str | None:
+        row = self._read(
+            lambda sql: sql.row("SELECT password_hash FROM accounts WHERE id = ?", (account_id,))
+        )
+        return None if row is None else str(row[0])
+
+    def account_created(self, account_id: int) -> str | None:
+        row = self._read(
+            lambda sql: sql.row("SELECT created FROM accounts WHERE id = ?", (account_id,))
+        )
+        return None if row is None else str(row[0])
+
+    def account_keys(self) -> list[tuple[int, str, str]]:
+        """Every account's ``(id, name, name_key)``."""
+        rows = self._read(lambda sql: sql.rows("SELECT id, name, name_key FROM accounts", ()))
+        return [(int(r[0]), str(r[1]), str(r[2])) for r in rows]
 
     def sessions_of(self, account_id: int) -> int:
         row = self._read(

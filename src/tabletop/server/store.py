@@ -33,6 +33,7 @@ from .sql import (
     GAME_TABLES,
     MAIL_TABLES,
     RATING_RULES_TABLES,
+    SESSION_TABLES,
     SQLITE,
     Sql,
     ddl,
@@ -53,6 +54,7 @@ MIGRATIONS = [
     ddl(DAILY_TABLES, SQLITE),
     ddl(RATING_RULES_TABLES, SQLITE),
     ddl(MAIL_TABLES, SQLITE),
+    ddl(SESSION_TABLES, SQLITE),
 ]
 
 

@@ -260,6 +260,92 @@ class EndSessions(Write[int]):
         return sql.run("DELETE FROM sessions WHERE account_id = ?", (self.account_id,))
 
 
+@dataclass(frozen=True)
+class TouchSession(Write[None]):
+    """A session was used: it lives on (its idle limit counts from ``at``)."""
+
+    token_hash: str
+    at: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "UPDATE sessions SET last_used = ? WHERE token_hash = ?", (self.at, self.token_hash)
+        )
+
+
+@dataclass(frozen=True)
+class EndOtherSessions(Write[int]):
+    """Every session of the account but ``keep`` ends; its result is how many did."""
+
+    account_id: int
+    keep: str  # the token hash of the session that asked
+
+    def run(self, sql: Sql) -> int:
+        return sql.run(
+            "DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?",
+            (self.account_id, self.keep),
+        )
+
+
+@dataclass(frozen=True)
+class ChangePassword(Write[int]):
+    """A new password hash; every other session of the account ends (its result: how
+    many), so whoever knew the old password is signed out everywhere."""
+
+    account_id: int
+    password_hash: str
+    keep: str
+
+    def run(self, sql: Sql) -> int:
+        sql.run(
+            "UPDATE accounts SET password_hash = ? WHERE id = ?",
+            (self.password_hash, self.account_id),
+        )
+        return EndOtherSessions(self.account_id, self.keep).run(sql)
+
+
+DELETED_PLAYER = "deleted player"  # the seat name a deleted account leaves in its games
+
+
+@dataclass(frozen=True)
+class DeleteAccount(Write[None]):
+    """Delete an account: its sessions, ratings and daily attempts go; its games stay,
+    its seats named ``DELETED_PLAYER``, tied to no account and playable by no link."""
+
+    account_id: int
+
+    def run(self, sql: Sql) -> None:
+        account, player = (self.account_id,), (f"a:{self.account_id}",)
+        sql.run(
+            "UPDATE seats SET name = ?, account_id = NULL, token_hash = NULL WHERE account_id = ?",
+            (DELETED_PLAYER, self.account_id),
+        )
+        sql.run("UPDATE games SET creator = NULL WHERE creator = ?", account)
+        sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)
+        sql.run("DELETE FROM ratings WHERE player = ?", player)
+        sql.run("DELETE FROM rating_changes WHERE player = ?", player)
+        sql.run("DELETE FROM sessions WHERE account_id = ?", account)
+        sql.run("DELETE FROM accounts WHERE id = ?", account)
+
+
+@dataclass(frozen=True)
+class RekeyNames(Write[int]):
+    """Store each account's name key as ``name_key`` now makes it (``(id, key)``), unless
+    another account has that key already (the older account keeps its old one, and
+    signs in with it); its result is how many changed."""
+
+    keys: tuple[tuple[int, str], ...]
+
+    def run(self, sql: Sql) -> int:
+        changed = 0
+        for account_id, key in self.keys:
+            if sql.row("SELECT 1 FROM accounts WHERE name_key = ?", (key,)) is None:
+                changed += sql.run(
+                    "UPDATE accounts SET name_key = ? WHERE id = ?", (key, account_id)
+                )
+        return changed
+
+
 # -- post-game analyses ---------------------------------------------------------------
 
 

@@ -68,6 +68,7 @@ export async function showMe(root, navigate) {
         h("button", { class: "btn ghost", type: "button", "data-testid": "logout-everywhere", onclick: () => logout(navigate, true) }, t("Log out everywhere")),
         notifySwitch((message) => toast(message, "error")))),
     list,
+    accountSettings(navigate),
     await mailSettings());
   // every change of a game of yours, as it happens (the account socket)
   const stop = onGamesChange((games) => {
@@ -152,6 +153,68 @@ export async function showMailLink(root, kind) {
   return {};
 }
 
+// -- your account: a new password, your data, deleting it --------------------------------------
+
+/** A password field with its label; ``id`` names it for the label and tests. */
+function passwordField(id, label, autocomplete) {
+  const input = h("input", { type: "password", id, autocomplete, required: true, "data-testid": id });
+  return { input, field: h("label", { class: "field", for: id }, h("span", {}, label), input) };
+}
+
+/** A form of the account card: ``fields`` and a button; ``send()`` answers a message
+ * for the form's status line (shown and announced), or throws an error shown there. */
+function accountForm(testid, title, intro, fields, button, send) {
+  const status = h("p", { class: "form-status", role: "status", "data-testid": `${testid}-status` });
+  const form = h("form", { class: "account-form", "data-testid": testid, novalidate: true },
+    h("h3", {}, title), intro ? h("p", { class: "muted" }, intro) : null,
+    ...fields.map((f) => f.field), h("div", { class: "row wrap" }, button), status);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    status.classList.remove("error");
+    status.textContent = "";
+    try {
+      status.textContent = await send();
+    } catch (err) {
+      status.classList.add("error");
+      status.textContent = err.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
+function accountSettings(navigate) {
+  const current = passwordField("current-password", t("Current password"), "current-password");
+  const fresh = passwordField("new-password", t("New password (8 characters or more)"), "new-password");
+  const change = accountForm("change-password", t("Change password"),
+    t("Every other device where you are signed in is signed out."), [current, fresh],
+    h("button", { class: "btn", type: "submit", "data-testid": "change-password-submit" }, t("Change password")),
+    async () => {
+      const answer = await api("/api/account/password", { method: "POST", body: { password: current.input.value, new_password: fresh.input.value } });
+      current.input.value = fresh.input.value = "";
+      return tn("Password changed; {n} other session was ended.", "Password changed; {n} other sessions were ended.", answer.sessions_ended);
+    });
+  const data = h("div", { class: "account-form" },
+    h("h3", {}, t("Your data")),
+    h("p", { class: "muted" }, t("Everything the server keeps about your account: your name, your games and your ratings, as a JSON file.")),
+    h("a", { class: "btn", href: "/api/account/data", download: "", "data-testid": "download-data" }, t("Download my data")));
+  const confirm = passwordField("delete-password", t("Your password, to confirm"), "current-password");
+  const remove = accountForm("delete-account", t("Delete account"),
+    t("Your account, its sessions and its ratings are deleted for good. Games you played stay, with your seats shown as “deleted player”."), [confirm],
+    h("button", { class: "btn danger", type: "submit", "data-testid": "delete-account-submit" }, t("Delete my account")),
+    async () => {
+      await api("/api/account/delete", { method: "POST", body: { password: confirm.input.value } });
+      toast(t("Your account was deleted."), "ok");
+      await refreshAccount();
+      navigate("/me", { replace: true });
+      return "";
+    });
+  return h("section", { class: "card", "data-testid": "account-settings", "aria-labelledby": "account-settings-title" },
+    h("h2", { id: "account-settings-title" }, t("Your account")), change, data, remove);
+}
+
 async function logout(navigate, everywhere) {
   try {
     const answer = await api(everywhere ? "/api/account/logout-everywhere" : "/api/account/logout", { method: "POST" });
@@ -166,8 +229,10 @@ async function logout(navigate, everywhere) {
 }
 
 function signInForm(navigate) {
-  const name = h("input", { type: "text", id: "account-name", autocomplete: "username", maxlength: "24", required: true, "data-testid": "account-name" });
-  const password = h("input", { type: "password", id: "account-password", autocomplete: "current-password", maxlength: "200", required: true, "data-testid": "account-password" });
+  // no maxlength: a pasted name or password that is too long is refused with the
+  // reason, never silently cut to a different one
+  const name = h("input", { type: "text", id: "account-name", autocomplete: "username", required: true, "data-testid": "account-name" });
+  const password = h("input", { type: "password", id: "account-password", autocomplete: "current-password", required: true, "data-testid": "account-password" });
   const form = h("form", { class: "card narrow", "data-testid": "sign-in-form", novalidate: true },
     h("h1", {}, t("Sign in")),
     h("p", { class: "muted" }, t("An account is optional: it keeps your games on every device, lets you join open games and gives you a rating. Without one, seat links work as always.")),
