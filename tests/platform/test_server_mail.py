@@ -343,3 +343,13 @@ def test_two_processes_on_postgresql_send_a_turn_mail_once(
     finally:
         a.stop()
         b.stop()
+
+
+def test_an_account_with_mails_can_be_deleted(server: ServerProcess, inbox: Inbox) -> None:
+    """Its address and sent mails go with it (they refer to the account: on PostgreSQL a
+    leftover row would refuse the deletion)."""
+    ann = register(server, "Gone")
+    subscribe(ann, inbox, "turn")
+    deleted = ann.post("/api/account/delete", json={"password": PASSWORD})
+    assert deleted.status_code == 200 and deleted.json()["deleted"], deleted.text
+    assert ann.get("/api/account").json()["account"] is None

@@ -322,6 +322,8 @@ class DeleteAccount(Write[None]):
         )
         sql.run("UPDATE games SET creator = NULL WHERE creator = ?", account)
         sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)
+        sql.run("DELETE FROM mails_sent WHERE account_id = ?", account)
+        sql.run("DELETE FROM mail_settings WHERE account_id = ?", account)
         sql.run("DELETE FROM ratings WHERE player = ?", player)
         sql.run("DELETE FROM rating_changes WHERE player = ?", player)
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
