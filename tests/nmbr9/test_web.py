@@ -568,7 +568,10 @@ def test_no_pending_placement_ever_leaves_the_server_to_another_seat_or_a_specta
     frames = api.request("GET", f"/api/games/{game_id}/replay").json()["frames"]
     assert len(frames) == rounds + 1
     pushed = [(lis.viewer, m) for lis in listeners for m in lis.messages if "view" in m]
-    assert len(pushed) >= 3 * 3 * rounds  # each socket heard every placement
+    for lis in listeners:  # a seat hears every placement; a spectator's states are
+        # coalesced (moves close together reach it as one), checked below for what it saw
+        heard = sum(1 for m in lis.messages if "view" in m)
+        assert heard >= (3 * rounds if lis.viewer is not None else 2), (lis.viewer, heard)
     for viewer, state in answers + pushed:
         assert_hides_pending(state, viewer, frames)
     # the checks saw pending placements: the bot's (to all three) and a human's
