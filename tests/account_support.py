@@ -36,7 +36,7 @@ def open_game(creator: httpx.Client, **extra: Any) -> str:
 
 def play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
     """Play the game to its end, each player taking its first choice."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         for player in players:
             state = player.get(f"/api/games/{game_id}").json()

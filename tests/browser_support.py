@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
@@ -243,3 +244,19 @@ def no_horizontal_overflow(page: Any) -> bool:
     return page.evaluate(
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
     )
+
+
+#: the password of the accounts the browser tests register
+PAGE_PASSWORD = "moonlight 42"
+
+
+def register_on_page(page: Any, base: str, name: str, ready: str = "my-games") -> httpx.Client:
+    """Register ``name`` on the account page and wait for its ``ready`` test id; an HTTP
+    client with the same session."""
+    page.goto(f"{base}/me")
+    page.get_by_test_id("account-name").fill(name)
+    page.get_by_test_id("account-password").fill(PAGE_PASSWORD)
+    page.get_by_test_id("register").click()
+    page.get_by_test_id(ready).wait_for()
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    return httpx.Client(base_url=base, cookies={"session": cookies["session"]}, timeout=30)

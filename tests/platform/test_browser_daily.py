@@ -17,10 +17,16 @@ import pytest
 
 from novaluna import test_browser_axe as axe_checks
 
-from browser_support import SIZES, checked_page, no_horizontal_overflow, running_server, shot
+from browser_support import (
+    SIZES,
+    checked_page,
+    no_horizontal_overflow,
+    register_on_page,
+    running_server,
+    shot,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
-PASSWORD = "moonlight 42"
 DAILY_BOTS = ("--daily-bot", "nmbr9=greedy", "--daily-bot", "nova-luna=greedy")
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 
@@ -33,13 +39,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def register(page: Any, base: str, name: str) -> httpx.Client:
     """Register ``name`` on the page; an HTTP client with the same session."""
-    page.goto(f"{base}/me")
-    page.get_by_test_id("account-name").fill(name)
-    page.get_by_test_id("account-password").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.get_by_test_id("my-games").wait_for()
-    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    return httpx.Client(base_url=base, cookies={"session": cookies["session"]}, timeout=30)
+    return register_on_page(page, base, name)
 
 
 def unique(prefix: str) -> str:

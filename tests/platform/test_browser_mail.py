@@ -16,17 +16,19 @@ import pytest
 from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
+    PAGE_PASSWORD,
     SIZES,
     checked_page,
     free_port,
     no_horizontal_overflow,
+    register_on_page,
     running_server,
     shot,
 )
 from mail_support import Inbox, link, smtp_server
 
 sync_api = pytest.importorskip("playwright.sync_api")
-PASSWORD = "moonlight 42"
+PASSWORD = PAGE_PASSWORD
 
 
 @pytest.fixture(scope="module")
@@ -44,13 +46,7 @@ def inbox_and_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple
 
 def register(page: Any, base: str, name: str) -> httpx.Client:
     """Register ``name`` on the page; an HTTP client with the same session."""
-    page.goto(f"{base}/me")
-    page.get_by_test_id("account-name").fill(name)
-    page.get_by_test_id("account-password").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.get_by_test_id("mail-settings").wait_for()
-    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    return httpx.Client(base_url=base, cookies={"session": cookies["session"]}, timeout=30)
+    return register_on_page(page, base, name, ready="mail-settings")
 
 
 def act(player: httpx.Client, game_id: str) -> None:

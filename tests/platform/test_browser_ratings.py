@@ -15,10 +15,16 @@ import pytest
 
 from novaluna import test_browser_axe as axe_checks
 
-from browser_support import SIZES, checked_page, no_horizontal_overflow, running_server, shot
+from browser_support import (
+    SIZES,
+    checked_page,
+    no_horizontal_overflow,
+    register_on_page,
+    running_server,
+    shot,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
-PASSWORD = "moonlight 42"
 
 
 @pytest.fixture(scope="module")
@@ -32,14 +38,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def register(page: Any, base: str, prefix: str) -> httpx.Client:
     """Register a new account in the page; an HTTP client with its session cookie."""
-    name = f"{prefix}{time.monotonic_ns() % 10**6}"
-    page.goto(f"{base}/me")
-    page.get_by_test_id("account-name").fill(name)
-    page.get_by_test_id("account-password").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.get_by_test_id("my-games").wait_for()
-    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    return httpx.Client(base_url=base, cookies={"session": cookies["session"]}, timeout=30)
+    return register_on_page(page, base, f"{prefix}{time.monotonic_ns() % 10**6}")
 
 
 def new_game(player: httpx.Client, **extra: Any) -> str:

@@ -12,10 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import SIZES, checked_page, running_server, shot
+from browser_support import SIZES, checked_page, register_on_page, running_server, shot
 
 sync_api = pytest.importorskip("playwright.sync_api")
-PASSWORD = "moonlight 42"
 TWO_DAYS = 2 * 86400
 
 #: Records each notification the page shows (the real Notification, subclassed), and
@@ -44,13 +43,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def register(page: Any, base: str, name: str) -> httpx.Client:
     """Register ``name`` on the page; an HTTP client with the same session."""
-    page.goto(f"{base}/me")
-    page.get_by_test_id("account-name").fill(name)
-    page.get_by_test_id("account-password").fill(PASSWORD)
-    page.get_by_test_id("register").click()
-    page.get_by_test_id("my-games").wait_for()
-    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-    return httpx.Client(base_url=base, cookies={"session": cookies["session"]}, timeout=30)
+    return register_on_page(page, base, name)
 
 
 def move(player: httpx.Client, game_id: str) -> None:

@@ -12,26 +12,9 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from account_support import open_game, register
+
 from server_support import ServerProcess, new_db, open_socket, receive
-
-PASSWORD = "correct horse"
-
-
-def register(server: ServerProcess, name: str) -> httpx.Client:
-    """A client signed in to a new account ``name``."""
-    c = httpx.Client(base_url=server.url, timeout=30)
-    r = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return c
-
-
-def open_game(creator: httpx.Client, **extra: object) -> str:
-    """An NMBR 9 game: the creator's seat, an open seat and a greedy bot."""
-    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
-    body = {"type": "nmbr9", "seats": [*seats, {"kind": "bot", "bot": "greedy"}], **extra}
-    r = creator.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()["id"]
 
 
 def error(response: httpx.Response, status: int) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from account_support import play_out
 from tabletop.server.ratings import PROVISIONAL_OPPONENTS
 
 from server_support import ServerProcess, new_db
@@ -60,21 +61,6 @@ def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
             return state
         time.sleep(0.02)
     raise AssertionError("the game never got there")
-
-
-def play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
-    """Play the game to its end, each player taking its first choice."""
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        for player in players:
-            state = player.get(f"/api/games/{game_id}").json()
-            if state["over"]:
-                return state
-            if state["acting"] is not None and state["choices"]:
-                action = {"action": state["choices"][0]["action"], "ply": state["ply"]}
-                player.post(f"/api/games/{game_id}/actions", json=action)
-        time.sleep(0.01)
-    raise AssertionError("the game did not end")
 
 
 def my_game(player: httpx.Client, game_id: str) -> dict[str, Any]:

@@ -2,21 +2,20 @@
 
 Every change of a game (a move, a seat taken, an undo, the end) calls
 ``AccountEvents.game_changed(room)`` once; for each account seated in it, a
-``GameChange`` goes to every listener (``subscribe``: e-mail notices, say) and a
-``{"type": "game", ...}`` message to every account socket of that account open in
+``{"type": "game", ...}`` message goes to every account socket of that account open in
 this process (``WS /api/account/ws``, one per tab; docs/web.md, "The account
 socket"). That is a handful of seats per change: a socket opening costs the others
 nothing, and a change costs nothing for accounts with no socket here.
 
-With several processes, each one's follower (sync.py) calls ``game_changed`` with
-``local=False`` for changes another process made to a game it holds, or to a game
-of an account with a socket here (the notice names the game's accounts).
+With several processes, each one's follower (sync.py) calls ``game_changed`` for
+changes another process made to a game it holds, or to a game of an account with a
+socket here (the notice names the game's accounts). (E-mail has its own hook:
+``notify.Notifier``.)
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core.web import JSON
@@ -35,13 +34,6 @@ class GameChange:
     account_id: int
     game: JSON  # its summary for the account, as in ``GET /api/account``'s ``games``
     event: str  # OVER, JOINED (a seat was taken: before the first move), YOUR_TURN or MOVED
-    ply: int  # the moves made so far
-    turn: int  # the ply the current turn (a simultaneous game's round) began at: a
-    # YOUR_TURN with the same ``turn`` again is the same turn (others placed meanwhile)
-    local: bool  # this process made the change (False: followed another process's)
-
-
-Listener = Callable[[GameChange], None]
 
 
 @dataclass(eq=False)
@@ -53,37 +45,26 @@ class AccountSocket:
 
 
 class AccountEvents:
-    """Pushes the changes of games to their seated accounts' sockets and listeners."""
+    """Pushes the changes of games to their seated accounts' sockets."""
 
     def __init__(self, reads: ReadModels) -> None:
         self.reads = reads
         self.sockets: dict[int, set[AccountSocket]] = {}  # per account with a socket here
         # per account with a socket here: the games whose turn is its (the count shown)
         self.turns: dict[int, set[str]] = {}
-        self.listeners: list[Listener] = []
-
-    def subscribe(self, listener: Listener) -> None:
-        """Call ``listener(change)`` for every change of a game, per seated account,
-        whether or not that account has a socket open (it must return quickly)."""
-        self.listeners.append(listener)
 
     def watching(self, account_ids: list[int]) -> bool:
         """Whether any of these accounts has a socket open here."""
         return any(a in self.sockets for a in account_ids)
 
-    def game_changed(self, room: Room, local: bool = True) -> None:
-        """Tell the game's seated accounts (sockets here, and listeners) what changed."""
+    def game_changed(self, room: Room) -> None:
+        """Tell the game's seated accounts with sockets here what changed."""
         for seat in room.seats:
             account_id = seat.account_id
-            if account_id is None or (account_id not in self.sockets and not self.listeners):
+            if account_id is None or account_id not in self.sockets:
                 continue
             summary = self.reads.game_summary(room, seat.seat)
-            event = event_for(room, summary)
-            change = GameChange(account_id, summary, event, room.ply, room.round_start(), local)
-            for listener in self.listeners:
-                listener(change)
-            if account_id in self.sockets:
-                self._push(change)
+            self._push(GameChange(account_id, summary, event_for(room, summary)))
 
     def _push(self, change: GameChange) -> None:
         turns = self.turns[change.account_id]

@@ -90,7 +90,7 @@ class Hub:
         self.leases = Leases(store, owner, takeover)
         self.takeover = takeover
         # ``changed`` calls back into the scheduler, built last: the one loop among the parts
-        self.refresher = Refresher(store, self.rooms, self.followed)
+        self.refresher = Refresher(store, self.rooms, self.changed)
         self.authority = Authority(
             store, self.rooms, self.refresher, self._write, self.rates, self.changed, self.shown
         )
@@ -125,18 +125,14 @@ class Hub:
         """Push the room's state to its clients."""
         self.encoder.broadcast(room)
 
-    def changed(self, room: Room, local: bool = True) -> None:
-        """After a change: its clients and seated accounts learn it, its bots and time
-        limit go on, and the players it now waits for may get a mail. ``local``: this
-        process made it (not followed another's)."""
+    def changed(self, room: Room) -> None:
+        """After a change (here, or another process's: sync.Refresher): its clients and
+        seated accounts learn it, its bots and time limit go on, and the players it
+        now waits for may get a mail."""
         self.broadcast(room)
-        self.accounts.game_changed(room, local)
+        self.accounts.game_changed(room)
         self.scheduler.schedule_bots(room)
         self.notifier.changed(room)
-
-    def followed(self, room: Room) -> None:
-        """After a change another process made (sync.Refresher): as ``changed``."""
-        self.changed(room, local=False)
 
     def shown(self, room: Room) -> None:
         """After an undo or abandoning: its clients and seated accounts learn it."""
@@ -147,7 +143,7 @@ class Hub:
         """Another process changed a game this one does not hold, of an account with a
         socket here (a new game, a seat taken): hold it from now on, and tell them."""
         room = await self.authority.fresh(game_id)
-        self.accounts.game_changed(room, local=False)
+        self.accounts.game_changed(room)
 
     def check_rate(self, kind: str, key: object, spend: bool = True) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
