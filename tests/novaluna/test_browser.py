@@ -142,7 +142,8 @@ def test_lobby_game_against_a_bot_to_the_end(page: Any, server: str) -> None:
     games = page.locator("[data-testid=your-games] .game-item")
     games.nth(1).wait_for()
     assert games.count() >= 2
-    assert "finished" in page.inner_text(f"[data-testid=game-item-{game_id}]")
+    # each game's status is asked of the server after the list is drawn: wait for it
+    page.locator(f"[data-testid=game-item-{game_id}]", has_text="finished").wait_for()
 
 
 # -- 2: two humans in two browsers ---------------------------------------------------------
