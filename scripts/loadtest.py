@@ -55,6 +55,15 @@ async def seat_client(
 ) -> None:
     """Play one seat until the game is over."""
     ws_url = url.replace("http", "ws", 1) + f"/api/games/{game_id}/ws"
+    try:
+        await _play_seat(ws_url, token, stats, rng, think)
+    except websockets.ConnectionClosed:  # refused or dropped by the server: it counts
+        stats.errors += 1
+
+
+async def _play_seat(
+    ws_url: str, token: str, stats: Stats, rng: random.Random, think: float
+) -> None:
     async with websockets.connect(ws_url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "tokens": [token]}))
         sent_at: float | None = None  # our action waiting for its ack
@@ -86,6 +95,7 @@ async def seat_client(
                 acted_ply, choice = turn[0], rng.choice(turn[1])
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": choice, "ply": acted_ply}))
+    stats.errors += 1  # the server closed the socket before the game was over
 
 
 async def game_loop(
@@ -211,6 +221,7 @@ def start_server(
     command += ["--db", str(db), "--bot-workers", str(workers)]
     for name in ("creates", "actions", "hints", "messages"):  # one address plays every game
         command += [f"--rate-{name}", "1000000"]
+    command += ["--max-sockets-per-address", "1000000"]  # likewise: every socket is ours
     command += extra or []
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
