@@ -91,6 +91,7 @@ def test_the_lobby_filters_by_game_and_time_per_move(server: ServerProcess) -> N
     assert untimed in none and daily not in none
     assert "one of" in error(ann.get("/api/lobby?type=chess"), 400)
     assert "seconds" in error(ann.get("/api/lobby?time_limit=soon"), 400)
+    assert "seconds" in error(ann.get("/api/lobby?time_limit=" + "9" * 5000), 400)  # was 500
 
 
 def test_an_open_game_expires_and_is_withdrawn(

@@ -136,7 +136,8 @@ async def _lobby(request: Request) -> Response:
     kind, limit = query.get("type"), query.get("time_limit")
     if kind is not None and kind not in web_games():
         raise ApiError(400, "'type' must be one of {games}", games=", ".join(web_games()))
-    if limit is not None and limit != "none" and not (limit.isascii() and limit.isdigit()):
+    digits = limit is not None and limit.isascii() and limit.isdigit() and len(limit) <= 9
+    if limit is not None and limit != "none" and not digits:
         raise ApiError(400, "'time_limit' is a number of seconds, or none")
     shown = None if limit is None else 0 if limit == "none" else int(limit)
     return JSONResponse({"games": hub_of(request).reads.lobby(kind, shown)})
