@@ -7,6 +7,9 @@ import time
 from typing import Any
 
 import httpx
+from websockets.sync.client import connect
+
+from tabletop.server.accounts import COOKIE
 
 from server_support import ServerProcess
 
@@ -23,6 +26,14 @@ def register(server: ServerProcess, name: str) -> httpx.Client:
     r = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     return c
+
+
+def account_socket(server: ServerProcess, who: httpx.Client | None, **kw: Any) -> Any:
+    """``WS /api/account/ws`` with ``who``'s session cookie (``None``: no session)."""
+    cookie = who.cookies.get(COOKIE) if who is not None else None
+    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
+    url = f"{server.ws_url}/api/account/ws"
+    return connect(url, open_timeout=10, additional_headers=headers, **kw).__enter__()
 
 
 def open_game(creator: httpx.Client, **extra: Any) -> str:

@@ -75,6 +75,15 @@ def test_the_lobby_shows_age_and_the_creators_rating(server: ServerProcess) -> N
     assert 6 * 24 * 3600 < listed["expires_in"] <= 7 * 24 * 3600
 
 
+def test_the_lobby_says_whether_a_game_will_be_rated(server: ServerProcess) -> None:
+    ann = register(server, unique("Ann"))
+    rated, seeded = open_game(ann), open_game(ann, seed=5)
+    games = {g["id"]: g for g in ann.get("/api/lobby").json()["games"]}
+    # before: nothing told a joiner (a chosen seed makes a game unrated)
+    assert games[rated]["rated"] is True and games[rated]["unrated"] is None
+    assert games[seeded]["rated"] is False and games[seeded]["unrated"] == "seed"
+
+
 def test_the_lobby_filters_by_game_and_time_per_move(server: ServerProcess) -> None:
     ann = register(server, unique("Ann"))
     daily = open_game(ann, time_limit=24 * 3600)  # NMBR 9, a day a move

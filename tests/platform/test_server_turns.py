@@ -12,9 +12,8 @@ from typing import Any
 import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
 
-from tabletop.server.accounts import COOKIE
+from account_support import account_socket
 
 from server_support import Api, ServerProcess, receive
 
@@ -73,14 +72,6 @@ def test_the_times_per_move_the_page_offers_are_taken(api: Api, body: dict[str, 
 
 
 # -- the account socket -------------------------------------------------------------------
-
-
-def account_socket(server: ServerProcess, who: httpx.Client | None, **kw: Any) -> Any:
-    """``WS /api/account/ws`` with ``who``'s session cookie (``None``: no session)."""
-    cookie = who.cookies.get(COOKIE) if who is not None else None
-    headers = {"Cookie": f"{COOKIE}={cookie}"} if cookie else {}
-    url = f"{server.ws_url}/api/account/ws"
-    return connect(url, open_timeout=10, additional_headers=headers, **kw).__enter__()
 
 
 def open_game(creator: httpx.Client) -> str:

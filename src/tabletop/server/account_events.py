@@ -24,7 +24,7 @@ from .readmodels import ReadModels
 from .room import Room
 
 #: what a change means for a seated account, most telling first (``event_for``)
-OVER, JOINED, YOUR_TURN, MOVED = "over", "joined", "your_turn", "moved"
+OVER, INVITED, JOINED, YOUR_TURN, MOVED = "over", "invited", "joined", "your_turn", "moved"
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,9 @@ class GameChange:
 
     account_id: int
     game: JSON  # its summary for the account, as in ``GET /api/account``'s ``games``
-    event: str  # OVER, JOINED (a seat was taken: before the first move), YOUR_TURN or MOVED
+    # OVER, INVITED (a seat is kept for it), JOINED (a seat was taken: before the first
+    # move), YOUR_TURN or MOVED
+    event: str
 
 
 @dataclass(eq=False)
@@ -60,11 +62,23 @@ class AccountEvents:
     def game_changed(self, room: Room) -> None:
         """Tell the game's seated accounts with sockets here what changed."""
         for seat in room.seats:
-            account_id = seat.account_id
+            account_id = seat.account_id if seat.invited is None else seat.invited
             if account_id is None or account_id not in self.sockets:
                 continue
             summary = self.reads.game_summary(room, seat.seat)
             self._push(GameChange(account_id, summary, event_for(room, summary)))
+
+    def game_gone(self, game_id: str, account_ids: list[int]) -> None:
+        """Tell these accounts' sockets here that a game left their lists (withdrawn by
+        its creator, or an invitation declined)."""
+        for account_id in account_ids:
+            turns = self.turns.get(account_id)
+            if turns is None:
+                continue
+            turns.discard(game_id)
+            text = dumps({"type": "gone", "id": game_id, "waiting": len(turns)})
+            for sock in self.sockets[account_id]:
+                sock.outbox.put_nowait(text)
 
     def _push(self, change: GameChange) -> None:
         turns = self.turns[change.account_id]
@@ -100,11 +114,13 @@ class AccountEvents:
 
 
 def event_for(room: Room, summary: JSON) -> str:
-    """What the change means for the account of ``summary``: the game ended, a seat
-    was taken (before the first move nothing else can change a game), it is the
-    account's turn, or someone moved."""
+    """What the change means for the account of ``summary``: the game ended, it is
+    invited to a seat, a seat was taken (before the first move nothing else can change
+    a game), it is the account's turn, or someone moved."""
     if summary["over"]:
         return OVER
+    if summary["invited"]:
+        return INVITED
     if room.ply == 0:
         return JOINED
     return YOUR_TURN if summary["your_turn"] else MOVED

@@ -27,13 +27,14 @@ from .errors import ApiError, Stale, reading
 from .ratelimit import RateLimit, check_rate
 from .ratings import RatedEnd, player_key
 from .room import GONE, Room, Rooms, entry, move_subscribers
-from .rows import Account
+from .rows import OPEN_NAME, Account
 from .storage import GameStore
 from .sync import Refresher
 from .writes import (
     Abandon,
     AppendAction,
     ClaimSeat,
+    DeclineInvitation,
     MarkHinted,
     Truncate,
     WithdrawGame,
@@ -47,7 +48,8 @@ WriteFn = Callable[[Write[Any]], Awaitable[Any]]
 
 class Authority:
     """Applies the changes to games. ``changed(room)`` tells a changed room's clients
-    and starts its bots and time limit; ``shown(room)`` only tells its clients."""
+    and starts its bots and time limit; ``shown(room)`` only tells its clients;
+    ``gone(game_id, account_ids)`` tells accounts a game is no longer theirs."""
 
     def __init__(
         self,
@@ -58,6 +60,7 @@ class Authority:
         rates: dict[str, RateLimit],
         changed: Callable[[Room], None],
         shown: Callable[[Room], None],
+        gone: Callable[[str, list[int]], None] = lambda game_id, accounts: None,
     ) -> None:
         self.store = store
         self.rooms = rooms
@@ -66,6 +69,7 @@ class Authority:
         self.rates = rates
         self.changed = changed
         self.shown = shown
+        self.gone = gone  # a game left these accounts' lists: withdrawn, or declined
 
     async def in_turn(self, game_id: str, change: Callable[[Room], Awaitable[T]]) -> T:
         """``change(room)`` for the game's live room once the game's earlier changes
@@ -108,7 +112,7 @@ class Authority:
         async def change(room: Room) -> JSON:
             if room.seats_of(account):
                 raise ApiError(409, "you already have a seat in this game")
-            open_seats = [s.seat for s in room.seats if s.open]
+            open_seats = [s.seat for s in room.seats if s.open and s.invited is None]
             if not open_seats:
                 raise ApiError(409, "this game has no open seat left")
             if wanted is not None and wanted not in open_seats:
@@ -141,6 +145,34 @@ class Authority:
 
         return await self.in_turn(room.id, change)
 
+    async def answer_invitation(self, game_id: str, account: Account | None, accept: Any) -> JSON:
+        """The invited ``account`` takes the seat kept for it (``accept``), or leaves it
+        open to the lobby."""
+        if account is None:
+            raise ApiError(401, "sign in to answer an invitation")
+        if type(accept) is not bool:
+            raise ApiError(400, "'accept' is true (take the seat) or false (decline)")
+        room = self.rooms.room(game_id)
+
+        async def change(room: Room) -> JSON:
+            seat = next((s.seat for s in room.seats if s.open and s.invited == account.id), None)
+            if seat is None or room.finished:
+                raise ApiError(409, "you have no invitation to this game (any more)")
+            if accept:
+                await self._claim(room, seat, account)
+                return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
+            write = DeclineInvitation(room.id, seat, account.id, OPEN_NAME, room.seq)
+            declined = await self._write(write)
+            room.seq += 1
+            room.seats = reading(self.store.seats, room.id)
+            if not declined:
+                raise ApiError(409, "you have no invitation to this game (any more)")
+            self.changed(room)
+            self.gone(room.id, [account.id])
+            return {"id": room.id, "declined": True}
+
+        return await self.in_turn(room.id, change)
+
     async def withdraw(self, game_id: str, account: Account | None) -> None:
         """Withdraw an open game that has not started: by its creator (``account``),
         or by the server when its open seats expire (``None``). The game is deleted
@@ -153,6 +185,7 @@ class Authority:
             if not room.waiting or room.finished or not await self._write(WithdrawGame(room.id)):
                 raise ApiError(409, "the game has started; it can no longer be withdrawn")
             self.rooms.live.pop(room.id, None)
+            self.gone(room.id, [a for s in room.seats for a in (s.account_id, s.invited) if a])
             gone = ApiError(410, "the game was withdrawn (cancelled, or its open seats expired)")
             for sub in list(room.subscribers):
                 sub.send({"type": "error", "status": 410, "message": gone.message, "key": gone.key})

@@ -53,6 +53,7 @@ def public_seat(seat: Seat) -> JSON:
         "bot": seat.bot,
         "open": seat.open,
         "account": seat.account_id is not None,
+        "invited": seat.invited is not None,  # an open seat kept for the account named
     }
 
 

@@ -162,6 +162,15 @@ async def _join(request: Request) -> Response:
     )
 
 
+async def _invitation(request: Request) -> Response:
+    body = json_object(await json_body(request))
+    game_id = request.path_params["game_id"]
+    authority = hub_of(request).authority
+    return JSONResponse(
+        await authority.answer_invitation(game_id, account_of(request), body.get("accept"))
+    )
+
+
 async def _claim(request: Request) -> Response:
     account = account_of(request)
     tokens = bearer(request)
@@ -206,6 +215,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{game_id}/join", _join, methods=["POST"]),
     Route("/api/games/{game_id}/claim", _claim, methods=["POST"]),
     Route("/api/games/{game_id}/cancel", _cancel, methods=["POST"]),
+    Route("/api/games/{game_id}/invitation", _invitation, methods=["POST"]),
     Route("/api/types", _types),
     Route("/api/games", _create, methods=["POST"]),
     Route("/api/games/{game_id}", _get_state),

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
 from .account_events import AccountEvents
-from .accounts import Passwords
+from .accounts import Passwords, legacy_name_key, name_key
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
@@ -92,7 +92,8 @@ class Hub:
         # ``changed`` calls back into the scheduler, built last: the one loop among the parts
         self.refresher = Refresher(store, self.rooms, self.changed)
         self.authority = Authority(
-            store, self.rooms, self.refresher, self._write, self.rates, self.changed, self.shown
+            *(store, self.rooms, self.refresher, self._write, self.rates),
+            *(self.changed, self.shown, lambda game, ids: self.accounts.game_gone(game, ids)),
         )
         self.scheduler = Scheduler(
             self.rooms,
@@ -174,7 +175,8 @@ class Hub:
 
     async def create(self, body: Any, account: Account | None = None) -> JSON:
         """Store a new game (its seats' links go to its creator only) and start it."""
-        setup = check_setup(body, account, self.limits, self.shortest_time_limit)
+        shortest = self.shortest_time_limit
+        setup = check_setup(body, account, self.limits, shortest, self.account_called)
         game_id = secrets.token_urlsafe(9)
         creator = account.id if account else None
         game_type, seats, options = setup.type, setup.seats, setup.options
@@ -191,6 +193,14 @@ class Hub:
             "seats": [created_seat(game_id, s) for s in seats],
         }
 
+    def account_called(self, name: str) -> Account | None:
+        """The account a name signs in to (as at login: old keys first)."""
+        for key in (legacy_name_key(name), name_key(name)):
+            found = reading(self.store.account_named, key)
+            if found is not None:
+                return found
+        return None
+
     async def resume(self) -> None:
         """After a restart: load unfinished games and let their bots move on."""
         for game_id in reading(self.store.unfinished_games):
@@ -204,7 +214,7 @@ class Hub:
         """Withdraw the open games whose seats have waited ``open_seat_days`` (none of
         them started: see ``Authority.withdraw``); how many."""
         expired = 0
-        for game_id in reading(self.store.open_games, 10_000):
+        for game_id in reading(self.store.open_games, 10_000, True):
             try:
                 if room_age(self.rooms.room(game_id)) >= self.open_seat_seconds:
                     await self.authority.withdraw(game_id, None)

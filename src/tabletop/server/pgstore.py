@@ -34,6 +34,7 @@ from .sql import (
     ANALYSIS_TABLES,
     DAILY_TABLES,
     GAME_TABLES,
+    INVITATION_TABLES,
     MAIL_TABLES,
     POSTGRES,
     RATING_RULES_TABLES,
@@ -75,6 +76,7 @@ MIGRATIONS: dict[int, str] = {
     5: ddl(RATING_RULES_TABLES, POSTGRES),
     6: ddl(MAIL_TABLES, POSTGRES),
     7: ddl(SESSION_TABLES, POSTGRES),
+    8: ddl(INVITATION_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time
@@ -130,11 +132,13 @@ class SharedSql(Sql):
 
     def announce(self, game_id: str) -> None:
         """``NOTIFY`` the change: ``'<game> <seq> <account ids, comma-separated>'``;
-        the accounts seated in it let a process with their account sockets follow a
-        game it does not hold (``sync.Follower``). Sent when the transaction commits."""
+        the accounts seated in it (or invited to a seat) let a process with their account
+        sockets follow a game it does not hold (``sync.Follower``). Sent when the
+        transaction commits."""
         self.run(
             "SELECT pg_notify(?, id || ' ' || seq || ' ' || coalesce((SELECT "
-            "string_agg(account_id::text, ',') FROM seats WHERE game_id = games.id), '')) "
+            "string_agg(coalesce(account_id, invited)::text, ',') FROM seats "
+            "WHERE game_id = games.id), '')) "
             "FROM games WHERE id = ?",
             (CHANNEL, game_id),
         )

@@ -50,6 +50,9 @@ class ReadModels:
                     "time_limit": room.time_limit or None,
                     "on_timeout": room.on_timeout,
                     "seats": [public_seat(s) for s in room.seats],
+                    # why it will not count for the ratings once full ("seed", "players")
+                    "unrated": _unrated_when_full(room),
+                    "rated": _unrated_when_full(room) is None,
                 }
             )
         return games
@@ -65,7 +68,8 @@ class ReadModels:
         return {"name": name, "rating": rating, "games": games}
 
     def my_games(self, account: Account, limit: int = 200) -> list[JSON]:
-        """The account's games: ongoing with its turn first, then ongoing, then finished."""
+        """The account's games: ongoing with its turn (or its invitation) first, then
+        ongoing, then finished."""
         games = []
         for row in self.store.games_of(account.id, limit):
             if row.over:  # from the store alone: finished games are not replayed for this
@@ -76,6 +80,11 @@ class ReadModels:
             except ApiError:
                 continue
             games.append(_live_summary(row, room))
+        for row in self.store.invitations_of(account.id):
+            try:
+                games.append(self._invitation(row, self.rooms.room(row.id)))
+            except ApiError:
+                continue
         games.sort(key=_urgency)
         return games
 
@@ -84,7 +93,14 @@ class ReadModels:
         over = room.finished
         updated = room.log[-1]["at"] if room.log else room.row.started or room.row.created
         row = AccountGame(room.id, room.type.name, seat, over, room.row.abandoned, updated)
-        return self._finished_summary(row) if over else _live_summary(row, room)
+        if over:
+            return self._finished_summary(row)
+        return self._invitation(row, room) if room.seat(seat).invited else _live_summary(row, room)
+
+    def _invitation(self, row: AccountGame, room: Room) -> JSON:
+        """A game with a seat kept for the account: who invited it, too."""
+        creator = self._creator(room)
+        return {**_live_summary(row, room), "creator": creator and creator["name"]}
 
     def _finished_summary(self, row: AccountGame) -> JSON:
         seats = self.store.seats(row.id)
@@ -203,17 +219,31 @@ def _live_summary(row: AccountGame, room: Room) -> JSON:
     your_turn = not room.finished and not room.waiting and row.seat in room.match.active_seats()
     summary = _summary(row, room.seats, your_turn, room.waiting)
     deadline = room.time_limit_deadline()
+    seat = room.seats[row.seat]
     summary.update(
         time_limit=room.time_limit or None,
         deadline=None if deadline is None else iso(deadline),
+        invited=seat.open and seat.invited is not None,
+        on_timeout=room.on_timeout,
     )
     return summary
 
 
+def _unrated_when_full(room: Room) -> str | None:
+    """Why an open game will not count for the ratings once its seats are taken
+    (``authority.unrated_reason``): ``"players"`` unless every human seat is an
+    account's (or open to one), ``"seed"`` if its creator chose the seed; else ``None``."""
+    humans_known = all(s.kind == "bot" or s.open or s.account_id for s in room.seats)
+    if len(room.seats) < 2 or not humans_known:
+        return "players"
+    return "seed" if room.row.seed_chosen else None
+
+
 def _urgency(game: JSON) -> tuple[bool, bool, str]:
-    """Ongoing first, your turn first among them, the least time left first (ISO times
-    in UTC sort as text; no deadline: last, "~" sorts after digits)."""
-    return (game["over"], not game["your_turn"], game.get("deadline") or "~")
+    """Ongoing first, your turn or an invitation first among them, the least time left
+    first (ISO times in UTC sort as text; no deadline: last, "~" sorts after digits)."""
+    waits = game["your_turn"] or game.get("invited", False)
+    return (game["over"], not waits, game.get("deadline") or "~")
 
 
 def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool) -> JSON:
@@ -233,6 +263,7 @@ def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool
         "rank": None,
         "rated": False,
         "rating": None,
+        "invited": False,
     }
 
 

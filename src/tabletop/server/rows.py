@@ -25,6 +25,10 @@ class StoreConflict(StoreError):
     """Another server process changed the game first (its ``seq`` moved on)."""
 
 
+#: the name of a seat open to the lobby until an account takes it
+OPEN_NAME = "Open seat"
+
+
 @dataclass(frozen=True)
 class Seat:
     seat: int
@@ -35,6 +39,7 @@ class Seat:
     account_id: int | None = None  # the account that claimed the seat
     open: bool = False  # listed in the lobby until an account takes it
     rank: int | None = None  # once the game is over (1 best; ties share)
+    invited: int | None = None  # an open seat kept for this account (not in the lobby)
 
 
 @dataclass(frozen=True)

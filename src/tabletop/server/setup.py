@@ -4,6 +4,7 @@ move (``time_limit``) and seed, checked before anything is stored."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ from ..core.web import JSON, BotLimits, OptionsError, WebGame, get_web_game, web
 from .encoding import public_seat
 from .errors import ApiError
 from .names import BadName, clean_name
-from .rows import Account, Seat
+from .rows import OPEN_NAME, Account, Seat
 
 #: The longest time per move a game may have: turn-based games run over days.
 MAX_TIME_LIMIT = 14 * 24 * 3600
@@ -20,7 +21,6 @@ MAX_TIME_LIMIT = 14 * 24 * 3600
 #: game would see the bot play every move for them.
 TURN_BASED_SHORTEST = 3600
 ON_TIMEOUT = ("bot", "abandon")  # what happens when a move's time runs out
-OPEN_NAME = "Open seat"
 
 
 @dataclass(frozen=True)
@@ -34,12 +34,21 @@ class Setup:
     seed_chosen: bool
 
 
+#: finds the account of a name for a seat's ``invite`` (``None``: no such account)
+FindAccount = Callable[[str], "Account | None"]
+
+
 def check_setup(
-    body: Any, account: Account | None, limits: BotLimits, shortest: int | None = None
+    body: Any,
+    account: Account | None,
+    limits: BotLimits,
+    shortest: int | None = None,
+    find: FindAccount = lambda name: None,
 ) -> Setup:
     """The setup of a create request's ``body``; a 400 (401 for a seat needing a
     session) saying what is wrong. A time per move is at least ``shortest`` seconds
-    (``None``: the shortest the page offers, ``shortest_time_limit``)."""
+    (``None``: the shortest the page offers, ``shortest_time_limit``); ``find`` finds
+    the accounts invited to seats."""
     if not isinstance(body, dict):
         raise ApiError(400, "send a JSON object describing the game")
     try:
@@ -68,9 +77,12 @@ def check_setup(
     elif type(seed) is not int or not 0 <= seed < 2**63:
         raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
     labels = bot_labels(game_type)
-    seats = [_seat(number, raw, labels, account) for number, raw in enumerate(raw_seats)]
+    seats = [_seat(number, raw, labels, account, find) for number, raw in enumerate(raw_seats)]
     if sum(s.account_id is not None for s in seats) > 1:
         raise ApiError(400, "only one seat can be yours ('me') when you create a game")
+    invited = [s.invited for s in seats if s.invited is not None]
+    if len(set(invited)) != len(invited):
+        raise ApiError(400, "invite each account to one seat only")
     turn_based = _time_limit(body)
     try:
         options = game_type.check_setup(_plain_seats(raw_seats), options, limits)
@@ -137,10 +149,14 @@ def bot_labels(game_type: WebGame) -> dict[str, str]:
     return labels
 
 
-def _seat(number: int, raw: JSON, labels: dict[str, str], account: Account | None) -> Seat:
+def _seat(
+    number: int, raw: JSON, labels: dict[str, str], account: Account | None, find: FindAccount
+) -> Seat:
     kind = raw.get("kind")
     if kind not in ("human", "bot"):
         raise ApiError(400, 'seat {seat}: \'kind\' must be "human" or "bot"', seat=number + 1)
+    if "invite" in raw:
+        return _invited_seat(number, raw, account, find)
     is_open, me = raw.get("open", False), raw.get("me", False)
     if type(is_open) is not bool or type(me) is not bool:
         raise ApiError(400, "'open' and 'me' of a seat are true or false")
@@ -170,9 +186,32 @@ def _seat(number: int, raw: JSON, labels: dict[str, str], account: Account | Non
     return Seat(number, name, "human", None, secrets.token_urlsafe(24))
 
 
+def _invited_seat(number: int, raw: JSON, account: Account | None, find: FindAccount) -> Seat:
+    """A human seat kept for the account named by ``invite``: open, but offered to
+    that account alone (in its *My games*), never in the lobby."""
+    name = raw["invite"]
+    if raw.get("kind") != "human" or raw.get("open") or raw.get("me"):
+        raise ApiError(400, "only a human seat that is neither open nor yours can be invited")
+    if account is None:
+        raise ApiError(401, "sign in to invite an account to a seat")
+    if not isinstance(name, str) or not name.strip() or len(name) > 200:
+        raise ApiError(400, "seat {seat}: 'invite' is the name of an account", seat=number + 1)
+    invitee = find(name)
+    if invitee is None:
+        raise ApiError(
+            400, "seat {seat}: there is no account named {name}", seat=number + 1, name=name.strip()
+        )
+    if invitee.id == account.id:
+        raise ApiError(400, "you cannot invite yourself: take the seat as yourself ('me')")
+    return Seat(number, invitee.name, "human", None, None, None, True, invited=invitee.id)
+
+
+_SERVER_FIELDS = ("open", "me", "invite")
+
+
 def _plain_seats(raw_seats: list[JSON]) -> list[JSON]:
     """Seats as the game checks them: without the server's own fields."""
-    return [{k: v for k, v in raw.items() if k not in ("open", "me")} for raw in raw_seats]
+    return [{k: v for k, v in raw.items() if k not in _SERVER_FIELDS} for raw in raw_seats]
 
 
 def _time_limit(body: JSON) -> JSON:

@@ -238,6 +238,13 @@ SESSION_TABLES = """
 ALTER TABLE sessions ADD COLUMN last_used TEXT;
 """
 
+#: seats kept for one account that was invited to them (open, but not in the lobby,
+#: until that account accepts or declines)
+INVITATION_TABLES = """
+ALTER TABLE seats ADD COLUMN invited {big} REFERENCES accounts(id);
+CREATE INDEX seats_invited ON seats (invited) WHERE invited IS NOT NULL;
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""

@@ -177,14 +177,14 @@ class SqlStore(ABC):
     def seats(self, game_id: str) -> list[Seat]:
         rows = self._read(
             lambda sql: sql.rows(
-                "SELECT seat, name, kind, bot, account_id, open, rank FROM seats "
+                "SELECT seat, name, kind, bot, account_id, open, rank, invited FROM seats "
                 "WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             )
         )
         return [
-            Seat(seat, name, kind, bot, None, account_id, bool(open_), rank)
-            for seat, name, kind, bot, account_id, open_, rank in rows
+            Seat(seat, name, kind, bot, None, account_id, bool(open_), rank, invited)
+            for seat, name, kind, bot, account_id, open_, rank, invited in rows
         ]
 
     def actions(self, game_id: str) -> list[ActionRow]:
@@ -266,17 +266,31 @@ class SqlStore(ABC):
             for account, name, game, over, abandoned, helped in rows
         ]
 
-    def open_games(self, limit: int = 100) -> list[str]:
-        """Unfinished games with a seat open to any account, newest first."""
+    def open_games(self, limit: int = 100, invited: bool = False) -> list[str]:
+        """Unfinished games with a seat open to any account (``invited``: or kept for
+        an invited one), newest first."""
+        listed = "" if invited else " AND s.invited IS NULL"
         rows = self._read(
             lambda sql: sql.rows(
                 "SELECT g.id FROM games g WHERE NOT g.over AND EXISTS "
-                "(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.open) "
+                f"(SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.open{listed}) "
                 "ORDER BY g.created DESC LIMIT ?",
                 (limit,),
             )
         )
         return [row[0] for row in rows]
+
+    def invitations_of(self, account_id: int) -> list[AccountGame]:
+        """The unfinished games with a seat kept for ``account_id``, newest first."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT g.id, g.type, s.seat, g.updated FROM seats s "
+                "JOIN games g ON g.id = s.game_id "
+                "WHERE s.invited = ? AND s.open AND NOT g.over ORDER BY g.created DESC",
+                (account_id,),
+            )
+        )
+        return [AccountGame(id_, type_, seat, False, False, at) for id_, type_, seat, at in rows]
 
     # -- accounts ----------------------------------------------------------------
 

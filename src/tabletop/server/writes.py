@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from . import ratings
 from .ratings import RatedEnd
-from .rows import Seat, StoreError, hash_token, now
+from .rows import OPEN_NAME, Seat, StoreError, hash_token, now
 from .sql import Sql
 
 T_co = TypeVar("T_co", covariant=True)
@@ -62,12 +62,12 @@ class CreateGame(Write[None]):
             ),
         )
         sql.run_many(
-            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash, account_id, open) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash, account_id, open, "
+            "invited) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     *(self.game_id, s.seat, s.name, s.kind, s.bot),
-                    *(s.token and hash_token(s.token), s.account_id, s.open),
+                    *(s.token and hash_token(s.token), s.account_id, s.open, s.invited),
                 )
                 for s in self.seats
             ],
@@ -180,8 +180,8 @@ class ClaimSeat(Write[bool]):
             "SELECT open FROM seats WHERE game_id = ? AND seat = ?", (self.game_id, self.seat)
         )
         claimed = sql.run(
-            "UPDATE seats SET account_id = ?, name = ?, open = ? WHERE game_id = ? AND seat = ? "
-            "AND kind = 'human' AND account_id IS NULL",
+            "UPDATE seats SET account_id = ?, name = ?, open = ?, invited = NULL "
+            "WHERE game_id = ? AND seat = ? AND kind = 'human' AND account_id IS NULL",
             (self.account_id, self.name, False, self.game_id, self.seat),
         )
         if was_open and was_open[0]:  # the game starts when its last open seat is taken
@@ -192,6 +192,30 @@ class ClaimSeat(Write[bool]):
             )
         sql.announce(self.game_id)  # again, naming the new account (change_game's did not)
         return claimed == 1
+
+
+@dataclass(frozen=True)
+class DeclineInvitation(Write[bool]):
+    """The account invited to an open seat says no: the seat stays open, to anyone in
+    the lobby (its creator may withdraw the game); false if it was not invited there
+    (any more)."""
+
+    game_id: str
+    seat: int
+    account_id: int
+    name: str  # the open seat's name again
+    expected_seq: int | None = None
+
+    def run(self, sql: Sql) -> bool:
+        sql.change_game(self.game_id, self.expected_seq)  # announced with the invitee
+        return (
+            sql.run(
+                "UPDATE seats SET invited = NULL, name = ? WHERE game_id = ? AND seat = ? "
+                "AND invited = ? AND open",
+                (self.name, self.game_id, self.seat, self.account_id),
+            )
+            == 1
+        )
 
 
 @dataclass(frozen=True)
@@ -319,6 +343,10 @@ class DeleteAccount(Write[None]):
         sql.run(
             "UPDATE seats SET name = ?, account_id = NULL, token_hash = NULL WHERE account_id = ?",
             (DELETED_PLAYER, self.account_id),
+        )
+        sql.run(  # its invitations: the seats open to the lobby, as when declined
+            "UPDATE seats SET name = ?, invited = NULL WHERE invited = ?",
+            (OPEN_NAME, self.account_id),
         )
         sql.run("UPDATE games SET creator = NULL WHERE creator = ?", account)
         sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)

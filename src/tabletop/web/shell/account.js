@@ -270,7 +270,8 @@ function gameList(games, empty) {
         h("strong", {}, `${game.title}: ${names}`),
         h("small", { class: "muted" }, new Date(game.updated).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
       h("span", { class: "game-status-box" },
-        h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game)),
+        h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn || game.invited ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game)),
+        game.invited ? invitationButtons(game) : null,
         game.deadline && !game.over ? timeLeft(Date.parse(game.deadline)) : null)));
   }
   card.append(list);
@@ -294,7 +295,33 @@ export function timeLeft(deadline, testid = "time-left", who = null) {
   return el;
 }
 
+/** Accept (on to the game) or decline (the seat opens to the lobby) an invitation. */
+function invitationButtons(game) {
+  const what = `${game.title}: ${game.seats.map((s) => s.name).join(" · ")}`;
+  const answer = (accept) => async (event) => {
+    const box = event.target.closest(".invitation");
+    for (const button of box.querySelectorAll("button")) button.disabled = true;
+    try {
+      const done = await api(`/api/games/${encodeURIComponent(game.id)}/invitation`, { method: "POST", body: { accept } });
+      if (accept) {
+        history.pushState(null, "", done.url);
+        window.dispatchEvent(new PopStateEvent("popstate")); // the router shows the game
+      } else {
+        toast(t("Invitation declined: the seat is open to everyone in the lobby now."), "ok");
+        box.closest(".game-item")?.remove();
+      }
+    } catch (err) {
+      toast(err.message, "error");
+      for (const button of box.querySelectorAll("button")) button.disabled = false;
+    }
+  };
+  return h("span", { class: "invitation row wrap" },
+    h("button", { class: "btn primary small", type: "button", "data-testid": `accept-${game.id}`, "aria-label": t("Accept the invitation: {game}", { game: what }), onclick: answer(true) }, t("Accept")),
+    h("button", { class: "btn ghost small", type: "button", "data-testid": `decline-${game.id}`, "aria-label": t("Decline the invitation: {game}", { game: what }), onclick: answer(false) }, t("Decline")));
+}
+
 function gameStatus(game) {
+  if (game.invited) return game.creator ? t("{name} invites you", { name: game.creator }) : t("you are invited");
   if (game.abandoned) return t("abandoned");
   if (game.your_turn) return t("your turn");
   if (game.waiting) return t("waiting for players");
@@ -308,25 +335,86 @@ function gameStatus(game) {
 // -- /lobby: open games --------------------------------------------------------------------
 
 export async function showOpenGames(root, navigate) {
-  const [info, { games }, types] = await Promise.all([refreshAccount(), api("/api/lobby"), gameTypes()]);
+  const query = new URLSearchParams(location.search);
+  const filters = { type: query.get("type") || "", time_limit: query.get("time_limit") || "" };
+  const [info, types] = await Promise.all([refreshAccount(), gameTypes()]);
   pageTitle(t("Open games"));
+  const list = h("div", { "data-testid": "open-game-list", "aria-live": "polite" });
   const card = h("section", { class: "card", "data-testid": "open-games" },
     h("h1", {}, t("Open games")),
     h("p", { class: "muted" }, info.account
       ? t("Take a seat with one click; the game starts when every seat is taken.")
-      : t("Sign in to take a seat in an open game.")));
+      : t("Sign in to take a seat in an open game.")),
+    openGameFilters(types, filters, () => {
+      const shown = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+      history.replaceState(null, "", `/lobby${shown.size ? `?${shown}` : ""}`);
+      fill();
+    }),
+    list);
   root.append(card);
-  if (!games.length) {
-    card.append(h("p", { class: "muted", "data-testid": "no-open-games" }, t("No game is waiting for players right now. Create one and leave a seat open.")));
-    return {};
+
+  async function fill() {
+    const shown = new URLSearchParams(Object.entries(filters).filter(([, v]) => v));
+    let games;
+    try {
+      ({ games } = await api(`/api/lobby${shown.size ? `?${shown}` : ""}`));
+    } catch (err) {
+      list.replaceChildren(h("p", { class: "error" }, err.message));
+      return;
+    }
+    if (!games.length) {
+      list.replaceChildren(h("p", { class: "muted", "data-testid": "no-open-games" }, shown.size
+        ? t("No open game matches these choices.")
+        : t("No game is waiting for players right now. Create one and leave a seat open.")));
+      return;
+    }
+    list.replaceChildren(h("ul", { class: "game-list" },
+      ...games.map((game) => openGameItem(game, info.account, types, navigate))));
   }
-  const list = h("ul", { class: "game-list" });
-  card.append(list);
-  for (const game of games) {
-    const seats = game.seats.map((s) => (s.open ? t("open seat") : s.name)).join(" · ");
-    const mine = info.account && game.seats.some((s) => s.account && s.name === info.account.name);
-    const button = mine ? h("a", { class: "btn small", href: `/g/${game.id}`, "data-testid": `join-${game.id}` }, t("Your game")) : h("button", {
-      class: "btn primary small", type: "button", "data-testid": `join-${game.id}`, disabled: !info.account,
+  await fill();
+  return {};
+}
+
+/** The lobby's filters: which game, and which time per move ("" for any). */
+function openGameFilters(types, filters, changed) {
+  const select = (name, label, choices) => h("label", { class: "field option-choice", for: `filter-${name}` },
+    h("span", {}, label),
+    h("select", { id: `filter-${name}`, "data-testid": `filter-${name}`, onchange: (e) => { filters[name] = e.target.value; changed(); } },
+      ...choices.map(([value, text]) => h("option", { value, selected: value === filters[name] }, text))));
+  const limits = [["", t("any")], ["none", t("no time limit")],
+    ...[3600, 6 * 3600, 86400, 3 * 86400, 7 * 86400].map((s) => [String(s), t("{span} per move", { span: spanWords(s) })])];
+  return h("div", { class: "options lobby-filters", role: "group", "aria-label": t("Show only") },
+    select("type", t("Game"), [["", t("every game")], ...types.map((ty) => [ty.name, ty.title])]),
+    select("time_limit", t("Time per move"), limits));
+}
+
+/** One open game: its seats, creator (and rating), age, options, rating rule, and a
+ * seat to take — or, for its creator, a button that withdraws it. */
+function openGameItem(game, account, types, navigate) {
+  const seats = game.seats.map((s) => (s.open ? t("open seat") : s.kind === "bot" ? t(s.name) : s.name)).join(" · ");
+  const mine = account && game.creator && game.creator.name === account.name;
+  const seated = account && game.seats.some((s) => s.account && s.name === account.name);
+  const item = h("li", { class: "game-item", "data-testid": `open-game-${game.id}` });
+  let button;
+  if (mine) {
+    button = h("button", { class: "btn ghost small", type: "button", "data-testid": `withdraw-${game.id}`,
+      "aria-label": t("Withdraw your game: {game}", { game: `${game.title}: ${seats}` }),
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          await api(`/api/games/${encodeURIComponent(game.id)}/cancel`, { method: "POST" });
+          toast(t("Your game was withdrawn."), "ok");
+          item.remove();
+        } catch (err) {
+          toast(err.message, "error");
+          button.disabled = false;
+        }
+      } }, t("Withdraw"));
+  } else if (seated) {
+    button = h("a", { class: "btn small", href: `/g/${game.id}`, "data-testid": `join-${game.id}` }, t("Your game"));
+  } else {
+    button = h("button", {
+      class: "btn primary small", type: "button", "data-testid": `join-${game.id}`, disabled: !account,
       onclick: async () => {
         button.disabled = true;
         try {
@@ -338,13 +426,27 @@ export async function showOpenGames(root, navigate) {
         }
       },
     }, t("Take a seat"));
-    list.append(h("li", { class: "game-item", "data-testid": `open-game-${game.id}` },
-      h("span", { class: "game-open" },
-        h("strong", {}, `${game.title}: ${seats}`),
-        h("small", { class: "muted" }, [optionText(types.find((x) => x.name === game.type), game.options), timeText(game.time_limit, game.on_timeout)].filter(Boolean).join(" — "))),
-      button));
   }
-  return {};
+  const rated = game.creator && game.creator.games;
+  const rating = rated ? t("rating {rating}", { rating: formatNumber(game.creator.rating) }) : t("not rated yet");
+  const creator = game.creator ? t("by {name} ({rating})", { name: game.creator.name, rating }) : t("by a guest");
+  const when = t("opened {time} ago, open for {left} more", { time: durationWords(game.age), left: durationWords(game.expires_in) });
+  item.append(
+    h("span", { class: "game-open" },
+      h("strong", {}, `${game.title}: ${seats}`),
+      h("small", { class: "muted", "data-testid": "open-game-creator" }, `${creator} · ${when}`),
+      h("small", { class: "muted" }, [
+        optionText(types.find((x) => x.name === game.type), game.options),
+        timeText(game.time_limit, game.on_timeout),
+        game.rated ? t("rated") : game.unrated === "seed" ? t("unrated: the creator chose the seed") : t("unrated: not every seat is an account's"),
+      ].filter(Boolean).join(" — "))),
+    button);
+  return item;
+}
+
+/** A number as the page's language writes it ("3,5" in German). */
+function formatNumber(value) {
+  return new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(value);
 }
 
 /** The game's options as its form names them ("Remove cards unseen before play: none"). */
@@ -363,14 +465,19 @@ function optionText(type, options) {
   return parts.join(", ");
 }
 
+/** "3 days", "6 hours", "30 seconds". */
+function spanWords(seconds) {
+  const days = seconds / 86400;
+  const hours = seconds / 3600;
+  return days >= 1 && Number.isInteger(days) ? tn("{n} day", "{n} days", days)
+    : hours >= 1 && Number.isInteger(hours) ? tn("{n} hour", "{n} hours", hours)
+      : tn("{n} second", "{n} seconds", seconds);
+}
+
 /** "1 day per move, then the bot plays" and the like. */
 export function timeText(seconds, onTimeout) {
   if (!seconds) return t("no time limit");
-  const days = seconds / 86400;
-  const hours = seconds / 3600;
-  const span = days >= 1 && Number.isInteger(days) ? tn("{n} day", "{n} days", days)
-    : hours >= 1 && Number.isInteger(hours) ? tn("{n} hour", "{n} hours", hours)
-      : tn("{n} second", "{n} seconds", seconds);
+  const span = spanWords(seconds);
   return onTimeout === "abandon"
     ? t("{span} per move; whoever runs out of time loses (an unrated game is abandoned)", { span })
     : t("{span} per move, then the default bot plays", { span });

@@ -287,7 +287,10 @@ export class GameScreen {
       this.banner.classList.add("banner-over");
     } else if (state.game.waiting) {
       title = t("Waiting for players to take the open seats");
-      sub = t("The game starts when every seat is taken.");
+      const invited = state.game.seats.filter((s) => s.open && s.invited).map((s) => s.name);
+      sub = invited.length
+        ? t("Invited: {names}. The game starts when every seat is taken.", { names: invited.join(", ") })
+        : t("The game starts when every seat is taken.");
     } else if (state.over) {
       title = mod.resultHeadline(state, (i) => this.seatName(i));
       this.banner.classList.add("banner-over");

@@ -64,6 +64,8 @@ function received(msg) {
     const before = (games || []).find((g) => g.id === msg.game.id);
     games = [msg.game, ...(games || []).filter((g) => g.id !== msg.game.id)].sort(byUrgency);
     notify(before, msg);
+  } else if (msg.type === "gone") { // withdrawn by its creator, or an invitation declined
+    games = (games || []).filter((g) => g.id !== msg.id);
   } else {
     return;
   }
@@ -72,10 +74,10 @@ function received(msg) {
   for (const listener of listeners) listener(games, msg);
 }
 
-/** My games' order, as the server sorts them: ongoing first, your turn first, the least
- * time left first (ISO times in UTC sort as text), the most recent first. */
+/** My games' order, as the server sorts them: ongoing first, your turn (or an invitation)
+ * first, the least time left first (ISO times in UTC sort as text), the most recent first. */
 export function byUrgency(a, b) {
-  const key = (g) => [g.over ? 1 : 0, g.your_turn ? 0 : 1, g.deadline || "~"];
+  const key = (g) => [g.over ? 1 : 0, g.your_turn || g.invited ? 0 : 1, g.deadline || "~"];
   const [x, y] = [key(a), key(b)];
   for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
   return a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : 0;
@@ -137,11 +139,15 @@ function notify(before, msg) {
   if (game.seats.filter((s) => s.kind === "human").length < 2) return;
   const turn = game.your_turn && !(before && before.your_turn);
   const over = game.over && !(before && before.over);
-  if (!turn && !over) return;
+  const invited = game.invited && !before;
+  if (!turn && !over && !invited) return;
   const names = game.seats.map((s) => s.name).join(" · ");
   const left = turn && game.deadline ? t("{time} left", { time: durationWords((Date.parse(game.deadline) - Date.now()) / 1000) }) : "";
-  const title = over ? t("Game over · {game}", { game: game.title }) : t("Your turn · {game}", { game: game.title });
-  const note = new Notification(title, { body: [names, left].filter(Boolean).join("\n"), tag: `${game.id}:${over ? "over" : "turn"}` });
+  const title = over ? t("Game over · {game}", { game: game.title })
+    : invited ? t("{name} invites you · {game}", { name: game.creator || "?", game: game.title })
+      : t("Your turn · {game}", { game: game.title });
+  const tag = `${game.id}:${over ? "over" : invited ? "invited" : "turn"}`;
+  const note = new Notification(title, { body: [names, left].filter(Boolean).join("\n"), tag });
   note.onclick = () => {
     window.focus();
     history.pushState(null, "", game.url);

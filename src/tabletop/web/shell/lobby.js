@@ -80,6 +80,9 @@ function typePicker(types, current, choose) {
 
 // -- creating -------------------------------------------------------------------------
 
+/** What a seat's toggle calls each way of filling it. */
+const KIND_LABELS = { human: () => t("Human"), bot: () => t("Bot"), open: () => t("Open"), invite: () => t("Invite") };
+
 /** Time per move for turn-based games (seconds; 0: none). */
 const TIME_LIMITS = [0, 3600, 6 * 3600, 86400, 3 * 86400, 7 * 86400];
 
@@ -126,7 +129,7 @@ function createForm(type, mod, navigate, account) {
     seats.forEach((seat, i) => {
       const color = mod.seatColor(i, seats.length);
       const kindToggle = h("div", { class: "seg", role: "group", "aria-label": t("Seat {n} is played by", { n: i + 1 }) },
-        ...(account ? ["human", "bot", "open"] : ["human", "bot"]).map((kind) => h("button", {
+        ...(account ? ["human", "bot", "open", "invite"] : ["human", "bot"]).map((kind) => h("button", {
           type: "button",
           class: seat.kind === kind ? "on" : "",
           "aria-pressed": seat.kind === kind ? "true" : "false",
@@ -136,10 +139,16 @@ function createForm(type, mod, navigate, account) {
             if (kind === "bot" && !seat.bot) seat.bot = defaultBot(mode);
             render();
           },
-        }, kind === "human" ? t("Human") : kind === "bot" ? t("Bot") : t("Open"))));
+        }, KIND_LABELS[kind]())));
       let detail;
       if (seat.kind === "open") {
         detail = h("span", { class: "seat-detail muted" }, t("anyone signed in can take it"));
+      } else if (seat.kind === "invite") {
+        detail = h("input", {
+          type: "text", placeholder: t("Account name"), value: seat.invite || "", autocomplete: "off",
+          class: "seat-detail", "aria-label": t("Seat {n}: the account you invite", { n: i + 1 }), "data-testid": `seat-${i}-invite`,
+          oninput: (e) => { seat.invite = e.target.value; },
+        });
       } else if (seat.kind === "human" && account && seats.find((x) => x.kind === "human") === seat) {
         detail = h("span", { class: "seat-detail", "data-testid": `seat-${i}-me` }, t("{name} (you)", { name: account.name }));
       } else if (seat.kind === "human") {
@@ -221,6 +230,7 @@ function createForm(type, mod, navigate, account) {
     const body = {
       type: type.name,
       seats: seats.map((seat, i) => seat.kind === "open" ? { kind: "human", open: true }
+        : seat.kind === "invite" ? { kind: "human", invite: (seat.invite || "").trim() }
         : seat.kind === "human" && account && seats.find((x) => x.kind === "human") === seat ? { kind: "human", me: true }
           : seat.kind === "human" ? { kind: "human", name: (seat.name || "").trim() || t("Player {n}", { n: i + 1 }) }
             : { kind: "bot", bot: seat.bot, name: botLabel(type, mode, seat.bot) }),
@@ -317,6 +327,8 @@ function sharePanel(game, navigate) {
       row.append(
         h("label", { class: "check small" }, box, h("span", {}, t("play here"))),
         linkBox(link, `seat-link-${seat.seat}`));
+    } else if (seat.invited) {
+      row.append(h("span", { class: "muted", "data-testid": `invited-seat-${seat.seat}` }, t("invited: {name} accepts or declines in My games", { name: seat.name })));
     } else if (seat.open) {
       row.append(h("a", { class: "muted", href: "/lobby", "data-testid": `open-seat-${seat.seat}` }, t("open in the lobby")));
     } else {

@@ -1,0 +1,126 @@
+"""Invitations and the open games page in a real browser (issue 29), two people in two
+browser contexts: Ann invites Ben to a seat from the lobby's form; the invitation
+appears in Ben's *My games* without a reload, he accepts and lands in the game. The
+open games page shows each game's creator and rating, its age and whether it is rated,
+filters by game and time per move, and lets its creator withdraw it. Screenshots go to
+test-output/screenshots/inv-*.png."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from browser_support import (
+    SIZES,
+    checked_page,
+    no_horizontal_overflow,
+    register_on_page,
+    running_server,
+    shot,
+)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("invitations") / "games.db") as base:
+        yield base
+
+
+def test_ann_invites_ben_who_accepts_from_my_games(browser: Any, server: str) -> None:
+    with (
+        checked_page(browser, **SIZES["desktop"]) as ann,
+        checked_page(browser, **SIZES["phone"]) as ben,
+    ):
+        register_on_page(ann, server, "Ann")
+        register_on_page(ben, server, "Ben")  # Ben's My games stays open: no reload below
+
+        ann.goto(server + "/")
+        ann.get_by_test_id("game-type-nmbr9").click()
+        ann.get_by_test_id("seat-1-kind-invite").click()
+        ann.get_by_test_id("seat-1-invite").fill("ben")  # found as at sign-in: any case
+        shot(ann, "inv-create")
+        ann.get_by_test_id("create-game").click()
+        invited = ann.get_by_test_id("invited-seat-1")
+        invited.wait_for()
+        assert "Ben" in invited.inner_text()
+        game_id = re.search(r"created=([\w-]+)", ann.url).group(1)
+
+        item = ben.get_by_test_id(f"my-game-{game_id}")
+        item.wait_for()
+        assert "Ann invites you" in item.get_by_test_id("game-status").inner_text()
+        shot(ben, "inv-my-games-phone")
+        assert no_horizontal_overflow(ben)
+        ben.get_by_test_id(f"accept-{game_id}").click()
+        ben.wait_for_url(f"**/g/{game_id}")
+        ben.get_by_test_id("turn-banner").wait_for()
+        shot(ben, "inv-accepted-phone")
+
+        ann.goto(f"{server}/g/{game_id}")
+        ann.get_by_test_id("turn-banner").wait_for()
+        assert "Waiting" not in ann.get_by_test_id("turn-banner").inner_text()
+
+
+def test_a_declined_invitation_leaves_my_games(browser: Any, server: str) -> None:
+    with (
+        checked_page(browser, **SIZES["desktop"]) as cy,
+        checked_page(browser, **SIZES["desktop"]) as dee,
+    ):
+        cy_api = register_on_page(cy, server, "Cy")
+        register_on_page(dee, server, "Dee")
+        seats = [{"kind": "human", "me": True}, {"kind": "human", "invite": "Dee"}]
+        created = cy_api.post("/api/games", json={"type": "nova-luna", "seats": seats})
+        game_id = created.json()["id"]
+        dee.get_by_test_id(f"decline-{game_id}").click()
+        dee.get_by_test_id(f"my-game-{game_id}").wait_for(state="detached")
+        cy.goto(f"{server}/g/{game_id}")
+        cy.get_by_test_id("turn-banner").wait_for()
+        cy.goto(f"{server}/lobby")
+        cy.get_by_test_id(f"open-game-{game_id}").wait_for()  # the seat is the lobby's now
+
+
+def test_the_open_games_page_shows_filters_and_withdraws(browser: Any, server: str) -> None:
+    with (
+        checked_page(browser, **SIZES["phone"]) as eve,
+        checked_page(browser, **SIZES["desktop"]) as fay,
+    ):
+        eve_api = register_on_page(eve, server, "Eve")
+        register_on_page(fay, server, "Fay")
+        mine = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+        daily = eve_api.post(
+            "/api/games", json={"type": "nova-luna", "seats": mine, "time_limit": 86400}
+        ).json()["id"]
+        seeded = eve_api.post(
+            "/api/games", json={"type": "nmbr9", "seats": mine, "seed": 9}
+        ).json()["id"]
+
+        fay.goto(f"{server}/lobby")
+        item = fay.get_by_test_id(f"open-game-{daily}")
+        item.wait_for()
+        creator = item.get_by_test_id("open-game-creator").inner_text()
+        assert "by Eve (not rated yet)" in creator and "ago" in creator and "more" in creator
+        assert "rated" in item.inner_text() and "unrated" not in item.inner_text()
+        assert "chose the seed" in fay.get_by_test_id(f"open-game-{seeded}").inner_text()
+        shot(fay, "inv-open-games")
+
+        fay.get_by_test_id("filter-type").select_option("nmbr9")
+        fay.get_by_test_id(f"open-game-{daily}").wait_for(state="detached")
+        assert fay.get_by_test_id(f"open-game-{seeded}").is_visible()
+        assert "type=nmbr9" in fay.url  # the choice can be shared as a link
+        fay.get_by_test_id("filter-time_limit").select_option("86400")
+        fay.get_by_test_id("no-open-games").wait_for()
+        fay.get_by_test_id("filter-type").select_option("")
+        fay.get_by_test_id(f"open-game-{daily}").wait_for()
+        assert fay.get_by_test_id(f"open-game-{seeded}").count() == 0
+        shot(fay, "inv-open-games-filtered")
+
+        eve.goto(f"{server}/lobby")
+        eve.get_by_test_id(f"withdraw-{daily}").click()
+        eve.get_by_test_id(f"open-game-{daily}").wait_for(state="detached")
+        shot(eve, "inv-withdrawn-phone")
+        assert no_horizontal_overflow(eve)
+        assert eve_api.get(f"/api/games/{daily}").status_code == 404
