@@ -15,7 +15,15 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import SIZES, api, checked_page, no_horizontal_overflow, running_server, shot
+from browser_support import (
+    SIZES,
+    api,
+    checked_page,
+    no_horizontal_overflow,
+    register_on_page,
+    running_server,
+    shot,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "moonlight 42"
@@ -185,3 +193,21 @@ def test_a_game_whose_time_ran_out_shows_it_was_abandoned(browser: Any, server: 
         assert page.get_by_test_id("show-result").is_hidden()
         assert "acting" not in (page.get_by_test_id("game").get_attribute("class") or "")
         shot(page, "acc-abandoned-phone")
+
+
+def test_my_games_says_who_ran_out_of_time(browser: Any, server: str) -> None:
+    with checked_page(browser, **SIZES["phone"]) as page:
+        client = register_on_page(page, server, "Tardy")
+        seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}]
+        body = {"type": "nova-luna", "seats": seats, "time_limit": 2, "on_timeout": "abandon"}
+        game_id = client.post("/api/games", json=body).json()["id"]
+        deadline = time.monotonic() + 30
+        while not client.get(f"/api/games/{game_id}").json()["abandoned"]:
+            assert time.monotonic() < deadline, "the clock never ran out"
+            time.sleep(0.2)
+        page.goto(f"{server}/me")
+        status = page.get_by_test_id(f"my-game-{game_id}").get_by_test_id("game-status")
+        # before: "abandoned", never whose time ran out nor the rating it cost
+        assert "Tardy ran out of time and lost · rating" in status.inner_text()
+        shot(page, "acc-my-games-timed-out-phone")
+        assert no_horizontal_overflow(page)

@@ -107,8 +107,11 @@ class ReadModels:
         summary = _summary(row, seats, False, False)
         changes = self.store.rating_changes(row.id)
         mine = changes.get(player_key(seats[row.seat]))
+        stored = self.store.game(row.id) if row.abandoned else None
         summary.update(
             rank=seats[row.seat].rank,
+            # the seats whose time ran out, if the clock ended it
+            timed_out=list(stored.timed_out) if stored is not None else [],
             rated=bool(changes),
             rating=None
             if mine is None

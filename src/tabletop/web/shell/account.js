@@ -320,9 +320,24 @@ function invitationButtons(game) {
     h("button", { class: "btn ghost small", type: "button", "data-testid": `decline-${game.id}`, "aria-label": t("Decline the invitation: {game}", { game: what }), onclick: answer(false) }, t("Decline")));
 }
 
+/** A game the clock ended: who ran out of time, and (rated) the rating it cost or won. */
+function abandonedStatus(game) {
+  const out = (game.timed_out || []).map((i) => (game.seats[i] ? seatName(game.seats[i]) : "?"));
+  if (!out.length) return t("abandoned");
+  const names = out.join(", ");
+  if (!game.rating) return t("Abandoned: {names} ran out of time", { names });
+  const change = game.rating.after - game.rating.before;
+  return `${t("{names} ran out of time and lost", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after) })} (${change >= 0 ? "+" : ""}${formatNumber(change)})`;
+}
+
+/** A seat's name as shown: a bot's label in the page's language. */
+function seatName(seat) {
+  return seat.kind === "bot" ? t(seat.name) : seat.name;
+}
+
 function gameStatus(game) {
   if (game.invited) return game.creator ? t("{name} invites you", { name: game.creator }) : t("you are invited");
-  if (game.abandoned) return t("abandoned");
+  if (game.abandoned) return abandonedStatus(game);
   if (game.your_turn) return t("your turn");
   if (game.waiting) return t("waiting for players");
   if (!game.over) return t("in play");
