@@ -11,12 +11,14 @@ from tabletop.server.storage import Account, Seat, hash_token, is_postgres, open
 from tabletop.server.writes import (
     Abandon,
     AppendAction,
+    ClaimMail,
     ClaimSeat,
     CreateAccount,
     CreateGame,
     CreateSession,
     EndSession,
     EndSessions,
+    PruneMails,
     Truncate,
 )
 
@@ -73,4 +75,8 @@ def test_every_write_means_the_same_on_both_stores(
     assert store.account_for_session("one") is None and store.sessions_of(ann) == 1
     assert store.write(EndSessions(ann)) == 1 and store.sessions_of(ann) == 0
     assert store.account_names([ann, ben, 99]) == {ann: "Ann", ben: "Ben"}
+    assert store.write(ClaimMail("turn:g:1", ann)) and not store.write(ClaimMail("turn:g:1", ann))
+    assert store.write(PruneMails("2000-01-01T00:00:00.000+00:00")) == 0  # none that old
+    assert store.write(PruneMails("9999-01-01T00:00:00.000+00:00")) == 1  # forgotten:
+    assert store.write(ClaimMail("turn:g:1", ann))  # the key can be claimed again
     store.close()

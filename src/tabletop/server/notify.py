@@ -47,11 +47,12 @@ from .mail import Mailer, MailSettings
 from .room import Room
 from .rows import Account, MailRow
 from .storage import GameStore
-from .writes import ClaimMail, ServerSecret, Write
+from .writes import ClaimMail, PruneMails, ServerSecret, Write
 
 log = logging.getLogger("tabletop.mail")
 
 MODES = ("off", "turn", "digest")
+KEEP_SENT = 31 * 86400  # seconds a sent mail's key is kept (``PruneMails``)
 VERIFY_SECONDS = 3 * 24 * 3600  # how long a verification link works
 MAX_ADDRESS = 254  # the longest address SMTP carries (RFC 5321)
 # an address as mails carry it: ASCII, no quoting, no comments (nothing a header could misread)
@@ -254,10 +255,14 @@ class Notifier:
     # -- the daily digest ---------------------------------------------------------------
 
     async def digests_now_and_then(self, every: float) -> None:
-        """Send the day's digests whenever some are due (each once a day, by its key)."""
+        """Send the day's digests whenever some are due (each once a day, by its key),
+        and forget the keys of mails older than ``KEEP_SENT`` (else one row per mail,
+        for ever)."""
         while True:
             try:
                 await self.send_digests()
+                old = datetime.fromtimestamp(time.time() - KEEP_SENT, UTC)
+                await self._write(PruneMails(old.isoformat(timespec="milliseconds")))
             except ApiError as err:
                 log.warning("digests put off: %s", err.message)
             await asyncio.sleep(every)

@@ -555,6 +555,19 @@ class ClaimMail(Write[bool]):
 
 
 @dataclass(frozen=True)
+class PruneMails(Write[int]):
+    """Forget the keys of mails sent before ``before`` (an ISO time); how many. A digest's
+    key names its day and a turn's its move, so an old key stops nothing any more —
+    except a turn still waiting after that long, which then gets one more mail (a
+    reminder, not a flood)."""
+
+    before: str
+
+    def run(self, sql: Sql) -> int:
+        return sql.run("DELETE FROM mails_sent WHERE created < ?", (self.before,))
+
+
+@dataclass(frozen=True)
 class ServerSecret(Write[str]):
     """The server's secret ``name``, made of ``fresh`` the first time; the result is the
     stored one (which another process may have made first)."""
