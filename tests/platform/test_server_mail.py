@@ -353,3 +353,21 @@ def test_an_account_with_mails_can_be_deleted(server: ServerProcess, inbox: Inbo
     deleted = ann.post("/api/account/delete", json={"password": PASSWORD})
     assert deleted.status_code == 200 and deleted.json()["deleted"], deleted.text
     assert ann.get("/api/account").json()["account"] is None
+
+
+def test_an_invitation_mail_arrives_once_and_links_to_my_games(
+    server: ServerProcess, inbox: Inbox
+) -> None:
+    ann, ben = register(server, "Ann"), register(server, "Ben")
+    address = subscribe(ben, inbox, "turn")
+    ben_name = ben.get("/api/account").json()["account"]["name"]
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "invite": ben_name}]
+    game_id = ann.post("/api/games", json={"type": "nmbr9", "seats": seats}).json()["id"]
+    (mail,) = inbox.wait(address, "invites you")
+    assert "NMBR 9" in mail["Subject"] and link(mail, "/me") == f"{server.url}/me"
+    assert "Accept or decline" in mail.get_body(("plain",)).get_content()
+    answer = ben.post(f"/api/games/{game_id}/invitation", json={"accept": True})
+    assert answer.status_code == 200, answer.text
+    (mail,) = inbox.wait(address, "Your turn")  # then it is a game like any other
+    time.sleep(0.5)
+    assert len(inbox.to(address, "invites you")) == 1

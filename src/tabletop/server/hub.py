@@ -185,8 +185,9 @@ class Hub:
             CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator)
         )
         room = self.rooms.room(game_id)
-        self.accounts.game_changed(room)  # the creator's other tabs list it
+        self.accounts.game_changed(room)  # the creator's other tabs (and invitees) list it
         self.scheduler.schedule_bots(room)
+        self.notifier.changed(room)  # an invitee may get a mail
         return {
             "id": game_id,
             "url": f"/g/{game_id}",

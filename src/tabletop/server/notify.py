@@ -141,6 +141,13 @@ def turn_key(room: Room, account_id: int) -> str | None:
     return f"turn:{room.id}:{account_id}:{moves}"
 
 
+def invitation_key(room: Room, account_id: int) -> str | None:
+    """The name of the account's invitation to a seat of the game, while it stands."""
+    if room.finished or not any(s.open and s.invited == account_id for s in room.seats):
+        return None
+    return f"invite:{room.id}:{account_id}"
+
+
 def watched(room: Room, account_id: int) -> bool:
     """Whether a page of this process shows the game to one of the account's seats."""
     seats = {s.seat for s in room.seats if s.account_id == account_id}
@@ -206,31 +213,38 @@ class Notifier:
     def changed(self, room: Room) -> None:
         """The hook: after any change of ``room``, mail the seated accounts it now waits
         for (after the delay, once per turn)."""
-        if self.signer is None or room.finished or room.waiting:
+        if self.signer is None or room.finished:
             return
-        for account_id in {s.account_id for s in room.seats if s.account_id is not None}:
-            key = turn_key(room, account_id)
-            if key is None or key in self._pending:
-                continue
-            self._pending.add(key)
-            task = asyncio.get_running_loop().create_task(
-                self._turn_later(room.id, account_id, key)
-            )
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+        for seat in room.seats:
+            if seat.invited is not None:  # a seat kept for an account: an invitation
+                self._later(room.id, seat.invited, invitation_key(room, seat.invited))
+            elif seat.account_id is not None and not room.waiting:
+                self._later(room.id, seat.account_id, turn_key(room, seat.account_id))
 
-    async def _turn_later(self, game_id: str, account_id: int, key: str) -> None:
+    def _later(self, game_id: str, account_id: int, key: str | None) -> None:
+        """Mail ``key`` (a turn or an invitation) after the delay, if it still stands."""
+        if key is None or key in self._pending:
+            return
+        self._pending.add(key)
+        task = asyncio.get_running_loop().create_task(self._mail_later(game_id, account_id, key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _mail_later(self, game_id: str, account_id: int, key: str) -> None:
         assert self.settings is not None
+        invitation = key.startswith("invite:")
         try:
             await asyncio.sleep(self.settings.turn_delay)
             room = await self._fresh(game_id)
-            if turn_key(room, account_id) != key or watched(room, account_id):
-                return  # moved meanwhile, or at the board
+            now_key = (invitation_key if invitation else turn_key)(room, account_id)
+            if now_key != key or (not invitation and watched(room, account_id)):
+                return  # moved (or answered) meanwhile, or at the board
             found = reading(self.store.mail_settings, account_id)
             if found is None or not found.verified or found.mode != "turn":
                 return
             if await self._write(ClaimMail(key, account_id)):
-                self._send(found, self.turn_mail(found, room))
+                mail = self.invitation_mail if invitation else self.turn_mail
+                self._send(found, mail(found, room))
         except ApiError as err:  # the database is down: this turn goes unmailed
             log.warning("no turn mail for game %s: %s", game_id, err.message)
         finally:
@@ -250,6 +264,28 @@ class Notifier:
             self.link(f"/g/{room.id}"),
         ]
         subject = t("Your turn: {game} with {players}", game=room.type.title, players=others)
+        return self.message(to, subject, body)
+
+    def invitation_mail(self, to: MailRow, room: Room) -> EmailMessage:
+        t = Texts(to.lang)
+        creator = room.row.creator
+        names = reading(self.store.account_names, [creator] if creator is not None else [])
+        inviter = names.get(creator, "?") if creator is not None else "?"
+        others = ", ".join(t.name(s.name, s.kind) for s in room.seats if s.invited != to.account_id)
+        body = [
+            t("Hello {name},", name=to.name),
+            "",
+            t(
+                "{inviter} invites you to {game} with {players}.",
+                inviter=inviter,
+                game=room.type.title,
+                players=others,
+            ),
+            "",
+            t("Accept or decline the invitation in My games:"),
+            self.link("/me"),
+        ]
+        subject = t("{inviter} invites you to {game}", inviter=inviter, game=room.type.title)
         return self.message(to, subject, body)
 
     # -- the daily digest ---------------------------------------------------------------
