@@ -269,7 +269,8 @@ export class GameScreen {
    * back to the banner (the wheel follows it), unless it is already in view. */
   bringTurnIntoView() {
     const bar = document.querySelector(".topbar");
-    const top = bar ? bar.getBoundingClientRect().bottom : 0;
+    // below the top bar where it stays on screen (a phone's NMBR 9 page lets it scroll away)
+    const top = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
     const r = this.banner.getBoundingClientRect();
     if (r.top >= top - 1 && r.bottom <= window.innerHeight * 0.5) return;
     window.scrollBy(0, r.top - top - 8); // instant: a tap during a smooth scroll would count as a drag
@@ -510,13 +511,56 @@ export class GameScreen {
         state.record ? h("a", { class: "btn", href: state.record, download: `${state.game.type}-${state.game.id}.json`, "data-testid": "download-record" }, t("Download record")) : null,
         played ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")) : null,
         played && this.type?.analysable ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}?analyse`, "data-testid": "end-analyse" }, t("Analyse")) : null,
+        played ? h("button", { class: "btn", "data-testid": "share-result", onclick: () => this.shareResult() }, t("Share the result")) : null,
         again,
-        h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))));
+        h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))),
+      this.shareBox = h("pre", { class: "daily-share", "data-testid": "share-text", tabindex: "0", "aria-label": t("Your result to share"), hidden: true }));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
     document.body.append(this.overlay);
     // A modal dialog takes focus: its first button when asked for, else its headline.
     if (force) focusOn(dialog.querySelector("button"));
     else focusOn(dialog.querySelector("#end-title"));
+  }
+
+  /** The result in words, with the replay's address: "NMBR 9: Ann wins with 87", the
+   * game's lines (a player each), "Replay: https://…". */
+  shareText(state) {
+    const name = (i) => this.seatName(i);
+    const url = new URL(`/replay/${state.game.id}`, window.location.href).href;
+    return [
+      t("{game}: {result}", { game: state.game.title, result: this.mod.resultHeadline(state, name) }),
+      ...(this.mod.shareLines ? this.mod.shareLines(state, name) : []),
+      t("Replay: {url}", { url }),
+    ].join("\n");
+  }
+
+  /** Share the result: the device's share sheet (the Web Share API) where there is one,
+   * else the clipboard, else the text shown and selected to copy by hand. */
+  async shareResult() {
+    const text = this.shareText(this.state);
+    if (typeof navigator.share === "function") {
+      try {
+        await navigator.share({ title: this.state.game.title, text });
+        return;
+      } catch (err) {
+        if (err && err.name === "AbortError") return; // the player closed the share sheet
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(text);
+      toast(t("Copied: paste it anywhere"), "ok");
+    } catch {
+      const shown = this.shareBox;
+      shown.textContent = text;
+      shown.hidden = false;
+      const range = document.createRange();
+      range.selectNodeContents(shown);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+      shown.focus();
+      toast(t("The text is selected: copy it with Ctrl+C (or your device's Copy)"), "info");
+    }
   }
 
   /** A rated game's end: each rated seat's rating before and after. */

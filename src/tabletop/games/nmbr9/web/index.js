@@ -13,7 +13,9 @@ import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 const MIN_SCALE = 12; // pixels a square
-const MAX_SCALE = 72;
+const MAX_SCALE = 96; // zoomed in: a finger's pinch lands well inside a square
+const FIT_SCALE = 43; // the largest square a fit gives (a new board's few tiles)
+const FINGER_SCALE = 28; // the smallest square a fit gives on a touch screen: a finger can aim at it
 
 function parseAction(action) {
   const m = /^r(\d)@(-?\d+),(-?\d+)$/.exec(action || "");
@@ -128,7 +130,7 @@ function boardPicture(tiles, label, testid) {
   const b = bounds(tiles);
   const pad = 0.5;
   const svg = s("svg", {
-    class: "n9-mini-svg", role: "img", "aria-label": label, "data-testid": testid,
+    class: testid.startsWith("end-") ? "n9-mini-svg n9-end-svg" : "n9-mini-svg", role: "img", "aria-label": label, "data-testid": testid,
     viewBox: `${b.x0 - pad} ${b.y0 - pad} ${b.x1 - b.x0 + 2 * pad} ${b.y1 - b.y0 + 2 * pad}`,
   });
   [...tiles].sort((a, c) => a.level - c.level).forEach((t) => svg.append(drawTile(t)));
@@ -300,30 +302,63 @@ const nmbr9 = {
     return t("{name} wins with {score}", { name: name(best[0]), score: r.scores[best[0]] });
   },
 
+  /** The end screen's body: by how much the winner won, each player's points level by
+   * level and in all (the ranking), and every board large enough to read. */
   resultView(state, name) {
     const r = state.result || state.view.result;
     if (!r) return h("p", {}, t("The game is over."));
     const boards = state.view.boards;
+    const points = boards.map((board) => new Map(levelRows(board.tiles)));
+    const top = Math.max(0, ...boards.flatMap((board) => board.tiles.map((tile) => tile.level)));
+    const levels = Array.from({ length: top }, (_, i) => i + 1);
     const rows = r.ranking.map((seat, i) => {
       const c = seatColor(seat);
       return h("tr", { "data-testid": `rank-${i + 1}` },
         h("td", { class: "rank" }, r.ranks[seat] === 1 ? h("span", { class: "star" }, "★") : ordinal(r.ranks[seat])),
         h("td", { class: "rank-name" }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }), " ", h("strong", { title: name(seat) }, name(seat))),
-        h("td", { class: "num" }, String(r.scores[seat])));
+        ...levels.map((level) => h("td", { class: "num n9-level-points", "data-testid": `end-level-${seat}-${level}` }, String(points[seat].get(level)?.points ?? 0))),
+        h("td", { class: "num n9-total", "data-testid": `end-total-${seat}` }, String(r.scores[seat])));
     });
     return h("div", { class: "result n9-result", "data-testid": "result" },
-      h("table", { class: "ranking" },
-        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, t("Rank"))), h("th", {}, t("Player")), h("th", { class: "num" }, t("Score")))),
-        h("tbody", {}, rows)),
+      marginLine(r, name),
+      h("div", { class: "n9-ranking-wrap" }, h("table", { class: "ranking n9-ranking" },
+        h("caption", { class: "visually-hidden" }, t("Points by level")),
+        h("thead", {}, h("tr", {}, h("th", {}, h("span", { class: "visually-hidden" }, t("Rank"))), h("th", {}, t("Player")),
+          ...levels.map((level) => h("th", { class: "num" }, h("abbr", { title: t("Level {level}", { level }) }, levelMark(level)))),
+          h("th", { class: "num" }, t("Score")))),
+        h("tbody", {}, rows))),
       h("div", { class: "n9-end-boards" }, ...r.ranking.map((seat) => h("figure", { class: "n9-end-board", "data-testid": `end-board-${seat}` },
         boardPicture(boards[seat].tiles, t("{name}'s board: {tiles}", { name: name(seat), tiles: describeBoard(boards[seat].tiles) }), `end-board-svg-${seat}`),
         h("figcaption", {}, h("strong", {}, name(seat)), ` · ${r.scores[seat]}`)))));
+  },
+
+  /** The result to share, after the headline: a line a player, "1. Ann: 87 (L1 23 · L2 40)". */
+  shareLines(state, name) {
+    const r = state.result || state.view.result;
+    if (!r) return [];
+    return r.ranking.map((seat) => {
+      const levels = levelRows(state.view.boards[seat].tiles).filter(([level]) => level > 0)
+        .map(([level, row]) => `${levelMark(level)} ${row.points}`).join(" · ");
+      const line = t("{rank}. {name}: {score}", { rank: r.ranks[seat], name: name(seat), score: r.scores[seat] });
+      return levels ? `${line} (${levels})` : line;
+    });
   },
 
   createBoard(slots, ctx) {
     return new Board(slots, ctx);
   },
 };
+
+/** How far the winner is ahead of the next player: "Ann wins by 12 points (87 to 75)";
+ * nothing for a solo game or a shared first place. */
+function marginLine(r, name) {
+  if (r.ranking.length < 2) return null;
+  const [first, second] = r.ranking;
+  const margin = r.scores[first] - r.scores[second];
+  if (margin <= 0 || r.ranks[second] === r.ranks[first]) return null;
+  return h("p", { class: "n9-margin", "data-testid": "margin" }, tn("{name} wins by {n} point ({score} to {other})", "{name} wins by {n} points ({score} to {other})", margin,
+    { name: name(first), score: r.scores[first], other: r.scores[second] }));
+}
 
 /** A screen worked by fingers (no fine pointer, no keys to speak of). */
 function touchScreen() {
@@ -368,8 +403,10 @@ class Board {
       zoom(t("Zoom out (−)"), "zoom-out", () => this.zoomBy(0.8), "−"),
       zoom(t("Fit the board (0)"), "zoom-fit", () => this.fit(true), "⤢"));
     this.levelBox = h("div", { class: "n9-levels", "data-testid": "level-scores" });
+    // on a narrow screen (the cards below the board) the card to place, with the board
+    this.strip = h("div", { class: "n9-strip", "data-testid": "card-strip", hidden: true });
     this.card = h("section", { class: "card n9-board-card" },
-      h("div", { class: "n9-board-head" }, this.heading, this.backBtn),
+      h("div", { class: "n9-board-head" }, this.strip, this.heading, this.backBtn),
       h("div", { class: "n9-surface-wrap" }, this.surface, this.zoomBar),
       this.status, this.placeControls, this.levelBox);
     slots.main.append(this.card);
@@ -515,6 +552,7 @@ class Board {
       ? t("Your board. Arrow keys move the {card}, R turns it, Enter confirms, plus and minus zoom. Columns and rows count from your first tile.", { card: st.view.card })
       : t("{board}: {tiles}. Arrow keys pan, plus and minus zoom.", { board: this.heading.textContent, tiles: describeBoard(st.view.boards[seat].tiles) }));
     this.renderLevels(st.view.boards[seat]);
+    this.renderStrip(st);
     this.drawBoard();
     this.renderStatus();
     // Confirm pressed: its buttons hide; focus stays on the board
@@ -562,16 +600,24 @@ class Board {
   fit(user) {
     const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
     const b = bounds(tiles);
-    const rect = this.surface.getBoundingClientRect();
-    const w = Math.max(rect.width, 100);
-    const hgt = Math.max(rect.height, 100);
-    const margin = 5;
-    const scale = Math.max(MIN_SCALE, Math.min(MAX_SCALE * 0.6, w / (b.x1 - b.x0 + 2 * margin), hgt / (b.y1 - b.y0 + 2 * margin)));
+    const { w, hgt } = this.viewSize();
+    // the tiles and room for the next one around them; on a touch screen never a square
+    // too small for a finger (what does not fit is panned to)
+    const touch = touchScreen();
+    const margin = touch ? 2 : 5;
+    const least = touch ? FINGER_SCALE : MIN_SCALE;
+    const scale = Math.max(least, Math.min(FIT_SCALE, w / (b.x1 - b.x0 + 2 * margin), hgt / (b.y1 - b.y0 + 2 * margin)));
     this.view = { cx: (b.x0 + b.x1) / 2, cy: (b.y0 + b.y1) / 2, scale };
+    if (this.placing()) this.follow(); // the board larger than the view: the tile to place in it
     if (user) {
       this.userView = false;
       this.drawBoard();
     }
+  }
+
+  /** The board's drawing area in pixels (inside the surface's border: the SVG's own size). */
+  viewSize() {
+    return { w: Math.max(this.surface.clientWidth, 100), hgt: Math.max(this.surface.clientHeight, 100) };
   }
 
   zoomBy(factor) {
@@ -582,9 +628,7 @@ class Board {
   }
 
   viewBox() {
-    const rect = this.surface.getBoundingClientRect();
-    const w = Math.max(rect.width, 100);
-    const hgt = Math.max(rect.height, 100);
+    const { w, hgt } = this.viewSize();
     if (!this.view) this.fit(false);
     this.clampView(w, hgt);
     const { cx, cy, scale } = this.view;
@@ -657,6 +701,27 @@ class Board {
     if (!tiles.length && !this.ghost) {
       svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, t("no tiles yet")));
     }
+  }
+
+  /** The card strip: the card's digit and shape, and the round (the card panel says the
+   * same; on a phone it lies below the board, out of sight). */
+  renderStrip(st) {
+    const v = st.view;
+    clear(this.strip);
+    this.strip.hidden = v.over || v.card === null || v.card === undefined;
+    if (this.strip.hidden) return;
+    this.strip.dataset.card = String(v.card);
+    const cells = shapeCells(v.card, 0);
+    const w = 1 + Math.max(...cells.map((c) => c[0]));
+    const hh = 1 + Math.max(...cells.map((c) => c[1]));
+    const shape = s("svg", { class: "n9-strip-shape", viewBox: `-0.1 -0.1 ${w + 0.2} ${hh + 0.2}`, "aria-hidden": "true", "data-testid": "card-strip-shape" },
+      ...cells.map(([x, y]) => s("rect", { x, y, width: 1, height: 1 })),
+      s("path", { class: "n9-edge", d: outline(cells) }));
+    this.strip.append(
+      h("span", { class: "n9-card-digit", "aria-hidden": "true" }, String(v.card)), shape,
+      h("span", { class: "n9-strip-text" },
+        h("strong", {}, this.ctx.readOnly ? t("Next: the {card}", { card: v.card }) : t("This round: the {card}", { card: v.card })),
+        h("small", {}, this.ctx.readOnly ? t("{i} of {n} rounds played", { i: v.round, n: v.rounds }) : t("Round {i} of {n}", { i: v.round + 1, n: v.rounds }))));
   }
 
   renderCards(st) {
@@ -814,7 +879,18 @@ class Board {
 
   focusTurn() {
     if (!this.placing()) return false;
+    this.bringIntoView();
     return focusOn(this.surface);
+  }
+
+  /** Your turn on a narrow screen: the board card's top (the card strip) to the top of the
+   * screen, unless the strip and the buttons under the board are in view already. */
+  bringIntoView() {
+    if (!window.matchMedia("(max-width: 900px)").matches) return;
+    const top = this.card.getBoundingClientRect().top;
+    const bottom = this.placeControls.getBoundingClientRect().bottom;
+    if (top >= 0 && bottom <= window.innerHeight) return;
+    window.scrollBy(0, top - 4); // instant: a tap during a smooth scroll would count as a drag
   }
 
   // -- pointer, wheel and keys ----------------------------------------------------------
