@@ -6,6 +6,7 @@ hint. Screenshots go to test-output/screenshots/n9-*.png."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -214,6 +215,59 @@ def test_take_back_before_the_round_resolves(browser: Any, server: str, size: st
         assert ann.locator("[data-testid=board] .n9-tile").count() == 0
         assert ghost(ann) == first  # back where the tile was, not at a default spot
         assert api(server, f"/api/games/{game['id']}")["view"]["has_placed"] == [False, False]
+
+
+def bot_has_placed(server: str, game: dict[str, Any]) -> None:
+    """Wait until the bot has placed this round's tile (it does before the human, as a
+    rule: then the human's Confirm resolves the round at once)."""
+    for _ in range(300):
+        if api(server, f"/api/games/{game['id']}")["active"] == [0]:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the bot never placed")
+
+
+def test_against_a_bot_the_last_tile_is_taken_back_after_its_round_resolved(
+    page: Any, server: str, size: str
+) -> None:
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], options={"remove": 16})
+    page.goto(seat_url(server, game, 0))
+    placed = []
+    for number in (1, 2):
+        assert wait_for_placing_or_end(page)
+        assert page.inner_text("[data-testid=round]").startswith(f"Round {number}")
+        bot_has_placed(server, game)
+        placed.append((page.inner_text("[data-testid=current-card]"), ghost(page)))
+        confirm_by_hand(page, size)  # the round resolves at once: the bot has placed
+    assert wait_for_placing_or_end(page)
+    assert page.inner_text("[data-testid=round]").startswith("Round 3")
+    undo = page.locator("[data-testid=undo]")
+    assert undo.inner_text() == "Take back last tile" and undo.is_visible()
+    shot(page, f"n9-undo-before-{size}", full_page=True)
+    before = ply(page)
+    if size == "phone":
+        press(page, size, "[data-testid=undo]")
+    else:  # a button of its own: the keyboard reaches it
+        undo.focus()
+        page.keyboard.press("Enter")
+    page.wait_for_function(
+        "(p) => Number(document.querySelector('[data-testid=game]').dataset.ply) < p", arg=before
+    )
+    assert wait_for_placing_or_end(page)  # round 2 again, its card, the tile back in hand
+    assert page.inner_text("[data-testid=round]").startswith("Round 2")
+    assert page.inner_text("[data-testid=current-card]") == placed[1][0]
+    assert page.locator("[data-testid=board] .n9-tile").count() == 1
+    assert ghost(page) == placed[1][1]  # where the tile was
+    page.get_by_text("Your tile was taken back").wait_for()
+    state = api(server, f"/api/games/{game['id']}")
+    assert state["view"]["round"] == 1 and state["view"]["has_placed"] == [False, True]
+    assert [len(b["tiles"]) for b in state["view"]["boards"]] == [1, 1]  # the bot's: hidden
+    assert undo.inner_text() == "Take back last tile"  # round 1's tile could go too
+    shot(page, f"n9-undo-after-{size}", full_page=True)
+    confirm_by_hand(page, size)  # placing again resolves round 2 with the bot's tile
+    assert wait_for_placing_or_end(page)
+    assert page.inner_text("[data-testid=round]").startswith("Round 3")
+    assert page.locator("[data-testid=board] .n9-tile").count() == 2
 
 
 def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(

@@ -189,10 +189,64 @@ def test_a_seat_takes_back_its_placement_until_the_round_resolves(api: Api) -> N
     placements = resolved["log"][-1]["resolved"]["placements"]
     assert {k: placements[0][k] for k in ("rotation", "x", "y")} == as_placement(third)
     # the round has resolved: nothing moves any more
-    late = undo(api, game_id, tokens[0], resolved["ply"])
-    assert late.status_code == 409 and "nothing to take back" in late.json()["error"]
+    late = undo(api, game_id, tokens[0], resolved["ply"])  # another human saw it: refused
+    assert late.status_code == 409 and "with other human players" in late.json()["error"]
+    assert resolved["undo"] is False
     assert api.act(game_id, tokens[0], "take-back", resolved["ply"]).status_code == 409
     assert api.state(game_id)["view"]["round"] == 1
+
+
+def placed_at(placement: dict) -> dict:
+    return {k: placement[k] for k in ("rotation", "x", "y", "level")}
+
+
+def test_against_bots_an_undo_takes_back_a_resolved_round_and_the_bots_placements_stay(
+    api: Api,
+) -> None:
+    game_id, tokens = create(api, [HUMAN, GREEDY], seed=3, remove=17)  # 3 rounds
+    mine = lambda s: s["active"] == [0]  # noqa: E731 - the bot has placed: my turn
+    api.wait(game_id, tokens[0], mine)
+    place(api, game_id, tokens[0])
+    before = api.wait(game_id, tokens[0], mine)
+    assert before["view"]["round"] == 1 and before["undo"] is True
+    _, resolved = place(api, game_id, tokens[0])
+    bots = placed_at(resolved["log"][-1]["resolved"]["placements"][1])
+    assert resolved["view"]["round"] == 2 and resolved["undo"] and resolved["undo_unrates"]
+    answer = undo(api, game_id, tokens[0], resolved["ply"])
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    # the round is open again: the bot has placed (hidden), the next card is not turned
+    keys = ("round", "card", "turned", "unturned", "boards", "has_placed", "pending")
+    assert {k: after["view"][k] for k in keys} == {k: before["view"][k] for k in keys}
+    assert after["active"] == [0] and after["undo"] is True  # round 1's placement too
+    assert after["log"][-1]["kind"] == "place" and "resolved" not in after["log"][-1]
+    watched = api.state(game_id)
+    assert [len(b["tiles"]) for b in watched["view"]["boards"]] == [1, 1]
+    assert watched["undo"] is False and watched["view"]["has_placed"] == [False, True]
+    # placing again resolves the round with the bot's placement as it was
+    again, replaced = place(api, game_id, tokens[0], pick=-1)
+    placements = replaced["log"][-1]["resolved"]["placements"]
+    assert placed_at(placements[1]) == bots
+    assert {k: placements[0][k] for k in ("rotation", "x", "y")} == as_placement(again)
+    api.wait(game_id, tokens[0], mine)
+    place(api, game_id, tokens[0])
+    final = api.wait(game_id, tokens[0], lambda s: s["over"])
+    assert final["undo"] is False
+    record = api.request("GET", final["record"]).json()
+    assert placed_at(record["rounds"][1]["placements"][1]) == bots
+    assert replay(record).state.is_over and len(record["rounds"]) == 3
+    frames = api.request("GET", f"/api/games/{game_id}/replay").json()["frames"]
+    assert [len(b["tiles"]) for b in frames[-1]["view"]["boards"]] == [3, 3]
+
+
+def test_an_undo_before_any_round_resolved_is_refused_and_changes_nothing(api: Api) -> None:
+    game_id, tokens = create(api, [HUMAN, GREEDY], seed=3)
+    start = api.wait(game_id, tokens[0], lambda s: s["active"] == [0])
+    refused = undo(api, game_id, tokens[0], start["ply"])
+    assert refused.status_code == 409 and "no placement" in refused.json()["error"]
+    assert start["undo"] is False and api.state(game_id, tokens[0])["ply"] == start["ply"]
+    bad = undo(api, game_id, tokens[0], "one")
+    assert bad.status_code == 400 and "'ply'" in bad.json()["error"]
 
 
 def test_a_seat_that_has_placed_waits_and_others_cannot_act_for_it(api: Api) -> None:

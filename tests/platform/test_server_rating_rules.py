@@ -132,6 +132,23 @@ def test_an_undo_says_the_game_is_unrated(server: ServerProcess) -> None:
     assert ann.get(f"/api/games/{game_id}").json()["unrated"] == "undo"
 
 
+def test_an_nmbr9_undo_after_the_round_resolved_makes_the_game_unrated(
+    server: ServerProcess,
+) -> None:
+    ann = register(server, "Nun")
+    game_id = create(ann, "nmbr9", ME_AND_RANDOM, options={"remove": 17})  # 3 rounds
+    state = wait(ann, game_id, lambda s: s["active"] == [0])  # the bot has placed
+    move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+    resolved = ann.post(f"/api/games/{game_id}/actions", json=move).json()
+    assert resolved["view"]["round"] == 1 and resolved["unrated"] is None
+    assert resolved["undo"] and resolved["undo_unrates"]
+    undone = ann.post(f"/api/games/{game_id}/undo", json={"ply": resolved["ply"]})
+    assert undone.status_code == 200 and undone.json()["unrated"] == "undo"
+    state = play_out(game_id, [ann])
+    assert state["ratings"] is None and state["unrated"] == "undo"
+    assert not my_game(ann, game_id)["rated"]
+
+
 # -- farming ---------------------------------------------------------------------------
 
 

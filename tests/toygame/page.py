@@ -14,11 +14,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 from tabletop.core.game import JSON, GameType
-from tabletop.core.page import Applied, page_modules
+from tabletop.core.page import Applied, Step, Undo, page_modules, undo_last_move
 from tabletop.i18n import N_, part, parts_text
 
 from .bots import REGISTRY
@@ -76,6 +77,10 @@ class ToyPage:
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = REGISTRY.make("greedy", seed=seed).explain(view)  # type: ignore[attr-defined]
         return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
+
+    def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
+        """Every take reveals a tile from the pile: never undone."""
+        return undo_last_move(steps, seat, N_("a tile came from the pile since your move"))
 
 
 def _turn_log(turn: JSON, over: bool) -> JSON:

@@ -33,7 +33,9 @@ from .limits import DEFAULT_LIMITS, BotLimits
 from .outcome import Outcome
 
 if TYPE_CHECKING:
-    from .page import Applied, GamePage, SimultaneousPage
+    from collections.abc import Sequence
+
+    from .page import Applied, GamePage, SimultaneousPage, Step, Undo
 
 #: In a simultaneous game: the action that withdraws the seat's pending action of the
 #: current round (refused once the round has resolved, or if it has none).
@@ -117,6 +119,10 @@ class Match:
         if len(action) > MAX_ACTION:
             raise ActionRejected(self.page.notation_hint)
         return self.page.play(self.recorder, seat, self.game.parse_action(action))
+
+    def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
+        """What undoing ``seat``'s last move leaves, or why not (``GamePage.undo``)."""
+        return self.page.undo(steps, seat)
 
     def view(self, seat: int | None) -> JSON:
         """Everything ``seat`` (``None``: a spectator) may see, and nothing more."""

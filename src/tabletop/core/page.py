@@ -10,8 +10,11 @@ from the seat's view of the state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from ..i18n import N_
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
@@ -33,6 +36,37 @@ class Applied:
 
     log: JSON
     reveals: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a game in progress as an undo sees it: the seat that acted, and
+    whether the action revealed hidden information (``Applied.reveals``)."""
+
+    seat: int
+    reveals: bool
+
+
+@dataclass(frozen=True)
+class Undo:
+    """What an undo leaves (the game's answer, ``GamePage.undo``): the actions from
+    ply ``start`` on go, then those that were at plies ``keep`` (later ones, in order)
+    are applied again, as plies ``start``, ``start + 1``, ..."""
+
+    start: int
+    keep: tuple[int, ...] = ()
+
+
+def undo_last_move(steps: Sequence[Step], seat: int, revealed: str) -> Undo | str:
+    """A sequential game's undo: ``seat``'s last move and every move after it (the
+    bots' replies) go, unless one of them revealed something (``revealed``, a msgid,
+    says why not: the player would know what comes)."""
+    mine = [ply for ply, step in enumerate(steps) if step.seat == seat]
+    if not mine:
+        return N_("you have not moved yet")
+    if any(step.reveals for step in steps[mine[-1] :]):
+        return revealed
+    return Undo(mine[-1])
 
 
 def page_modules(intro: list[str], full: list[str]) -> JSON:
@@ -80,6 +114,11 @@ class GamePage(Protocol[R]):
     def hint(self, view: Any, seed: int) -> JSON:
         """``{"action", "reason", "parts"}``: the strongest bot's advice, its reason as
         translatable parts."""
+
+    def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
+        """What undoing ``seat``'s last move leaves, given the game's actions so far
+        (``steps``), or why it may not be undone (a msgid). Asked only while the game
+        is on, every other seat is a bot and ``seat`` has no pending action."""
 
 
 class SimultaneousPage(GamePage[R], Protocol[R]):

@@ -12,7 +12,7 @@ from .errors import ActionRejected, OptionsError, RecordError
 from .game import JSON, SEQUENTIAL, SIMULTANEOUS, GameType, game_types
 from .limits import DEFAULT_LIMITS, BotLimits
 from .match import TAKE_BACK, Job, Match
-from .page import Applied
+from .page import Applied, Step, Undo
 
 #: The server's name for a game it hosts: a ``GameType`` with a page.
 WebGame = GameType
@@ -48,6 +48,8 @@ __all__ = [
     "Match",
     "OptionsError",
     "RecordError",
+    "Step",
+    "Undo",
     "WebGame",
     "get_web_game",
     "web_games",

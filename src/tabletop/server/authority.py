@@ -21,13 +21,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from ..core.web import JSON, TAKE_BACK, ActionRejected, Match
+from ..core.web import JSON, TAKE_BACK, ActionRejected, Match, Undo
 from ..i18n import N_
 from .errors import ApiError, Stale, reading
 from .ratelimit import RateLimit, check_rate
 from .ratings import RatedEnd, player_key
-from .room import GONE, Room, Rooms, entry, move_subscribers
-from .rows import OPEN_NAME, Account
+from .room import GONE, Room, Rooms, build_room, entry, move_subscribers
+from .rows import OPEN_NAME, Account, ActionRow
 from .storage import GameStore
 from .sync import Refresher
 from .writes import (
@@ -290,30 +290,49 @@ class Authority:
         self.changed(room)
 
     async def undo(self, game_id: str, seats: frozenset[int], ply: Any, wanted: Any = None) -> Room:
-        """Take back the player's last move and every bot move after it; in a
-        simultaneous game, the player's pending action of this round (``TAKE_BACK``)."""
+        """In a simultaneous game, the player's pending action of this round, if it
+        has one (``TAKE_BACK``); otherwise what the game says undoing the player's
+        last move leaves (``Match.undo``: Nova Luna, the move and the bots' replies;
+        NMBR 9, the placement of the last resolved round)."""
         room = self.rooms.room(game_id)
         require_player(seats)
         check_rate(self.rates, "action", (room.id, seats))
 
         async def change(room: Room) -> Room:
-            if room.simultaneous:
+            seat = undoing_seat(room, seats, wanted)
+            if takes_back(room, seat):
                 await self._take_back(room, seats, ply, wanted)
                 return room
-            check_ply(room, ply)
-            seat = next(iter(seats)) if len(seats) == 1 else None
-            blocker = undo_blocker(room, seat)
-            if blocker:
-                raise ApiError(409, blocker)
-            last = max(i for i, s in enumerate(room.action_seats) if s == seat)
-            await self._write(Truncate(room.id, last, room.seq))
-            self.rooms.live.pop(room.id, None)
-            new_room = self.rooms.room(room.id)
-            move_subscribers(room, new_room)
-            self.shown(new_room)
-            return new_room
+            check_seen(room, seat, ply)
+            plan = rewind(room, seat)
+            if isinstance(plan, str):
+                raise ApiError(409, plan)
+            return await self._rewind(room, plan)
 
         return await self.in_turn(room.id, change)
+
+    async def _rewind(self, room: Room, plan: Undo) -> Room:
+        """Store what an undo leaves (the game unrated from now on); the room rebuilt."""
+        again = self._kept(room, plan)
+        await self._write(Truncate(room.id, plan.start, room.seq, again))
+        self.rooms.live.pop(room.id, None)
+        new_room = self.rooms.room(room.id)
+        move_subscribers(room, new_room)
+        self.shown(new_room)
+        return new_room
+
+    def _kept(self, room: Room, plan: Undo) -> tuple[ActionRow, ...]:
+        """The actions ``plan`` applies again, numbered from its ``start``, each with
+        what it reveals there; a 409 (nothing stored) if one no longer applies."""
+        if not plan.keep:
+            return ()
+        stored = reading(self.store.actions, room.id)
+        kept = [replace(stored[p], ply=plan.start + i) for i, p in enumerate(plan.keep)]
+        try:
+            rebuilt = build_room(room.row, room.seats, stored[: plan.start] + kept)
+        except ActionRejected as err:
+            raise ApiError.of(409, err) from None
+        return tuple(replace(a, reveals=rebuilt.reveals[a.ply]) for a in kept)
 
     async def record_hint(self, room: Room) -> None:
         """Store that a seat of the game asked for a hint (it survives restarts; a daily
@@ -403,24 +422,56 @@ def check_fresh(room: Room, seat: int, ply: Any) -> None:
         )
 
 
+def undoing_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int | None:
+    """The seat among ``seats`` an undo is for: ``wanted`` if given, else one with a
+    pending action to take back, else the only one (``None``: several, none pending)."""
+    if wanted is not None:
+        _check_wanted(wanted, seats)
+        return int(wanted)
+    pending = [s for s in sorted(seats) if room.match.has_pending(s)]
+    if pending:
+        return pending[0]
+    return next(iter(seats)) if len(seats) == 1 else None
+
+
+def takes_back(room: Room, seat: int | None) -> bool:
+    """Whether an undo by ``seat`` withdraws its pending action (not an undo proper:
+    nothing was revealed, so the game stays rated)."""
+    return seat is not None and not room.finished and room.match.has_pending(seat)
+
+
 def undo_blocker(room: Room, seat: int | None) -> str | None:
     """Why ``seat`` may not undo now, or ``None`` if it may."""
-    if room.finished:
-        return "the game is over"
-    if room.simultaneous:
-        if seat is None or not room.match.has_pending(seat):
-            return N_("you have no action waiting this round to take back")
+    if takes_back(room, seat):
         return None
+    plan = rewind(room, seat)
+    return plan if isinstance(plan, str) else None
+
+
+def rewind(room: Room, seat: int | None) -> Undo | str:
+    """What undoing ``seat``'s last move leaves (the game says: ``Match.undo``), or why
+    it may not (a msgid): only while the game is on and every other seat is a bot."""
+    if room.finished:
+        return N_("the game is over")
     if seat is None:
         return N_("only a player can undo")
     if room.humans != [seat]:
+        if room.simultaneous:
+            return N_(
+                "with other human players, you can take back only your action of this "
+                "round, before the round resolves"
+            )
         return N_("undo is only for games without other human players")
-    mine = [i for i, s in enumerate(room.action_seats) if s == seat]
-    if not mine:
-        return N_("you have not moved yet")
-    if any(room.reveals[mine[-1] :]):
-        return N_("a refill has revealed new tiles since your last move, so it cannot be undone")
-    return None
+    return room.match.undo(room.steps(), seat)
+
+
+def check_seen(room: Room, seat: int | None, ply: Any) -> None:
+    """409 unless the state seen (``ply``) is current for ``seat``; in a simultaneous
+    game the others' pending actions do not make it stale (``check_fresh``)."""
+    if room.simultaneous and seat is not None:
+        check_fresh(room, seat, ply)
+    else:
+        check_ply(room, ply)
 
 
 def require_player(seats: frozenset[int]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from ..core.web import JSON
-from .authority import undo_blocker, unrated_reason
+from .authority import takes_back, undo_blocker, undoing_seat, unrated_reason
 from .ratings import player_key
 from .room import Room
 from .rows import Seat
@@ -170,10 +170,7 @@ class Encoder:
         if not room.type.view_depends_on_seat:
             viewer = None  # one view, built once per move, serves everyone
         online, spectators = room.presence()
-        if room.simultaneous:
-            undo_seat = next((s for s in sorted(seats) if room.match.has_pending(s)), None)
-        else:
-            undo_seat = next(iter(seats)) if len(seats) == 1 else None
+        undo_seat = undoing_seat(room, seats)
         deadline = room.time_limit_deadline()
         move_time = (
             None
@@ -216,6 +213,8 @@ class Encoder:
             "clock": move_time,  # its name before: kept for the API's older clients
             "result": room.match.result(),
             "undo": undo_blocker(room, undo_seat) is None,
+            # whether that undo makes the game unrated (a pending action's take-back does not)
+            "undo_unrates": not takes_back(room, undo_seat),
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
             "ratings": self._rating_changes(room),
         }

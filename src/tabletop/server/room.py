@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..core.web import JSON, SIMULTANEOUS, ActionRejected, Match, WebGame, get_web_game
+from ..core.web import JSON, SIMULTANEOUS, ActionRejected, Match, Step, WebGame, get_web_game
 from .errors import ApiError, reading
-from .rows import Account, GameRow, Seat
+from .rows import Account, ActionRow, GameRow, Seat
 from .storage import GameStore
 
 if TYPE_CHECKING:
@@ -125,6 +125,10 @@ class Room:
                 return ply + 1
         return 0
 
+    def steps(self) -> list[Step]:
+        """Each action so far as an undo sees it (``Match.undo``)."""
+        return [Step(s, r) for s, r in zip(self.action_seats, self.reveals, strict=True)]
+
     def round_start(self) -> int:
         """The ply at which the current turn (sequential) or round (simultaneous) began."""
         if not self.simultaneous:
@@ -213,24 +217,15 @@ class Rooms:
         row = reading(self.store.game, game_id) if _plausible_id(game_id) else None
         if row is None:
             raise ApiError(404, "there is no game with that link")
-        game_type = get_web_game(row.type)
         seats = reading(self.store.seats, game_id)
-        match = game_type.new_match(len(seats), row.options, row.seed)
-        match.recorder.created = row.created  # the game's, not this process's load time
         # seq is read before the actions: if a move lands in between, the room is
         # ahead of its seq and its next write's compare-and-set fails (and reloads)
-        room = Room(row, game_type, match, seats, [], [], [], seq=row.seq)
-        for action in reading(self.store.actions, game_id):
-            try:
-                applied = match.apply(action.seat, action.action)
-            except ActionRejected as err:  # only if the rules changed under a stored game
-                raise ApiError(
-                    500, "stored game {game} no longer replays: {reason}", game=game_id, reason=err
-                ) from None
-            room.log.append(entry(applied.log, action.ply, action.at, action.by))
-            room.reveals.append(applied.reveals)
-            room.action_seats.append(action.seat)
-        return room
+        try:
+            return build_room(row, seats, reading(self.store.actions, game_id))
+        except ActionRejected as err:  # only if the rules changed under a stored game
+            raise ApiError(
+                500, "stored game {game} no longer replays: {reason}", game=game_id, reason=err
+            ) from None
 
     def forget_finished(self) -> int:
         """Drop finished games nobody watches from memory; they are rebuilt from the
@@ -244,6 +239,20 @@ class Rooms:
             if not self.turns[game_id].locked():
                 del self.turns[game_id]
         return len(idle)
+
+
+def build_room(row: GameRow, seats: list[Seat], actions: list[ActionRow]) -> Room:
+    """A game's room made by applying ``actions`` (``ActionRejected`` if one fails)."""
+    game_type = get_web_game(row.type)
+    match = game_type.new_match(len(seats), row.options, row.seed)
+    match.recorder.created = row.created  # the game's, not this process's load time
+    room = Room(row, game_type, match, seats, [], [], [], seq=row.seq)
+    for action in actions:
+        applied = match.apply(action.seat, action.action)
+        room.log.append(entry(applied.log, action.ply, action.at, action.by))
+        room.reveals.append(applied.reveals)
+        room.action_seats.append(action.seat)
+    return room
 
 
 def _plausible_id(game_id: str) -> bool:

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from . import ratings
 from .ratings import RatedEnd
-from .rows import OPEN_NAME, Seat, StoreError, hash_token, now
+from .rows import OPEN_NAME, ActionRow, Seat, StoreError, hash_token, now
 from .sql import Sql
 
 T_co = TypeVar("T_co", covariant=True)
@@ -124,16 +124,23 @@ def end_game(sql: Sql, game_id: str, ranks: tuple[int, ...] | None, rated: Rated
 
 @dataclass(frozen=True)
 class Truncate(Write[None]):
-    """Drop the actions from ``ply`` on (an undo): the game is not over any more, and
-    it is unrated from now on."""
+    """Drop the actions from ``ply`` on (an undo), then store ``again`` (some of them,
+    numbered anew from ``ply``: the bots' placements of a simultaneous round that
+    stay): the game is not over any more, and it is unrated from now on."""
 
     game_id: str
     ply: int
     expected_seq: int | None = None
+    again: tuple[ActionRow, ...] = ()
 
     def run(self, sql: Sql) -> None:
         sql.change_game(self.game_id, self.expected_seq, updated=now(), over=False, undone=True)
         sql.run("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (self.game_id, self.ply))
+        sql.run_many(
+            "INSERT INTO actions (game_id, ply, seat, action, reveals, at, by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(self.game_id, a.ply, a.seat, a.action, a.reveals, a.at, a.by) for a in self.again],
+        )
         sql.run("UPDATE seats SET rank = NULL WHERE game_id = ?", (self.game_id,))
 
 

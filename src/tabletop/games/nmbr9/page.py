@@ -26,13 +26,14 @@ has placed, and the seat may take it back (``TAKE_BACK``).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 from ...core.game import JSON, GameType
 from ...core.match import TAKE_BACK
-from ...core.page import Applied, page_modules
+from ...core.page import Applied, Step, Undo, page_modules
 from ...i18n import N_, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, placement_json, replay, result_json
@@ -151,6 +152,18 @@ class Nmbr9Page:
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = hint_bot(seed=seed).explain(view)
         return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
+
+    def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
+        """``seat``'s placement of the last resolved round goes, and with it everything
+        after it: the round is open again, the card turned next is not turned yet (the
+        deck's order is fixed: it comes again). The other seats' placements of that
+        round stay, in their order (they never saw ``seat``'s)."""
+        ends = [ply for ply, step in enumerate(steps) if step.reveals]  # resolved rounds
+        if not ends:
+            return N_("no round has resolved yet: you have no placement to undo")
+        start = ends[-2] + 1 if len(ends) > 1 else 0
+        keep = tuple(p for p in range(start, ends[-1] + 1) if steps[p].seat != seat)
+        return Undo(start, keep)
 
 
 @cache

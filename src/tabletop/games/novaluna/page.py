@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from ...core.game import JSON, GameType
-from ...core.page import Applied, page_modules
+from ...core.page import Applied, Step, Undo, page_modules, undo_last_move
 from ...i18n import N_, Part, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, replay, result_json
@@ -46,6 +47,10 @@ BOTS: dict[str, list[JSON]] = {
         {"spec": "solo:strong", "label": N_("Solo planner strong")},
     ],
 }
+
+
+#: Why a move cannot be undone: the player has seen the tiles a refill drew.
+REFILLED = N_("a refill has revealed new tiles since your last move, so it cannot be undone")
 
 
 class NovaLunaPage:
@@ -119,6 +124,10 @@ class NovaLunaPage:
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = hint_bot(view.game.mode, seed=seed).explain(view)
         return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
+
+    def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
+        """The last move and the bots' after it, never across a refill's new tiles."""
+        return undo_last_move(steps, seat, REFILLED)
 
 
 @cache

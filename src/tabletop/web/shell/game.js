@@ -127,7 +127,7 @@ export class GameScreen {
       seatName: (seat) => this.seatName(seat),
     });
     this.hintBtn = h("button", { class: "btn", "data-testid": "hint", onclick: () => this.askHint() }, t("Hint"));
-    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, mod.undoLabel || t("Undo"));
+    this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, t("Undo"));
     this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, t("Show result"));
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
     this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
@@ -202,11 +202,14 @@ export class GameScreen {
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
     this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
+    this.undoBtn.textContent = this.mod.undoLabel?.(state) || t("Undo"); // NMBR 9: "Take back"
     this.resultBtn.hidden = !(live && state.over && (!state.abandoned || lostOnTime(state)));
     // before a hint or an undo: it makes a rated game unrated (the button says so)
     const warn = state.unrated === null ? t("Using it makes this game unrated") : "";
-    for (const btn of [this.hintBtn, this.undoBtn]) {
-      if (warn) btn.title = warn;
+    // a take-back of a placement not yet revealed is no help: the game stays rated
+    const unrates = [[this.hintBtn, true], [this.undoBtn, state.undo_unrates !== false]];
+    for (const [btn, unrating] of unrates) {
+      if (warn && unrating) btn.title = warn;
       else btn.removeAttribute("title");
     }
     if (live) this.announceChange(previous, state);
@@ -423,7 +426,7 @@ export class GameScreen {
   // aria-disabled says so, and a second press is ignored.
   async undo() {
     if (this.undoBtn.getAttribute("aria-disabled") === "true") return;
-    if (this.state.unrated === null) {
+    if (this.state.unrated === null && this.state.undo_unrates !== false) {
       this.confirmUnrated(t("Taking back a move makes this game unrated: it will not change anyone's rating."), t("Take it back"), () => {
         this.state = { ...this.state, unrated: "undo" }; // asked once: the server says so next
         this.undo();

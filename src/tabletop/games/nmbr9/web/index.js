@@ -180,8 +180,9 @@ function describeBoard(tiles) {
 
 const nmbr9 = {
   ...intro,
-  get undoLabel() {
-    return t("Take back");
+  /** Your pending tile of this round, or (against bots) your tile of the last round. */
+  undoLabel(state) {
+    return state.undo_unrates === false ? t("Take back") : t("Take back last tile");
   },
   get undoDone() {
     return t("Your tile was taken back");
