@@ -7,6 +7,7 @@ import random
 import threading
 from pathlib import Path
 
+from tabletop.core.web import TAKE_BACK
 from tabletop.server.botpool import BotPool
 from tabletop.server.encoding import Subscriber
 from tabletop.server.errors import ApiError
@@ -179,5 +180,30 @@ async def _time_limit_stored_as_clock(tmp_path: Path) -> None:
     assert state["clock"]["seconds"] == 3600
     created = await hub.create({**_two_humans(1), "time_limit": 7200})
     assert store.game(created["id"]).options["time_limit"] == 7200  # stored by its name now
+    hub.close()
+    store.close()
+
+
+def test_nothing_is_taken_back_in_an_abandoned_game(tmp_path: Path) -> None:
+    asyncio.run(_take_back_abandoned(tmp_path))
+
+
+async def _take_back_abandoned(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    hub = Hub(store, BotPool(1))
+    humans = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    created = await hub.create({"type": "nmbr9", "seats": humans, "seed": 3})
+    room = hub.rooms.room(created["id"])
+    first = hub.encoder.state(room, frozenset({0}))
+    await hub.authority.act(room.id, frozenset({0}), first["choices"][0]["action"], first["ply"])
+    await hub.authority.abandon(room, timed_out=(1,))
+    before = len(store.actions(room.id))
+    ply = hub.encoder.state(room, frozenset({0}))["ply"]
+    try:  # before: the clock had ended the game, yet Ann's placement could be taken back
+        await hub.authority.act(room.id, frozenset({0}), TAKE_BACK, ply)
+        raise AssertionError("a take-back in an abandoned game was accepted")
+    except ApiError as err:
+        assert err.status == 409 and "abandoned" in err.message
+    assert len(store.actions(room.id)) == before
     hub.close()
     store.close()

@@ -383,6 +383,8 @@ def acting_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
 
 def pending_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
     """The seat among ``seats`` with a pending action to take back, or a 409."""
+    if room.row.abandoned:  # over for the server, though its rules would go on
+        raise ApiError(409, "the game was abandoned: a move's time limit ran out")
     if room.match.is_over():
         raise ApiError(409, "the game is over")
     if wanted is not None:
