@@ -43,7 +43,8 @@ class Bench:
     players: int = 1
 
 
-#: seeds played by one bot before the other's: a run stopped early has both bots' games
+#: seeds played by one bot before the other's (at least, and ``--jobs`` if more, so every
+#: worker has a game): a run stopped early has both bots' games
 CHUNK = 4
 
 BENCHES: dict[str, Bench] = {"nmbr9": Bench(weak="greedy", strong="planner")}
@@ -185,8 +186,9 @@ def main() -> None:
             f"(user + sys) of {args.runs} runs: {shown}"
         )
     rows: dict[str, list[JSON]] = {bench.weak: [], bench.strong: []}
-    for first in range(args.seed, args.seed + args.games, CHUNK):  # both bots alike so far
-        seeds = range(first, min(first + CHUNK, args.seed + args.games))
+    chunk = max(CHUNK, args.jobs)
+    for first in range(args.seed, args.seed + args.games, chunk):  # both bots alike so far
+        seeds = range(first, min(first + chunk, args.seed + args.games))
         for bot, games in rows.items():
             games += run_games(
                 args.game, bot, bench.players, seeds, args.budget, args.jobs, args.keep
