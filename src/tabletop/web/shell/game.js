@@ -9,7 +9,7 @@ import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
 import { fragmentTokens, gameLink, getGame, rememberGame } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, focusLost, focusName, focusOn, h, offerColourSymbols } from "./util.js";
+import { clear, focusLost, focusName, focusOn, h, offerColourSymbols, trapFocus } from "./util.js";
 
 export async function showGame(root, gameId, navigate) {
   const tokens = fragmentTokens();
@@ -148,7 +148,7 @@ export class GameScreen {
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     this.board.destroy?.();
-    this.overlay?.remove();
+    this.removeEnd();
     this.el.remove();
   }
 
@@ -496,7 +496,11 @@ export class GameScreen {
     const state = this.state;
     if (!state || !state.over || (state.abandoned && !lostOnTime(state))) return;
     const played = !state.abandoned; // a game ended by the clock has no record or replay
-    this.overlay?.remove();
+    // Opened by a button ("Show result"): focus goes back to it on closing. Opened by the
+    // game's end, it goes to that button too (removeEnd's fallback), not to the board.
+    const opener = force && !this.overlay?.contains(document.activeElement) ? document.activeElement : this.opener;
+    this.removeEnd();
+    this.opener = opener;
     const close = () => this.closeEnd();
     const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, t("Play again"));
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
@@ -511,6 +515,7 @@ export class GameScreen {
         h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
     document.body.append(this.overlay);
+    this.releaseEnd = trapFocus(this.overlay, dialog);
     // A modal dialog takes focus: its first button when asked for, else its headline.
     if (force) focusOn(dialog.querySelector("button"));
     else focusOn(dialog.querySelector("#end-title"));
@@ -533,9 +538,20 @@ export class GameScreen {
       h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
-  closeEnd() {
+  /** Take the end dialog away, and the page's inertness with it. */
+  removeEnd() {
+    this.releaseEnd?.();
+    this.releaseEnd = null;
     this.overlay?.remove();
-    if (focusLost()) focusOn(this.resultBtn.hidden ? this.banner : this.resultBtn);
+    this.overlay = null;
+  }
+
+  closeEnd() {
+    const opener = this.opener;
+    this.opener = null;
+    this.removeEnd();
+    // back where the dialog was opened from, else to the button that opens it again
+    if (focusLost() && !focusOn(opener)) focusOn(this.resultBtn.hidden ? this.banner : this.resultBtn);
   }
 
   async playAgain(button) {
@@ -555,7 +571,7 @@ export class GameScreen {
       const mine = answer.seats.filter((s) => s.token && state.you.includes(s.seat)).map((s) => s.token);
       const others = answer.seats.filter((s) => s.token && !state.you.includes(s.seat));
       rememberGame(answer.id, { played: mine });
-      this.overlay?.remove();
+      this.removeEnd();
       if (others.length) {
         toast(t("New game created — send the other players their new seat links"), "ok");
         this.navigate(`/#created=${encodeURIComponent(stored.id)}`);

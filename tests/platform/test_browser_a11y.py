@@ -1,0 +1,131 @@
+"""Issue 30, "Both games": what a keyboard, a screen reader and a reader of German or
+Dutch meet on every page. The end-of-game dialog keeps focus inside while it is open and
+gives it back when it closes; the lobby's game picker is a radio group (a screen reader
+hears "radio button, checked, 1 of 2"; the arrow keys choose); the live region holds one
+announcement at a time; numbers and dates are written in the page's language whatever
+the browser's own (a German page on an en-US browser); bots keep their translated names
+in My games, uncut on a phone; German says "Punkte" for a score and "Wertungszahl" for a
+rating; Dutch labels begin with a capital; the replay's tab title ends in "· Tabletop".
+Screenshots: test-output/screenshots/a11y-*.png."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from account_support import play_out
+from novaluna.test_browser_axe import create_n9, finish_by_api
+
+from browser_support import (
+    create_game,
+    running_server,
+)
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+KINDS = ["nova-luna", "nmbr9"]
+GREEDY = {"kind": "bot", "bot": "greedy"}
+#: named as the lobby's list of bots labels it: "Gulzig (ontspannen)" in Dutch
+GREEDY_CASUAL = {**GREEDY, "name": "Greedy (casual)"}
+LANGUAGE_KEY = "boardgames.language.v1"
+#: The language the page is set to, and the browser's own, which must not leak in.
+BROWSER = {"locale": "en-US", "timezone_id": "Europe/Amsterdam"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    options = ("--analysis-budget", "40")  # the analysis's numbers, soon
+    with running_server(tmp_path_factory.mktemp("a11y") / "games.db", options=options) as base:
+        yield base
+
+
+def create(base: str, kind: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    return (
+        create_game(base, seats, **extra)
+        if kind == "nova-luna"
+        else create_n9(base, seats, **extra)
+    )
+
+
+@pytest.fixture(scope="module")
+def finished(server: str) -> dict[str, dict[str, Any]]:
+    """Per game: a finished game of a seat link (Ann) against the greedy bot."""
+    games = {}
+    for kind in KINDS:
+        game = create(server, kind, [{"kind": "human", "name": "Ann"}, GREEDY_CASUAL], seed=21)
+        finish_by_api(server, game)
+        games[kind] = game
+    return games
+
+
+@pytest.fixture(scope="module")
+def account(server: str) -> dict[str, Any]:
+    """An account that finished a rated game of each kind against the greedy bot; its
+    session cookie, name and game ids."""
+    name = f"Rita{time.monotonic_ns() % 10**6}"
+    with httpx.Client(base_url=server, timeout=30) as player:
+        r = player.post("/api/account/register", json={"name": name, "password": "moonlight 42"})
+        assert r.status_code == 201, r.text
+        ids = {}
+        for kind in KINDS:
+            seats = [{"kind": "human", "me": True}, GREEDY]
+            r = player.post("/api/games", json={"type": kind, "seats": seats})
+            assert r.status_code == 201, r.text
+            ids[kind] = r.json()["id"]
+            state = play_out(ids[kind], [player])
+            assert state["ratings"], "a game of an account against a bot is rated"
+        return {"session": player.cookies["session"], "name": name, "games": ids}
+
+
+def signed_in(page: Any, base: str, account: dict[str, Any]) -> None:
+    page.context.add_cookies([{"name": "session", "value": account["session"], "url": base}])
+
+
+def in_language(page: Any, lang: str) -> None:
+    """The page's language chosen (as the top bar's select remembers it) before it loads."""
+    page.add_init_script(f"localStorage.setItem({LANGUAGE_KEY!r}, {lang!r})")
+
+
+def focused(page: Any) -> str:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e ? (e.dataset.testid || e.id || e.tagName) : ''; }"
+    )
+
+
+# -- 1. the end dialog keeps focus ---------------------------------------------------------
+
+INSIDE_DIALOG = "() => !!document.activeElement?.closest('[data-testid=end-screen]')"
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_end_dialog_keeps_focus_inside_and_gives_it_back(
+    page: Any, server: str, finished: dict[str, dict[str, Any]], kind: str
+) -> None:
+    page.goto(server + finished[kind]["seats"][0]["link"])
+    dialog = page.get_by_test_id("end-screen")
+    dialog.wait_for()
+    assert dialog.get_attribute("aria-modal") == "true"
+    assert page.evaluate(INSIDE_DIALOG), "the dialog takes focus when it opens"
+    stops = dialog.locator("a[href], button").count()
+    for key in ("Tab", "Shift+Tab"):  # round and round: never out to the page under it
+        for _ in range(2 * stops + 2):
+            page.keyboard.press(key)
+            assert page.evaluate(INSIDE_DIALOG), f"{key} left the dialog for {focused(page)}"
+    # the page under it is out of reach of a screen reader's reading cursor too
+    assert page.evaluate("() => document.querySelector('main').inert")
+    page.keyboard.press("Escape")  # closes it, focus back where it can open it again
+    dialog.wait_for(state="detached")
+    assert focused(page) == "show-result"
+    assert not page.evaluate("() => document.querySelector('main').inert")
+    page.keyboard.press("Enter")
+    dialog.wait_for()
+    assert page.evaluate(INSIDE_DIALOG)
+    page.get_by_test_id("close-end").click()
+    dialog.wait_for(state="detached")
+    assert focused(page) == "show-result", "focus goes back to the button that opened it"
