@@ -413,7 +413,7 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     page.click("[data-testid=game-type-nmbr9]")
     page.locator("[data-testid=option-remove]").wait_for()
     symbols.wait_for(state="hidden")  # NMBR 9 has no colours to mark: no idle switch
-    assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-pressed") == "true"
+    assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-checked") == "true"
     assert page.title() == "NMBR 9 · Tabletop"
     # the choice options, as the server describes them
     assert "a random number, 1 to 4" in page.inner_text("[data-testid=option-remove]")

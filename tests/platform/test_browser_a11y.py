@@ -23,6 +23,7 @@ from novaluna.test_browser_axe import create_n9, finish_by_api
 from browser_support import (
     create_game,
     running_server,
+    shot,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -129,3 +130,41 @@ def test_the_end_dialog_keeps_focus_inside_and_gives_it_back(
     page.get_by_test_id("close-end").click()
     dialog.wait_for(state="detached")
     assert focused(page) == "show-result", "focus goes back to the button that opened it"
+
+
+# -- 2. the game picker: a radio group --------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_the_game_picker_is_a_radio_group(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.get_by_test_id("create-form").wait_for()
+    group = page.get_by_role("radiogroup", name="Game")
+    radios = group.get_by_role("radio")
+    assert radios.count() == 2
+    # what a screen reader is told: two radio buttons, the one on show checked
+    assert group.aria_snapshot() == (
+        '- radiogroup "Game":\n  - radio "Nova Luna" [checked]\n  - radio "NMBR 9"'
+    )
+    luna, n9 = page.get_by_test_id("game-type-nova-luna"), page.get_by_test_id("game-type-nmbr9")
+    assert [luna.get_attribute("tabindex"), n9.get_attribute("tabindex")] == ["0", "-1"]
+    luna.focus()
+    page.keyboard.press("ArrowRight")  # moves and chooses, as radio buttons do
+    page.get_by_test_id("option-remove").wait_for()
+    assert focused(page) == "game-type-nmbr9"
+    assert n9.get_attribute("aria-checked") == "true"
+    assert luna.get_attribute("aria-checked") == "false"
+    assert [luna.get_attribute("tabindex"), n9.get_attribute("tabindex")] == ["-1", "0"]
+    assert page.title() == "NMBR 9 · Tabletop"
+    page.keyboard.press("ArrowDown")  # wraps round to the first
+    page.get_by_test_id("option-remove").wait_for(state="detached")
+    assert focused(page) == "game-type-nova-luna"
+    assert luna.get_attribute("aria-checked") == "true"
+    page.keyboard.press("End")
+    page.get_by_test_id("option-remove").wait_for()
+    assert focused(page) == "game-type-nmbr9"
+    # one tab stop: Shift+Tab from the next control lands on the checked radio
+    page.keyboard.press("Tab")
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "game-type-nmbr9"
+    shot(page, "a11y-picker-desktop")

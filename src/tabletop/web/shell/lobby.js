@@ -63,19 +63,24 @@ export async function showLobby(root, navigate) {
   return {};
 }
 
-/** The games this server hosts, one button each (a roving group: arrow keys move). */
+/** The games this server hosts: a radio group (WAI-ARIA's radio group pattern). The
+ * game on show is checked and is the group's one tab stop; the arrow keys (and Home,
+ * End) move to the next game and choose it, Space or a click chooses the one focused. A
+ * screen reader says "Nova Luna, radio button, checked, 1 of 2" in the group "Game". */
 function typePicker(types, current, choose) {
-  const buttons = types.map((ty) => h("button", {
+  const radios = types.map((ty) => h("button", {
     type: "button",
+    role: "radio",
     class: ty === current ? "on" : "",
-    "aria-pressed": ty === current ? "true" : "false",
+    "aria-checked": ty === current ? "true" : "false",
     "data-testid": `game-type-${ty.name}`,
     onclick: () => { if (ty !== current) choose(ty); },
   }, ty.title));
-  rove(buttons, { current: buttons[types.indexOf(current)] });
-  return h("nav", { class: "type-picker", "aria-label": t("Game") },
+  // a key that moves focus also checks: the group redraws with the new game, its radio focused
+  rove(radios, { current: radios[types.indexOf(current)], onMove: (el) => el.click() });
+  return h("div", { class: "type-picker" },
     h("span", { class: "type-picker-label", id: "type-picker-label" }, t("Game")),
-    h("div", { class: "seg", role: "group", "aria-labelledby": "type-picker-label" }, ...buttons));
+    h("div", { class: "seg", role: "radiogroup", "aria-labelledby": "type-picker-label" }, ...radios));
 }
 
 // -- creating -------------------------------------------------------------------------
