@@ -381,7 +381,10 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
         assert heading + name + mine.removeprefix("you") in entry, entry
         assert "placed the" not in entry.split(heading)[0], entry  # a row of its own
     page.locator("[data-testid=end-screen]").wait_for()
-    assert "Game over:" in page.inner_text("#announcer")
+    # said once the sentence before it has had its moment (shell/announce.js)
+    page.wait_for_function(
+        "() => document.getElementById('announcer').textContent.includes('Game over:')"
+    )
     assert focused(page) in ("", "play-again", "close-end")  # the dialog's headline, or a button
     tab_to(page, "close-end")
     shot(page, f"n9-keyboard-end-{size}")

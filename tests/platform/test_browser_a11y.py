@@ -168,3 +168,30 @@ def test_the_game_picker_is_a_radio_group(page: Any, server: str) -> None:
     page.keyboard.press("Shift+Tab")
     assert focused(page) == "game-type-nmbr9"
     shot(page, "a11y-picker-desktop")
+
+
+# -- 3. one announcement at a time ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_live_region_holds_one_announcement(
+    page: Any, server: str, finished: dict[str, dict[str, Any]], kind: str
+) -> None:
+    page.goto(server + f"/replay/{finished[kind]['id']}")
+    page.get_by_test_id("replay-counter").wait_for()
+    said = []
+    for step in range(3):
+        page.get_by_test_id("replay-next").click()
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=replay-slider]').value == n", arg=step + 1
+        )
+        region = page.get_by_test_id("announcer")
+        page.wait_for_function(
+            "(old) => { const r = document.getElementById('announcer');"
+            " return r.textContent && !old.includes(r.textContent); }",
+            arg=said,
+        )
+        assert region.locator("> *").count() == 1, region.inner_html()
+        said.append(region.inner_text())
+    assert len(set(said)) == 3  # each step said, alone
