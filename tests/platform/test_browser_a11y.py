@@ -10,6 +10,7 @@ Screenshots: test-output/screenshots/a11y-*.png."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -18,9 +19,12 @@ import httpx
 import pytest
 
 from account_support import play_out
-from novaluna.test_browser_axe import create_n9, finish_by_api
+from novaluna.test_browser_axe import create_n9, finish_by_api, n9_confirm_rounds
 
 from browser_support import (
+    SIZES,
+    api,
+    checked_page,
     create_game,
     running_server,
     shot,
@@ -195,3 +199,112 @@ def test_the_live_region_holds_one_announcement(
         assert region.locator("> *").count() == 1, region.inner_html()
         said.append(region.inner_text())
     assert len(set(said)) == 3  # each step said, alone
+
+
+# -- 4. numbers and dates in the page's language ----------------------------------------
+
+#: "26.11.2026, 10:21" and "26 nov 2026, 10:21": the date and time of the page's language
+DATES = {
+    "de": r"^\d{1,2}\.\d{1,2}\.\d{4}, \d{2}:\d{2}$",
+    "nl": r"^\d{1,2} \w{3}\.? \d{4}(,| om) \d{2}:\d{2}$",
+}
+#: a decimal with a comma, as German and Dutch write it: "0,8", "-1,2", "+0,8"
+DECIMAL = r"[-+−]?\d+,\d"
+
+
+def no_dot_decimals(text: str) -> None:
+    assert not re.search(r"\d\.\d", text), f"a decimal point in {text!r}"
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_numbers_and_dates_follow_the_page_language_not_the_browser(
+    browser: Any, server: str, account: dict[str, Any], lang: str
+) -> None:
+    with checked_page(browser, **SIZES["desktop"], **BROWSER) as page:
+        in_language(page, lang)
+        signed_in(page, server, account)
+        game_id = account["games"]["nmbr9"]
+        # the end screen's ratings: "0,0 → 0,8"
+        page.goto(f"{server}/g/{game_id}")
+        changes = page.get_by_test_id("rating-changes")
+        changes.wait_for()
+        text = changes.inner_text()
+        assert re.search(rf"{DECIMAL} → {DECIMAL}", text), text
+        no_dot_decimals(text)
+        shot(page, f"a11y-end-ratings-{lang}-desktop")
+        # My games: its date and each finished game's rating
+        page.goto(f"{server}/me")
+        page.get_by_test_id("game-status").first.wait_for()
+        for item in page.locator("[data-testid^=my-game-]").all():
+            when = item.locator("small.muted").inner_text()
+            assert re.match(DATES[lang], when), when
+            status = item.get_by_test_id("game-status").inner_text()
+            assert re.search(rf"{DECIMAL} \({DECIMAL}\)", status), status
+            no_dot_decimals(status)
+        shot(page, f"a11y-my-games-{lang}-desktop")
+        # the leaderboard and the profile
+        page.goto(f"{server}/leaderboard/nmbr9")
+        page.get_by_test_id("leaderboard").wait_for()
+        ratings = page.locator("[data-testid=leaderboard] [data-testid=rating]").all_inner_texts()
+        assert ratings and all(re.fullmatch(DECIMAL, r) for r in ratings), ratings
+        no_dot_decimals(page.get_by_test_id("leaderboard").inner_text())
+        page.goto(f"{server}/u/{account['name']}")
+        rating = page.get_by_test_id("profile-rating-nmbr9")
+        rating.wait_for()
+        assert re.fullmatch(DECIMAL, rating.inner_text()), rating.inner_text()
+        # the analysis: accuracy and average loss
+        api(server, f"/api/games/{game_id}/analysis", {})
+        page.goto(f"{server}/replay/{game_id}")
+        seat = page.get_by_test_id("analysis-seat-0")
+        seat.wait_for(timeout=180_000)
+        text = seat.locator("p").first.inner_text()
+        assert re.search(rf"{DECIMAL} %", text), text
+        no_dot_decimals(text)
+        shot(page, f"a11y-analysis-{lang}-desktop", full_page=True)
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_a_hint_and_the_lobby_write_numbers_in_the_page_language(
+    browser: Any, server: str, lang: str
+) -> None:
+    with checked_page(browser, **SIZES["desktop"], **BROWSER) as page:
+        in_language(page, lang)
+        # the lobby's own list of games on this device, with its date
+        page.goto(server + "/")
+        page.get_by_test_id("game-type-nmbr9").click()
+        page.get_by_test_id("option-remove").wait_for()
+        page.get_by_test_id("seat-0-name").fill("Ann")
+        page.get_by_test_id("create-game").click()
+        page.get_by_test_id("enter-game").wait_for()
+        page.goto(server + "/")
+        when = page.locator("[data-testid^=game-item-] small.muted").first.inner_text()
+        assert re.match(DATES[lang], when.split(" — ")[0]), when
+        # NMBR 9's hint, from the planner: "a mean final score of 33,5 …"
+        page.locator("[data-testid^=game-item-] a.game-open").first.click()
+        n9_confirm_rounds(page, "desktop", 1)  # the first tile's hint has no numbers
+        page.get_by_test_id("hint").click()
+        reason = page.get_by_test_id("hint-reason")
+        reason.wait_for(timeout=60_000)
+        reason = reason.inner_text()
+        assert re.search(DECIMAL, reason), reason
+        no_dot_decimals(reason)
+
+
+# -- 5. bots' names in My games ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_my_games_name_bots_in_the_page_language_uncut_on_a_phone(
+    browser: Any, server: str, account: dict[str, Any], lang: str
+) -> None:
+    greedy = {"de": "Gierig", "nl": "Gulzig"}[lang]
+    with checked_page(browser, **SIZES["phone"], **BROWSER) as page:
+        in_language(page, lang)
+        signed_in(page, server, account)
+        page.goto(f"{server}/me")
+        page.get_by_test_id("game-status").first.wait_for()
+        for item in page.locator("[data-testid^=my-game-] strong").all():
+            text = item.inner_text()
+            assert greedy in text and "Greedy" not in text, text
+            assert item.evaluate("(e) => e.scrollWidth <= e.clientWidth"), f"{text} is cut"
+        shot(page, f"a11y-my-games-{lang}-phone", full_page=True)

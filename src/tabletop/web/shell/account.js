@@ -1,7 +1,7 @@
 // Accounts (optional): sign in or register, "my games" on every device, the open games
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
-import { deadlineWords, durationWords, language, t, tn } from "./i18n.js";
+import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
 import { h } from "./util.js";
@@ -264,11 +264,11 @@ function gameList(games, empty) {
   }
   const list = h("ul", { class: "game-list" });
   for (const game of games) {
-    const names = game.seats.map((s) => s.name).join(" · ");
+    const names = game.seats.map(seatLabel).join(" · ");
     list.append(h("li", { class: "game-item", "data-testid": `my-game-${game.id}` },
       h("a", { class: "game-open", href: game.url },
         h("strong", {}, `${game.title}: ${names}`),
-        h("small", { class: "muted" }, new Date(game.updated).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
+        h("small", { class: "muted" }, formatDateTime(game.updated))),
       h("span", { class: "game-status-box" },
         h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game)),
         game.deadline && !game.over ? timeLeft(Date.parse(game.deadline)) : null)));
@@ -302,7 +302,7 @@ function gameStatus(game) {
   const rank = game.rank ? t("place {rank}", { rank: game.rank }) : t("finished");
   if (!game.rating) return rank;
   const change = game.rating.after - game.rating.before;
-  return t("{rank}, rating {rating} ({change})", { rank, rating: game.rating.after.toFixed(1), change: `${change >= 0 ? "+" : ""}${change.toFixed(1)}` });
+  return t("{rank}, rating {rating} ({change})", { rank, rating: formatNumber(game.rating.after, 1), change: formatChange(change) });
 }
 
 // -- /lobby: open games --------------------------------------------------------------------
@@ -434,9 +434,9 @@ function yourStanding(board) {
   if (!you.player) {
     text = tn("You are not rated yet: finish a rated game (against a bot or another account) to get a rating, and play {n} different opponent to be ranked.", "You are not rated yet: finish a rated game (against a bot or another account) to get a rating, and play {n} different opponents to be ranked.", needed);
   } else if (you.player.provisional) {
-    text = tn("Your rating is {rating} but provisional: play {n} more different opponent to be ranked.", "Your rating is {rating} but provisional: play {n} more different opponents to be ranked.", needed, { rating: you.player.rating.toFixed(1) });
+    text = tn("Your rating is {rating} but provisional: play {n} more different opponent to be ranked.", "Your rating is {rating} but provisional: play {n} more different opponents to be ranked.", needed, { rating: formatNumber(you.player.rating, 1) });
   } else {
-    text = t("You are number {rank} with a rating of {rating}.", { rank: you.player.rank, rating: you.player.rating.toFixed(1) });
+    text = t("You are number {rank} with a rating of {rating}.", { rank: you.player.rank, rating: formatNumber(you.player.rating, 1) });
   }
   return h("p", { class: "your-standing", "data-testid": "your-standing" }, text);
 }
@@ -449,7 +449,7 @@ function ratingTable(players, caption, kind) {
     return h("tr", { "data-testid": `rating-row-${p.kind}` },
       h("td", {}, p.rank === null ? "–" : String(p.rank)),
       h("td", {}, botName !== null ? t("{name} (bot)", { name: botName }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
-      h("td", { class: "num", "data-testid": "rating" }, p.rating.toFixed(1)),
+      h("td", { class: "num", "data-testid": "rating" }, formatNumber(p.rating, 1)),
       h("td", { class: "num", "data-testid": "rating-games" }, games));
   });
   return h("table", { class: "rating-table", "data-testid": `rating-table-${kind}` },
@@ -482,7 +482,7 @@ export async function showProfile(root, name) {
   document.title = `${profile.name} · Tabletop`;
   const ratings = Object.entries(profile.ratings).map(([type, r]) => h("li", {},
     h("a", { href: `/leaderboard/${type}` }, r.title), ": ",
-    h("strong", { "data-testid": `profile-rating-${type}` }, r.rating.toFixed(1)), " ",
+    h("strong", { "data-testid": `profile-rating-${type}` }, formatNumber(r.rating, 1)), " ",
     h("small", { class: "muted" }, tn("({n} rated game)", "({n} rated games)", r.games))));
   root.append(
     h("section", { class: "card", "data-testid": "profile" },

@@ -1,6 +1,6 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
-import { listNames, t, tn } from "./i18n.js";
+import { formatNumber, listNames, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
@@ -528,7 +528,7 @@ export class GameScreen {
       return why ? h("p", { class: "muted center", "data-testid": "rating-changes" }, why) : null;
     }
     const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
-      name: this.seatName(seat), before: r.before.toFixed(1), after: r.after.toFixed(1),
+      name: this.seatName(seat), before: formatNumber(r.before, 1), after: formatNumber(r.after, 1),
     }) : null)).filter(Boolean);
     // a pair of accounts' k-th game together within the period counts 1/k
     const weight = Math.min(...state.ratings.filter(Boolean).map((r) => r.weight ?? 1));

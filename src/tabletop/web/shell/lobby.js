@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, options, seed), share its seat links, list your games.
-import { language, t, tn } from "./i18n.js";
+import { formatDateTime, seatLabel, t, tn } from "./i18n.js";
 import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
@@ -270,11 +270,6 @@ function createForm(type, mod, navigate, account) {
   return form;
 }
 
-/** A seat's name as shown: a bot's is its label in the page's language. */
-export function seatLabel(seat) {
-  return seat && seat.kind === "bot" ? t(seat.name) : seat ? seat.name : "";
-}
-
 function botLabel(type, mode, spec) {
   const bot = (type.bots[mode] || []).find((b) => b.spec === spec);
   return bot ? bot.label.replace(/\s*\(.*\)$/, "") : spec;
@@ -367,10 +362,10 @@ function yourGames(navigate, account) {
   for (const game of games.slice(0, 30)) {
     const mine = (game.seats || []).filter((s) => (game.played || []).includes(s.token)).map((s) => s.name);
     const status = h("span", { class: "status-chip" }, "…");
-    const when = game.created ? new Date(game.created).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" }) : "";
+    const when = game.created ? formatDateTime(game.created) : "";
     const item = h("li", { class: "game-item", "data-testid": `game-item-${game.id}` },
       h("a", { class: "game-open", href: gameLink(game.id, game.played || []) },
-        h("strong", {}, (game.seats || []).map((s) => (s.kind === "bot" ? t(s.name) : s.name)).join(" · ") || game.id),
+        h("strong", {}, (game.seats || []).map(seatLabel).join(" · ") || game.id),
         h("small", { class: "muted" }, [when, mine.length ? t("you: {names}", { names: mine.join(", ") }) : t("spectator")].filter(Boolean).join(" — "))),
       status,
       (game.tokens || []).length > 0 && game.creator ? h("a", { class: "btn small ghost", href: `/#created=${game.id}`, title: t("Seat links") }, t("Links")) : null,
