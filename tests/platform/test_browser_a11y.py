@@ -308,3 +308,69 @@ def test_my_games_name_bots_in_the_page_language_uncut_on_a_phone(
             assert greedy in text and "Greedy" not in text, text
             assert item.evaluate("(e) => e.scrollWidth <= e.clientWidth"), f"{text} is cut"
         shot(page, f"a11y-my-games-{lang}-phone", full_page=True)
+
+
+# -- 6. words: score and rating, capitals, names uncut, the replay's title ----------------
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_german_tells_score_from_rating(
+    browser: Any, server: str, account: dict[str, Any], size: str
+) -> None:
+    with checked_page(browser, **SIZES[size], **BROWSER) as page:
+        in_language(page, "de")
+        signed_in(page, server, account)
+        page.goto(f"{server}/g/{account['games']['nmbr9']}")
+        end = page.get_by_test_id("end-screen")
+        end.get_by_test_id("rating-changes").wait_for()
+        headers = end.locator("th").all_inner_texts()
+        assert "Punkte" in headers, headers
+        changes = end.get_by_test_id("rating-changes").inner_text()
+        assert changes.startswith("Gewertete Partie. Wertungszahlen:"), changes
+        # "Wertung" alone says neither: it is not used on the screen
+        assert not re.search(r"\bWertung(en)?\b", end.inner_text()), end.inner_text()
+        shot(page, f"a11y-de-end-{size}")
+
+
+#: the elements that show "Gulzig (ontspannen)" cut short (an ellipsis, a clipped box)
+CUT_NAMES = """() => [...document.querySelectorAll('body *')].filter((e) =>
+  !e.closest('.visually-hidden') && e.checkVisibility()
+  && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.includes('Gulzig'))
+  && getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1
+).map((e) => e.outerHTML.slice(0, 120))"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("kind", KINDS)
+def test_dutch_names_are_not_cut_and_labels_begin_with_a_capital(
+    browser: Any, server: str, finished: dict[str, dict[str, Any]], size: str, kind: str
+) -> None:
+    with checked_page(browser, **SIZES[size], **BROWSER) as page:
+        in_language(page, "nl")
+        page.goto(server + finished[kind]["seats"][0]["link"])
+        end = page.get_by_test_id("end-screen")
+        end.get_by_test_id("result").wait_for()
+        assert "Gulzig (ontspannen)" in end.inner_text()
+        assert not page.evaluate(CUT_NAMES), "cut off on the end screen"
+        shot(page, f"a11y-nl-end-{kind}-{size}")
+        page.get_by_test_id("close-end").click()
+        end.wait_for(state="detached")
+        assert not page.evaluate(CUT_NAMES), "cut off on the board under it"
+        shot(page, f"a11y-nl-board-{kind}-{size}", full_page=True)
+        if kind == "nova-luna":  # "Maanspoor 11": a label of its own, a capital
+            track = page.get_by_test_id("track-pos-0").inner_text()
+            assert track.startswith("Maanspoor "), track
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_replay_and_game_titles_end_in_the_site_name(
+    page: Any, server: str, finished: dict[str, dict[str, Any]], kind: str
+) -> None:
+    page.goto(server + f"/replay/{finished[kind]['id']}")
+    page.get_by_test_id("replay-counter").wait_for()
+    page.wait_for_function("() => document.title.endsWith(' · Tabletop')")
+    assert page.title().startswith("Replay"), page.title()
+    page.goto(server + finished[kind]["seats"][0]["link"])
+    page.get_by_test_id("end-screen").wait_for()
+    assert page.title().endswith(" · Tabletop"), page.title()

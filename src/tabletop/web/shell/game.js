@@ -183,7 +183,11 @@ export class GameScreen {
     const previous = this.state;
     this.state = state;
     if (this.hint && (!previous || this.turnKey(previous) !== this.turnKey(state) || state.acting === null)) this.clearHint();
-    document.title = state.over ? t("Game over · {game}", { game: state.game.title }) : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
+    // "Your turn · Nova Luna · Tabletop"; a replay's: "Replay · Tabletop" (its state's title)
+    const title = this.replay ? state.game.title
+      : state.over ? t("Game over · {game}", { game: state.game.title })
+        : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
+    document.title = `${title} · Tabletop`;
     this.heading.textContent = this.replay ? state.game.title : t("{game} game", { game: state.game.title });
     this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
     this.el.classList.toggle("acting", state.acting !== null);
