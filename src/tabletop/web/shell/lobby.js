@@ -316,7 +316,7 @@ function sharePanel(game, navigate) {
         } });
       row.append(
         h("label", { class: "check small" }, box, h("span", {}, t("play here"))),
-        linkBox(link, `seat-link-${seat.seat}`));
+        linkBox(link, `seat-link-${seat.seat}`, t("{name}'s seat link", { name: seatLabel(seat) })));
     } else if (seat.open) {
       row.append(h("a", { class: "muted", href: "/lobby", "data-testid": `open-seat-${seat.seat}` }, t("open in the lobby")));
     } else {
@@ -326,7 +326,7 @@ function sharePanel(game, navigate) {
   }
   panel.append(h("div", { class: "share-row spectate" },
     h("span", { class: "share-name" }, h("strong", {}, t("Spectators")), h("small", { class: "muted" }, " · " + t("read only"))),
-    linkBox(origin + gameLink(game.id, []), "spectator-link")));
+    linkBox(origin + gameLink(game.id, []), "spectator-link", t("Spectator link"))));
   panel.append(h("div", { class: "row end" },
     h("a", { class: "btn ghost", href: "/", "data-testid": "new-game" }, t("Set up another")),
     h("button", { class: "btn primary big", "data-testid": "enter-game", onclick: () => {
@@ -337,8 +337,9 @@ function sharePanel(game, navigate) {
   return panel;
 }
 
-function linkBox(url, testid) {
-  const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, onfocus: (e) => e.target.select() });
+/** A link to copy; ``label`` names its field (the row's name beside it is no <label>). */
+function linkBox(url, testid, label) {
+  const input = h("input", { type: "text", readonly: true, value: url, "aria-label": label, "data-testid": testid, onfocus: (e) => e.target.select() });
   return h("span", { class: "link-box" }, input,
     h("button", { type: "button", class: "btn small", onclick: async () => {
       toast(await copyText(url) ? t("Link copied") : t("Select the link and copy it"), "ok", 1800);
