@@ -435,7 +435,10 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
         assert heading + name + mine.removeprefix("you") in entry, entry
         assert "placed the" not in entry.split(heading)[0], entry  # a row of its own
     page.locator("[data-testid=end-screen]").wait_for()
-    assert "Game over:" in page.inner_text("#announcer")
+    # said once the sentence before it has had its moment (shell/announce.js)
+    page.wait_for_function(
+        "() => document.getElementById('announcer').textContent.includes('Game over:')"
+    )
     assert focused(page) in ("", "play-again", "close-end")  # the dialog's headline, or a button
     tab_to(page, "close-end")
     shot(page, f"n9-keyboard-end-{size}")
@@ -467,7 +470,7 @@ def test_the_lobby_offers_nmbr9_without_its_board_code(page: Any, server: str) -
     page.click("[data-testid=game-type-nmbr9]")
     page.locator("[data-testid=option-remove]").wait_for()
     symbols.wait_for(state="hidden")  # NMBR 9 has no colours to mark: no idle switch
-    assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-pressed") == "true"
+    assert page.get_attribute("[data-testid=game-type-nmbr9]", "aria-checked") == "true"
     assert page.title() == "NMBR 9 · Tabletop"
     # the choice options, as the server describes them
     assert "a random number, 1 to 4" in page.inner_text("[data-testid=option-remove]")

@@ -1,26 +1,33 @@
-"""axe-core finds nothing on any page, on a phone (390×844) and a desktop (1400×900).
+"""axe-core finds nothing on any page, on a phone (390×844) and a desktop (1400×900), in
+English, German and Dutch (each test runs once per language, the page's language chosen
+before it loads, as the top bar's select remembers it).
 
 axe-core comes from npm (package.json at the repository root; ``make test`` runs
 ``npm ci`` when node_modules lacks it). Each test brings one page to a realistic state —
 the lobby's form, a game against a bot on your turn with a tile chosen and a cell
 previewed (also with colour symbols on), a solo game, a finished game's end screen and the
-board under it, a finished solo game, a stored game's replay in play and at its end —
+board under it, a finished solo game, a stored game's replay in play and at its end, the
+replay viewer's upload card, a created game's seat links —
 injects axe and runs the WCAG 2.x A/AA rules and axe's best practices. Any violation
 fails the test, and so does a colour-contrast check that axe cannot decide
 (``incomplete``: text over a gradient, an image or another element), since it would hide
-a failure. A screenshot of each state is saved (test-output/screenshots/axe-*.png).
+a failure. A screenshot of each state is saved (test-output/screenshots/axe-*.png; German
+and Dutch ones are named axe-<state>-de-<size>.png and so on).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_support import (
     REPO,
+    SIZES,
     api,
+    checked_page,
     create_game,
     place_by_hand,
     press,
@@ -80,6 +87,27 @@ def undecided(node: dict[str, Any]) -> bool:
     return not node["svg"] and node["reason"] not in ("emptyValue", "nonBmp")
 
 
+LANGUAGES = ["en", "de", "nl"]
+
+
+@pytest.fixture(params=LANGUAGES)
+def lang(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def page(browser: Any, size: str, lang: str) -> Iterator[Any]:
+    """The page at ``size``, in ``lang`` from its first load (the remembered choice)."""
+    with checked_page(browser, **SIZES[size]) as page:
+        page.add_init_script(f"localStorage.setItem('boardgames.language.v1', {lang!r})")
+        yield page
+
+
+def named(state: str, size: str, lang: str) -> str:
+    """A screenshot's name: axe-lobby-phone, axe-lobby-de-phone."""
+    return f"axe-{state}-{size}" if lang == "en" else f"axe-{state}-{lang}-{size}"
+
+
 @pytest.fixture(scope="module")
 def axe_source() -> str:
     if not AXE.exists():
@@ -129,13 +157,14 @@ def choose_tile(page: Any, size: str) -> None:
 def preview_a_cell(page: Any, size: str) -> None:
     """Point at (desktop) or tap (phone) a legal cell: the selection bar describes it."""
     cell = page.locator("[data-testid^='cell-']").first
+    before = page.inner_text("[data-testid=preview-text]")  # how to preview, in any language
     if size == "phone":
         cell.tap()
         page.locator("[data-testid=confirm-place]").wait_for()
     else:
         cell.hover()
     page.wait_for_function(
-        "() => /covers/.test(document.querySelector('[data-testid=preview-text]').textContent)"
+        "(b) => document.querySelector('[data-testid=preview-text]').textContent !== b", arg=before
     )
 
 
@@ -182,17 +211,19 @@ def stored_game(server: str) -> dict[str, Any]:
 # -- the pages ------------------------------------------------------------------------
 
 
-def test_axe_lobby(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_lobby(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     page.goto(server + "/")
     page.locator("[data-testid=create-form]").wait_for()
     page.fill("[data-testid=seat-0-name]", "Ann")
     page.click(".how summary")  # the rules, open
     page.click(".advanced summary")  # the seed field and its warning, open
     page.locator("[data-testid=seed]").wait_for()
-    check_axe(page, axe_source, f"axe-lobby-{size}")
+    check_axe(page, axe_source, named("lobby", size, lang))
 
 
-def test_axe_game_against_a_bot(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_game_against_a_bot(
+    axe_source: str, page: Any, size: str, lang: str, server: str
+) -> None:
     game = create_game(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=8)
     page.goto(server + game["seats"][0]["link"])
     for _ in range(3):  # tiles on both displays, chips in the log
@@ -202,13 +233,13 @@ def test_axe_game_against_a_bot(axe_source: str, page: Any, size: str, server: s
     page.locator("[data-testid=player-1] .badge").wait_for()  # the bot's "bot" badge
     choose_tile(page, size)
     preview_a_cell(page, size)
-    check_axe(page, axe_source, f"axe-game-{size}")
+    check_axe(page, axe_source, named("game", size, lang))
     press(page, size, "[data-testid=colour-symbols]")  # a shape beside each chip's number
     page.wait_for_function("() => document.documentElement.classList.contains('cb')")
-    check_axe(page, axe_source, f"axe-game-symbols-{size}")
+    check_axe(page, axe_source, named("game-symbols", size, lang))
 
 
-def test_axe_solo_game(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_solo_game(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     game = create_game(server, [{"kind": "human", "name": "Sol"}], seed=2)
     page.goto(server + game["seats"][0]["link"])
     for _ in range(3):
@@ -217,42 +248,46 @@ def test_axe_solo_game(axe_source: str, page: Any, size: str, server: str) -> No
     assert wait_for_my_turn_or_end(page)
     page.locator("[data-testid=solo-scores]").wait_for()
     choose_tile(page, size)
-    check_axe(page, axe_source, f"axe-solo-{size}")
+    check_axe(page, axe_source, named("solo", size, lang))
 
 
 def test_axe_finished_game(
-    axe_source: str, page: Any, size: str, server: str, finished_two_player: dict[str, Any]
+    axe_source: str,
+    page: Any,
+    size: str,
+    lang: str,
+    server: str,
+    finished_two_player: dict[str, Any],
 ) -> None:
     page.goto(server + finished_two_player["seats"][0]["link"])
     page.locator("[data-testid=end-screen] [data-testid=result]").wait_for()
-    check_axe(page, axe_source, f"axe-finished-{size}")
+    check_axe(page, axe_source, named("finished", size, lang))
     press(page, size, "[data-testid=close-end]")  # the board under it, game over
     page.locator("[data-testid=end-screen]").wait_for(state="detached")
-    check_axe(page, axe_source, f"axe-finished-board-{size}")
+    check_axe(page, axe_source, named("finished-board", size, lang))
 
 
 def test_axe_finished_solo_game(
-    axe_source: str, page: Any, size: str, server: str, finished_solo: dict[str, Any]
+    axe_source: str, page: Any, size: str, lang: str, server: str, finished_solo: dict[str, Any]
 ) -> None:
     page.goto(server + finished_solo["seats"][0]["link"])
     page.locator("[data-testid=end-screen] [data-testid=verdict]").wait_for()
-    check_axe(page, axe_source, f"axe-solo-finished-{size}")
+    check_axe(page, axe_source, named("solo-finished", size, lang))
 
 
 def test_axe_replay(
-    axe_source: str, page: Any, size: str, server: str, stored_game: dict[str, Any]
+    axe_source: str, page: Any, size: str, lang: str, server: str, stored_game: dict[str, Any]
 ) -> None:
     page.goto(server + f"/replay/{stored_game['id']}")
     page.locator("[data-testid=replay-counter]").wait_for()
     page.fill("[data-testid=replay-slider]", "12")  # in play: markers, tiles, a log
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=replay-counter]').textContent"
-        ".startsWith('Turn 12 ')"
+        "() => document.querySelector('[data-testid=game]').dataset.ply === '12'"
     )
-    check_axe(page, axe_source, f"axe-replay-{size}")
+    check_axe(page, axe_source, named("replay", size, lang))
     press(page, size, "[data-testid=replay-last]")  # the end: the winner in the banner
     page.locator(".banner-over").wait_for()
-    check_axe(page, axe_source, f"axe-replay-end-{size}")
+    check_axe(page, axe_source, named("replay-end", size, lang))
 
 
 # -- NMBR 9 -----------------------------------------------------------------------------
@@ -292,26 +327,26 @@ def n9_stored(server: str) -> dict[str, Any]:
     return game
 
 
-def test_axe_nmbr9_lobby(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_nmbr9_lobby(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     page.goto(server + "/")
     press(page, size, "[data-testid=game-type-nmbr9]")
     page.locator("[data-testid=option-remove]").wait_for()
     page.fill("[data-testid=seat-0-name]", "Ann")
     page.click(".how summary")
     page.click(".advanced summary")
-    check_axe(page, axe_source, f"axe-n9-lobby-{size}")
+    check_axe(page, axe_source, named("n9-lobby", size, lang))
 
 
-def test_axe_nmbr9_game(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_nmbr9_game(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=8)
     page.goto(server + game["seats"][0]["link"])
     n9_confirm_rounds(page, size, 3)
     press(page, size, "[data-testid=hint]")  # the hint, shown on the board
     page.locator("[data-testid=hint-outline]").wait_for(timeout=30_000)
-    check_axe(page, axe_source, f"axe-n9-game-{size}")
+    check_axe(page, axe_source, named("n9-game", size, lang))
 
 
-def test_axe_nmbr9_placed(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_nmbr9_placed(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     """Placed, the round not resolved (a friend still to place): the take-back button."""
     seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
     game = create_n9(server, seats, seed=8)
@@ -319,52 +354,51 @@ def test_axe_nmbr9_placed(axe_source: str, page: Any, size: str, server: str) ->
     n9_confirm_rounds(page, size, 0)
     press(page, size, "[data-testid=confirm]")
     page.locator("[data-testid=undo]").wait_for()
-    check_axe(page, axe_source, f"axe-n9-placed-{size}")
+    check_axe(page, axe_source, named("n9-placed", size, lang))
 
 
-def test_axe_nmbr9_solo_game(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_nmbr9_solo_game(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     game = create_n9(server, [{"kind": "human", "name": "Sol"}], seed=2)
     page.goto(server + game["seats"][0]["link"])
     n9_confirm_rounds(page, size, 3)
     page.keyboard.press("ArrowRight")  # keep the ghost where it is, or show a reason
-    check_axe(page, axe_source, f"axe-n9-solo-{size}")
+    check_axe(page, axe_source, named("n9-solo", size, lang))
 
 
 def test_axe_nmbr9_finished_game(
-    axe_source: str, page: Any, size: str, server: str, n9_finished: dict[str, Any]
+    axe_source: str, page: Any, size: str, lang: str, server: str, n9_finished: dict[str, Any]
 ) -> None:
     page.goto(server + n9_finished["seats"][0]["link"])
     page.locator("[data-testid=end-screen] [data-testid=result]").wait_for()
-    check_axe(page, axe_source, f"axe-n9-finished-{size}")
+    check_axe(page, axe_source, named("n9-finished", size, lang))
     press(page, size, "[data-testid=close-end]")
     page.locator("[data-testid=end-screen]").wait_for(state="detached")
-    check_axe(page, axe_source, f"axe-n9-finished-board-{size}")
+    check_axe(page, axe_source, named("n9-finished-board", size, lang))
 
 
 def test_axe_nmbr9_replay(
-    axe_source: str, page: Any, size: str, server: str, n9_stored: dict[str, Any]
+    axe_source: str, page: Any, size: str, lang: str, server: str, n9_stored: dict[str, Any]
 ) -> None:
     page.goto(server + f"/replay/{n9_stored['id']}")
     page.locator("[data-testid=replay-counter]").wait_for()
     page.fill("[data-testid=replay-slider]", "12")
     page.wait_for_function(
-        "() => document.querySelector('[data-testid=replay-counter]').textContent"
-        ".startsWith('Round 12 ')"
+        "() => document.querySelector('[data-testid=game]').dataset.ply === '12'"
     )
-    check_axe(page, axe_source, f"axe-n9-replay-{size}")
+    check_axe(page, axe_source, named("n9-replay", size, lang))
     press(page, size, "[data-testid=replay-last]")
     page.locator(".banner-over").wait_for()
-    check_axe(page, axe_source, f"axe-n9-replay-end-{size}")
+    check_axe(page, axe_source, named("n9-replay-end", size, lang))
 
 
 # -- accounts, open games and ratings (issue 19) ------------------------------------------
 
 
-def test_axe_account_pages(axe_source: str, page: Any, size: str, server: str) -> None:
+def test_axe_account_pages(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
     page.goto(server + "/me")
     page.locator("[data-testid=sign-in-form]").wait_for()
-    check_axe(page, axe_source, f"axe-sign-in-{size}")
-    name = f"Axe {size}"
+    check_axe(page, axe_source, named("sign-in", size, lang))
+    name = f"Axe {lang} {size}"
     page.fill("[data-testid=account-name]", name)
     page.fill("[data-testid=account-password]", "a long password")
     page.click("[data-testid=register]")
@@ -373,15 +407,22 @@ def test_axe_account_pages(axe_source: str, page: Any, size: str, server: str) -
     page.locator("[data-testid=seat-1-kind-open]").click()
     page.click("[data-testid=create-game]")
     page.locator("[data-testid=share-panel]").wait_for()
+    check_axe(page, axe_source, named("share-links", size, lang))
     page.goto(server + "/me")
     page.locator("[data-testid=game-status]").first.wait_for()
-    check_axe(page, axe_source, f"axe-my-games-{size}")
+    check_axe(page, axe_source, named("my-games", size, lang))
     page.goto(server + "/lobby")
     page.locator("[data-testid=open-games] .game-item").first.wait_for()
-    check_axe(page, axe_source, f"axe-open-games-{size}")
+    check_axe(page, axe_source, named("open-games", size, lang))
     page.goto(server + "/leaderboard/nova-luna")
     page.locator("[data-testid=leaderboard]").wait_for()
-    check_axe(page, axe_source, f"axe-leaderboard-{size}")
+    check_axe(page, axe_source, named("leaderboard", size, lang))
     page.goto(server + f"/u/{name}")
     page.locator("[data-testid=profile]").wait_for()
-    check_axe(page, axe_source, f"axe-profile-{size}")
+    check_axe(page, axe_source, named("profile", size, lang))
+
+
+def test_axe_replay_upload(axe_source: str, page: Any, size: str, lang: str, server: str) -> None:
+    page.goto(server + "/replay")
+    page.locator("[data-testid=upload]").wait_for()
+    check_axe(page, axe_source, named("replay-upload", size, lang))

@@ -1,7 +1,7 @@
 // Accounts (optional): sign in or register, "my games" on every device, the open games
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
-import { deadlineWords, durationWords, language, t, tn } from "./i18n.js";
+import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
 import { h } from "./util.js";
@@ -264,11 +264,11 @@ function gameList(games, empty) {
   }
   const list = h("ul", { class: "game-list" });
   for (const game of games) {
-    const names = game.seats.map((s) => s.name).join(" · ");
+    const names = game.seats.map(seatLabel).join(" · ");
     list.append(h("li", { class: "game-item", "data-testid": `my-game-${game.id}` },
       h("a", { class: "game-open", href: game.url },
         h("strong", {}, `${game.title}: ${names}`),
-        h("small", { class: "muted" }, new Date(game.updated).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }))),
+        h("small", { class: "muted" }, formatDateTime(game.updated))),
       h("span", { class: "game-status-box" },
         h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn || game.invited ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game)),
         game.invited ? invitationButtons(game) : null,
@@ -322,17 +322,12 @@ function invitationButtons(game) {
 
 /** A game the clock ended: who ran out of time, and (rated) the rating it cost or won. */
 function abandonedStatus(game) {
-  const out = (game.timed_out || []).map((i) => (game.seats[i] ? seatName(game.seats[i]) : "?"));
+  const out = (game.timed_out || []).map((i) => (game.seats[i] ? seatLabel(game.seats[i]) : "?"));
   if (!out.length) return t("abandoned");
   const names = out.join(", ");
   if (!game.rating) return t("Abandoned: {names} ran out of time", { names });
   const change = game.rating.after - game.rating.before;
-  return `${t("{names} ran out of time and lost", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after) })} (${change >= 0 ? "+" : ""}${formatNumber(change)})`;
-}
-
-/** A seat's name as shown: a bot's label in the page's language. */
-function seatName(seat) {
-  return seat.kind === "bot" ? t(seat.name) : seat.name;
+  return `${t("{names} ran out of time and lost", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after, 1) })} (${formatChange(change)})`;
 }
 
 function gameStatus(game) {
@@ -344,7 +339,7 @@ function gameStatus(game) {
   const rank = game.rank ? t("place {rank}", { rank: game.rank }) : t("finished");
   if (!game.rating) return rank;
   const change = game.rating.after - game.rating.before;
-  return t("{rank}, rating {rating} ({change})", { rank, rating: game.rating.after.toFixed(1), change: `${change >= 0 ? "+" : ""}${change.toFixed(1)}` });
+  return t("{rank}, rating {rating} ({change})", { rank, rating: formatNumber(game.rating.after, 1), change: formatChange(change) });
 }
 
 // -- /lobby: open games --------------------------------------------------------------------
@@ -443,7 +438,7 @@ function openGameItem(game, account, types, navigate) {
     }, t("Take a seat"));
   }
   const rated = game.creator && game.creator.games;
-  const rating = rated ? t("rating {rating}", { rating: formatNumber(game.creator.rating) }) : t("not rated yet");
+  const rating = rated ? t("rating {rating}", { rating: formatNumber(game.creator.rating, 1) }) : t("not rated yet");
   const creator = game.creator ? t("by {name} ({rating})", { name: game.creator.name, rating }) : t("by a guest");
   const when = t("opened {time} ago, open for {left} more", { time: durationWords(game.age), left: durationWords(game.expires_in) });
   item.append(
@@ -457,11 +452,6 @@ function openGameItem(game, account, types, navigate) {
       ].filter(Boolean).join(" — "))),
     button);
   return item;
-}
-
-/** A number as the page's language writes it ("3,5" in German). */
-function formatNumber(value) {
-  return new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(value);
 }
 
 /** The game's options as its form names them ("Remove cards unseen before play: none"). */
@@ -556,9 +546,9 @@ function yourStanding(board) {
   if (!you.player) {
     text = tn("You are not rated yet: finish a rated game (against a bot or another account) to get a rating, and play {n} different opponent to be ranked.", "You are not rated yet: finish a rated game (against a bot or another account) to get a rating, and play {n} different opponents to be ranked.", needed);
   } else if (you.player.provisional) {
-    text = tn("Your rating is {rating} but provisional: play {n} more different opponent to be ranked.", "Your rating is {rating} but provisional: play {n} more different opponents to be ranked.", needed, { rating: you.player.rating.toFixed(1) });
+    text = tn("Your rating is {rating} but provisional: play {n} more different opponent to be ranked.", "Your rating is {rating} but provisional: play {n} more different opponents to be ranked.", needed, { rating: formatNumber(you.player.rating, 1) });
   } else {
-    text = t("You are number {rank} with a rating of {rating}.", { rank: you.player.rank, rating: you.player.rating.toFixed(1) });
+    text = t("You are number {rank} with a rating of {rating}.", { rank: you.player.rank, rating: formatNumber(you.player.rating, 1) });
   }
   return h("p", { class: "your-standing", "data-testid": "your-standing" }, text);
 }
@@ -571,7 +561,7 @@ function ratingTable(players, caption, kind) {
     return h("tr", { "data-testid": `rating-row-${p.kind}` },
       h("td", {}, p.rank === null ? "–" : String(p.rank)),
       h("td", {}, botName !== null ? t("{name} (bot)", { name: botName }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
-      h("td", { class: "num", "data-testid": "rating" }, p.rating.toFixed(1)),
+      h("td", { class: "num", "data-testid": "rating" }, formatNumber(p.rating, 1)),
       h("td", { class: "num", "data-testid": "rating-games" }, games));
   });
   return h("table", { class: "rating-table", "data-testid": `rating-table-${kind}` },
@@ -604,7 +594,7 @@ export async function showProfile(root, name) {
   document.title = `${profile.name} · Tabletop`;
   const ratings = Object.entries(profile.ratings).map(([type, r]) => h("li", {},
     h("a", { href: `/leaderboard/${type}` }, r.title), ": ",
-    h("strong", { "data-testid": `profile-rating-${type}` }, r.rating.toFixed(1)), " ",
+    h("strong", { "data-testid": `profile-rating-${type}` }, formatNumber(r.rating, 1)), " ",
     h("small", { class: "muted" }, tn("({n} rated game)", "({n} rated games)", r.games))));
   root.append(
     h("section", { class: "card", "data-testid": "profile" },

@@ -1,7 +1,7 @@
 // The analysis of a finished game beside its replay: ask for it, follow its progress,
 // then an evaluation graph (SVG, one line per seat), each seat's summary and its
 // marked moves; choosing a move steps the replay there and names the best move.
-import { t, tn } from "./i18n.js";
+import { formatNumber, t, tn } from "./i18n.js";
 import { api } from "./api.js";
 import { toast } from "./toast.js";
 import { clear, h, s } from "./util.js";
@@ -85,7 +85,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     dot.style.background = seatFill(mod, seat.seat, shown.seats.length); // CSSOM: the page's CSP allows no inline style
     return h("div", { class: "analysis-seat", "data-testid": `analysis-seat-${seat.seat}` },
       h("h3", {}, dot, name),
-      h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: seat.accuracy.toFixed(1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
+      h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: formatNumber(seat.accuracy, 1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
       h("p", { class: "muted" }, t("{i} inaccuracies · {m} mistakes · {b} blunders", { i: seat.inaccuracies, m: seat.mistakes, b: seat.blunders })),
       ...moveLists(seat, marked, scale));
   }
@@ -174,8 +174,8 @@ function isShare(scale) {
 }
 
 function fmt(value, scale) {
-  if (isShare(scale)) return `${Math.round(value * 100)} %`;
-  return (Math.round(value * 10) / 10).toFixed(1);
+  if (isShare(scale)) return `${formatNumber(Math.round(value * 100))} %`;
+  return formatNumber(Math.round(value * 10) / 10, 1);
 }
 
 function hindsightLine(analysis) {

@@ -1,6 +1,6 @@
 // JSON over HTTP; every failure becomes an ApiError with a readable message, in the
 // page's language: the server's error names its msgid (key) and arguments.
-import { t } from "./i18n.js";
+import { formatNumber, language, t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -45,9 +45,19 @@ export function errorText(key, args, fallback) {
   if (typeof key !== "string" || !key) return fallback || "";
   const values = {};
   for (const [name, value] of Object.entries(args && typeof args === "object" ? args : {})) {
-    values[name] = typeof value === "string" ? t(value) : value;
+    values[name] = typeof value === "string" ? argText(value) : value;
   }
   return t(key, values);
+}
+
+/** A text argument of the server's in the page's language: a number it wrote in
+ * English ("71.6", "45%") as Intl writes it ("71,6", "45 %"), a msgid translated. */
+function argText(value) {
+  const decimal = /^-?\d+\.(\d+)$/.exec(value);
+  if (decimal) return formatNumber(Number(value), decimal[1].length);
+  const share = /^(-?\d+(?:\.\d+)?)%$/.exec(value);
+  if (share) return new Intl.NumberFormat(language(), { style: "percent" }).format(Number(share[1]) / 100);
+  return t(value);
 }
 
 /** A sentence the server sent as parts (``[{key, args}]``, joined with nothing between:

@@ -1,6 +1,6 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
-import { listNames, t, tn } from "./i18n.js";
+import { formatNumber, listNames, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
@@ -9,7 +9,7 @@ import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
 import { fragmentTokens, gameLink, getGame, rememberGame } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, focusLost, focusName, focusOn, h, offerColourSymbols } from "./util.js";
+import { clear, focusLost, focusName, focusOn, h, offerColourSymbols, trapFocus } from "./util.js";
 
 export async function showGame(root, gameId, navigate) {
   const tokens = fragmentTokens();
@@ -148,7 +148,7 @@ export class GameScreen {
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     this.board.destroy?.();
-    this.overlay?.remove();
+    this.removeEnd();
     this.el.remove();
   }
 
@@ -183,7 +183,11 @@ export class GameScreen {
     const previous = this.state;
     this.state = state;
     if (this.hint && (!previous || this.turnKey(previous) !== this.turnKey(state) || state.acting === null)) this.clearHint();
-    document.title = state.over ? t("Game over · {game}", { game: state.game.title }) : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
+    // "Your turn · Nova Luna · Tabletop"; a replay's: "Replay · Tabletop" (its state's title)
+    const title = this.replay ? state.game.title
+      : state.over ? t("Game over · {game}", { game: state.game.title })
+        : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
+    document.title = `${title} · Tabletop`;
     this.heading.textContent = this.replay ? state.game.title : t("{game} game", { game: state.game.title });
     this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
     this.el.classList.toggle("acting", state.acting !== null);
@@ -503,7 +507,11 @@ export class GameScreen {
     const state = this.state;
     if (!state || !state.over || (state.abandoned && !lostOnTime(state))) return;
     const played = !state.abandoned; // a game ended by the clock has no record or replay
-    this.overlay?.remove();
+    // Opened by a button ("Show result"): focus goes back to it on closing. Opened by the
+    // game's end, it goes to that button too (removeEnd's fallback), not to the board.
+    const opener = force && !this.overlay?.contains(document.activeElement) ? document.activeElement : this.opener;
+    this.removeEnd();
+    this.opener = opener;
     const close = () => this.closeEnd();
     const again = h("button", { class: "btn primary", "data-testid": "play-again", onclick: () => this.playAgain(again) }, t("Play again"));
     const dialog = h("div", { class: "end-dialog card", role: "dialog", "aria-modal": "true", "aria-labelledby": "end-title", "data-testid": "end-screen" },
@@ -520,6 +528,7 @@ export class GameScreen {
       this.shareBox = h("pre", { class: "daily-share", "data-testid": "share-text", tabindex: "0", "aria-label": t("Your result to share"), hidden: true }));
     this.overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === this.overlay) close(); } }, dialog);
     document.body.append(this.overlay);
+    this.releaseEnd = trapFocus(this.overlay, dialog);
     // A modal dialog takes focus: its first button when asked for, else its headline.
     if (force) focusOn(dialog.querySelector("button"));
     else focusOn(dialog.querySelector("#end-title"));
@@ -573,7 +582,7 @@ export class GameScreen {
       return why ? h("p", { class: "muted center", "data-testid": "rating-changes" }, why) : null;
     }
     const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
-      name: this.seatName(seat), before: r.before.toFixed(1), after: r.after.toFixed(1),
+      name: this.seatName(seat), before: formatNumber(r.before, 1), after: formatNumber(r.after, 1),
     }) : null)).filter(Boolean);
     // a pair of accounts' k-th game together within the period counts 1/k
     const weight = Math.min(...state.ratings.filter(Boolean).map((r) => r.weight ?? 1));
@@ -583,9 +592,20 @@ export class GameScreen {
       h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
-  closeEnd() {
+  /** Take the end dialog away, and the page's inertness with it. */
+  removeEnd() {
+    this.releaseEnd?.();
+    this.releaseEnd = null;
     this.overlay?.remove();
-    if (focusLost()) focusOn(this.resultBtn.hidden ? this.banner : this.resultBtn);
+    this.overlay = null;
+  }
+
+  closeEnd() {
+    const opener = this.opener;
+    this.opener = null;
+    this.removeEnd();
+    // back where the dialog was opened from, else to the button that opens it again
+    if (focusLost() && !focusOn(opener)) focusOn(this.resultBtn.hidden ? this.banner : this.resultBtn);
   }
 
   async playAgain(button) {
@@ -605,7 +625,7 @@ export class GameScreen {
       const mine = answer.seats.filter((s) => s.token && state.you.includes(s.seat)).map((s) => s.token);
       const others = answer.seats.filter((s) => s.token && !state.you.includes(s.seat));
       rememberGame(answer.id, { played: mine });
-      this.overlay?.remove();
+      this.removeEnd();
       if (others.length) {
         toast(t("New game created — send the other players their new seat links"), "ok");
         this.navigate(`/#created=${encodeURIComponent(stored.id)}`);

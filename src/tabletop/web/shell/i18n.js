@@ -76,6 +76,11 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
+/** A seat's name as shown: a bot's is its label (a msgid) in the page's language. */
+export function seatLabel(seat) {
+  return seat && seat.kind === "bot" ? t(seat.name) : seat ? seat.name : "";
+}
+
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" in the page's language. */
 export function listNames(names) {
   if (names.length < 2) return names.join("");
@@ -96,6 +101,23 @@ export function durationWords(seconds) {
   else if (minutes) parts.push(t("{n} min", { n: minutes }), secs && minutes < 10 ? t("{n} s", { n: secs }) : "");
   else parts.push(t("{n} s", { n: secs }));
   return parts.filter(Boolean).join(" ");
+}
+
+/** ``value`` written in the page's language (Intl), never the browser's: ``digits``
+ * decimals ("33.5" / "33,5"), thousands grouped ("1,200" / "1.200"). */
+export function formatNumber(value, digits = 0) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+/** A change with its sign, one decimal: "+0.8", "-1.2", "0.0" (in the page's language). */
+export function formatChange(value) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: 1, maximumFractionDigits: 1, signDisplay: "exceptZero" }).format(value);
+}
+
+/** A moment, date and time, in the page's language: "Nov 26, 2026, 12:21 AM",
+ * "26.11.2026, 00:21", "26 nov 2026, 00:21". */
+export function formatDateTime(date) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(date));
 }
 
 /** When a deadline falls, in the page's language (Intl): "Fri 14:05", or with the date

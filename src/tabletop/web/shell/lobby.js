@@ -1,5 +1,5 @@
 // The lobby: create a game (seats, bots, options, seed), share its seat links, list your games.
-import { language, t, tn } from "./i18n.js";
+import { formatDateTime, seatLabel, t, tn } from "./i18n.js";
 import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
@@ -63,19 +63,24 @@ export async function showLobby(root, navigate) {
   return {};
 }
 
-/** The games this server hosts, one button each (a roving group: arrow keys move). */
+/** The games this server hosts: a radio group (WAI-ARIA's radio group pattern). The
+ * game on show is checked and is the group's one tab stop; the arrow keys (and Home,
+ * End) move to the next game and choose it, Space or a click chooses the one focused. A
+ * screen reader says "Nova Luna, radio button, checked, 1 of 2" in the group "Game". */
 function typePicker(types, current, choose) {
-  const buttons = types.map((ty) => h("button", {
+  const radios = types.map((ty) => h("button", {
     type: "button",
+    role: "radio",
     class: ty === current ? "on" : "",
-    "aria-pressed": ty === current ? "true" : "false",
+    "aria-checked": ty === current ? "true" : "false",
     "data-testid": `game-type-${ty.name}`,
     onclick: () => { if (ty !== current) choose(ty); },
   }, ty.title));
-  rove(buttons, { current: buttons[types.indexOf(current)] });
-  return h("nav", { class: "type-picker", "aria-label": t("Game") },
+  // a key that moves focus also checks: the group redraws with the new game, its radio focused
+  rove(radios, { current: radios[types.indexOf(current)], onMove: (el) => el.click() });
+  return h("div", { class: "type-picker" },
     h("span", { class: "type-picker-label", id: "type-picker-label" }, t("Game")),
-    h("div", { class: "seg", role: "group", "aria-labelledby": "type-picker-label" }, ...buttons));
+    h("div", { class: "seg", role: "radiogroup", "aria-labelledby": "type-picker-label" }, ...radios));
 }
 
 // -- creating -------------------------------------------------------------------------
@@ -275,11 +280,6 @@ function createForm(type, mod, navigate, account) {
   return form;
 }
 
-/** A seat's name as shown: a bot's is its label in the page's language. */
-export function seatLabel(seat) {
-  return seat && seat.kind === "bot" ? t(seat.name) : seat ? seat.name : "";
-}
-
 function botLabel(type, mode, spec) {
   const bot = (type.bots[mode] || []).find((b) => b.spec === spec);
   return bot ? bot.label.replace(/\s*\(.*\)$/, "") : spec;
@@ -326,7 +326,7 @@ function sharePanel(game, navigate) {
         } });
       row.append(
         h("label", { class: "check small" }, box, h("span", {}, t("play here"))),
-        linkBox(link, `seat-link-${seat.seat}`));
+        linkBox(link, `seat-link-${seat.seat}`, t("{name}'s seat link", { name: seatLabel(seat) })));
     } else if (seat.invited) {
       row.append(h("span", { class: "muted", "data-testid": `invited-seat-${seat.seat}` }, t("invited: {name} accepts or declines in My games", { name: seat.name })));
     } else if (seat.open) {
@@ -338,7 +338,7 @@ function sharePanel(game, navigate) {
   }
   panel.append(h("div", { class: "share-row spectate" },
     h("span", { class: "share-name" }, h("strong", {}, t("Spectators")), h("small", { class: "muted" }, " · " + t("read only"))),
-    linkBox(origin + gameLink(game.id, []), "spectator-link")));
+    linkBox(origin + gameLink(game.id, []), "spectator-link", t("Spectator link"))));
   panel.append(h("div", { class: "row end" },
     h("a", { class: "btn ghost", href: "/", "data-testid": "new-game" }, t("Set up another")),
     h("button", { class: "btn primary big", "data-testid": "enter-game", onclick: () => {
@@ -349,8 +349,9 @@ function sharePanel(game, navigate) {
   return panel;
 }
 
-function linkBox(url, testid) {
-  const input = h("input", { type: "text", readonly: true, value: url, "data-testid": testid, onfocus: (e) => e.target.select() });
+/** A link to copy; ``label`` names its field (the row's name beside it is no <label>). */
+function linkBox(url, testid, label) {
+  const input = h("input", { type: "text", readonly: true, value: url, "aria-label": label, "data-testid": testid, onfocus: (e) => e.target.select() });
   return h("span", { class: "link-box" }, input,
     h("button", { type: "button", class: "btn small", onclick: async () => {
       toast(await copyText(url) ? t("Link copied") : t("Select the link and copy it"), "ok", 1800);
@@ -374,10 +375,10 @@ function yourGames(navigate, account) {
   for (const game of games.slice(0, 30)) {
     const mine = (game.seats || []).filter((s) => (game.played || []).includes(s.token)).map((s) => s.name);
     const status = h("span", { class: "status-chip" }, "…");
-    const when = game.created ? new Date(game.created).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" }) : "";
+    const when = game.created ? formatDateTime(game.created) : "";
     const item = h("li", { class: "game-item", "data-testid": `game-item-${game.id}` },
       h("a", { class: "game-open", href: gameLink(game.id, game.played || []) },
-        h("strong", {}, (game.seats || []).map((s) => (s.kind === "bot" ? t(s.name) : s.name)).join(" · ") || game.id),
+        h("strong", {}, (game.seats || []).map(seatLabel).join(" · ") || game.id),
         h("small", { class: "muted" }, [when, mine.length ? t("you: {names}", { names: mine.join(", ") }) : t("spectator")].filter(Boolean).join(" — "))),
       status,
       (game.tokens || []).length > 0 && game.creator ? h("a", { class: "btn small ghost", href: `/#created=${game.id}`, title: t("Seat links") }, t("Links")) : null,

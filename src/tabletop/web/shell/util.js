@@ -136,6 +136,48 @@ export function refocus(root, name) {
   return focusOn(root.querySelector(`[data-testid="${CSS.escape(name)}"]`));
 }
 
+/** The controls of ``root`` that Tab stops at, in order (shown, enabled, not -1). */
+export function tabStops(root) {
+  const all = root.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]");
+  return [...all].filter((el) => !el.disabled && el.tabIndex >= 0 && el.getAttribute("tabindex") !== "-1"
+    && (typeof el.checkVisibility !== "function" || el.checkVisibility()));
+}
+
+/**
+ * Make ``dialog`` (inside ``overlay``, a child of <body>) modal, as its aria-modal says:
+ * the rest of the page becomes inert (out of reach of Tab, a pointer and a screen
+ * reader's reading cursor; the live regions stay, so announcements go on), and Tab and
+ * Shift+Tab go round the dialog's own controls instead of leaving it for the browser's.
+ * Returns ``release()``, which undoes both (call it when the dialog closes).
+ */
+export function trapFocus(overlay, dialog) {
+  const keep = (el) => el === overlay || el.inert || el.matches("script, [aria-live], [role=status]");
+  const others = [...document.body.children].filter((el) => !keep(el));
+  for (const el of others) el.inert = true;
+  const onKey = (e) => {
+    if (e.key !== "Tab" || e.altKey || e.ctrlKey || e.metaKey) return;
+    const stops = tabStops(dialog);
+    if (!stops.length) {
+      e.preventDefault();
+      return;
+    }
+    const at = stops.indexOf(document.activeElement);
+    // from the last control on, or from the headline (not a tab stop) backwards: round
+    if (e.shiftKey && at <= 0) {
+      e.preventDefault();
+      focusOn(stops[stops.length - 1]);
+    } else if (!e.shiftKey && at === stops.length - 1) {
+      e.preventDefault();
+      focusOn(stops[0]);
+    }
+  };
+  overlay.addEventListener("keydown", onKey);
+  return () => {
+    overlay.removeEventListener("keydown", onKey);
+    for (const el of others) el.inert = false;
+  };
+}
+
 /**
  * A roving tabindex over ``items`` (elements, in order): only ``current`` (else the first)
  * is in the tab order; the arrow keys move focus between them, Home and End to the ends.
