@@ -318,7 +318,7 @@ class Authority:
         self.rooms.live.pop(room.id, None)
         new_room = self.rooms.room(room.id)
         move_subscribers(room, new_room)
-        self.shown(new_room)
+        self.changed(new_room)  # told, and its move clock set again (from now)
         return new_room
 
     def _kept(self, room: Room, plan: Undo) -> tuple[ActionRow, ...]:

@@ -125,8 +125,8 @@ def _copy_game(
     row = dict(game)  # columns an older file lacks take their defaults
     inserted = db.execute(
         "INSERT INTO games (id, type, options, seed, seed_chosen, created, updated, "
-        "over, seq, creator, undone, abandoned, started, hinted, timed_out) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
+        "over, seq, creator, undone, abandoned, started, hinted, timed_out, clock_from) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
         "ON CONFLICT (id) DO NOTHING RETURNING id",
         (
             *(row["id"], row["type"], row["options"], row["seed"]),
@@ -138,6 +138,7 @@ def _copy_game(
             row.get("started"),
             bool(row.get("hinted", False)),
             row.get("timed_out"),
+            row.get("clock_from"),
         ),
     ).fetchone()
     if inserted is None:
@@ -156,11 +157,12 @@ def _copy_rows(
         seats = [dict(s) for s in old.execute("SELECT * FROM seats WHERE game_id = ?", (game_id,))]
         cur.executemany(
             "INSERT INTO seats (game_id, seat, name, kind, bot, token_hash, account_id, open, "
-            "rank) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            "rank, invited) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             [
                 (
                     *(game_id, s["seat"], s["name"], s["kind"], s["bot"], s["token_hash"]),
                     *(s.get("account_id"), bool(s.get("open", False)), s.get("rank")),
+                    s.get("invited"),
                 )
                 for s in seats
             ],

@@ -159,10 +159,14 @@ class Room:
         return "abandon" if self.row.options.get("on_timeout") == "abandon" else "bot"
 
     def time_limit_deadline(self) -> float | None:
-        """When the current round's (or turn's) time runs out, as a Unix time."""
+        """When the current round's (or turn's) time runs out, as a Unix time: its time
+        per move after the round began, or after the last undo if that came later (an
+        undo gives the turn back with its full time)."""
         if not self.time_limit or self.finished or self.waiting:
             return None
         started = datetime.fromisoformat(self.started_at(self.round_start())).timestamp()
+        if self.row.clock_from is not None:
+            started = max(started, datetime.fromisoformat(self.row.clock_from).timestamp())
         return started + self.time_limit
 
 

@@ -59,6 +59,7 @@ class GameRow:
     seq: int = 0  # changes so far; only a shared store (PostgreSQL) counts them
     hinted: bool = False  # a seat asked for a hint: unrated
     timed_out: tuple[int, ...] = ()  # the seats whose time ran out when it ended
+    clock_from: str | None = None  # an undo's time: the move clock counts from it at least
 
 
 @dataclass(frozen=True)

@@ -239,10 +239,11 @@ ALTER TABLE sessions ADD COLUMN last_used TEXT;
 """
 
 #: seats kept for one account that was invited to them (open, but not in the lobby,
-#: until that account accepts or declines)
+#: until that account accepts or declines); when an undo last restarted the move clock
 INVITATION_TABLES = """
 ALTER TABLE seats ADD COLUMN invited {big} REFERENCES accounts(id);
 CREATE INDEX seats_invited ON seats (invited) WHERE invited IS NOT NULL;
+ALTER TABLE games ADD COLUMN clock_from TEXT;
 """
 
 

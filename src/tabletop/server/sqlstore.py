@@ -158,7 +158,7 @@ class SqlStore(ABC):
         row = self._read(
             lambda sql: sql.row(
                 "SELECT id, type, options, seed, created, updated, over, seed_chosen, creator, "
-                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out "
+                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out, clock_from "
                 "FROM games WHERE id = ?",
                 (game_id,),
             )
@@ -166,12 +166,13 @@ class SqlStore(ABC):
         if row is None:
             return None
         id_, type_, options, seed, created, updated, over, chosen, creator, *rest = row
-        undone, abandoned, started, seq, hinted, timed_out = rest
+        undone, abandoned, started, seq, hinted, timed_out, clock_from = rest
         return GameRow(
             *(id_, type_, json.loads(options), seed, created, updated, bool(over)),
             *(bool(chosen), creator, bool(undone), bool(abandoned), started, seq),
             hinted=bool(hinted),
             timed_out=seat_list(timed_out),
+            clock_from=clock_from,
         )
 
     def seats(self, game_id: str) -> list[Seat]:

@@ -134,7 +134,15 @@ class Truncate(Write[None]):
     again: tuple[ActionRow, ...] = ()
 
     def run(self, sql: Sql) -> None:
-        sql.change_game(self.game_id, self.expected_seq, updated=now(), over=False, undone=True)
+        stamp = now()  # the move clock starts again from the undo (``Room.time_limit_deadline``)
+        sql.change_game(
+            self.game_id,
+            self.expected_seq,
+            updated=stamp,
+            over=False,
+            undone=True,
+            clock_from=stamp,
+        )
         sql.run("DELETE FROM actions WHERE game_id = ? AND ply >= ?", (self.game_id, self.ply))
         sql.run_many(
             "INSERT INTO actions (game_id, ply, seat, action, reveals, at, by) "
