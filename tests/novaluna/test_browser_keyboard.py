@@ -366,12 +366,17 @@ def test_one_move_and_the_bots_reply_are_a_few_short_sentences(
     before = ply(page)
     keyboard_turn(page, server, game["id"], 1)
     assert wait_for_my_turn_or_end(page)
-    page.wait_for_function("() => window.spoken.some(t => t.includes('Your turn'))")
-    page.wait_for_timeout(300)  # anything said late is counted too
-    spoken: list[str] = page.evaluate("window.spoken")
     state = api(server, f"/api/games/{game['id']}")
-    moves = state["log"][before:]
     bot = state["game"]["seats"][1]["name"]
+    # each piece of news waits for the one before it to be said (shell/announce.js)
+    page.wait_for_function(
+        "(bot) => window.spoken.some((t) => t.includes(`${bot} took the`))"
+        " && window.spoken.at(-1).endsWith('Your turn.')",
+        arg=bot,
+    )
+    page.wait_for_timeout(600)  # anything said late is counted too
+    spoken: list[str] = page.evaluate("window.spoken")
+    moves = api(server, f"/api/games/{game['id']}")["log"][before:]
     assert 2 <= len(spoken) <= len(moves) + 1 <= 4, spoken
     assert all(len(text) <= 160 for text in spoken), spoken
     assert sum(map(len, spoken)) <= 400, spoken

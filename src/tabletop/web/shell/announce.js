@@ -4,39 +4,48 @@
 //
 // The region holds one announcement at a time: a new one replaces the last, so a screen
 // reader that reads the region's whole content on a change (some do) never repeats the
-// earlier ones. Each stays alone in the region for HOLD_MS at least, so that one coming
-// right after it (a bot's move a moment after the round it ends) cannot cut it off: it
-// waits its turn, with any others that come meanwhile.
+// earlier ones. News (a move, whose turn it is, the result) stays alone in the region for
+// HOLD_MS at least, so that the next one (a bot's move a moment after the round it ends)
+// cannot cut it off: it waits its turn. A text of the moment (where the ghost is now, the
+// replay's step) holds nothing up and is itself replaced by a later one while it waits.
 import { h } from "./util.js";
 
-const HOLD_MS = 1000;
-let shownAt = -Infinity;
-let waiting = []; // [{text, supersede}] to say once the shown one has had its time
+const HOLD_MS = 500; // the accessibility tree has passed it on; a reader queues it
+let heldUntil = 0; // the news on show stays until then
+const news = []; // news waiting their turn, oldest first
+let moment = null; // the latest text of the moment waiting, if any
 let timer = null;
 
-/** Say ``text`` politely (nothing for an empty text). ``supersede``: a text of the
- * moment (where the ghost is now, a replay's step) that makes the waiting texts of its
- * kind out of date; the others (the moves, the turn) still follow. */
-export function announce(text, { supersede = false } = {}) {
+/** Say ``text`` politely (nothing for an empty text); ``moment``: a text of the moment
+ * rather than news (see above). */
+export function announce(text, { moment: now = false } = {}) {
   if (!text || !document.getElementById("announcer")) return;
-  const wait = shownAt + HOLD_MS - performance.now();
-  if (wait <= 0 && timer === null) {
-    show(text);
+  if (now) moment = text;
+  else news.push(text);
+  next();
+}
+
+function next() {
+  if (timer !== null) return;
+  const wait = heldUntil - performance.now();
+  if (wait > 0) {
+    timer = setTimeout(() => {
+      timer = null;
+      next();
+    }, wait);
     return;
   }
-  if (supersede) waiting = waiting.filter((w) => !w.supersede);
-  waiting.push({ text, supersede });
-  timer ??= setTimeout(() => {
-    timer = null;
-    const next = waiting.map((w) => w.text).join(" ");
-    waiting = [];
-    if (next) show(next);
-  }, Math.max(0, wait));
+  if (news.length) {
+    show(news.shift());
+    heldUntil = performance.now() + HOLD_MS;
+    if (news.length || moment !== null) next();
+  } else if (moment !== null) {
+    show(moment);
+    moment = null;
+  }
 }
 
 function show(text) {
   const region = document.getElementById("announcer");
-  if (!region) return;
-  region.replaceChildren(h("p", { "data-testid": "announcement" }, text));
-  shownAt = performance.now();
+  if (region) region.replaceChildren(h("p", { "data-testid": "announcement" }, text));
 }

@@ -169,7 +169,7 @@ class ReplayViewer {
       record: null,
     });
     this.analysis?.showFrame(this.index);
-    announce(this.sentence(frame, n), { supersede: true }); // stepping on: the latest step
+    announce(this.sentence(frame, n), { moment: true }); // stepping on: the latest step
   }
 
   /** What a screen reader hears at a step: the turn and its move (the log's own words). */

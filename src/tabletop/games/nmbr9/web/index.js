@@ -1005,7 +1005,7 @@ class Board {
         if (placing) {
           this.pinned = true;
           this.moveGhost(dx, dy);
-          announce(this.spotSentence(), { supersede: true });
+          announce(this.spotSentence(), { moment: true });
         } else {
           if (!this.view) this.fit(false);
           this.view.cx += dx * 2;
@@ -1016,7 +1016,7 @@ class Board {
       } else if ((e.key === "r" || e.key === "R") && placing) {
         e.preventDefault();
         this.rotate(e.shiftKey ? -1 : 1);
-        announce(t("Turned {degrees}°. {said}", { degrees: this.ghost.rot * 90, said: this.spotSentence() }), { supersede: true });
+        announce(t("Turned {degrees}°. {said}", { degrees: this.ghost.rot * 90, said: this.spotSentence() }), { moment: true });
       } else if (e.key === "Enter" && placing) {
         e.preventDefault();
         this.confirm();

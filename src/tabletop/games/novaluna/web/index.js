@@ -662,12 +662,12 @@ function placeLabel(where, n) {
   return n ? tn("Place {where}, covering {n} task", "Place {where}, covering {n} tasks", n, { where }) : t("Place {where}", { where });
 }
 
-/** "moon track 7 · 3 ahead": the marker's space (as numbered on the wheel) and its lead. */
+/** "Moon track 7 · 3 ahead": the marker's space (as numbered on the wheel) and its lead. */
 function trackText(seat, i, behind) {
   const space = ((seat.time % 24) + 24) % 24;
   const ahead = seat.time - behind;
   return h("span", { class: "track-pos", "data-testid": `track-pos-${i}`, title: t("Moon track space {space}; time spent {time}", { space, time: seat.time }) },
-    ...withNodes(t("moon track {space}"), { space: h("b", {}, String(space)) }), ahead > 0 ? " · " + t("{n} ahead", { n: ahead }) : "");
+    ...withNodes(t("Moon track {space}"), { space: h("b", {}, String(space)) }), ahead > 0 ? " · " + t("{n} ahead", { n: ahead }) : "");
 }
 
 function miniDisplay(tiles, lastCell) {
