@@ -225,3 +225,28 @@ def test_nmbr9_information_state_hides_another_seats_pending_placement():
     cards = [card for card, _ in resolved_one.chance_outcomes()]
     first, second = resolved_one.child(cards[0]), resolved_one.child(cards[-1])
     assert first.information_state_tensor(1) != second.information_state_tensor(1)
+
+
+def test_nmbr9_strings_at_a_chance_node_show_that_no_card_is_turned():
+    """The engine's deck holds some card at every round; until the chance node turns it
+    no string may name one (it showed "card 0", the lowest card left)."""
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(12)
+    chance_nodes = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_nodes += 1
+            for seat in (0, 1):
+                text = state.observation_string(seat)
+                assert "no card turned yet" in text.splitlines()[0]
+                assert "card 0" not in text and f"card {state.engine.card}" not in text
+                words = state.information_state_string(seat).split()
+                assert len([w for w in words if w.startswith("card")]) == state.engine.round
+            assert "no card turned yet" in str(state)
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            card = state.engine.card
+            assert f"card {card}" in state.observation_string(0).splitlines()[0]
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert chance_nodes == 20

@@ -203,14 +203,24 @@ def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) ->
     return obs
 
 
-def render(state: State, seat: int | None = None) -> str:
+def render(
+    state: State, seat: int | None = None, *, turned: bool = True, public: bool = False
+) -> str:
     """Plain text: the card, and each board as ``seat`` may see it (``None``: all of it,
-    pending placements included, as a referee sees it)."""
+    pending placements included, as a referee sees it; ``public``: as everyone sees it,
+    no pending placement shown). ``turned=False``: the round's card is not turned yet
+    (OpenSpiel's chance node), whatever card the engine's deck holds there."""
+    card = f"card {state.card}" if turned else "no card turned yet"
+    if state.is_over:
+        card = "over"
     lines = [
         f"NMBR 9, {state.game.players} player(s), round {min(state.round, state.rounds - 1) + 1}"
-        f"/{state.rounds}, " + ("over" if state.is_over else f"card {state.card}")
+        f"/{state.rounds}, {card}"
     ]
-    boards = state.boards if seat is None else View(state, seat).boards
+    if public:
+        boards = View(state, None).boards
+    else:
+        boards = state.boards if seat is None else View(state, seat).boards
     for s, board in enumerate(boards):
         lines.append(f"seat {s}: {board.score} points, {len(board.tiles)} tiles")
         if board.squares:
@@ -358,11 +368,18 @@ class ChanceEncoder(Encoder):
     def observe(self, seat: int) -> np.ndarray:
         """The observation; before a round's card is turned, its card is -1."""
         state = self.state
-        if self.turned > state.round or state.is_over:
+        if self._card_turned():
             return observe(state, seat, self.size)
         obs = observe(state, seat, self.size, acting=False)
         obs[3] = -1  # the round's card is not turned yet
         return obs
+
+    def render(self, seat: int | None = None) -> str:
+        """The position as ``seat`` sees it; before a round's card is turned, no card."""
+        return render(self.state, seat, turned=self._card_turned())
+
+    def _card_turned(self) -> bool:
+        return self.turned > self.state.round or self.state.is_over
 
     def action_string(self, action: int) -> str:
         return str(decode(action, self.size))
