@@ -47,6 +47,7 @@ from .encoding import (
     encoded_games,
     encoding,
     final_rewards,
+    pick,
     spiel_name,
 )
 
@@ -104,6 +105,7 @@ class SpielGame(pyspiel.Game):
         name = self.name
         encoded = encoding(name)
         params = {**encoded.spiel_parameters, **(params or {})}
+        declared = bool(params.pop(IMPERFECT, False))
         values = {key: int(value) for key, value in params.items()}
         players = values.pop("players")
         self.setup = setup = encoded.setup(players, **values)  # checks them
@@ -116,7 +118,8 @@ class SpielGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=setup.max_game_length,
         )
-        super().__init__(_game_type(name), info, {"players": players, **values})
+        params = {"players": players, **values, **({IMPERFECT: True} if declared else {})}
+        super().__init__(_game_type(name, declared), info, params)
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
@@ -171,20 +174,54 @@ class SpielState(pyspiel.State):
             return [0.0] * n
         return final_rewards(self.encoder, n)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
+        """A state ``player_id`` cannot tell from this one (the same information state and
+        observation), drawn with ``probability_sampler`` (a callable giving numbers in
+        [0, 1), OpenSpiel's ``UniformProbabilitySampler``): what nobody has seen
+        reordered (``shuffle_unseen``), and each move the player has not seen re-drawn
+        uniformly among the legal moves of its seat at that point (``hidden_moves``), the
+        game replayed from its start with them."""
+
+        def uniform() -> float:
+            return float(probability_sampler())
+
+        history = self.history()
+        hidden = set(self.encoder.hidden_moves(player_id, history))
+        if hidden:
+            state = self.get_game().new_initial_state()
+            for at, action in enumerate(history):
+                if at in hidden:
+                    legal = state.legal_actions()
+                    action = legal[pick(len(legal), uniform)]
+                state.apply_action(action)
+        else:
+            state = self.clone()
+        state.encoder.shuffle_unseen(uniform)
+        return state
+
     def __str__(self) -> str:
         return self.encoder.render(None)
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+#: The parameter of a game of perfect information that declares it imperfect (default
+#: false): ISMCTS, for one, refuses a game declared perfect. Nothing else changes.
+IMPERFECT = "imperfect_information"
+
+
+def _game_type(name: str, declared_imperfect: bool = False) -> pyspiel.GameType:
     encoded = encoding(name)
     information = pyspiel.GameType.Information
+    parameters: dict[str, int | bool] = dict(encoded.spiel_parameters)
+    if encoded.perfect_information:
+        parameters[IMPERFECT] = False
+    perfect = encoded.perfect_information and not declared_imperfect
     return pyspiel.GameType(
         short_name=spiel_name(name),
         long_name=f"{_title(name)} (tabletop)",
         information=information.PERFECT_INFORMATION
-        if encoded.perfect_information
+        if perfect
         else information.IMPERFECT_INFORMATION,
-        parameter_specification=dict(encoded.spiel_parameters),
+        parameter_specification=parameters,
         **_COMMON,
     )
 

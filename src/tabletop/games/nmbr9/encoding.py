@@ -44,13 +44,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ...core.errors import IllegalActionError
-from ...research.encoding import CHANCE, TERMINAL, split_parts
+from ...research.encoding import CHANCE, TERMINAL, shuffle, split_parts
 from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, State, View
 
 SIZE = 40
@@ -313,6 +313,13 @@ class Encoder:
 HIDDEN = -2
 
 
+def _untell_card(obs: np.ndarray, state: State) -> None:
+    """Before the chance node turns the round's card: no card (-1), and the engine's
+    placeholder for it counted among the cards not turned, where it is."""
+    obs[3] = -1
+    obs[HEADER + state.deck_order()[state.round]] += 1
+
+
 class ChanceEncoder(Encoder):
     """A game whose cards the chance nodes turn (OpenSpiel): each round begins with a
     chance node turning the next card, a digit with probability proportional to the
@@ -371,7 +378,7 @@ class ChanceEncoder(Encoder):
         if self._card_turned():
             return observe(state, seat, self.size)
         obs = observe(state, seat, self.size, acting=False)
-        obs[3] = -1  # the round's card is not turned yet
+        _untell_card(obs, state)
         return obs
 
     def render(self, seat: int | None = None) -> str:
@@ -401,6 +408,34 @@ class ChanceEncoder(Encoder):
         if len(last) < n + 1:  # the current round: only the seat's own placement shows
             last[1:] = [a if s == seat else HIDDEN for s, a in enumerate(last[1:])]
         return rounds
+
+    def _current_round(self, history: Sequence[int]) -> int:
+        """How many of the last moves in ``history`` are placements of a round not
+        resolved yet (0 at a chance node and once over: the round resolved)."""
+        into = len(history) % (self.setup.players + 1)  # the card, then the placements
+        return into - 1 if into else 0
+
+    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
+        """The other seats' placements of the round not resolved yet (seat ``k`` places
+        ``k``-th in a round)."""
+        placed = self._current_round(history)
+        start = len(history) - placed
+        return [start + k for k in range(placed) if k != seat]
+
+    def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
+        """Reorder the cards not turned yet (the removed ones among them): the engine's
+        deck holds an order the chance nodes never read."""
+        state = self.state
+        if state.is_over:
+            return
+        if self._card_turned():
+            cards = list(state.unturned())
+            shuffle(cards, uniform)
+            state.arrange_unturned(cards)
+        else:  # the round's card too: no placement yet
+            cards = list(state.deck_order()[state.round :])
+            shuffle(cards, uniform)
+            state.arrange_deck(cards)
 
     def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
         """The observation, then ``_known_history`` as a table of ``rounds × (players +
