@@ -410,6 +410,92 @@ def test_nova_luna_is_perfect_information_unless_declared_otherwise():
         pyspiel.load_game(openspiel.NMBR9, {"imperfect_information": True})  # it is already
 
 
+# -- public observations --------------------------------------------------------------
+
+
+def public_type(recall: bool):
+    return pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=recall, private_info=pyspiel.PrivateInfoType.NONE
+    )
+
+
+def public(game, state, recall: bool) -> list[tuple]:
+    """Per player: the public observation's tensor and string, through both of
+    OpenSpiel's ways to ask for it."""
+    from open_spiel.python.observation import make_observation
+
+    py = make_observation(game, public_type(recall))
+    cc = pyspiel._Observation(game, game.make_observer(public_type(recall), {}))
+    out = []
+    for player in range(game.num_players()):
+        py.set_from(state, player)
+        cc.set_from(state, player)
+        tensor = tuple(py.tensor)
+        parts = [np.asarray(part.data, np.float32).ravel() for part in cc.tensors()]
+        assert tuple(np.concatenate(parts)) == tensor
+        text = py.string_from(state, player)
+        assert cc.string_from(state, player) == text
+        out.append((tensor, text))
+    return out
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_nmbr9_public_observation_shows_no_pending_placement(recall):
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 3})
+    state = game.new_initial_state()
+    play_to(state, random.Random(16), lambda s: s.engine.round >= 3 and s.current_player() == 1)
+    seen = set()
+    for action in state.legal_actions()[:6]:
+        child = state.child(action)  # seat 1's placement: private until the round resolves
+        views = public(game, child, recall)
+        assert len(set(views)) == 1  # the same for every player
+        seen.add(views[0])
+        assert child.observation_tensor(1) != list(views[0][0])[: len(child.observation_tensor(1))]
+    assert len(seen) == 1  # nothing of the private placement shows
+    (tensor, text), (before, before_text) = seen.pop(), public(game, state, recall)[0]
+    if recall:  # that seat 1 has placed is public (it is seat 2's turn), not where
+        assert text == before_text + " ?" and text.endswith("? ?")
+    else:  # the boards as of the last resolved round: as before seat 1 placed
+        assert (tensor, text) == (before, before_text)
+    view = (before, before_text)
+    # a turned card and a resolved round are public
+    resolved = state.child(state.legal_actions()[0])
+    resolved = resolved.child(resolved.legal_actions()[0])
+    assert resolved.is_chance_node()
+    assert public(game, resolved, recall)[0] != view
+    assert "?" not in public(game, resolved, recall)[0][1] or recall
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_nova_luna_public_observation_is_everyones_and_ignores_the_pile(recall):
+    game = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 3})
+    state = game.new_initial_state()
+    play_to(state, random.Random(17), lambda s: s.engine is not None and s.engine.turn >= 6)
+    views = public(game, state, recall)
+    assert len(set(views)) == 1
+    other = state.clone()
+    rest = list(other.engine.unseen_tiles())
+    random.Random(18).shuffle(rest)
+    other.engine.arrange_pile(rest)
+    assert public(game, other, recall) == views
+    assert public(game, state.child(state.legal_actions()[0]), recall) != views
+
+
+@pytest.mark.parametrize("name", [openspiel.NOVA_LUNA, openspiel.NMBR9])
+def test_observer_requests_without_a_meaning_here_are_refused(name):
+    game = pyspiel.load_game(name, {"players": 2})
+    private = pyspiel.PrivateInfoType
+    for public_info, kind in [(False, private.SINGLE_PLAYER), (True, private.ALL_PLAYERS)]:
+        for recall in (False, True):
+            iig = pyspiel.IIGObservationType(
+                public_info=public_info, perfect_recall=recall, private_info=kind
+            )
+            with pytest.raises(ValueError, match="not supported"):
+                game.make_py_observer(iig)
+            with pytest.raises(ValueError, match="not supported"):  # through pyspiel too
+                game.make_observer(iig, {})
+
+
 def test_nmbr9_observation_at_a_chance_node_counts_every_card_not_turned():
     """Before the chance node turns a card, the observation's ``unturned`` counts are
     the chance node's own odds (they left out the engine's placeholder card)."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..core.game import State, game_types, get_game
 
@@ -129,6 +129,7 @@ class ChanceEncoder(Encoder, Protocol):
         changes, nor can the game's course (the chance nodes draw from what is unseen)."""
 
 
+@runtime_checkable
 class PublicView(Protocol):
     """What a ``ChanceEncoder`` of a game of imperfect information offers for OpenSpiel's
     public observer (``PrivateInfoType.NONE``): the position and the history as every

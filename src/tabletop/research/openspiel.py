@@ -43,6 +43,7 @@ import pyspiel
 from .encoding import (
     CHANCE,
     ChanceEncoder,
+    PublicView,
     Setup,
     encoded_games,
     encoding,
@@ -74,25 +75,63 @@ _COMMON = dict(
 class _Observer:
     """A PyObserver. Without perfect recall (the observation) the tensor is the
     encoding's observation of the observer's seat; with it (the information state)
-    the encoder's information tensor: that observation followed by the history."""
+    the encoder's information tensor: that observation followed by the history.
 
-    def __init__(self, iig_obs_type: Any, setup: Setup) -> None:
-        self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+    ``private_info=NONE`` asks for public information only, the same for every player:
+    in a game of perfect information seat 0's observation and history (everything is
+    public), otherwise the encoder's ``PublicView``. Other requests (no public
+    information, every player's private information) are refused: ``ValueError``."""
+
+    def __init__(self, iig_obs_type: Any, setup: Setup, perfect_information: bool) -> None:
+        private = pyspiel.PrivateInfoType
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if not iig_obs_type.public_info or iig_obs_type.private_info == private.ALL_PLAYERS:
+            raise ValueError(
+                "observation type not supported: public_info=True with private_info "
+                "SINGLE_PLAYER (a player's observation) or NONE (public only), either "
+                f"perfect_recall; asked: public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info}"
+            )
+        self.recall = iig_obs_type.perfect_recall
+        self.public = iig_obs_type.private_info == private.NONE
+        self.perfect = perfect_information
         size = setup.information_size if self.recall else setup.observation_shape[0]
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpielState, player: int) -> None:
         encoder = state.encoder
+        if self.public and not self.perfect:
+            view = _public_view(encoder)
+            if self.recall:
+                self.tensor[:] = view.public_information_tensor(state.history())
+            else:
+                self.tensor[:] = view.public_observe()
+            return
+        seat = 0 if self.public else player  # perfect information: all of it is public
         if self.recall:
-            self.tensor[:] = encoder.information_tensor(player, state.history())
+            self.tensor[:] = encoder.information_tensor(seat, state.history())
         else:
-            self.tensor[:] = encoder.observe(player)
+            self.tensor[:] = encoder.observe(seat)
 
     def string_from(self, state: SpielState, player: int) -> str:
+        encoder = state.encoder
+        if self.public and not self.perfect:
+            view = _public_view(encoder)
+            if self.recall:
+                return view.public_information_string(state.history())
+            return view.public_render()
+        seat = 0 if self.public else player
         if self.recall:
-            return state.encoder.information_string(player, state.history())
-        return state.encoder.render(player)
+            return encoder.information_string(seat, state.history())
+        return encoder.render(seat)
+
+
+def _public_view(encoder: ChanceEncoder) -> PublicView:
+    if not isinstance(encoder, PublicView):
+        raise ValueError(f"{type(encoder).__name__} offers no public observation")
+    return encoder
 
 
 class SpielGame(pyspiel.Game):
@@ -109,6 +148,7 @@ class SpielGame(pyspiel.Game):
         values = {key: int(value) for key, value in params.items()}
         players = values.pop("players")
         self.setup = setup = encoded.setup(players, **values)  # checks them
+        self.perfect_information = encoded.perfect_information
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
             max_chance_outcomes=setup.max_chance_outcomes,
@@ -127,7 +167,7 @@ class SpielGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return _Observer(iig_obs_type, self.setup)
+        return _Observer(iig_obs_type, self.setup, self.perfect_information)
 
 
 class SpielState(pyspiel.State):

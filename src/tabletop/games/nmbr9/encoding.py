@@ -165,12 +165,14 @@ def observe(state: State, seat: int, size: int = SIZE, *, acting: bool | None = 
 
 
 def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
-    seat = view.viewer
-    assert seat is not None, "a seat's view, not a spectator's"
+    """The observation of ``view``'s seat; a spectator's view (``viewer`` None) gives the
+    public observation: seat 0 first, no pending placement, "to place" 0."""
+    viewer = view.viewer
+    seat = 0 if viewer is None else viewer
     n = view.game.players
     obs = np.zeros(observation_size(n, size), dtype=np.int16)
     if acting is None:
-        acting = not view.is_over and not view.has_placed[seat]
+        acting = viewer is not None and not view.is_over and not view.has_placed[seat]
     obs[:HEADER] = (
         n,
         view.round,
@@ -394,7 +396,7 @@ class ChanceEncoder(Encoder):
     def chance_string(self, outcome: int) -> str:
         return f"turn card {outcome}"
 
-    def _known_history(self, seat: int, history: Sequence[int]) -> list[list[int]]:
+    def _known_history(self, seat: int | None, history: Sequence[int]) -> list[list[int]]:
         """The history as ``seat`` knows it, one row per round: the card turned, then
         the placements in seat order, another seat's of the current round as ``HIDDEN``."""
         n = self.setup.players
@@ -437,26 +439,46 @@ class ChanceEncoder(Encoder):
             shuffle(cards, uniform)
             state.arrange_deck(cards)
 
-    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
+    def information_tensor(self, seat: int | None, history: Sequence[int]) -> np.ndarray:
         """The observation, then ``_known_history`` as a table of ``rounds × (players +
-        1)`` (-1 where nothing happened yet)."""
+        1)`` (-1 where nothing happened yet); ``seat`` None: the public ones."""
         width = self.setup.players + 1
         out = np.full(self.setup.information_size, -1.0, np.float32)
         size = self.setup.observation_shape[0]
-        out[:size] = self.observe(seat)
+        out[:size] = self.public_observe() if seat is None else self.observe(seat)
         for k, row in enumerate(self._known_history(seat, history)):
             at = size + k * width
             out[at : at + len(row)] = row
         return out
 
-    def information_string(self, seat: int, history: Sequence[int]) -> str:
+    def information_string(self, seat: int | None, history: Sequence[int]) -> str:
         """The cards turned, every placement of the rounds resolved, and of the current
-        round only the seat's own."""
+        round only the seat's own (``seat`` None: none)."""
         words: list[str] = []
         for card, *placed in self._known_history(seat, history):
             words.append(f"card{card}")
             words += ["?" if a == HIDDEN else str(a) for a in placed]
         return " ".join(words)
+
+    # -- public information (``tabletop.research.encoding.PublicView``) ------------------
+
+    def public_observe(self) -> np.ndarray:
+        """What every seat sees: the observation's layout, seat 0 first, the boards as of
+        the last resolved round, the card once turned, "to place" 0."""
+        state = self.state
+        obs = observe_view(View(state, None), self.size, acting=False)
+        if not self._card_turned():
+            _untell_card(obs, state)
+        return obs
+
+    def public_render(self) -> str:
+        return render(self.state, turned=self._card_turned(), public=True)
+
+    def public_information_tensor(self, history: Sequence[int]) -> np.ndarray:
+        return self.information_tensor(None, history)
+
+    def public_information_string(self, history: Sequence[int]) -> str:
+        return self.information_string(None, history)
 
 
 # A bound on the solo score: each tile scores digit × level, the 20 digits sum to
