@@ -23,8 +23,11 @@ reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank); one se
 gets its score reward (solo Nova Luna ``-`` its score, solo NMBR 9 its score).
 ``observation_tensor`` is the PettingZoo observation (as float32) of the player
 asked about; ``information_state_tensor`` is that observation followed by the
-player's history as a fixed-size table (``ChanceEncoder.information_tensor``).
-See docs/research-openspiel.md.
+player's history as a fixed-size table (``ChanceEncoder.information_tensor``); an
+observer asked for public information only (``PrivateInfoType.NONE``) gives what
+every player knows. ``resample_from_infostate`` serves ISMCTS; a game of perfect
+information takes ``imperfect_information=True`` to be declared imperfect (ISMCTS
+refuses it otherwise). See docs/research-openspiel.md.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("tabletop_nmbr9", {"players": 1})
