@@ -39,7 +39,7 @@ def play_to(state, rng: random.Random, stop) -> None:
 #: The parameters each game is checked with; a game not named here: its fewest and
 #: most seats.
 SIM_PARAMS = {
-    "nova-luna": [{"players": 1}, {"players": 3}],
+    "nova-luna": [{"players": 1}, {"players": 3}, {"players": 2, "imperfect_information": True}],
     "nmbr9": [{"players": 1}, {"players": 2, "remove": 3}],
 }
 SIM_CASES = [
@@ -225,3 +225,291 @@ def test_nmbr9_information_state_hides_another_seats_pending_placement():
     cards = [card for card, _ in resolved_one.chance_outcomes()]
     first, second = resolved_one.child(cards[0]), resolved_one.child(cards[-1])
     assert first.information_state_tensor(1) != second.information_state_tensor(1)
+
+
+def test_nmbr9_strings_at_a_chance_node_show_that_no_card_is_turned():
+    """The engine's deck holds some card at every round; until the chance node turns it
+    no string may name one (it showed "card 0", the lowest card left)."""
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(12)
+    chance_nodes = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance_nodes += 1
+            for seat in (0, 1):
+                text = state.observation_string(seat)
+                assert "no card turned yet" in text.splitlines()[0]
+                assert "card 0" not in text and f"card {state.engine.card}" not in text
+                words = state.information_state_string(seat).split()
+                assert len([w for w in words if w.startswith("card")]) == state.engine.round
+            assert "no card turned yet" in str(state)
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            card = state.engine.card
+            assert f"card {card}" in state.observation_string(0).splitlines()[0]
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert chance_nodes == 20
+
+
+# -- resampling an information state (ISMCTS) ---------------------------------------
+
+#: Games for the resampling tests, with the information each hides.
+RESAMPLE_CASES = [
+    (openspiel.NOVA_LUNA, {"players": 2}),
+    (openspiel.NOVA_LUNA, {"players": 3}),
+    (openspiel.NMBR9, {"players": 2}),
+    (openspiel.NMBR9, {"players": 3, "remove": 2}),
+]
+
+
+def sampler(seed: int):
+    return pyspiel.UniformProbabilitySampler(seed, 0.0, 1.0)
+
+
+def information(state, player: int) -> tuple:
+    return (
+        state.information_state_string(player),
+        tuple(state.information_state_tensor(player)),
+        state.observation_string(player),
+        tuple(state.observation_tensor(player)),
+    )
+
+
+@pytest.mark.parametrize(("name", "params"), RESAMPLE_CASES)
+@pytest.mark.parametrize("seed", range(4))
+def test_a_resampled_state_keeps_what_the_player_knows(name, params, seed):
+    """Property over random play: at random points, for every player, the resampled
+    state gives that player the same information state and observation (string and
+    tensor), the same player to act, and the same legal actions if it acts; the state
+    then plays on to the end."""
+    game = pyspiel.load_game(name, params)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        if rng.random() < 0.15:
+            for player in range(game.num_players()):
+                sample = state.resample_from_infostate(player, sampler(rng.randrange(1 << 30)))
+                assert information(sample, player) == information(state, player)
+                assert sample.current_player() == state.current_player()
+                assert len(sample.history()) == len(state.history())
+                if state.current_player() == player:
+                    assert sample.legal_actions() == state.legal_actions()
+                checked += 1
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 5
+    play_to(sample, rng, lambda s: False)  # a resampled state is a whole game
+    assert sample.is_terminal()
+
+
+def test_nmbr9_resampling_redraws_the_other_seats_pending_placements_and_the_deck():
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 3})
+    state = game.new_initial_state()
+    play_to(state, random.Random(13), lambda s: s.engine.round >= 4 and s.current_player() == 2)
+    history = state.history()
+    pending = {len(history) - 2, len(history) - 1}  # seats 0 and 1 placed this round
+    placements, decks = set(), set()
+    for seed in range(12):
+        sample = state.resample_from_infostate(2, sampler(seed))
+        redrawn = sample.history()
+        assert [a for i, a in enumerate(redrawn) if i not in pending] == [
+            a for i, a in enumerate(history) if i not in pending
+        ]
+        placements.add(tuple(redrawn[i] for i in sorted(pending)))
+        decks.add(sample.engine.deck_order())
+        turned = state.engine.round + 1
+        assert sample.engine.deck_order()[:turned] == state.engine.deck_order()[:turned]
+        assert sorted(sample.engine.deck_order()) == sorted(state.engine.deck_order())
+        # the same seed, the same sample: the randomness is the sampler's
+        again = state.resample_from_infostate(2, sampler(seed))
+        assert again.history() == redrawn
+        assert again.engine.deck_order() == sample.engine.deck_order()
+    assert len(placements) > 6 and len(decks) > 6
+    # seat 0 saw nothing of seat 1's pending placement, but knows its own
+    own = state.resample_from_infostate(0, sampler(1)).history()
+    assert own[len(history) - 2] == history[-2]
+
+
+def test_nova_luna_resampling_reshuffles_only_the_pile():
+    game = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2})
+    state = game.new_initial_state()
+    play_to(state, random.Random(14), lambda s: s.engine is not None and s.engine.turn >= 8)
+    piles = set()
+    for seed in range(8):
+        sample = state.resample_from_infostate(0, sampler(seed))
+        assert sample.history() == state.history()  # every move is public
+        assert str(sample) == str(state)
+        drawn = state.engine.drawn
+        assert sample.engine.pile_order()[:drawn] == state.engine.pile_order()[:drawn]
+        assert sorted(sample.engine.pile_order()) == sorted(state.engine.pile_order())
+        piles.add(sample.engine.pile_order())
+    assert len(piles) == 8
+
+
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        (openspiel.NMBR9, {"players": 2}),
+        (openspiel.NMBR9, {"players": 3, "remove": 14}),
+        (openspiel.NOVA_LUNA, {"players": 2, "imperfect_information": True}),
+    ],
+)
+def test_openspiels_ismcts_plays_whole_games(name, params):
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(name, params)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=3, random_state=rng)
+    bot.set_resampler(  # seeded (the bot's own sampler is not)
+        lambda state, player: state.resample_from_infostate(
+            player, sampler(int(rng.randint(1 << 30)))
+        )
+    )
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+        elif name == openspiel.NOVA_LUNA and moves >= 12:
+            state.apply_action(state.legal_actions()[0])  # the rest quickly
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+    assert moves >= 12
+
+
+def test_ismcts_runs_with_its_own_unseeded_sampler():
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 2})
+    rng = np.random.RandomState(4)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=rng)
+    state = game.new_initial_state()
+    play_to(state, random.Random(15), lambda s: s.current_player() == 1)
+    assert bot.step(state) in state.legal_actions()
+
+
+def test_nova_luna_is_perfect_information_unless_declared_otherwise():
+    plain = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2})
+    information = pyspiel.GameType.Information
+    assert plain.get_type().information == information.PERFECT_INFORMATION
+    declared = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 2, "imperfect_information": True})
+    assert declared.get_type().information == information.IMPERFECT_INFORMATION
+    assert declared.num_distinct_actions() == plain.num_distinct_actions()
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game(openspiel.NMBR9, {"imperfect_information": True})  # it is already
+
+
+# -- public observations --------------------------------------------------------------
+
+
+def public_type(recall: bool):
+    return pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=recall, private_info=pyspiel.PrivateInfoType.NONE
+    )
+
+
+def public(game, state, recall: bool) -> list[tuple]:
+    """Per player: the public observation's tensor and string, through both of
+    OpenSpiel's ways to ask for it."""
+    from open_spiel.python.observation import make_observation
+
+    py = make_observation(game, public_type(recall))
+    cc = pyspiel._Observation(game, game.make_observer(public_type(recall), {}))
+    out = []
+    for player in range(game.num_players()):
+        py.set_from(state, player)
+        cc.set_from(state, player)
+        tensor = tuple(py.tensor)
+        parts = [np.asarray(part.data, np.float32).ravel() for part in cc.tensors()]
+        assert tuple(np.concatenate(parts)) == tensor
+        text = py.string_from(state, player)
+        assert cc.string_from(state, player) == text
+        out.append((tensor, text))
+    return out
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_nmbr9_public_observation_shows_no_pending_placement(recall):
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 3})
+    state = game.new_initial_state()
+    play_to(state, random.Random(16), lambda s: s.engine.round >= 3 and s.current_player() == 1)
+    seen = set()
+    for action in state.legal_actions()[:6]:
+        child = state.child(action)  # seat 1's placement: private until the round resolves
+        views = public(game, child, recall)
+        assert len(set(views)) == 1  # the same for every player
+        seen.add(views[0])
+        assert child.observation_tensor(1) != list(views[0][0])[: len(child.observation_tensor(1))]
+    assert len(seen) == 1  # nothing of the private placement shows
+    (tensor, text), (before, before_text) = seen.pop(), public(game, state, recall)[0]
+    if recall:  # that seat 1 has placed is public (it is seat 2's turn), not where
+        assert text == before_text + " ?" and text.endswith("? ?")
+    else:  # the boards as of the last resolved round: as before seat 1 placed
+        assert (tensor, text) == (before, before_text)
+    view = (before, before_text)
+    # a turned card and a resolved round are public
+    resolved = state.child(state.legal_actions()[0])
+    resolved = resolved.child(resolved.legal_actions()[0])
+    assert resolved.is_chance_node()
+    assert public(game, resolved, recall)[0] != view
+    assert "?" not in public(game, resolved, recall)[0][1] or recall
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_nova_luna_public_observation_is_everyones_and_ignores_the_pile(recall):
+    game = pyspiel.load_game(openspiel.NOVA_LUNA, {"players": 3})
+    state = game.new_initial_state()
+    play_to(state, random.Random(17), lambda s: s.engine is not None and s.engine.turn >= 6)
+    views = public(game, state, recall)
+    assert len(set(views)) == 1
+    other = state.clone()
+    rest = list(other.engine.unseen_tiles())
+    random.Random(18).shuffle(rest)
+    other.engine.arrange_pile(rest)
+    assert public(game, other, recall) == views
+    assert public(game, state.child(state.legal_actions()[0]), recall) != views
+
+
+@pytest.mark.parametrize("name", [openspiel.NOVA_LUNA, openspiel.NMBR9])
+def test_observer_requests_without_a_meaning_here_are_refused(name):
+    game = pyspiel.load_game(name, {"players": 2})
+    private = pyspiel.PrivateInfoType
+    for public_info, kind in [(False, private.SINGLE_PLAYER), (True, private.ALL_PLAYERS)]:
+        for recall in (False, True):
+            iig = pyspiel.IIGObservationType(
+                public_info=public_info, perfect_recall=recall, private_info=kind
+            )
+            with pytest.raises(ValueError, match="not supported"):
+                game.make_py_observer(iig)
+            with pytest.raises(ValueError, match="not supported"):  # through pyspiel too
+                game.make_observer(iig, {})
+
+
+def test_nmbr9_observation_at_a_chance_node_counts_every_card_not_turned():
+    """Before the chance node turns a card, the observation's ``unturned`` counts are
+    the chance node's own odds (they left out the engine's placeholder card)."""
+    game = pyspiel.load_game(openspiel.NMBR9, {"players": 2, "remove": 3})
+    state = game.new_initial_state()
+    rng = random.Random(19)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            odds = dict(state.chance_outcomes())
+            for seat in (0, 1):
+                unturned = n9enc.split(np.array(state.observation_tensor(seat)), 2)["unturned"]
+                total = unturned.sum()
+                assert total == 20 - len(state.history()) // 3
+                assert {d: unturned[d] / total for d in odds} == pytest.approx(odds)
+            state.apply_action(rng.choice(list(odds)))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -18,7 +18,7 @@ one of perfect information there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -140,6 +140,12 @@ class ToyEncoder:
 
     def information_string(self, seat: int, history: Sequence[int]) -> str:
         return " ".join(map(str, history))
+
+    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
+        return []  # every move is public
+
+    def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
+        """Nothing to reorder: an undealt game holds no pile, only the unseen tiles."""
 
 
 class ToySetup:

@@ -32,9 +32,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..core.game import State, game_types, get_game
 
@@ -117,6 +117,36 @@ class ChanceEncoder(Encoder, Protocol):
 
     def information_string(self, seat: int, history: Sequence[int]) -> str:
         """The history as ``seat`` knows it, as text."""
+
+    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
+        """The positions in ``history`` of the moves ``seat`` has not seen (another
+        seat's pending placement of a simultaneous round); increasing, empty in a game of
+        perfect information. OpenSpiel's ``resample_from_infostate`` re-draws them."""
+
+    def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
+        """Reorder what nobody has seen (a pile's or deck's order, where the rules'
+        state holds one) at random, ``uniform()`` giving numbers in [0, 1); nothing else
+        changes, nor can the game's course (the chance nodes draw from what is unseen)."""
+
+
+@runtime_checkable
+class PublicView(Protocol):
+    """What a ``ChanceEncoder`` of a game of imperfect information offers for OpenSpiel's
+    public observer (``PrivateInfoType.NONE``): the position and the history as every
+    seat knows them, the same for all (in a game of perfect information the adapter uses
+    seat 0's observation and history: everything is public)."""
+
+    def public_observe(self) -> Array:
+        """The public observation, of ``Setup.observation_shape``."""
+
+    def public_render(self) -> str:
+        """The public position as text."""
+
+    def public_information_tensor(self, history: Sequence[int]) -> Array:
+        """The public observation, then the public history: ``Setup.information_size``."""
+
+    def public_information_string(self, history: Sequence[int]) -> str:
+        """The public history as text."""
 
 
 class Setup(Protocol):
@@ -208,6 +238,25 @@ def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[
     if reward == "rank" and players > 1:
         return [rank_reward(r, players) for r in encoder.ranks()]
     return encoder.reward_scores()
+
+
+def shuffle(items: list, uniform: Callable[[], float]) -> None:
+    """Shuffle ``items`` in place (Fisher-Yates), ``uniform()`` giving numbers in [0, 1).
+
+    >>> import random
+    >>> items = list(range(6))
+    >>> shuffle(items, random.Random(1).random)
+    >>> sorted(items) == list(range(6)) and items != list(range(6))
+    True
+    """
+    for i in range(len(items) - 1, 0, -1):
+        j = pick(i + 1, uniform)
+        items[i], items[j] = items[j], items[i]
+
+
+def pick(n: int, uniform: Callable[[], float]) -> int:
+    """A number in ``range(n)``, uniformly, from ``uniform()`` in [0, 1)."""
+    return min(int(uniform() * n), n - 1)
 
 
 def split_parts(

@@ -23,8 +23,11 @@ reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank); one se
 gets its score reward (solo Nova Luna ``-`` its score, solo NMBR 9 its score).
 ``observation_tensor`` is the PettingZoo observation (as float32) of the player
 asked about; ``information_state_tensor`` is that observation followed by the
-player's history as a fixed-size table (``ChanceEncoder.information_tensor``).
-See docs/research-openspiel.md.
+player's history as a fixed-size table (``ChanceEncoder.information_tensor``); an
+observer asked for public information only (``PrivateInfoType.NONE``) gives what
+every player knows. ``resample_from_infostate`` serves ISMCTS; a game of perfect
+information takes ``imperfect_information=True`` to be declared imperfect (ISMCTS
+refuses it otherwise). See docs/research-openspiel.md.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("tabletop_nmbr9", {"players": 1})
@@ -43,10 +46,12 @@ import pyspiel
 from .encoding import (
     CHANCE,
     ChanceEncoder,
+    PublicView,
     Setup,
     encoded_games,
     encoding,
     final_rewards,
+    pick,
     spiel_name,
 )
 
@@ -73,25 +78,63 @@ _COMMON = dict(
 class _Observer:
     """A PyObserver. Without perfect recall (the observation) the tensor is the
     encoding's observation of the observer's seat; with it (the information state)
-    the encoder's information tensor: that observation followed by the history."""
+    the encoder's information tensor: that observation followed by the history.
 
-    def __init__(self, iig_obs_type: Any, setup: Setup) -> None:
-        self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+    ``private_info=NONE`` asks for public information only, the same for every player:
+    in a game of perfect information seat 0's observation and history (everything is
+    public), otherwise the encoder's ``PublicView``. Other requests (no public
+    information, every player's private information) are refused: ``ValueError``."""
+
+    def __init__(self, iig_obs_type: Any, setup: Setup, perfect_information: bool) -> None:
+        private = pyspiel.PrivateInfoType
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if not iig_obs_type.public_info or iig_obs_type.private_info == private.ALL_PLAYERS:
+            raise ValueError(
+                "observation type not supported: public_info=True with private_info "
+                "SINGLE_PLAYER (a player's observation) or NONE (public only), either "
+                f"perfect_recall; asked: public_info={iig_obs_type.public_info}, "
+                f"private_info={iig_obs_type.private_info}"
+            )
+        self.recall = iig_obs_type.perfect_recall
+        self.public = iig_obs_type.private_info == private.NONE
+        self.perfect = perfect_information
         size = setup.information_size if self.recall else setup.observation_shape[0]
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: SpielState, player: int) -> None:
         encoder = state.encoder
+        if self.public and not self.perfect:
+            view = _public_view(encoder)
+            if self.recall:
+                self.tensor[:] = view.public_information_tensor(state.history())
+            else:
+                self.tensor[:] = view.public_observe()
+            return
+        seat = 0 if self.public else player  # perfect information: all of it is public
         if self.recall:
-            self.tensor[:] = encoder.information_tensor(player, state.history())
+            self.tensor[:] = encoder.information_tensor(seat, state.history())
         else:
-            self.tensor[:] = encoder.observe(player)
+            self.tensor[:] = encoder.observe(seat)
 
     def string_from(self, state: SpielState, player: int) -> str:
+        encoder = state.encoder
+        if self.public and not self.perfect:
+            view = _public_view(encoder)
+            if self.recall:
+                return view.public_information_string(state.history())
+            return view.public_render()
+        seat = 0 if self.public else player
         if self.recall:
-            return state.encoder.information_string(player, state.history())
-        return state.encoder.render(player)
+            return encoder.information_string(seat, state.history())
+        return encoder.render(seat)
+
+
+def _public_view(encoder: ChanceEncoder) -> PublicView:
+    if not isinstance(encoder, PublicView):
+        raise ValueError(f"{type(encoder).__name__} offers no public observation")
+    return encoder
 
 
 class SpielGame(pyspiel.Game):
@@ -104,9 +147,11 @@ class SpielGame(pyspiel.Game):
         name = self.name
         encoded = encoding(name)
         params = {**encoded.spiel_parameters, **(params or {})}
+        declared = bool(params.pop(IMPERFECT, False))
         values = {key: int(value) for key, value in params.items()}
         players = values.pop("players")
         self.setup = setup = encoded.setup(players, **values)  # checks them
+        self.perfect_information = encoded.perfect_information
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
             max_chance_outcomes=setup.max_chance_outcomes,
@@ -116,7 +161,8 @@ class SpielGame(pyspiel.Game):
             utility_sum=None,
             max_game_length=setup.max_game_length,
         )
-        super().__init__(_game_type(name), info, {"players": players, **values})
+        params = {"players": players, **values, **({IMPERFECT: True} if declared else {})}
+        super().__init__(_game_type(name, declared), info, params)
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
@@ -124,7 +170,7 @@ class SpielGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return _Observer(iig_obs_type, self.setup)
+        return _Observer(iig_obs_type, self.setup, self.perfect_information)
 
 
 class SpielState(pyspiel.State):
@@ -171,20 +217,54 @@ class SpielState(pyspiel.State):
             return [0.0] * n
         return final_rewards(self.encoder, n)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
+        """A state ``player_id`` cannot tell from this one (the same information state and
+        observation), drawn with ``probability_sampler`` (a callable giving numbers in
+        [0, 1), OpenSpiel's ``UniformProbabilitySampler``): what nobody has seen
+        reordered (``shuffle_unseen``), and each move the player has not seen re-drawn
+        uniformly among the legal moves of its seat at that point (``hidden_moves``), the
+        game replayed from its start with them."""
+
+        def uniform() -> float:
+            return float(probability_sampler())
+
+        history = self.history()
+        hidden = set(self.encoder.hidden_moves(player_id, history))
+        if hidden:
+            state = self.get_game().new_initial_state()
+            for at, action in enumerate(history):
+                if at in hidden:
+                    legal = state.legal_actions()
+                    action = legal[pick(len(legal), uniform)]
+                state.apply_action(action)
+        else:
+            state = self.clone()
+        state.encoder.shuffle_unseen(uniform)
+        return state
+
     def __str__(self) -> str:
         return self.encoder.render(None)
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+#: The parameter of a game of perfect information that declares it imperfect (default
+#: false): ISMCTS, for one, refuses a game declared perfect. Nothing else changes.
+IMPERFECT = "imperfect_information"
+
+
+def _game_type(name: str, declared_imperfect: bool = False) -> pyspiel.GameType:
     encoded = encoding(name)
     information = pyspiel.GameType.Information
+    parameters: dict[str, int | bool] = dict(encoded.spiel_parameters)
+    if encoded.perfect_information:
+        parameters[IMPERFECT] = False
+    perfect = encoded.perfect_information and not declared_imperfect
     return pyspiel.GameType(
         short_name=spiel_name(name),
         long_name=f"{_title(name)} (tabletop)",
         information=information.PERFECT_INFORMATION
-        if encoded.perfect_information
+        if perfect
         else information.IMPERFECT_INFORMATION,
-        parameter_specification=dict(encoded.spiel_parameters),
+        parameter_specification=parameters,
         **_COMMON,
     )
 

@@ -44,13 +44,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ...core.errors import IllegalActionError
-from ...research.encoding import CHANCE, TERMINAL, split_parts
+from ...research.encoding import CHANCE, TERMINAL, shuffle, split_parts
 from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, State, View
 
 SIZE = 40
@@ -165,12 +165,14 @@ def observe(state: State, seat: int, size: int = SIZE, *, acting: bool | None = 
 
 
 def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
-    seat = view.viewer
-    assert seat is not None, "a seat's view, not a spectator's"
+    """The observation of ``view``'s seat; a spectator's view (``viewer`` None) gives the
+    public observation: seat 0 first, no pending placement, "to place" 0."""
+    viewer = view.viewer
+    seat = 0 if viewer is None else viewer
     n = view.game.players
     obs = np.zeros(observation_size(n, size), dtype=np.int16)
     if acting is None:
-        acting = not view.is_over and not view.has_placed[seat]
+        acting = viewer is not None and not view.is_over and not view.has_placed[seat]
     obs[:HEADER] = (
         n,
         view.round,
@@ -203,14 +205,24 @@ def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) ->
     return obs
 
 
-def render(state: State, seat: int | None = None) -> str:
+def render(
+    state: State, seat: int | None = None, *, turned: bool = True, public: bool = False
+) -> str:
     """Plain text: the card, and each board as ``seat`` may see it (``None``: all of it,
-    pending placements included, as a referee sees it)."""
+    pending placements included, as a referee sees it; ``public``: as everyone sees it,
+    no pending placement shown). ``turned=False``: the round's card is not turned yet
+    (OpenSpiel's chance node), whatever card the engine's deck holds there."""
+    card = f"card {state.card}" if turned else "no card turned yet"
+    if state.is_over:
+        card = "over"
     lines = [
         f"NMBR 9, {state.game.players} player(s), round {min(state.round, state.rounds - 1) + 1}"
-        f"/{state.rounds}, " + ("over" if state.is_over else f"card {state.card}")
+        f"/{state.rounds}, {card}"
     ]
-    boards = state.boards if seat is None else View(state, seat).boards
+    if public:
+        boards = View(state, None).boards
+    else:
+        boards = state.boards if seat is None else View(state, seat).boards
     for s, board in enumerate(boards):
         lines.append(f"seat {s}: {board.score} points, {len(board.tiles)} tiles")
         if board.squares:
@@ -303,6 +315,13 @@ class Encoder:
 HIDDEN = -2
 
 
+def _untell_card(obs: np.ndarray, state: State) -> None:
+    """Before the chance node turns the round's card: no card (-1), and the engine's
+    placeholder for it counted among the cards not turned, where it is."""
+    obs[3] = -1
+    obs[HEADER + state.deck_order()[state.round]] += 1
+
+
 class ChanceEncoder(Encoder):
     """A game whose cards the chance nodes turn (OpenSpiel): each round begins with a
     chance node turning the next card, a digit with probability proportional to the
@@ -358,11 +377,18 @@ class ChanceEncoder(Encoder):
     def observe(self, seat: int) -> np.ndarray:
         """The observation; before a round's card is turned, its card is -1."""
         state = self.state
-        if self.turned > state.round or state.is_over:
+        if self._card_turned():
             return observe(state, seat, self.size)
         obs = observe(state, seat, self.size, acting=False)
-        obs[3] = -1  # the round's card is not turned yet
+        _untell_card(obs, state)
         return obs
+
+    def render(self, seat: int | None = None) -> str:
+        """The position as ``seat`` sees it; before a round's card is turned, no card."""
+        return render(self.state, seat, turned=self._card_turned())
+
+    def _card_turned(self) -> bool:
+        return self.turned > self.state.round or self.state.is_over
 
     def action_string(self, action: int) -> str:
         return str(decode(action, self.size))
@@ -370,7 +396,7 @@ class ChanceEncoder(Encoder):
     def chance_string(self, outcome: int) -> str:
         return f"turn card {outcome}"
 
-    def _known_history(self, seat: int, history: Sequence[int]) -> list[list[int]]:
+    def _known_history(self, seat: int | None, history: Sequence[int]) -> list[list[int]]:
         """The history as ``seat`` knows it, one row per round: the card turned, then
         the placements in seat order, another seat's of the current round as ``HIDDEN``."""
         n = self.setup.players
@@ -385,26 +411,74 @@ class ChanceEncoder(Encoder):
             last[1:] = [a if s == seat else HIDDEN for s, a in enumerate(last[1:])]
         return rounds
 
-    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
+    def _current_round(self, history: Sequence[int]) -> int:
+        """How many of the last moves in ``history`` are placements of a round not
+        resolved yet (0 at a chance node and once over: the round resolved)."""
+        into = len(history) % (self.setup.players + 1)  # the card, then the placements
+        return into - 1 if into else 0
+
+    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
+        """The other seats' placements of the round not resolved yet (seat ``k`` places
+        ``k``-th in a round)."""
+        placed = self._current_round(history)
+        start = len(history) - placed
+        return [start + k for k in range(placed) if k != seat]
+
+    def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
+        """Reorder the cards not turned yet (the removed ones among them): the engine's
+        deck holds an order the chance nodes never read."""
+        state = self.state
+        if state.is_over:
+            return
+        if self._card_turned():
+            cards = list(state.unturned())
+            shuffle(cards, uniform)
+            state.arrange_unturned(cards)
+        else:  # the round's card too: no placement yet
+            cards = list(state.deck_order()[state.round :])
+            shuffle(cards, uniform)
+            state.arrange_deck(cards)
+
+    def information_tensor(self, seat: int | None, history: Sequence[int]) -> np.ndarray:
         """The observation, then ``_known_history`` as a table of ``rounds × (players +
-        1)`` (-1 where nothing happened yet)."""
+        1)`` (-1 where nothing happened yet); ``seat`` None: the public ones."""
         width = self.setup.players + 1
         out = np.full(self.setup.information_size, -1.0, np.float32)
         size = self.setup.observation_shape[0]
-        out[:size] = self.observe(seat)
+        out[:size] = self.public_observe() if seat is None else self.observe(seat)
         for k, row in enumerate(self._known_history(seat, history)):
             at = size + k * width
             out[at : at + len(row)] = row
         return out
 
-    def information_string(self, seat: int, history: Sequence[int]) -> str:
+    def information_string(self, seat: int | None, history: Sequence[int]) -> str:
         """The cards turned, every placement of the rounds resolved, and of the current
-        round only the seat's own."""
+        round only the seat's own (``seat`` None: none)."""
         words: list[str] = []
         for card, *placed in self._known_history(seat, history):
             words.append(f"card{card}")
             words += ["?" if a == HIDDEN else str(a) for a in placed]
         return " ".join(words)
+
+    # -- public information (``tabletop.research.encoding.PublicView``) ------------------
+
+    def public_observe(self) -> np.ndarray:
+        """What every seat sees: the observation's layout, seat 0 first, the boards as of
+        the last resolved round, the card once turned, "to place" 0."""
+        state = self.state
+        obs = observe_view(View(state, None), self.size, acting=False)
+        if not self._card_turned():
+            _untell_card(obs, state)
+        return obs
+
+    def public_render(self) -> str:
+        return render(self.state, turned=self._card_turned(), public=True)
+
+    def public_information_tensor(self, history: Sequence[int]) -> np.ndarray:
+        return self.information_tensor(None, history)
+
+    def public_information_string(self, history: Sequence[int]) -> str:
+        return self.information_string(None, history)
 
 
 # A bound on the solo score: each tile scores digit × level, the 20 digits sum to

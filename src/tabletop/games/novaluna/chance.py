@@ -3,13 +3,13 @@ encoding (``encoding.NovaLunaSetup.undealt``), which never holds the pile's orde
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...core.errors import IllegalActionError
-from ...research.encoding import CHANCE, TERMINAL
+from ...research.encoding import CHANCE, TERMINAL, shuffle
 from .encoding import (
     ACTIONS,
     ENCODING,
@@ -175,3 +175,16 @@ class ChanceEncoder:
 
     def information_string(self, seat: int, history: Sequence[int]) -> str:
         return " ".join(map(str, history))  # everything that happened is public
+
+    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
+        return []  # every move is public
+
+    def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
+        """Reorder the rules' draw pile (the tiles not drawn): the chance nodes put each
+        tile they draw on top (``arrange_pile``), so its order never counts."""
+        state = self.state
+        if state is None:
+            return  # the pile is laid out when set-up ends
+        pile = list(state.pile_order()[state.drawn :])
+        shuffle(pile, uniform)
+        state.arrange_pile(pile)

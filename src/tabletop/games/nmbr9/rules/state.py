@@ -197,6 +197,21 @@ class State:
             rest.remove(card)  # ValueError if no such card is left
         self._deck = self._deck[:turned] + tuple(next_cards) + tuple(rest)
 
+    def arrange_unturned(self, cards: list[int] | tuple[int, ...]) -> None:
+        """Put the cards not turned yet (``unturned()``, in any order) in this order; the
+        turned ones, the current card among them, stay. For samplers of what no seat can
+        know (OpenSpiel's ``resample_from_infostate``); allowed at any time.
+
+        >>> state = Game(players=1).new_state(deck=sorted(FULL_DECK))
+        >>> state.arrange_unturned(sorted(state.unturned(), reverse=True))
+        >>> state.card, state.deck_order()[1:3]
+        (0, (9, 9))
+        """
+        if sorted(cards) != sorted(self.unturned()):
+            raise ValueError("not an order of the cards not turned yet")
+        turned = len(self.turned())
+        self._deck = self._deck[:turned] + tuple(cards)
+
     def acting_seats(self) -> tuple[int, ...]:
         """The seats that have not placed this round's tile yet (empty once over)."""
         if self.is_over:
