@@ -125,9 +125,10 @@ class Setup(Protocol):
     players: int
     actions: int  # the flat action space: Discrete(actions)
     observation_shape: tuple[int, ...]
-    observation_dtype: str  # e.g. "int16"
-    low: int  # bounds of every observation entry
+    observation_dtype: str  # the raw observation's (``Encoder.observe``), e.g. "int16"
+    low: int  # bounds of every raw observation entry
     high: int
+    scaler: Scaler  # per entry bounds of the raw observation: what the networks see
     # OpenSpiel's GameInfo
     max_chance_outcomes: int
     max_game_length: int
@@ -200,6 +201,46 @@ def rank_reward(rank: int, players: int) -> float:
     [1.0, 0.0, -1.0]
     """
     return 1.0 - 2.0 * (rank - 1) / (players - 1)
+
+
+class Scaler:
+    """Maps a raw observation (``Encoder.observe``) onto ``[0, 1]``, entry by entry:
+    ``(raw - low) / (high - low)`` as ``float32``, ``low`` and ``high`` being each
+    entry's bounds (arrays of the observation's length, ``high > low``). Every tensor
+    the research adapters hand to a network is scaled so (a raw action index or score
+    makes gradients blow up); ``unscale`` gives the raw values back.
+
+    >>> import numpy as np
+    >>> s = Scaler(np.array([0, -4]), np.array([1, 4]))
+    >>> s(np.array([1, 2], np.int16)).tolist(), s.unscale(s(np.array([1, 2]))).tolist()
+    ([1.0, 0.75], [1, 2])
+    """
+
+    def __init__(self, low: Array, high: Array) -> None:
+        import numpy as np
+
+        low = np.asarray(low, np.float64)
+        high = np.asarray(high, np.float64)
+        if low.shape != high.shape or not (high > low).all():
+            raise ValueError("every entry needs bounds with high > low")
+        self.low = low.astype(np.float32)
+        self.high = high.astype(np.float32)
+        self.span = (high - low).astype(np.float32)
+        self._factor = (1.0 / (high - low)).astype(np.float32)
+
+    def __call__(self, raw: Array) -> Array:
+        """``raw`` scaled onto ``[0, 1]`` (``float32``, a new array)."""
+        import numpy as np
+
+        out = np.subtract(raw, self.low, dtype=np.float32)
+        out *= self._factor
+        return out
+
+    def unscale(self, scaled: Array) -> Array:
+        """The raw integer values of a scaled observation (``int64``)."""
+        import numpy as np
+
+        return np.rint(np.asarray(scaled, np.float64) * self.span + self.low).astype(np.int64)
 
 
 def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[float]:

@@ -21,9 +21,10 @@ Actions are the encodings' flat indices (the PettingZoo environments'). All game
 are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the rank
 reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank); one seat
 gets its score reward (solo Nova Luna ``-`` its score, solo NMBR 9 its score).
-``observation_tensor`` is the PettingZoo observation (as float32) of the player
-asked about; ``information_state_tensor`` is that observation followed by the
-player's history as a fixed-size table (``ChanceEncoder.information_tensor``).
+``observation_tensor`` is the PettingZoo observation (``float32`` on ``[0, 1]``) of
+the player asked about; ``information_state_tensor`` is that observation followed
+by the player's history as a fixed-size table, scaled onto ``[0, 1]`` as well
+(``ChanceEncoder.information_tensor``): every tensor a network is given is.
 See docs/research-openspiel.md.
 
 >>> import pyspiel
@@ -77,6 +78,7 @@ class _Observer:
 
     def __init__(self, iig_obs_type: Any, setup: Setup) -> None:
         self.recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        self.scale = setup.scaler
         size = setup.information_size if self.recall else setup.observation_shape[0]
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
@@ -86,7 +88,7 @@ class _Observer:
         if self.recall:
             self.tensor[:] = encoder.information_tensor(player, state.history())
         else:
-            self.tensor[:] = encoder.observe(player)
+            self.tensor[:] = self.scale(encoder.observe(player))
 
     def string_from(self, state: SpielState, player: int) -> str:
         if self.recall:
