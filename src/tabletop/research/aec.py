@@ -22,7 +22,10 @@ the encoding's scaled onto ``[0, 1]`` entry by entry (``setup.scaler``; its
 Rewards come only when the game ends (every agent gets its reward on the last
 step): ``reward="rank"`` (default) gives ``1 - 2 * (rank - 1) / (players - 1)``
 — +1 for first, -1 for last, evenly between; with one player (NMBR 9 solo)
-the score is used. ``reward="score"`` gives Nova Luna's discs placed (solo:
+the score is used. A draw (a shared rank) pays both the better rank: +1 each for
+a two-player draw, so the default is general-sum. ``reward="zero_sum"`` gives the
+rank reward less its mean over the seats, summing to 0: +1 for a win, -1 for a
+loss and 0 for a two-player draw. ``reward="score"`` gives Nova Luna's discs placed (solo:
 minus the final score, lower being better there) and NMBR 9's points.
 
 An action the mask forbids raises ``IllegalActionError`` and changes nothing.
@@ -55,7 +58,7 @@ from .encoding import Encoder, encoding, final_rewards, pettingzoo_name, rank_re
 if TYPE_CHECKING:
     from ..core.game import State
 
-REWARDS = ("rank", "score")
+REWARDS = ("rank", "zero_sum", "score")
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):

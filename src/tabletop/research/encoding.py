@@ -243,11 +243,28 @@ class Scaler:
         return np.rint(np.asarray(scaled, np.float64) * self.span + self.low).astype(np.int64)
 
 
+def zero_sum_rewards(ranks: Sequence[int]) -> list[float]:
+    """The rank rewards less their mean, so that they sum to 0: two players get +1 for
+    a win, -1 for a loss and 0 each for a draw (the rank reward pays a draw +1 to both).
+    Without shared ranks they are the rank rewards.
+
+    >>> zero_sum_rewards([1, 2]), zero_sum_rewards([1, 1]), zero_sum_rewards([1, 1, 3])
+    ([1.0, -1.0], [0.0, 0.0], [0.6666666666666667, 0.6666666666666667, -1.3333333333333335])
+    """
+    rewards = [rank_reward(r, len(ranks)) for r in ranks]
+    mean = sum(rewards) / len(rewards)
+    return [r - mean for r in rewards]
+
+
 def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[float]:
-    """Per seat the reward at the end: the rank reward (``"rank"``, several seats) or
+    """Per seat the reward at the end: the rank reward (``"rank"``, several seats), the
+    rank reward less its mean (``"zero_sum"``, several seats: a draw pays 0) or
     ``reward_scores()`` (``"score"``, or one seat)."""
-    if reward == "rank" and players > 1:
-        return [rank_reward(r, players) for r in encoder.ranks()]
+    if players > 1:
+        if reward == "rank":
+            return [rank_reward(r, players) for r in encoder.ranks()]
+        if reward == "zero_sum":
+            return zero_sum_rewards(encoder.ranks())
     return encoder.reward_scores()
 
 

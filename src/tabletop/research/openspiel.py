@@ -17,10 +17,13 @@ registers games added to the registry later. Parameters are the encoding's
   placement of the current round. Each round begins with a chance node turning
   the card (``tabletop.games.nmbr9.encoding.ChanceEncoder``).
 
-Actions are the encodings' flat indices (the PettingZoo environments'). All games
-are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the rank
-reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank); one seat
-gets its score reward (solo Nova Luna ``-`` its score, solo NMBR 9 its score).
+Actions are the encodings' flat indices (the PettingZoo environments'). By default
+the games are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the
+rank reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank, so a
+two-player draw pays +1 to both); one seat gets its score reward (solo Nova Luna
+``-`` its score, solo NMBR 9 its score). The parameter ``zero_sum=True`` (two or
+more players) makes a game ``ZERO_SUM``: the rank reward less its mean over the
+seats, +1 for a win, -1 for a loss and 0 for a two-player draw.
 ``observation_tensor`` is the PettingZoo observation (``float32`` on ``[0, 1]``) of
 the player asked about; ``information_state_tensor`` is that observation followed
 by the player's history as a fixed-size table, scaled onto ``[0, 1]`` as well
@@ -49,6 +52,7 @@ from .encoding import (
     encoding,
     final_rewards,
     spiel_name,
+    zero_sum_rewards,
 )
 
 if TYPE_CHECKING:
@@ -105,9 +109,12 @@ class SpielGame(pyspiel.Game):
     def __init__(self, params: dict | None = None) -> None:
         name = self.name
         encoded = encoding(name)
-        params = {**encoded.spiel_parameters, **(params or {})}
+        params = {**encoded.spiel_parameters, "zero_sum": False, **(params or {})}
+        self.zero_sum = zero_sum = bool(params.pop("zero_sum"))
         values = {key: int(value) for key, value in params.items()}
         players = values.pop("players")
+        if zero_sum and players < 2:
+            raise ValueError("zero_sum needs two players or more")
         self.setup = setup = encoded.setup(players, **values)  # checks them
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
@@ -115,10 +122,12 @@ class SpielGame(pyspiel.Game):
             num_players=players,
             min_utility=setup.min_utility,
             max_utility=setup.max_utility,
-            utility_sum=None,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=setup.max_game_length,
         )
-        super().__init__(_game_type(name), info, {"players": players, **values})
+        super().__init__(
+            _game_type(name, zero_sum), info, {"players": players, **values, "zero_sum": zero_sum}
+        )
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
@@ -136,6 +145,7 @@ class SpielState(pyspiel.State):
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         self.encoder: ChanceEncoder = game.setup.undealt()
+        self.zero_sum = game.zero_sum
 
     @property
     def engine(self) -> State | None:
@@ -171,23 +181,27 @@ class SpielState(pyspiel.State):
         n = self.num_players()
         if not self.encoder.is_over:
             return [0.0] * n
+        if self.zero_sum:
+            return zero_sum_rewards(self.encoder.ranks())
         return final_rewards(self.encoder, n)
 
     def __str__(self) -> str:
         return self.encoder.render(None)
 
 
-def _game_type(name: str) -> pyspiel.GameType:
+def _game_type(name: str, zero_sum: bool = False) -> pyspiel.GameType:
     encoded = encoding(name)
     information = pyspiel.GameType.Information
+    utility = pyspiel.GameType.Utility
+    common = {**_COMMON, "utility": utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM}
     return pyspiel.GameType(
         short_name=spiel_name(name),
         long_name=f"{_title(name)} (tabletop)",
         information=information.PERFECT_INFORMATION
         if encoded.perfect_information
         else information.IMPERFECT_INFORMATION,
-        parameter_specification=dict(encoded.spiel_parameters),
-        **_COMMON,
+        parameter_specification={**encoded.spiel_parameters, "zero_sum": False},
+        **common,
     )
 
 
