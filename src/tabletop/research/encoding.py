@@ -248,8 +248,10 @@ def zero_sum_rewards(ranks: Sequence[int]) -> list[float]:
     a win, -1 for a loss and 0 each for a draw (the rank reward pays a draw +1 to both).
     Without shared ranks they are the rank rewards.
 
-    >>> zero_sum_rewards([1, 2]), zero_sum_rewards([1, 1]), zero_sum_rewards([1, 1, 3])
-    ([1.0, -1.0], [0.0, 0.0], [0.6666666666666667, 0.6666666666666667, -1.3333333333333335])
+    >>> zero_sum_rewards([1, 2]), zero_sum_rewards([1, 1])
+    ([1.0, -1.0], [0.0, 0.0])
+    >>> [round(r, 3) for r in zero_sum_rewards([1, 1, 3])]
+    [0.667, 0.667, -1.333]
     """
     rewards = [rank_reward(r, len(ranks)) for r in ranks]
     mean = sum(rewards) / len(rewards)
