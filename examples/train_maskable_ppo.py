@@ -4,8 +4,9 @@
     python examples/train_maskable_ppo.py --steps 30720 --png learning-curve.png
 
 The learner plays ``tabletop.research.versus.NovaLunaVersusRandomEnv`` (the PettingZoo
-environment with the other seat played by ``random``; reward: +0.1 per disc placed,
--0.1 per disc the opponent places, +1 win / -1 loss at the end). The policy is
+environment with the other seat played by ``random``; reward: 0.1 x the change in the
+learner's disc lead (its discs placed minus the opponent's) over the step, the
+opponent's replies included, then +1 win / -1 loss at the end). The policy is
 ``GridPolicy``: the observation's display rows are drawn on a grid around the first tile
 and one small convolution scores every (tile choice, cell) with the same weights, so
 what it learns about one cell (lay next to matching colours, fulfil tasks) holds for
