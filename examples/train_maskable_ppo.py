@@ -4,8 +4,9 @@
     python examples/train_maskable_ppo.py --steps 30720 --png learning-curve.png
 
 The learner plays ``tabletop.research.versus.NovaLunaVersusRandomEnv`` (the PettingZoo
-environment with the other seat played by ``random``; reward: +0.1 per disc placed,
--0.1 per disc the opponent places, +1 win / -1 loss at the end). The policy is
+environment with the other seat played by ``random``; reward: 0.1 x the change in the
+learner's disc lead (its discs placed minus the opponent's) over the step, the
+opponent's replies included, then +1 win / -1 loss at the end). The policy is
 ``GridPolicy``: the observation's display rows are drawn on a grid around the first tile
 and one small convolution scores every (tile choice, cell) with the same weights, so
 what it learns about one cell (lay next to matching colours, fulfil tasks) holds for
@@ -31,7 +32,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from torch import nn
 
 from tabletop.research import novaluna as nlenc
-from tabletop.research.versus import OBS_SCALE, NovaLunaVersusRandomEnv
+from tabletop.research.versus import SCALER, NovaLunaVersusRandomEnv
 
 EVAL_SEED = 10_000  # evaluation deals: seeds EVAL_SEED, EVAL_SEED + 1, ...
 
@@ -152,9 +153,11 @@ class GridNet(nn.Module):
         outside = torch.ones(nlenc.GRID, nlenc.GRID)
         outside[pad : pad + SIDE, pad : pad + SIDE] = 0
         self.register_buffer("outside", outside)
+        self.register_buffer("low", torch.tensor(SCALER.low))
+        self.register_buffer("span", torch.tensor(SCALER.span))
 
     def _parts(self, obs: torch.Tensor):
-        raw = torch.round(obs * OBS_SCALE).long()
+        raw = torch.round(obs * self.span + self.low).long()  # SCALER.unscale
         batch = obs.shape[0]
         rows = raw[:, _DISPLAYS : _DISPLAYS + nlenc.MAX_TILES * nlenc.ROW]
         rows = rows.reshape(batch, nlenc.MAX_TILES, nlenc.ROW)  # the learner's display
@@ -174,7 +177,7 @@ class GridNet(nn.Module):
         wheel = raw[:, nlenc.HEADER : nlenc.HEADER + nlenc.WHEEL].reshape(batch, 11, 4)
         takeable = wheel[..., 3:4] == torch.arange(1, 4, device=obs.device)  # (B, 11, 3)
         choice_ids = (wheel[..., 0:1] * takeable).sum(1)  # (B, 3), 0 if no such choice
-        unseen = obs[:, -nlenc.UNSEEN :] * OBS_SCALE
+        unseen = obs[:, -nlenc.UNSEEN :]  # 0 or 1 either way
         glob = self.globals(torch.cat([obs[:, :_GLOBAL], unseen], 1))
         return self.trunk(planes), self.choice_tile(choice_ids), glob
 

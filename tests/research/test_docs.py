@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import doctest
+import random
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -76,3 +78,29 @@ def test_the_research_environments_work_without_open_spiel():
         [sys.executable, "-c", NO_SPIEL], capture_output=True, text=True, check=True
     ).stdout
     assert "openspiel needs the wheel: pyspiel is blocked" in out
+
+
+def test_the_training_reward_is_documented_as_the_code_pays_it():
+    """Issue 31: README and the Gymnasium page said "+0.1 per disc placed"; the versus
+    env pays 0.1 x the change in the learner's disc lead (the opponent's discs count
+    against it). The docs say so, and the env does it."""
+    root = Path(__file__).parents[2]
+    for path in ("README.md", "docs/research-gymnasium.md", "examples/train_maskable_ppo.py"):
+        text = " ".join((root / path).read_text().split())
+        assert "per disc placed" not in text, path
+        assert "disc lead" in text, path
+    for path in ("README.md", "docs/research-gymnasium.md"):
+        text = " ".join((root / path).read_text().split())
+        assert "spread between runs" in text and "unmeasured" in text, path
+    pytest.importorskip("gymnasium")
+    from tabletop.research.versus import NovaLunaVersusRandomEnv
+
+    env = NovaLunaVersusRandomEnv()
+    obs, info = env.reset(seed=5)
+    rng = random.Random(5)
+    over = False
+    while not over:
+        before = env._disc_lead()
+        obs, reward, over, _, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
+        expected = 0.1 * (env._disc_lead() - before) + (env.aec.rewards[env.agent] if over else 0)
+        assert reward == pytest.approx(expected)

@@ -85,7 +85,7 @@ def test_gymnasium_observations_hold_no_deck_order_only_the_unturned_multiset():
         env.reset(options={"deck": d}) for env, d in zip(envs, decks, strict=True)
     )
     assert np.array_equal(oa, ob) and np.array_equal(ia["action_mask"], ib["action_mask"])
-    unturned = enc.split(oa, 1)["unturned"]
+    unturned = enc.split(envs[0].setup.scaler.unscale(oa), 1)["unturned"]  # raw counts
     assert unturned.sum() == 19 and unturned[base[0]] == 1
 
 

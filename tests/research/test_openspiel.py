@@ -136,14 +136,16 @@ def test_nmbr9_a_seats_pending_placement_never_reaches_another_seats_observation
         assert str(action) in resolved.information_state_string(1).split()
     assert len(seen) > 1  # the seat itself sees its own placement
     assert len(infos) == 1
-    parts = n9enc.split(np.array(before[0], dtype=np.int16), 2)
+    raw = n9enc.ENCODING.setup(2).scaler.unscale(before[0])  # the tensor is scaled
+    parts = n9enc.split(raw, 2)
     assert parts["header"][4] == 1  # seat 1 is still to place
 
 
 def test_nmbr9_the_card_is_not_shown_before_its_chance_node():
     state = pyspiel.load_game(openspiel.NMBR9, {"players": 1}).new_initial_state()
     assert state.is_chance_node()
-    assert state.observation_tensor(0)[3] == -1
+    raw = n9enc.ENCODING.setup(1).scaler.unscale(state.observation_tensor(0))
+    assert raw[3] == -1
 
 
 def test_mcts_plays_legal_nova_luna_moves():
@@ -500,13 +502,15 @@ def test_nmbr9_observation_at_a_chance_node_counts_every_card_not_turned():
     """Before the chance node turns a card, the observation's ``unturned`` counts are
     the chance node's own odds (they left out the engine's placeholder card)."""
     game = pyspiel.load_game(openspiel.NMBR9, {"players": 2, "remove": 3})
+    scaler = n9enc.ENCODING.setup(2, remove=3).scaler
     state = game.new_initial_state()
     rng = random.Random(19)
     while not state.is_terminal():
         if state.is_chance_node():
             odds = dict(state.chance_outcomes())
             for seat in (0, 1):
-                unturned = n9enc.split(np.array(state.observation_tensor(seat)), 2)["unturned"]
+                raw = scaler.unscale(state.observation_tensor(seat))  # the tensor is scaled
+                unturned = n9enc.split(raw, 2)["unturned"]
                 total = unturned.sum()
                 assert total == 20 - len(state.history()) // 3
                 assert {d: unturned[d] / total for d in odds} == pytest.approx(odds)

@@ -3,10 +3,11 @@ the encoding contract of ``tabletop.research.encoding``, named by ``GameType.res
 
 Actions: ``0..2``, take the tile in that market slot. An observation (``int16``) is the
 market (0 for a gap the pile has still to fill), the turn, the tiles left unseen, then
-each seat's sum and number of tiles, the observing seat first. Everything a seat sees
-is public: only the pile's order is unknown, and for OpenSpiel the pile is chance — a
-chance node turns each tile as it comes face up (outcome ``tile - 1``) — so the game is
-one of perfect information there.
+each seat's sum and number of tiles, the observing seat first; ``scaler`` holds each
+entry's bounds (the adapters hand networks the observation scaled onto ``[0, 1]``).
+Everything a seat sees is public: only the pile's order is unknown, and for OpenSpiel
+the pile is chance — a chance node turns each tile as it comes face up (outcome
+``tile - 1``) — so the game is one of perfect information there.
 
 >>> encoder = ENCODING.setup(2).deal(seed=1, options={})
 >>> encoder.acting(), encoder.legal_actions(0), encoder.observe(0).tolist()[3:]
@@ -25,7 +26,7 @@ import numpy as np
 
 from tabletop.core.errors import IllegalActionError
 from tabletop.core.outcome import Outcome
-from tabletop.research.encoding import CHANCE, TERMINAL
+from tabletop.research.encoding import CHANCE, TERMINAL, Scaler
 
 from .rules import MARKET, TILES, TURNS, Game, State, Take
 
@@ -131,11 +132,12 @@ class ToyEncoder:
         return f"tile {outcome + 1}"
 
     def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
-        """The observation, then the whole history (every move is public), -1 padded."""
-        out = np.full(self.setup.information_size, -1.0, np.float32)
+        """The observation scaled, then the whole history (every move is public), an
+        index ``i`` (a slot or a tile) as ``(i + 1) / TILES``, 0 padded: all on [0, 1]."""
+        out = np.zeros(self.setup.information_size, np.float32)
         size = self.setup.observation_shape[0]
-        out[:size] = self.observe(seat)
-        out[size : size + len(history)] = history
+        out[:size] = self.setup.scaler(self.observe(seat))
+        out[size : size + len(history)] = np.add(history, 1, dtype=np.float32) / TILES
         return out
 
     def information_string(self, seat: int, history: Sequence[int]) -> str:
@@ -165,6 +167,8 @@ class ToySetup:
         self.information_size = self.observation_shape[0] + self.max_game_length
         self.min_utility = 0.0 if players == 1 else -1.0
         self.max_utility = float(BEST) if players == 1 else 1.0
+        high = [TILES] * MARKET + [players * TURNS, TILES] + [BEST, TURNS] * players
+        self.scaler = Scaler(np.zeros(len(high)), np.array(high))
 
     def deal(self, seed: int, options: Mapping[str, Any]) -> ToyEncoder:
         """A game dealt from ``seed``, or from ``options["pile"]`` (the draw order)."""

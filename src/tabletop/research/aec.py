@@ -6,8 +6,10 @@ encoding (``research.encoding``); ``env(game, ...)`` wraps it as PettingZoo's
 ``NovaLunaEnv`` and ``Nmbr9Env`` are the environments under their former names.
 
 Agents are ``"player_0"`` … ``"player_{n-1}"`` (seat numbers). Each observation
-is ``{"observation": int16 vector, "action_mask": int8 vector}``; the encodings
-are in each game's ``encoding`` module (docs/research-pettingzoo.md).
+is ``{"observation": float32 vector, "action_mask": int8 vector}``, the observation
+the encoding's scaled onto ``[0, 1]`` entry by entry (``setup.scaler``; its
+``unscale`` gives the raw values back); the encodings are in each game's
+``encoding`` module (docs/research-pettingzoo.md).
 
 ``agent_selection`` is the encoder's seat to act:
 
@@ -20,7 +22,10 @@ are in each game's ``encoding`` module (docs/research-pettingzoo.md).
 Rewards come only when the game ends (every agent gets its reward on the last
 step): ``reward="rank"`` (default) gives ``1 - 2 * (rank - 1) / (players - 1)``
 — +1 for first, -1 for last, evenly between; with one player (NMBR 9 solo)
-the score is used. ``reward="score"`` gives Nova Luna's discs placed (solo:
+the score is used. A draw (a shared rank) pays both the better rank: +1 each for
+a two-player draw, so the default is general-sum. ``reward="zero_sum"`` gives the
+rank reward less its mean over the seats, summing to 0: +1 for a win, -1 for a
+loss and 0 for a two-player draw. ``reward="score"`` gives Nova Luna's discs placed (solo:
 minus the final score, lower being better there) and NMBR 9's points.
 
 An action the mask forbids raises ``IllegalActionError`` and changes nothing.
@@ -53,7 +58,7 @@ from .encoding import Encoder, encoding, final_rewards, pettingzoo_name, rank_re
 if TYPE_CHECKING:
     from ..core.game import State
 
-REWARDS = ("rank", "score")
+REWARDS = ("rank", "zero_sum", "score")
 
 
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
@@ -113,13 +118,11 @@ class TabletopEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        dtype = np.dtype(setup.observation_dtype)
+        self._scale = setup.scaler
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(
-                        setup.low, setup.high, setup.observation_shape, dtype=dtype
-                    ),
+                    "observation": spaces.Box(0.0, 1.0, setup.observation_shape, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (setup.actions,), dtype=np.int8),
                 }
             )
@@ -162,7 +165,10 @@ class TabletopEnv(AECEnv):
         place this round, whether or not it is ``agent_selection`` yet)."""
         seat = self._seat[agent]
         encoder = self.encoder
-        return {"observation": encoder.observe(seat), "action_mask": encoder.mask(seat)}
+        return {
+            "observation": self._scale(encoder.observe(seat)),
+            "action_mask": encoder.mask(seat),
+        }
 
     # Any: PettingZoo's action, an index (an int or a numpy integer), or None for an agent
     # that is done

@@ -155,9 +155,10 @@ class Setup(Protocol):
     players: int
     actions: int  # the flat action space: Discrete(actions)
     observation_shape: tuple[int, ...]
-    observation_dtype: str  # e.g. "int16"
-    low: int  # bounds of every observation entry
+    observation_dtype: str  # the raw observation's (``Encoder.observe``), e.g. "int16"
+    low: int  # bounds of every raw observation entry
     high: int
+    scaler: Scaler  # per entry bounds of the raw observation: what the networks see
     # OpenSpiel's GameInfo
     max_chance_outcomes: int
     max_game_length: int
@@ -232,11 +233,70 @@ def rank_reward(rank: int, players: int) -> float:
     return 1.0 - 2.0 * (rank - 1) / (players - 1)
 
 
+class Scaler:
+    """Maps a raw observation (``Encoder.observe``) onto ``[0, 1]``, entry by entry:
+    ``(raw - low) / (high - low)`` as ``float32``, ``low`` and ``high`` being each
+    entry's bounds (arrays of the observation's length, ``high > low``). Every tensor
+    the research adapters hand to a network is scaled so (a raw action index or score
+    makes gradients blow up); ``unscale`` gives the raw values back.
+
+    >>> import numpy as np
+    >>> s = Scaler(np.array([0, -4]), np.array([1, 4]))
+    >>> s(np.array([1, 2], np.int16)).tolist(), s.unscale(s(np.array([1, 2]))).tolist()
+    ([1.0, 0.75], [1, 2])
+    """
+
+    def __init__(self, low: Array, high: Array) -> None:
+        import numpy as np
+
+        low = np.asarray(low, np.float64)
+        high = np.asarray(high, np.float64)
+        if low.shape != high.shape or not (high > low).all():
+            raise ValueError("every entry needs bounds with high > low")
+        self.low = low.astype(np.float32)
+        self.high = high.astype(np.float32)
+        self.span = (high - low).astype(np.float32)
+        self._factor = (1.0 / (high - low)).astype(np.float32)
+
+    def __call__(self, raw: Array) -> Array:
+        """``raw`` scaled onto ``[0, 1]`` (``float32``, a new array)."""
+        import numpy as np
+
+        out = np.subtract(raw, self.low, dtype=np.float32)
+        out *= self._factor
+        return out
+
+    def unscale(self, scaled: Array) -> Array:
+        """The raw integer values of a scaled observation (``int64``)."""
+        import numpy as np
+
+        return np.rint(np.asarray(scaled, np.float64) * self.span + self.low).astype(np.int64)
+
+
+def zero_sum_rewards(ranks: Sequence[int]) -> list[float]:
+    """The rank rewards less their mean, so that they sum to 0: two players get +1 for
+    a win, -1 for a loss and 0 each for a draw (the rank reward pays a draw +1 to both).
+    Without shared ranks they are the rank rewards.
+
+    >>> zero_sum_rewards([1, 2]), zero_sum_rewards([1, 1])
+    ([1.0, -1.0], [0.0, 0.0])
+    >>> [round(r, 3) for r in zero_sum_rewards([1, 1, 3])]
+    [0.667, 0.667, -1.333]
+    """
+    rewards = [rank_reward(r, len(ranks)) for r in ranks]
+    mean = sum(rewards) / len(rewards)
+    return [r - mean for r in rewards]
+
+
 def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[float]:
-    """Per seat the reward at the end: the rank reward (``"rank"``, several seats) or
+    """Per seat the reward at the end: the rank reward (``"rank"``, several seats), the
+    rank reward less its mean (``"zero_sum"``, several seats: a draw pays 0) or
     ``reward_scores()`` (``"score"``, or one seat)."""
-    if reward == "rank" and players > 1:
-        return [rank_reward(r, players) for r in encoder.ranks()]
+    if players > 1:
+        if reward == "rank":
+            return [rank_reward(r, players) for r in encoder.ranks()]
+        if reward == "zero_sum":
+            return zero_sum_rewards(encoder.ranks())
     return encoder.reward_scores()
 
 

@@ -6,7 +6,9 @@ an encoding and a solo mode.
 (``gymnasium.make("tabletop/NovaLunaSolo-v0")``, ``"tabletop/Nmbr9Solo-v0"``), and
 ``register()`` registers games added to the registry later. The observation is the
 same vector as the PettingZoo environments' ``"observation"``
-(docs/research-gymnasium.md); the legal actions are ``info["action_mask"]``
+(docs/research-gymnasium.md), ``float32`` scaled onto ``[0, 1]`` entry by entry
+(``Setup.scaler``; ``env.unwrapped.setup.scaler.unscale(obs)`` gives the raw
+values back); the legal actions are ``info["action_mask"]``
 (``np.int8``) and ``env.action_masks()`` (what sb3-contrib's MaskablePPO asks for).
 
 Rewards come at the end of the episode: Nova Luna solo gives minus the final
@@ -20,8 +22,10 @@ default the encoding's, -1000 for Nova Luna (every finished game scores above
 
 >>> env = NovaLunaSoloEnv()
 >>> obs, info = env.reset(seed=3)
->>> obs.shape, info["action_mask"].dtype, bool((env.action_masks() == info["action_mask"]).all())
-((533,), dtype('int8'), True)
+>>> obs.shape, obs.dtype, float(obs.min()) >= 0, float(obs.max()) <= 1
+((533,), dtype('float32'), True, True)
+>>> info["action_mask"].dtype, bool((env.action_masks() == info["action_mask"]).all())
+(dtype('int8'), True)
 """
 
 from __future__ import annotations
@@ -68,9 +72,8 @@ class SoloEnv(gymnasium.Env):
         encoded = encoding(game)
         self.setup = setup = encoded.setup(1, **options)
         self.game_name = game
-        self.observation_space = spaces.Box(
-            setup.low, setup.high, setup.observation_shape, dtype=np.dtype(setup.observation_dtype)
-        )
+        self.observation_space = spaces.Box(0.0, 1.0, setup.observation_shape, dtype=np.float32)
+        self._scale = setup.scaler
         self.action_space = spaces.Discrete(setup.actions)
         self.render_mode = render_mode
         if illegal_penalty is None:
@@ -98,7 +101,7 @@ class SoloEnv(gymnasium.Env):
         self._mask = self.encoder.mask(0)
         if self.render_mode == "human":
             self.render()
-        return self.encoder.observe(0), {"action_mask": self._mask}
+        return self._scale(self.encoder.observe(0)), {"action_mask": self._mask}
 
     def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict]:
         index = int(action)
@@ -109,7 +112,7 @@ class SoloEnv(gymnasium.Env):
                 "illegal_action": True,
             }
             self._mask = info["action_mask"]
-            return encoder.observe(0), self.illegal_penalty, True, False, info
+            return self._scale(encoder.observe(0)), self.illegal_penalty, True, False, info
         encoder.apply(index, 0)
         over = encoder.is_over
         reward = encoder.reward_scores()[0] if over else 0.0
@@ -119,7 +122,7 @@ class SoloEnv(gymnasium.Env):
             info["score"] = encoder.solo_score()
         if self.render_mode == "human":
             self.render()
-        return encoder.observe(0), reward, over, False, info
+        return self._scale(encoder.observe(0)), reward, over, False, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as ``np.int8`` (the name MaskablePPO looks for)."""

@@ -17,17 +17,21 @@ registers games added to the registry later. Parameters are the encoding's
   placement of the current round. Each round begins with a chance node turning
   the card (``tabletop.games.nmbr9.encoding.ChanceEncoder``).
 
-Actions are the encodings' flat indices (the PettingZoo environments'). All games
-are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the rank
-reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank); one seat
-gets its score reward (solo Nova Luna ``-`` its score, solo NMBR 9 its score).
-``observation_tensor`` is the PettingZoo observation (as float32) of the player
-asked about; ``information_state_tensor`` is that observation followed by the
-player's history as a fixed-size table (``ChanceEncoder.information_tensor``); an
+Actions are the encodings' flat indices (the PettingZoo environments'). By default
+the games are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the
+rank reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank, so a
+two-player draw pays +1 to both); one seat gets its score reward (solo Nova Luna
+``-`` its score, solo NMBR 9 its score). The parameter ``zero_sum=True`` (two or
+more players) makes a game ``ZERO_SUM``: the rank reward less its mean over the
+seats, +1 for a win, -1 for a loss and 0 for a two-player draw.
+``observation_tensor`` is the PettingZoo observation (``float32`` on ``[0, 1]``) of
+the player asked about; ``information_state_tensor`` is that observation followed
+by the player's history as a fixed-size table, scaled onto ``[0, 1]`` as well
+(``ChanceEncoder.information_tensor``): every tensor a network is given is. An
 observer asked for public information only (``PrivateInfoType.NONE``) gives what
-every player knows. ``resample_from_infostate`` serves ISMCTS; a game of perfect
-information takes ``imperfect_information=True`` to be declared imperfect (ISMCTS
-refuses it otherwise). See docs/research-openspiel.md.
+every player knows. ``resample_from_infostate`` serves ISMCTS; a game of
+perfect information takes ``imperfect_information=True`` to be declared imperfect
+(ISMCTS refuses it otherwise). See docs/research-openspiel.md.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("tabletop_nmbr9", {"players": 1})
@@ -53,6 +57,7 @@ from .encoding import (
     final_rewards,
     pick,
     spiel_name,
+    zero_sum_rewards,
 )
 
 if TYPE_CHECKING:
@@ -99,6 +104,7 @@ class _Observer:
         self.recall = iig_obs_type.perfect_recall
         self.public = iig_obs_type.private_info == private.NONE
         self.perfect = perfect_information
+        self.scale = setup.scaler
         size = setup.information_size if self.recall else setup.observation_shape[0]
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
@@ -110,13 +116,13 @@ class _Observer:
             if self.recall:
                 self.tensor[:] = view.public_information_tensor(state.history())
             else:
-                self.tensor[:] = view.public_observe()
+                self.tensor[:] = self.scale(view.public_observe())
             return
         seat = 0 if self.public else player  # perfect information: all of it is public
         if self.recall:
             self.tensor[:] = encoder.information_tensor(seat, state.history())
         else:
-            self.tensor[:] = encoder.observe(seat)
+            self.tensor[:] = self.scale(encoder.observe(seat))
 
     def string_from(self, state: SpielState, player: int) -> str:
         encoder = state.encoder
@@ -146,10 +152,13 @@ class SpielGame(pyspiel.Game):
     def __init__(self, params: dict | None = None) -> None:
         name = self.name
         encoded = encoding(name)
-        params = {**encoded.spiel_parameters, **(params or {})}
+        params = {**encoded.spiel_parameters, "zero_sum": False, **(params or {})}
+        self.zero_sum = zero_sum = bool(params.pop("zero_sum"))
         declared = bool(params.pop(IMPERFECT, False))
         values = {key: int(value) for key, value in params.items()}
         players = values.pop("players")
+        if zero_sum and players < 2:
+            raise ValueError("zero_sum needs two players or more")
         self.setup = setup = encoded.setup(players, **values)  # checks them
         self.perfect_information = encoded.perfect_information
         info = pyspiel.GameInfo(
@@ -158,11 +167,13 @@ class SpielGame(pyspiel.Game):
             num_players=players,
             min_utility=setup.min_utility,
             max_utility=setup.max_utility,
-            utility_sum=None,
+            utility_sum=0.0 if zero_sum else None,
             max_game_length=setup.max_game_length,
         )
-        params = {"players": players, **values, **({IMPERFECT: True} if declared else {})}
-        super().__init__(_game_type(name, declared), info, params)
+        params = {"players": players, **values, "zero_sum": zero_sum}
+        if declared:
+            params[IMPERFECT] = True
+        super().__init__(_game_type(name, declared, zero_sum), info, params)
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
@@ -180,6 +191,7 @@ class SpielState(pyspiel.State):
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
         self.encoder: ChanceEncoder = game.setup.undealt()
+        self.zero_sum = game.zero_sum
 
     @property
     def engine(self) -> State | None:
@@ -215,6 +227,8 @@ class SpielState(pyspiel.State):
         n = self.num_players()
         if not self.encoder.is_over:
             return [0.0] * n
+        if self.zero_sum:
+            return zero_sum_rewards(self.encoder.ranks())
         return final_rewards(self.encoder, n)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
@@ -251,13 +265,17 @@ class SpielState(pyspiel.State):
 IMPERFECT = "imperfect_information"
 
 
-def _game_type(name: str, declared_imperfect: bool = False) -> pyspiel.GameType:
+def _game_type(
+    name: str, declared_imperfect: bool = False, zero_sum: bool = False
+) -> pyspiel.GameType:
     encoded = encoding(name)
     information = pyspiel.GameType.Information
-    parameters: dict[str, int | bool] = dict(encoded.spiel_parameters)
+    parameters: dict[str, int | bool] = {**encoded.spiel_parameters, "zero_sum": False}
     if encoded.perfect_information:
         parameters[IMPERFECT] = False
     perfect = encoded.perfect_information and not declared_imperfect
+    utility = pyspiel.GameType.Utility
+    common = {**_COMMON, "utility": utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM}
     return pyspiel.GameType(
         short_name=spiel_name(name),
         long_name=f"{_title(name)} (tabletop)",
@@ -265,7 +283,7 @@ def _game_type(name: str, declared_imperfect: bool = False) -> pyspiel.GameType:
         if perfect
         else information.IMPERFECT_INFORMATION,
         parameter_specification=parameters,
-        **_COMMON,
+        **common,
     )
 
 

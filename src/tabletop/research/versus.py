@@ -6,8 +6,10 @@ first and second), the other seat plays the ``random`` policy (uniform over its 
 as ``novaluna selfplay --bots random``), and ``step`` returns once the learner is to
 move again or the game is over. It is what ``examples/train_maskable_ppo.py`` trains.
 
-**Observation**: the PettingZoo observation of the learner's seat as ``float32``,
-divided by ``OBS_SCALE`` (network inputs near ``[-2, 10]``); the mask is
+**Observation**: the PettingZoo observation of the learner's seat, ``float32`` scaled
+onto ``[0, 1]`` entry by entry (``SCALER``; ``SCALER.unscale`` gives the raw values
+back). Until issue 31 it was the raw observation divided by 32 (inputs from -2 to
+9.4), which the documented MaskablePPO runs were trained on. The mask is
 ``info["action_mask"]`` and ``action_masks()`` (sb3-contrib's MaskablePPO).
 
 **Reward**: ``disc_reward`` (default 0.1) for each disc the learner places and minus
@@ -35,7 +37,8 @@ from ..games.novaluna import encoding as nlenc
 from ..games.novaluna.rules import State
 from .aec import NovaLunaEnv
 
-OBS_SCALE = 32.0
+#: The two-player observation's bounds (``research.encoding.Scaler``).
+SCALER = nlenc.ENCODING.setup(2).scaler
 
 
 class NovaLunaVersusRandomEnv(gymnasium.Env):
@@ -54,8 +57,7 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
         size = nlenc.observation_size(2)
-        low, high = nlenc.LOW / OBS_SCALE, nlenc.HIGH / OBS_SCALE
-        self.observation_space = spaces.Box(low, high, (size,), dtype=np.float32)
+        self.observation_space = spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
         self.action_space = spaces.Discrete(nlenc.ACTIONS)
         self.learner = 0
         self._rng = random.Random()
@@ -124,4 +126,4 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
 
     def _observe(self) -> np.ndarray:
         obs = self.aec.encoder.observe(self.learner)
-        return obs.astype(np.float32) / np.float32(OBS_SCALE)
+        return SCALER(obs)

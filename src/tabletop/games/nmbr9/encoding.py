@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from ...core.errors import IllegalActionError
-from ...research.encoding import CHANCE, TERMINAL, shuffle, split_parts
+from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
 from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, State, View
 
 SIZE = 40
@@ -69,6 +69,35 @@ def observation_size(players: int, size: int = SIZE) -> int:
     3217
     """
     return HEADER + 10 + players + players * 2 * size * size
+
+
+# A bound on the solo score: each tile scores digit × level, the 20 digits sum to
+# 90 and no tile lies higher than level 19.
+SOLO_BEST = 90.0 * 19
+
+
+def observation_bounds(players: int, size: int = SIZE) -> tuple[np.ndarray, np.ndarray]:
+    """Per entry the lowest and highest value the observation can hold (``Scaler``):
+    the header ``(players, round, rounds, card, to place, over)`` from ``(0, 0, 0, -1,
+    0, 0)`` to ``(4, 20, 20, 9, 1, 1)``, each digit's unturned cards 0-2, scores 0 to
+    ``SOLO_BEST``, heights 0-20 and digits + 1 0-10.
+
+    >>> low, high = observation_bounds(1)
+    >>> low.shape, int(low.min()), int(high.max())
+    ((3217,), -1, 1710)
+    """
+    plane = size * size
+    low = np.zeros(observation_size(players, size), np.int16)
+    low[3] = -1
+    high = np.concatenate(
+        [
+            (4, CARDS, CARDS, 9, 1, 1),
+            np.full(10, 2),
+            np.full(players, SOLO_BEST),
+            np.tile(np.repeat((CARDS, 10), plane), players),
+        ]
+    ).astype(np.int16)
+    return low, high
 
 
 def split(obs: np.ndarray, players: int, size: int = SIZE) -> dict[str, np.ndarray]:
@@ -440,15 +469,23 @@ class ChanceEncoder(Encoder):
             state.arrange_deck(cards)
 
     def information_tensor(self, seat: int | None, history: Sequence[int]) -> np.ndarray:
-        """The observation, then ``_known_history`` as a table of ``rounds × (players +
-        1)`` (-1 where nothing happened yet); ``seat`` None: the public ones."""
-        width = self.setup.players + 1
-        out = np.full(self.setup.information_size, -1.0, np.float32)
-        size = self.setup.observation_shape[0]
-        out[:size] = self.public_observe() if seat is None else self.observe(seat)
-        for k, row in enumerate(self._known_history(seat, history)):
+        """The observation scaled (``Setup.scaler``), then ``_known_history`` as a table
+        of ``rounds × (players + 1)``, all on ``[0, 1]``: 0 where nothing happened yet, a
+        card ``d`` as ``(d + 1) / 10``, another seat's hidden placement as ``1 / (A +
+        1)`` and a placement ``a`` as ``(a + 2) / (A + 1)`` (``A`` actions); ``seat``
+        None: the public ones."""
+        setup = self.setup
+        width = setup.players + 1
+        out = np.zeros(setup.information_size, np.float32)
+        size = setup.observation_shape[0]
+        out[:size] = setup.scaler(self.public_observe() if seat is None else self.observe(seat))
+        places = setup.actions + 1
+        for k, (card, *placed) in enumerate(self._known_history(seat, history)):
             at = size + k * width
-            out[at : at + len(row)] = row
+            out[at] = (card + 1) / 10
+            out[at + 1 : at + 1 + len(placed)] = [
+                1 / places if a == HIDDEN else (a + 2) / places for a in placed
+            ]
         return out
 
     def information_string(self, seat: int | None, history: Sequence[int]) -> str:
@@ -481,11 +518,6 @@ class ChanceEncoder(Encoder):
         return self.information_string(None, history)
 
 
-# A bound on the solo score: each tile scores digit × level, the 20 digits sum to
-# 90 and no tile lies higher than level 19.
-SOLO_BEST = 90.0 * 19
-
-
 class Nmbr9Setup:
     """NMBR 9 for ``players`` (1-4) on a ``size`` × ``size`` window (``remove``: cards
     taken out unseen, ``None`` for the rulebook's random 1-4)."""
@@ -503,6 +535,7 @@ class Nmbr9Setup:
         rounds = CARDS - (remove or 0)
         self.max_game_length = rounds * (players + 1)
         self.information_size = self.observation_shape[0] + self.max_game_length
+        self.scaler = Scaler(*observation_bounds(players, size))
         solo = players == 1
         self.min_utility = 0.0 if solo else -1.0
         self.max_utility = SOLO_BEST if solo else 1.0

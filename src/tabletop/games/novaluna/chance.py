@@ -165,12 +165,13 @@ class ChanceEncoder:
         return f"draw tile {outcome + 1}"
 
     def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
-        """The observation, then the whole history (every action and chance outcome is
-        public), padded with -1 to the longest game."""
-        out = np.full(self.setup.information_size, -1.0, np.float32)
+        """The observation scaled (``Setup.scaler``), then the whole history (every
+        action and chance outcome is public), each index ``i`` as ``(i + 1) / ACTIONS``
+        (``research.encoding.scaled_index``) and 0 after the last: all on ``[0, 1]``."""
+        out = np.zeros(self.setup.information_size, np.float32)
         size = observation_size(self.setup.players)
-        out[:size] = self.observe(seat)
-        out[size : size + len(history)] = history
+        out[:size] = self.setup.scaler(self.observe(seat))
+        out[size : size + len(history)] = np.add(history, 1, dtype=np.float32) / ACTIONS
         return out
 
     def information_string(self, seat: int, history: Sequence[int]) -> str:

@@ -64,8 +64,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.errors import IllegalActionError
-from ...research.encoding import TERMINAL, split_parts
-from .rules import END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
+from ...research.encoding import TERMINAL, Scaler, split_parts
+from .rules import DISCS, END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
 from .rules.display import cell_key, cell_xy
 from .rules.state import _CLOCKWISE_AFTER
 from .rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
@@ -96,6 +96,50 @@ def observation_size(players: int) -> int:
     944
     """
     return HEADER + WHEEL + players * SEAT + players * MAX_TILES * ROW + UNSEEN
+
+
+#: The most time a seat can spend: every tile's cost (268) taken by it alone.
+MAX_TIME = sum(TILE_COST[t] for t in TILE_IDS)
+# Per entry bounds of the raw observation (``observation_bounds``).
+_HEADER_HIGH = (4, 3, 1, 2, 1, 1, UNSEEN, 11, UNSEEN, 1)  # pile, wheel, turns: <= 68 tiles
+_WHEEL_HIGH = (len(TILE_IDS), 4, 7, 3)  # tile id, colour + 1, cost, choice + 1
+# discs left, discs placed, time, time minus the observer's (the rearmost seat always
+# moves, so no seat is ever more than 7 ahead of another), place in turn order, tiles
+_SEAT_BOUNDS = ((0, 0, 0, -7, 0, 0), (DISCS, DISCS, MAX_TIME, 7, 3, MAX_TILES))
+# present, x, y, tile id, colour, cost, three tasks (0 none, 1 open, 2 covered)
+_ROW_BOUNDS = (
+    (0, -RADIUS, -RADIUS, 0, 0, 0, 0, 0, 0),
+    (1, RADIUS, RADIUS, len(TILE_IDS), 3, 7, 2, 2, 2),
+)
+
+
+def observation_bounds(players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per entry the lowest and highest value the observation can hold (``Scaler``):
+    ``(0, 0, 0, -7, 0, 0)`` to ``(21, 21, 268, 7, 3, 45)`` for a seat, ``-44`` to
+    ``44`` for a display's coordinates, and so on (the module docstring's list).
+
+    >>> low, high = observation_bounds(2)
+    >>> low.shape, int(low.min()), int(high.max())
+    ((944,), -44, 268)
+    """
+    low = np.concatenate(
+        [
+            np.zeros(HEADER + WHEEL),
+            np.tile(_SEAT_BOUNDS[0], players),
+            np.tile(_ROW_BOUNDS[0], players * MAX_TILES),
+            np.zeros(UNSEEN),
+        ]
+    )
+    high = np.concatenate(
+        [
+            _HEADER_HIGH,
+            np.tile(_WHEEL_HIGH, 11),
+            np.tile(_SEAT_BOUNDS[1], players),
+            np.tile(_ROW_BOUNDS[1], players * MAX_TILES),
+            np.ones(UNSEEN),
+        ]
+    )
+    return low.astype(np.int16), high.astype(np.int16)
 
 
 def split(obs: np.ndarray, players: int) -> dict[str, np.ndarray]:
@@ -464,6 +508,7 @@ class NovaLunaSetup:
         self.players = players
         self.observation_shape = (observation_size(players),)
         self.information_size = observation_size(players) + MAX_GAME_LENGTH
+        self.scaler = Scaler(*observation_bounds(players))
         solo = players == 1
         self.min_utility = -float(SOLO_WORST) if solo else -1.0
         self.max_utility = 0.0 if solo else 1.0
