@@ -58,6 +58,10 @@ class ToyEncoder:
     def is_over(self) -> bool:
         return self.turn >= self.players * TURNS
 
+    @property
+    def truncation(self) -> str | None:
+        return None  # the mask is always the rules' legal takes
+
     def acting(self) -> int:
         if self.is_over:
             return TERMINAL

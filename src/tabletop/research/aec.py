@@ -23,6 +23,12 @@ step): ``reward="rank"`` (default) gives ``1 - 2 * (rank - 1) / (players - 1)``
 the score is used. ``reward="score"`` gives Nova Luna's discs placed (solo:
 minus the final score, lower being better there) and NMBR 9's points.
 
+An NMBR 9 game on a small window (``size``) may run out of room: when a seat that
+has still to place finds no placement inside the window, the round that begins
+ends the episode **truncated** for every agent (``truncations`` all True, reward
+0, ``infos[agent]["truncation"] == "window_full"``); no live agent ever has an
+empty mask.
+
 An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 
 >>> env = NovaLunaEnv(players=2)
@@ -48,7 +54,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.errors import IllegalActionError
-from .encoding import Encoder, encoding, final_rewards, pettingzoo_name, rank_reward
+from .encoding import Encoder, Setup, encoding, final_rewards, pettingzoo_name, rank_reward
 
 if TYPE_CHECKING:
     from ..core.game import State
@@ -76,6 +82,21 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             env.step(action)
+
+
+def observation_space(setup: Setup) -> spaces.Dict:
+    """An agent's observation space: the encoding's vector and the action mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(
+                setup.low,
+                setup.high,
+                setup.observation_shape,
+                dtype=np.dtype(setup.observation_dtype),
+            ),
+            "action_mask": spaces.Box(0, 1, (setup.actions,), dtype=np.int8),
+        }
+    )
 
 
 class TabletopEnv(AECEnv):
@@ -113,18 +134,7 @@ class TabletopEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        dtype = np.dtype(setup.observation_dtype)
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        setup.low, setup.high, setup.observation_shape, dtype=dtype
-                    ),
-                    "action_mask": spaces.Box(0, 1, (setup.actions,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(setup) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(setup.actions) for a in self.possible_agents}
         self._rng = random.Random()
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
@@ -155,6 +165,8 @@ class TabletopEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        # a window a setup accepts holds every first tile: no game is truncated yet
+        assert self.encoder.truncation is None
         self.agent_selection = self.possible_agents[self.encoder.acting()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -180,10 +192,19 @@ class TabletopEnv(AECEnv):
                 self.rewards[a] = final[self._seat[a]]
                 self.terminations[a] = True
             self._accumulate_rewards()
+        elif encoder.truncation is not None:
+            self._truncate(encoder.truncation)
         else:
             self.agent_selection = self.possible_agents[encoder.acting()]
         if self.render_mode == "human":
             self.render()
+
+    def _truncate(self, reason: str) -> None:
+        """The game cannot go on in the encoding: every agent is truncated (reward 0),
+        its info naming the reason."""
+        for a in self.agents:
+            self.truncations[a] = True
+            self.infos[a] = {"truncation": reason}
 
     def render(self) -> str | None:
         encoder = self.encoder

@@ -63,6 +63,12 @@ class Encoder(Protocol):
     def is_over(self) -> bool:
         """Whether the game has ended."""
 
+    @property
+    def truncation(self) -> str | None:
+        """Why the game, not over, cannot go on in the encoding (NMBR 9:
+        ``"window_full"``, a seat has no placement inside a small window); ``None``
+        while it can. The environments end the episode truncated."""
+
     def acting(self) -> int:
         """The seat to act now (``TERMINAL`` once over, ``CHANCE`` before a chance node)."""
 

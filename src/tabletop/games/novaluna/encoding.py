@@ -265,6 +265,11 @@ class Encoder:
     def is_over(self) -> bool:
         return self.state.is_over
 
+    @property
+    def truncation(self) -> str | None:
+        """Never: the mask is exactly the rules' legal actions (no window to fill)."""
+        return None
+
     def acting(self) -> int:
         """The seat to move: the rearmost marker (``TERMINAL`` once over)."""
         s = self.state
