@@ -29,6 +29,11 @@ ends the episode **truncated** for every agent (``truncations`` all True, reward
 0, ``infos[agent]["truncation"] == "window_full"``); no live agent ever has an
 empty mask.
 
+NMBR 9's rounds are simultaneous and every agent acts once per cycle, agents end
+only at a cycle's end: ``metadata["is_parallelizable"]`` is True, so PettingZoo's
+``aec_to_parallel`` converts it (``parallel.TabletopParallelEnv`` is the native
+parallel environment).
+
 An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 
 >>> env = NovaLunaEnv(players=2)
@@ -127,7 +132,11 @@ class TabletopEnv(AECEnv):
         encoded = encoding(game)
         players = encoded.default_players if players is None else players
         self.setup = setup = encoded.setup(players, **options)
-        self.metadata = {**self.metadata, "name": pettingzoo_name(game)}
+        self.metadata = {
+            **self.metadata,
+            "name": pettingzoo_name(game),
+            "is_parallelizable": encoded.simultaneous,
+        }
         self.game_name = game
         self.players = players
         self.reward_kind = reward

@@ -154,6 +154,9 @@ class Encoding(Protocol):
     default_players: int
     illegal_penalty: float  # Gymnasium solo: the reward of an action the mask forbids
     perfect_information: bool  # OpenSpiel: whether the state holds no secret
+    # every round each seat acts once, hidden from the others until the round resolves
+    # (``acting()`` takes them in seat order): PettingZoo's parallel API plays it
+    simultaneous: bool
     spiel_parameters: dict[str, int]  # OpenSpiel's parameters and defaults, "players" first
 
     def setup(self, players: int, **options: Any) -> Setup:

@@ -520,6 +520,7 @@ class Nmbr9Encoding:
     default_players = 2
     illegal_penalty = -100.0  # every finished game scores 0 or more
     perfect_information = False
+    simultaneous = True  # every seat places every round (``TabletopParallelEnv``)
     spiel_parameters = {"players": 2, "remove": 0}
 
     def setup(self, players: int, **options: Any) -> Nmbr9Setup:

@@ -497,6 +497,7 @@ class NovaLunaEncoding:
     default_players = 2
     illegal_penalty = -1000.0  # every finished solo game scores above -600
     perfect_information = True
+    simultaneous = False  # one seat at a time: the rearmost
     spiel_parameters = {"players": 2}
 
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
