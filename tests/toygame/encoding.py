@@ -59,6 +59,10 @@ class ToyEncoder:
     def is_over(self) -> bool:
         return self.turn >= self.players * TURNS
 
+    @property
+    def truncation(self) -> str | None:
+        return None  # the mask is always the rules' legal takes
+
     def acting(self) -> int:
         if self.is_over:
             return TERMINAL
@@ -188,6 +192,7 @@ class ToyEncoding:
     default_players = 2
     illegal_penalty = -10.0  # every finished solo game sums to 10 or more
     perfect_information = True  # every tile is seen by all once a chance node turns it
+    simultaneous = False  # the seats take turns
     spiel_parameters = {"players": 2}
 
     def setup(self, players: int, **options: Any) -> ToySetup:

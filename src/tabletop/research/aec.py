@@ -28,6 +28,17 @@ rank reward less its mean over the seats, summing to 0: +1 for a win, -1 for a
 loss and 0 for a two-player draw. ``reward="score"`` gives Nova Luna's discs placed (solo:
 minus the final score, lower being better there) and NMBR 9's points.
 
+An NMBR 9 game on a small window (``size``) may run out of room: when a seat that
+has still to place finds no placement inside the window, the round that begins
+ends the episode **truncated** for every agent (``truncations`` all True, reward
+0, ``infos[agent]["truncation"] == "window_full"``); no live agent ever has an
+empty mask.
+
+NMBR 9's rounds are simultaneous and every agent acts once per cycle, agents end
+only at a cycle's end: ``metadata["is_parallelizable"]`` is True, so PettingZoo's
+``aec_to_parallel`` converts it (``parallel.TabletopParallelEnv`` is the native
+parallel environment).
+
 An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 
 >>> env = NovaLunaEnv(players=2)
@@ -53,7 +64,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.errors import IllegalActionError
-from .encoding import Encoder, encoding, final_rewards, pettingzoo_name, rank_reward
+from .encoding import Encoder, Setup, encoding, final_rewards, pettingzoo_name, rank_reward
 
 if TYPE_CHECKING:
     from ..core.game import State
@@ -81,6 +92,17 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             env.step(action)
+
+
+def observation_space(setup: Setup) -> spaces.Dict:
+    """An agent's observation space: the encoding's vector scaled onto ``[0, 1]``
+    (``Setup.scaler``) and the action mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, setup.observation_shape, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (setup.actions,), dtype=np.int8),
+        }
+    )
 
 
 class TabletopEnv(AECEnv):
@@ -111,7 +133,11 @@ class TabletopEnv(AECEnv):
         encoded = encoding(game)
         players = encoded.default_players if players is None else players
         self.setup = setup = encoded.setup(players, **options)
-        self.metadata = {**self.metadata, "name": pettingzoo_name(game)}
+        self.metadata = {
+            **self.metadata,
+            "name": pettingzoo_name(game),
+            "is_parallelizable": encoded.simultaneous,
+        }
         self.game_name = game
         self.players = players
         self.reward_kind = reward
@@ -119,15 +145,7 @@ class TabletopEnv(AECEnv):
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self._scale = setup.scaler
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, setup.observation_shape, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, (setup.actions,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
+        self.observation_spaces = {a: observation_space(setup) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(setup.actions) for a in self.possible_agents}
         self._rng = random.Random()
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
@@ -158,6 +176,8 @@ class TabletopEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        # a window a setup accepts holds every first tile: no game is truncated yet
+        assert self.encoder.truncation is None
         self.agent_selection = self.possible_agents[self.encoder.acting()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -186,10 +206,19 @@ class TabletopEnv(AECEnv):
                 self.rewards[a] = final[self._seat[a]]
                 self.terminations[a] = True
             self._accumulate_rewards()
+        elif encoder.truncation is not None:
+            self._truncate(encoder.truncation)
         else:
             self.agent_selection = self.possible_agents[encoder.acting()]
         if self.render_mode == "human":
             self.render()
+
+    def _truncate(self, reason: str) -> None:
+        """The game cannot go on in the encoding: every agent is truncated (reward 0),
+        its info naming the reason."""
+        for a in self.agents:
+            self.truncations[a] = True
+            self.infos[a] = {"truncation": reason}
 
     def render(self) -> str | None:
         encoder = self.encoder

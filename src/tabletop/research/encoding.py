@@ -63,6 +63,12 @@ class Encoder(Protocol):
     def is_over(self) -> bool:
         """Whether the game has ended."""
 
+    @property
+    def truncation(self) -> str | None:
+        """Why the game, not over, cannot go on in the encoding (NMBR 9:
+        ``"window_full"``, a seat has no placement inside a small window); ``None``
+        while it can. The environments end the episode truncated."""
+
     def acting(self) -> int:
         """The seat to act now (``TERMINAL`` once over, ``CHANCE`` before a chance node)."""
 
@@ -179,6 +185,9 @@ class Encoding(Protocol):
     default_players: int
     illegal_penalty: float  # Gymnasium solo: the reward of an action the mask forbids
     perfect_information: bool  # OpenSpiel: whether the state holds no secret
+    # every round each seat acts once, hidden from the others until the round resolves
+    # (``acting()`` takes them in seat order): PettingZoo's parallel API plays it
+    simultaneous: bool
     spiel_parameters: dict[str, int]  # OpenSpiel's parameters and defaults, "players" first
 
     def setup(self, players: int, **options: Any) -> Setup:

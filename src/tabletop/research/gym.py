@@ -15,6 +15,11 @@ Rewards come at the end of the episode: Nova Luna solo gives minus the final
 score (phase 1 + phase 2; lower scores are better, so the reward is higher);
 NMBR 9 solo gives the points scored. Every other step gives 0.
 
+An NMBR 9 game on a small window (``size``) may run out of room for the next card:
+the episode then ends **truncated** (``truncated=True``, reward 0,
+``info["truncation"] == "window_full"``, ``info["score"]`` the points so far, an
+all-zero mask), never with an empty mask to act on.
+
 An action the mask forbids ends the episode at once (``terminated=True``,
 ``info["illegal_action"] = True``) with the reward ``illegal_penalty``: by
 default the encoding's, -1000 for Nova Luna (every finished game scores above
@@ -115,14 +120,17 @@ class SoloEnv(gymnasium.Env):
             return self._scale(encoder.observe(0)), self.illegal_penalty, True, False, info
         encoder.apply(index, 0)
         over = encoder.is_over
+        truncation = None if over else encoder.truncation
         reward = encoder.reward_scores()[0] if over else 0.0
         self._mask = encoder.mask(0)
         info = {"action_mask": self._mask}
-        if over:
+        if over or truncation is not None:
             info["score"] = encoder.solo_score()
+        if truncation is not None:
+            info["truncation"] = truncation
         if self.render_mode == "human":
             self.render()
-        return self._scale(encoder.observe(0)), reward, over, False, info
+        return self._scale(encoder.observe(0)), reward, over, truncation is not None, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as ``np.int8`` (the name MaskablePPO looks for)."""

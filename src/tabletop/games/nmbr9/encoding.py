@@ -18,6 +18,14 @@ placement. A tile lies at most 4 squares from the tiles it touches, and a board
 of at most 20 tiles (≤ 200 squares on the table) leaves room in a 40 × 40
 window in every game we have played; ``window_is_full`` is what would tell.
 
+**Small windows.** ``size`` is at least ``MIN_SIZE`` (7), the smallest window
+that holds every first tile (``ValueError`` below it). A smaller window than 40
+makes fast experiments but can run out of room: when a seat that has still to
+place this round finds no placement inside it, the game cannot go on in this
+action space, and ``Encoder.truncation`` says ``WINDOW_FULL`` (the environments
+end the episode truncated). Since a seat's placements change only when a round
+begins, this is decided at the start of a round, never halfway through one.
+
 **Observation** (``Box(-1, 1000, (n,), int16)``, seats rotated so that the
 observer comes first):
 
@@ -52,9 +60,12 @@ import numpy as np
 from ...core.errors import IllegalActionError
 from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
 from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, State, View
+from .rules.tiles import DISTINCT
 
 SIZE = 40
 HEADER = 6
+#: ``Encoder.truncation`` once a seat that must place has no placement in the window.
+WINDOW_FULL = "window_full"
 LOW, HIGH = -1, 1000
 
 
@@ -133,6 +144,26 @@ def in_window(digit: int, place: Place, size: int = SIZE) -> bool:
         and low <= place.y
         and place.y + shape.height <= high
     )
+
+
+def _min_size() -> int:
+    """The smallest window in which every digit, as the first tile (at ``(0, 0)``), has
+    a rotation that fits."""
+
+    def holds(size: int) -> bool:
+        return all(
+            any(in_window(digit, Place(s.rotation, 0, 0), size) for s in shapes)
+            for digit, shapes in enumerate(DISTINCT)
+        )
+
+    size = 1
+    while not holds(size):
+        size += 1
+    return size
+
+
+#: The smallest ``size`` accepted: every first tile fits (smaller windows are refused).
+MIN_SIZE = _min_size()
 
 
 def _offsets(bits: int) -> np.ndarray:
@@ -279,9 +310,13 @@ class Encoder:
         self.setup = setup
         self.state = state
         self.size = setup.size
-        # seat -> (moves made, mask): a mask is computed once per move (observe, then step)
+        # seat -> (generation, mask): a seat's mask changes only when a round begins (a
+        # new card; ChanceEncoder: when the card is turned) or once it has placed, so it
+        # is computed once per round and seat (to check the window, to observe, to step)
         self._masks: dict[int, tuple[int, np.ndarray]] = {}
-        self._moves = 0
+        self._generation = 0
+        self._truncation: str | None = None
+        self._start_round()
 
     @property
     def is_over(self) -> bool:
@@ -291,10 +326,26 @@ class Encoder:
         state = self.state
         return TERMINAL if state.is_over else state.acting_seats()[0]
 
+    @property
+    def truncation(self) -> str | None:
+        """``WINDOW_FULL`` when the game cannot go on in the window: a seat that has
+        still to place this round has no placement inside it (decided as the round
+        begins); ``None`` while it can (and once the game is over)."""
+        return self._truncation
+
+    def _start_round(self) -> None:
+        """A round begins: every seat's mask is new; is there room for all of them?"""
+        self._generation += 1
+        state = self.state
+        stuck = any(not self._mask(s).any() for s in state.acting_seats())
+        self._truncation = WINDOW_FULL if stuck else None
+
     def _mask(self, seat: int) -> np.ndarray:
+        if self.state.placed[seat] is not None:
+            return self.setup.no_actions
         cached = self._masks.get(seat)
-        if cached is None or cached[0] != self._moves:
-            cached = self._moves, legal_mask(self.state, seat, self.size)
+        if cached is None or cached[0] != self._generation:
+            cached = self._generation, legal_mask(self.state, seat, self.size)
             self._masks[seat] = cached
         return cached[1]
 
@@ -319,8 +370,11 @@ class Encoder:
                 f"action {action} ({place} for the {self.state.card}) is not a legal "
                 "placement in the window"
             )
-        self.state.apply(decode(action, self.size), seat)
-        self._moves += 1
+        state = self.state
+        round_ = state.round
+        state.apply(decode(action, self.size), seat)
+        if state.round != round_:
+            self._start_round()
 
     def scores(self) -> list[int]:
         return [self.state.score(seat) for seat in range(self.setup.players)]
@@ -373,6 +427,15 @@ class ChanceEncoder(Encoder):
     def is_over(self) -> bool:
         return self.state.is_over or self.stuck
 
+    @property
+    def truncation(self) -> str | None:
+        """``WINDOW_FULL`` once ``stuck`` (the game has then ended)."""
+        return WINDOW_FULL if self.stuck else None
+
+    def _start_round(self) -> None:
+        # The round's card is not turned yet: the chance node begins the round.
+        self._generation += 1
+
     def acting(self) -> int:
         state = self.state
         if state.is_over or self.stuck:
@@ -388,7 +451,7 @@ class ChanceEncoder(Encoder):
     def apply_chance(self, outcome: int) -> None:
         self.state.arrange_deck([outcome])
         self.turned += 1
-        self._moves += 1  # the card changes every mask
+        self._generation += 1  # the card changes every mask
         self._check_window()
 
     def apply(self, action: int, seat: int) -> None:
@@ -528,9 +591,16 @@ class Nmbr9Setup:
 
     def __init__(self, players: int, remove: int | None = 0, size: int = SIZE) -> None:
         self.rules = Game(players=players, remove=remove)  # checks both
+        if isinstance(size, bool) or not isinstance(size, int) or size < MIN_SIZE:
+            raise ValueError(
+                f"size is a whole number of squares, at least {MIN_SIZE} (the smallest "
+                f"window that holds every first tile), not {size!r}"
+            )
         self.players = players
         self.size = size
         self.actions = actions(size)
+        self.no_actions = np.zeros(self.actions, dtype=np.int8)  # the mask of a seat that placed
+        self.no_actions.flags.writeable = False
         self.observation_shape = (observation_size(players, size),)
         rounds = CARDS - (remove or 0)
         self.max_game_length = rounds * (players + 1)
@@ -557,6 +627,7 @@ class Nmbr9Encoding:
     default_players = 2
     illegal_penalty = -100.0  # every finished game scores 0 or more
     perfect_information = False
+    simultaneous = True  # every seat places every round (``TabletopParallelEnv``)
     spiel_parameters = {"players": 2, "remove": 0}
 
     def setup(self, players: int, **options: Any) -> Nmbr9Setup:

@@ -57,6 +57,11 @@ class ChanceEncoder:
     def is_over(self) -> bool:
         return self.encoder is not None and self.encoder.state.is_over and self.pending is None
 
+    @property
+    def truncation(self) -> str | None:
+        """Never (see ``Encoder.truncation``)."""
+        return None
+
     def acting(self) -> int:
         encoder = self.encoder
         if encoder is not None and encoder.state.is_over and self.pending is None:

@@ -309,6 +309,11 @@ class Encoder:
     def is_over(self) -> bool:
         return self.state.is_over
 
+    @property
+    def truncation(self) -> str | None:
+        """Never: the mask is exactly the rules' legal actions (no window to fill)."""
+        return None
+
     def acting(self) -> int:
         """The seat to move: the rearmost marker (``TERMINAL`` once over)."""
         s = self.state
@@ -537,6 +542,7 @@ class NovaLunaEncoding:
     default_players = 2
     illegal_penalty = -1000.0  # every finished solo game scores above -600
     perfect_information = True
+    simultaneous = False  # one seat at a time: the rearmost
     spiel_parameters = {"players": 2}
 
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
