@@ -124,3 +124,18 @@ def test_the_open_games_page_shows_filters_and_withdraws(browser: Any, server: s
         shot(eve, "inv-withdrawn-phone")
         assert no_horizontal_overflow(eve)
         assert eve_api.get(f"/api/games/{daily}").status_code == 404
+
+
+def test_an_open_seat_is_named_in_the_page_language(browser: Any, server: str) -> None:
+    with checked_page(browser, **SIZES["phone"]) as gus:
+        gus.add_init_script("localStorage.setItem('boardgames.language.v1', 'nl')")
+        register_on_page(gus, server, "Gus")
+        gus.goto(server + "/")
+        gus.get_by_test_id("game-type-nmbr9").click()
+        gus.get_by_test_id("seat-1-kind-open").click()
+        gus.get_by_test_id("create-game").click()
+        row = gus.get_by_test_id("share-seat-1")
+        row.wait_for()
+        # before: "Open seat", the server's English name, on a Dutch page
+        assert "Open plaats" in row.inner_text() and "Open seat" not in row.inner_text()
+        shot(gus, "inv-open-seat-nl-phone")

@@ -1,6 +1,6 @@
 // The game page: connection, turn banner, hint/undo, log, end screen. The board itself
 // (and everything specific to one game) comes from the game module.
-import { formatNumber, listNames, t, tn } from "./i18n.js";
+import { formatNumber, listNames, seatLabel, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
@@ -161,7 +161,7 @@ export class GameScreen {
   seatName(seat) {
     const s = this.state?.game.seats[seat];
     if (!s) return t("Seat {n}", { n: seat + 1 });
-    return s.kind === "bot" ? t(s.name) : s.name; // a bot's name is its label: translated
+    return seatLabel(s); // a bot's name is its label: translated
   }
 
   /** Who is connected (a ``presence`` message): the seats' marks and the watchers' count. */

@@ -76,9 +76,14 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
-/** A seat's name as shown: a bot's is its label (a msgid) in the page's language. */
+/** A seat's name as shown: a bot's is its label (a msgid) in the page's language, and
+ * so is the name the server gives a seat open to the lobby ("Open seat"). */
 export function seatLabel(seat) {
-  return seat && seat.kind === "bot" ? t(seat.name) : seat ? seat.name : "";
+  if (!seat) return "";
+  if (seat.kind === "bot") return t(seat.name);
+  // the server's name for it (server/rows.py, OPEN_NAME)
+  if (seat.open && !seat.invited && seat.name === "Open seat") return t("Open seat");
+  return seat.name;
 }
 
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" in the page's language. */

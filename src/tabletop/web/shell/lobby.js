@@ -316,7 +316,7 @@ function sharePanel(game, navigate) {
   for (const seat of game.seats) {
     const link = seat.token ? origin + gameLink(game.id, [seat.token]) : null;
     const row = h("div", { class: "share-row", "data-testid": `share-seat-${seat.seat}` },
-      h("span", { class: "share-name" }, h("strong", {}, seat.kind === "bot" ? t(seat.name) : seat.name), h("small", { class: "muted" }, seat.kind === "bot" ? " · " + t("bot") : "")));
+      h("span", { class: "share-name" }, h("strong", {}, seatLabel(seat)), h("small", { class: "muted" }, seat.kind === "bot" ? " · " + t("bot") : "")));
     if (link) {
       const box = h("input", { type: "checkbox", checked: played.has(seat.token), "data-testid": `play-here-${seat.seat}`,
         onchange: (e) => {
