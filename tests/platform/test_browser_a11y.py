@@ -260,6 +260,8 @@ def test_numbers_and_dates_follow_the_page_language_not_the_browser(
         text = seat.locator("p").first.inner_text()
         assert re.search(rf"{DECIMAL} %", text), text
         no_dot_decimals(text)
+        bot = page.get_by_test_id("analysis-seat-1").locator("h3").inner_text()
+        assert bot == {"de": "Gierig (locker)", "nl": "Gulzig (ontspannen)"}[lang], bot
         shot(page, f"a11y-analysis-{lang}-desktop", full_page=True)
 
 

@@ -124,7 +124,7 @@ class ReplayViewer {
       this.counter);
     root.append(this.bar);
     // a stored game can be analysed: the panel sits between the controls and the board
-    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players, frames: this.frames, go: (i) => this.go(i) }) : null;
+    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i) }) : null;
     if (this.analysis) root.append(this.analysis.el);
     this.screen = new GameScreen(root, mod, { replay: true });
     this.onKey = (e) => {
