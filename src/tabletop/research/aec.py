@@ -222,15 +222,21 @@ class TabletopEnv(AECEnv):
 
     def render(self) -> str | None:
         encoder = self.encoder
-        text = encoder.render(None if encoder.is_over else encoder.acting())
-        if self.render_mode == "ansi":
-            return text
-        if self.render_mode == "human":
-            print(text)
-        return None
+        return shown(
+            encoder.render(None if encoder.is_over else encoder.acting()), self.render_mode
+        )
 
     def close(self) -> None:
         pass
+
+
+def shown(text: str, render_mode: str | None) -> str | None:
+    """A rendering as ``render_mode`` asks: returned ("ansi"), printed ("human")."""
+    if render_mode == "ansi":
+        return text
+    if render_mode == "human":
+        print(text)
+    return None
 
 
 def raw_env(game: str, **kwargs: Any) -> TabletopEnv:

@@ -35,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from ..core.errors import IllegalActionError
-from .aec import REWARDS, TabletopEnv, observation_space
+from .aec import REWARDS, TabletopEnv, observation_space, shown
 from .encoding import Encoder, encoding, final_rewards, pettingzoo_name
 
 if TYPE_CHECKING:
@@ -168,14 +168,8 @@ class TabletopParallelEnv(ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        encoder = self.encoder
         # between rounds nothing is pending: every seat's view is the whole position
-        text = encoder.render(None)
-        if self.render_mode == "ansi":
-            return text
-        if self.render_mode == "human":
-            print(text)
-        return None
+        return shown(self.encoder.render(None), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -66,14 +66,6 @@ async def _register(request: Request) -> Response:
     return await _start_session(request, Account(account_id, name), 201)
 
 
-def _login_account(hub: Hub, name: str) -> tuple[Account, str] | None:
-    """The account a name signs in to, and its password hash. An account registered
-    before keys were NFKC keeps its old key if the new one was another's: that key is
-    looked for first (for every other account both are the same)."""
-    legacy = hub.store.account_login(accounts.legacy_name_key(name))
-    return legacy or hub.store.account_login(accounts.name_key(name))
-
-
 async def _check_password(
     hub: Hub,
     found: tuple[Account, str] | None,
@@ -92,7 +84,7 @@ async def _check_password(
 async def _login(request: Request) -> Response:
     name, password = await _credentials(request)
     hub = hub_of(request)
-    found = _login_account(hub, name)
+    found = hub.login_of(name)
     await _check_password(hub, found, accounts.name_key(name), password)
     assert found is not None
     return await _start_session(request, found[0], 200)
@@ -221,7 +213,7 @@ async def _my_data(request: Request) -> Response:
 
 async def rekey_names(hub: Hub) -> None:
     """At start: accounts registered before name keys were NFKC get their new key
-    (unless another account holds it already; see ``_login_account``)."""
+    (unless another account holds it already; see ``Hub.login_of``)."""
     keys = tuple(
         (id_, accounts.name_key(name))
         for id_, name, key in hub.store.account_keys()
@@ -242,7 +234,7 @@ async def _account_info(request: Request) -> Response:
 async def _player(request: Request) -> Response:
     hub = hub_of(request)
     try:  # a name no account can have (say with a NUL, which PostgreSQL refuses) is unknown
-        found = _login_account(hub, accounts.check_name(request.path_params["name"]))
+        found = hub.login_of(accounts.check_name(request.path_params["name"]))
     except AccountError:
         raise ApiError(404, "there is no player of that name") from None
     account = found and found[0]

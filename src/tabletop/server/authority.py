@@ -498,13 +498,15 @@ def seat_ranks(match: Match, seats: int) -> tuple[int, ...] | None:
     return outcome.ranks
 
 
-def unrated_reason(room: Room) -> str | None:
+def unrated_reason(room: Room, when_full: bool = False) -> str | None:
     """Why the game does not count for the ratings, or ``None`` while it does:
     ``"seed"`` (its creator fixed the seed), ``"undo"``, ``"hint"``, or ``"players"``
-    (fewer than two seats, a seat without an account, or one account in two seats)."""
+    (fewer than two seats, a seat without an account, or one account in two seats).
+    ``when_full``: as it will be once its open seats are taken (by other accounts)."""
     if len(room.seats) < 2:
         return "players"
-    accounts = [s.account_id for s in room.seats if s.kind == "human"]
+    humans = [s for s in room.seats if s.kind == "human" and not (when_full and s.open)]
+    accounts = [s.account_id for s in humans]
     if None in accounts or len(set(accounts)) != len(accounts):
         return "players"
     if room.row.seed_chosen:

@@ -194,13 +194,17 @@ class Hub:
             "seats": [created_seat(game_id, s) for s in seats],
         }
 
+    def login_of(self, name: str) -> tuple[Account, str] | None:
+        """The account a name signs in to, and its password hash. An account registered
+        before keys were NFKC keeps its old key if the new one was another's: that key is
+        looked for first (for every other account both are the same)."""
+        legacy = reading(self.store.account_login, legacy_name_key(name))
+        return legacy or reading(self.store.account_login, name_key(name))
+
     def account_called(self, name: str) -> Account | None:
-        """The account a name signs in to (as at login: old keys first)."""
-        for key in (legacy_name_key(name), name_key(name)):
-            found = reading(self.store.account_named, key)
-            if found is not None:
-                return found
-        return None
+        """The account a name signs in to (``login_of``): an invitation's."""
+        found = self.login_of(name)
+        return None if found is None else found[0]
 
     async def resume(self) -> None:
         """After a restart: load unfinished games and let their bots move on."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
+from .authority import unrated_reason
 from .encoding import iso, public_seat
 from .errors import ApiError
 from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_seeds, player_key
@@ -37,6 +38,7 @@ class ReadModels:
                 continue
             if time_limit is not None and (room.time_limit or 0) != time_limit:
                 continue
+            unrated = unrated_reason(room, when_full=True)
             games.append(
                 {
                     "id": room.id,
@@ -51,8 +53,8 @@ class ReadModels:
                     "on_timeout": room.on_timeout,
                     "seats": [public_seat(s) for s in room.seats],
                     # why it will not count for the ratings once full ("seed", "players")
-                    "unrated": _unrated_when_full(room),
-                    "rated": _unrated_when_full(room) is None,
+                    "unrated": unrated,
+                    "rated": unrated is None,
                 }
             )
         return games
@@ -230,16 +232,6 @@ def _live_summary(row: AccountGame, room: Room) -> JSON:
         on_timeout=room.on_timeout,
     )
     return summary
-
-
-def _unrated_when_full(room: Room) -> str | None:
-    """Why an open game will not count for the ratings once its seats are taken
-    (``authority.unrated_reason``): ``"players"`` unless every human seat is an
-    account's (or open to one), ``"seed"`` if its creator chose the seed; else ``None``."""
-    humans_known = all(s.kind == "bot" or s.open or s.account_id for s in room.seats)
-    if len(room.seats) < 2 or not humans_known:
-        return "players"
-    return "seed" if room.row.seed_chosen else None
 
 
 def _urgency(game: JSON) -> tuple[bool, bool, str]:
