@@ -10,6 +10,12 @@ machine shared with other work the two part: the process waits for a core).
 Every registered game with an encoding is measured; a game is named by its
 registry name or its command (``nova-luna`` or ``novaluna``).
 
+With open-spiel installed, each game's OpenSpiel steps per second (the same random
+loop: the acting player's ``observation_tensor`` and ``legal_actions()``) and the cost
+of one ``state.clone()`` in microseconds (every state of random games cloned) are
+printed beside OpenSpiel's own C++ ``backgammon`` measured the same way in the same
+run, with the ratio to it (``0.5× backgammon's``).
+
 >>> wall, cpu = aec_steps_per_second("novaluna", 2, seconds=0.05)
 >>> wall > 0 and cpu > 0
 True
@@ -24,6 +30,7 @@ import statistics
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import NamedTuple
 
 import gymnasium
 import numpy as np
@@ -97,16 +104,14 @@ def gym_steps_per_second(game: str, seconds: float, seed: int = 0) -> tuple[floa
 
 
 def openspiel_steps_per_second(
-    game: str, players: int, seconds: float, seed: int = 0
+    game: str, players: int | None, seconds: float, seed: int = 0
 ) -> tuple[float, float]:
     """Player steps per second (wall clock, CPU) of the OpenSpiel game of ``game``
-    (needs open-spiel). Each step reads the acting player's observation tensor and
-    legal actions, then applies one; chance nodes are sampled and not counted."""
-    import pyspiel
-
-    from . import openspiel  # noqa: F401  (registers the games)
-
-    spiel_game = pyspiel.load_game(spiel_name(game_name(game)), {"players": players})
+    (needs open-spiel): one of ours by name or command, or any game of OpenSpiel's own by
+    its short name (``backgammon``; ``players`` None: its default). Each step reads the
+    acting player's observation tensor and legal actions, then applies one; chance nodes
+    are sampled and not counted."""
+    spiel_game = _spiel_game(game, players)
     rng = random.Random(seed)
     state = spiel_game.new_initial_state()
     steps = 0
@@ -128,6 +133,58 @@ def openspiel_steps_per_second(
             return steps / (now - start), steps / (time.process_time() - cpu)
 
 
+def openspiel_clone_microseconds(
+    game: str, players: int | None, seconds: float, seed: int = 0
+) -> tuple[float, float]:
+    """Microseconds (wall clock, CPU) one ``state.clone()`` takes, as MCTS-style
+    algorithms pay it on every simulation: random games are played (as
+    ``openspiel_steps_per_second`` plays them) and every state met, chance nodes
+    included, is cloned ``CLONES`` times; the mean over all the clones."""
+    spiel_game = _spiel_game(game, players)
+    rng = random.Random(seed)
+    state = spiel_game.new_initial_state()
+    clones = 0
+    wall = cpu = 0.0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(20):
+            if state.is_terminal():
+                state = spiel_game.new_initial_state()
+                continue
+            clone = state.clone
+            start, used = time.perf_counter(), time.process_time()
+            for _ in range(CLONES):
+                clone()
+            wall += time.perf_counter() - start
+            cpu += time.process_time() - used
+            clones += CLONES
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(outcomes, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    return wall / clones * 1e6, cpu / clones * 1e6
+
+
+#: Clones timed together per state (one at a time the timer would weigh on backgammon's).
+CLONES = 20
+#: OpenSpiel's own game measured beside ours, in the same run: its C++ backgammon.
+REFERENCE = "backgammon"
+
+
+def _spiel_game(game: str, players: int | None):  # -> pyspiel.Game (optional wheel)
+    """OpenSpiel's game: ours (``game`` by name or command) or one of OpenSpiel's own."""
+    import pyspiel
+
+    from . import openspiel  # noqa: F401  (registers the games)
+
+    try:
+        name = spiel_name(game_name(game))
+    except ValueError:
+        name = game  # one of OpenSpiel's own
+    return pyspiel.load_game(name, {} if players is None else {"players": players})
+
+
 def _has_pyspiel() -> bool:
     """Whether the optional open-spiel wheel is installed."""
     try:
@@ -136,10 +193,55 @@ def _has_pyspiel() -> bool:
         return False
 
 
+class Row(NamedTuple):
+    """One printed figure: ``measure()`` gives (wall clock, CPU) in ``unit``; ``versus``
+    names the row (OpenSpiel's own game's) this one is compared with."""
+
+    label: str
+    measure: Callable[[], tuple[float, float]]
+    unit: str = "steps/s"
+    versus: str | None = None
+
+
+def rows(games: list[str], seconds: float, spiel: bool) -> list[Row]:
+    """What to measure for ``games``; with ``spiel`` (open-spiel installed) OpenSpiel's
+    steps and ``clone()`` too, beside its own backgammon's, measured first."""
+    out: list[Row] = []
+    for game in games:
+        seats = get_game(game)
+        for players in range(max(1, seats.min_seats), min(2, seats.max_seats) + 1):
+            out.append(
+                Row(f"PettingZoo {pettingzoo_name(game)}, {players} players",
+                    partial(aec_steps_per_second, game, players, seconds))
+            )  # fmt: skip
+        if game in solo_games():
+            gym = partial(gym_steps_per_second, game, seconds)
+            out.append(Row(f"Gymnasium {gym_id(game)}", gym))
+    if not spiel:
+        return out
+    steps = f"OpenSpiel {REFERENCE}"
+    clone = f"OpenSpiel {REFERENCE} clone()"
+    out += [
+        Row(steps, partial(openspiel_steps_per_second, REFERENCE, None, seconds)),
+        Row(clone, partial(openspiel_clone_microseconds, REFERENCE, None, seconds), "µs"),
+    ]
+    for game in games:
+        seats = get_game(game)
+        if seats.max_seats >= 2:
+            label = f"OpenSpiel {seats.command}, 2 players"
+            out += [
+                Row(label, partial(openspiel_steps_per_second, game, 2, seconds), versus=steps),
+                Row(f"{label}, clone()",
+                    partial(openspiel_clone_microseconds, game, 2, seconds), "µs", clone),
+            ]  # fmt: skip
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m tabletop.research.bench",
-        description="Steps per second of the research environments (median of runs).",
+        description="Steps per second of the research environments and the cost of an "
+        "OpenSpiel clone() (median of runs), beside OpenSpiel's own backgammon.",
     )
     parser.add_argument("--seconds", type=float, default=2.0, help="per run (default 2)")
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (default 5)")
@@ -149,33 +251,22 @@ def main(argv: list[str] | None = None) -> None:
         games = [game_name(args.only)] if args.only else encoded_games()
     except ValueError as err:
         parser.error(str(err))
-    rows: list[tuple[str, Callable[[], tuple[float, float]]]] = []
-    for game in games:
-        seats = get_game(game)
-        for players in range(max(1, seats.min_seats), min(2, seats.max_seats) + 1):
-            rows.append(
-                (f"PettingZoo {pettingzoo_name(game)}, {players} players",
-                 partial(aec_steps_per_second, game, players, args.seconds))
-            )  # fmt: skip
-        if game in solo_games():
-            rows.append(
-                (f"Gymnasium {gym_id(game)}", partial(gym_steps_per_second, game, args.seconds))
-            )
-        if _has_pyspiel() and seats.max_seats >= 2:
-            rows.append(
-                (f"OpenSpiel {seats.command}, 2 players",
-                 partial(openspiel_steps_per_second, game, 2, args.seconds))
-            )  # fmt: skip
-    for label, measure in rows:
-        values = [measure() for _ in range(args.runs)]
-        wall = [w for w, _ in values]
-        cpu = [c for _, c in values]
-        runs = ", ".join(f"{v:,.0f}" for v in wall)
-        print(
-            f"{label}: {statistics.median(wall):,.0f} steps/s "
-            f"(median of {args.runs}: {runs}); per CPU second {statistics.median(cpu):,.0f}",
-            flush=True,
+    medians: dict[str, float] = {}
+    for row in rows(games, args.seconds, _has_pyspiel()):
+        values = [row.measure() for _ in range(args.runs)]
+        wall = statistics.median(w for w, _ in values)
+        cpu = statistics.median(c for _, c in values)
+        medians[row.label] = wall
+        digits = ",.1f" if row.unit == "µs" else ",.0f"
+        runs = ", ".join(f"{w:{digits}}" for w, _ in values)
+        per_cpu = "per CPU second" if row.unit == "steps/s" else "CPU"
+        line = (
+            f"{row.label}: {wall:{digits}} {row.unit} (median of {args.runs}: {runs}); "
+            f"{per_cpu} {cpu:{digits}}"
         )
+        if row.versus in medians:
+            line += f"; {wall / medians[row.versus]:.3g}× {REFERENCE}'s"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
