@@ -59,7 +59,7 @@ import numpy as np
 
 from ...core.errors import IllegalActionError
 from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
-from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, State, View
+from .rules import CARDS, FULL_DECK, SHAPES, Board, Game, Place, Placed, State, View
 from .rules.tiles import DISTINCT
 
 SIZE = 40
@@ -166,12 +166,6 @@ def _min_size() -> int:
 MIN_SIZE = _min_size()
 
 
-def _offsets(bits: int) -> np.ndarray:
-    """The positions of the set bits of a non-negative int, lowest first."""
-    raw = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, "little"), dtype=np.uint8)
-    return np.flatnonzero(np.unpackbits(raw, bitorder="little"))
-
-
 #: Per digit and rotation: the shape's (width, height).
 _EXTENT = tuple(tuple((s.width, s.height) for s in rotations) for rotations in SHAPES)
 
@@ -180,7 +174,9 @@ def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
     """``int8``: 1 for each legal placement of ``seat`` that lies in the window.
 
     The same placements as ``state.legal_actions(seat)`` (tests check it), read
-    straight from the board's bit masks of legal corners rather than listed.
+    straight from the board's bit masks of legal corners (``Board.legal_masks``)
+    rather than listed: one bit per corner of the board's own window, all rotations
+    unpacked at once and cut to the action window.
     """
     mask = np.zeros(actions(size), dtype=np.int8)
     if state.is_over or state.placed[seat] is not None:
@@ -193,17 +189,36 @@ def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
             if in_window(digit, place, size):
                 mask[encode(place, size)] = 1
         return mask
+    _board_mask(board, digit, size, mask)
+    return mask
+
+
+def _board_mask(board: Board, digit: int, size: int, mask: np.ndarray) -> None:
+    """Set ``mask``'s legal placements of ``digit`` on a board with tiles."""
     half = size // 2
     ox, oy = board.corner(0)
-    w = board._w  # the board's bitboard stride (see ``Board.corner``)
+    w = board._w  # the board's bitboard stride and rows (see ``Board.corner``)
+    rows = board._rows
+    span = rows * w
+    everything = 0
+    rotations = set()
     for bits, _level, offsets in board.legal_masks(digit):
         rotation = bits.shape.rotation
+        everything |= offsets << (rotation * span)
+        rotations.add(rotation)
+    if not everything:
+        return
+    raw = np.frombuffer(everything.to_bytes(span // 2 + 1, "little"), dtype=np.uint8)
+    corners = np.unpackbits(raw, count=4 * span, bitorder="little").reshape(4, rows, w)
+    planes = mask.reshape(4, size, size)
+    for rotation in rotations:
         width, height = _EXTENT[digit][rotation]
-        rows, columns = np.divmod(_offsets(offsets), w)
-        x, y = columns + (ox + half), rows + (oy + half)  # window coordinates
-        inside = (x >= 0) & (x + width <= size) & (y >= 0) & (y + height <= size)
-        mask[rotation * size * size + y[inside] * size + x[inside]] = 1
-    return mask
+        # window x = ox + column + half, inside 0 .. size - width (the whole tile in)
+        c0, c1 = max(0, -(ox + half)), min(w, size - width + 1 - (ox + half))
+        r0, r1 = max(0, -(oy + half)), min(rows, size - height + 1 - (oy + half))
+        if c0 < c1 and r0 < r1:
+            x0, y0 = ox + half + c0, oy + half + r0
+            planes[rotation, y0 : y0 + r1 - r0, x0 : x0 + c1 - c0] = corners[rotation, r0:r1, c0:c1]
 
 
 def window_is_full(state: State, seat: int, size: int = SIZE) -> bool:
@@ -301,9 +316,16 @@ class Encoder:
     that have not placed act one after another in seat order, each placement pending
     (hidden from the other seats) until the round resolves.
 
+    Observations and masks are kept up to date placement by placement rather than
+    rebuilt from the rules' state (the module's ``observe`` and ``legal_mask`` are the
+    reference; tests check the two agree). ``copy()`` (and ``copy.deepcopy``, which
+    OpenSpiel's ``clone()`` calls) is an independent copy.
+
     >>> game = ENCODING.setup(2).deal(1, {})
     >>> game.acting(), int(game.mask(1).sum()) == len(game.legal_actions(1))
     (0, True)
+    >>> bool((game.observe(1) == observe(game.state, 1)).all())
+    True
     """
 
     def __init__(self, setup: Nmbr9Setup, state: State) -> None:
@@ -316,7 +338,32 @@ class Encoder:
         self._masks: dict[int, tuple[int, np.ndarray]] = {}
         self._generation = 0
         self._truncation: str | None = None
+        # Per seat its board on the window's squares as ``observe`` lays it out (heights,
+        # then digits + 1), drawn tile by tile as they are laid; and per seat with a
+        # placement pending, its squares in those planes and what they held before:
+        # what the other seats see instead.
+        plane = self.size * self.size
+        self._planes = np.zeros((setup.players, 2 * plane), dtype=np.int16)
+        self._hidden: list[tuple[np.ndarray, np.ndarray] | None] = [None] * setup.players
+        self._unturned: tuple[tuple[tuple[int, ...], int, bool], np.ndarray] | None = None
+        for seat, board in enumerate(state.boards):
+            pending = state.placed[seat]
+            for tile in board.tiles:
+                self._draw(seat, tile, hide=tile is pending)
         self._start_round()
+
+    def copy(self) -> Encoder:
+        """An independent copy (the rules' state cloned; the setup shared)."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.clone()
+        new._planes = self._planes.copy()
+        new._hidden = self._hidden.copy()  # entries are never changed, only replaced
+        new._masks = self._masks.copy()  # the cached masks are read-only
+        return new
+
+    def __deepcopy__(self, memo: dict) -> Encoder:
+        return self.copy()
 
     @property
     def is_over(self) -> bool:
@@ -345,7 +392,9 @@ class Encoder:
             return self.setup.no_actions
         cached = self._masks.get(seat)
         if cached is None or cached[0] != self._generation:
-            cached = self._generation, legal_mask(self.state, seat, self.size)
+            mask = legal_mask(self.state, seat, self.size)
+            mask.flags.writeable = False  # shared with copies
+            cached = self._generation, mask
             self._masks[seat] = cached
         return cached[1]
 
@@ -358,7 +407,69 @@ class Encoder:
         return np.flatnonzero(self._mask(seat)).tolist()
 
     def observe(self, seat: int) -> np.ndarray:
-        return observe(self.state, seat, self.size)
+        return self._observe(seat)
+
+    def _observe(self, viewer: int | None, acting: bool | None = None) -> np.ndarray:
+        """``observe(self.state, viewer, acting=acting)`` (``viewer`` None: the public
+        observation, ``observe_view`` of a spectator), from the planes."""
+        state = self.state
+        n = self.setup.players
+        size = self.size
+        seat = 0 if viewer is None else viewer
+        over = state.is_over
+        if acting is None:
+            acting = viewer is not None and not over and state.placed[seat] is None
+        obs = np.empty(observation_size(n, size), dtype=np.int16)
+        obs[:HEADER] = (n, state.round, state.rounds, -1 if over else state.card, acting, over)
+        obs[HEADER : HEADER + 10] = self._unturned_counts()
+        at = HEADER + 10
+        order = [(seat + k) % n for k in range(n)]
+        boards, placed = state.boards, state.placed
+        for k, s in enumerate(order):
+            score = boards[s].score
+            pending = placed[s]
+            if pending is not None and s != viewer:
+                score -= pending.digit * pending.level
+            obs[at + k] = score
+        at += n
+        planes = obs[at:].reshape(n, -1)
+        if n == 1:
+            planes[0] = self._planes[0]
+        else:
+            np.take(self._planes, order, axis=0, out=planes)
+        for k, s in enumerate(order):
+            hidden = self._hidden[s]
+            if hidden is not None and s != viewer:
+                planes[k, hidden[0]] = hidden[1]
+        return obs
+
+    def _unturned_counts(self) -> np.ndarray:
+        """Per digit the cards not turned yet (``View.unturned``), cached while the deck,
+        the round and whether the game is over stay the same."""
+        state = self.state
+        key = (state.deck_order(), state.round, state.is_over)
+        cached = self._unturned
+        if cached is None or cached[0] != key:
+            turned = state.round + (0 if state.is_over else 1)
+            counts = np.bincount(key[0][turned:], minlength=10).astype(np.int16)
+            cached = self._unturned = key, counts
+        return cached[1]
+
+    def _draw(self, seat: int, tile: Placed, hide: bool) -> None:
+        """Lay ``tile`` on ``seat``'s planes (its squares outside the window left out);
+        ``hide``: a pending placement, remembered so that other seats do not see it."""
+        size = self.size
+        half = size // 2
+        cells = [
+            (y + half) * size + x + half
+            for x, y in tile.squares()
+            if 0 <= x + half < size and 0 <= y + half < size
+        ]
+        squares = np.array(cells + [c + size * size for c in cells], dtype=np.intp)
+        planes = self._planes[seat]
+        if hide:
+            self._hidden[seat] = squares, planes[squares]
+        planes[squares] = [tile.level + 1] * len(cells) + [tile.digit + 1] * len(cells)
 
     def apply(self, action: int, seat: int) -> None:
         actions = self.setup.actions
@@ -372,8 +483,11 @@ class Encoder:
             )
         state = self.state
         round_ = state.round
-        state.apply(decode(action, self.size), seat)
-        if state.round != round_:
+        tile = state.apply(decode(action, self.size), seat)
+        resolved = state.round != round_
+        self._draw(seat, tile, hide=not resolved)
+        if resolved:
+            self._hidden = [None] * self.setup.players
             self._start_round()
 
     def scores(self) -> list[int]:
@@ -468,11 +582,10 @@ class ChanceEncoder(Encoder):
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation; before a round's card is turned, its card is -1."""
-        state = self.state
         if self._card_turned():
-            return observe(state, seat, self.size)
-        obs = observe(state, seat, self.size, acting=False)
-        _untell_card(obs, state)
+            return self._observe(seat)
+        obs = self._observe(seat, acting=False)
+        _untell_card(obs, self.state)
         return obs
 
     def render(self, seat: int | None = None) -> str:
@@ -565,10 +678,9 @@ class ChanceEncoder(Encoder):
     def public_observe(self) -> np.ndarray:
         """What every seat sees: the observation's layout, seat 0 first, the boards as of
         the last resolved round, the card once turned, "to place" 0."""
-        state = self.state
-        obs = observe_view(View(state, None), self.size, acting=False)
+        obs = self._observe(None, acting=False)
         if not self._card_turned():
-            _untell_card(obs, state)
+            _untell_card(obs, self.state)
         return obs
 
     def public_render(self) -> str:

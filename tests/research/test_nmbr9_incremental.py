@@ -1,0 +1,115 @@
+"""NMBR 9's encoders keep observations and masks up to date placement by placement;
+these properties check them against the reference (``observe`` from the engine's
+``View``, and the engine's legal placements inside the window) in random games."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop.games.nmbr9 import encoding as enc
+from tabletop.games.nmbr9.rules import State, View
+
+SEEDS = st.integers(0, 2**32 - 1)
+PLAYERS = st.integers(1, 4)
+SIZES = st.sampled_from([enc.MIN_SIZE, 9, 12, 20, enc.SIZE])
+POLICIES = st.sampled_from(["random", "climb"])
+
+
+def reference_mask(state: State, seat: int, size: int) -> np.ndarray:
+    """The engine's legal placements of ``seat`` that lie in the window, as a mask."""
+    mask = np.zeros(enc.actions(size), np.int8)
+    if not state.is_over and state.placed[seat] is None:
+        for place in state.legal_actions(seat):
+            if enc.in_window(state.card, place, size):
+                mask[enc.encode(place, size)] = 1
+    return mask
+
+
+def pick(encoder: enc.Encoder, seat: int, policy: str, rng: random.Random) -> int:
+    """A legal action: uniformly, or mostly the highest level (tall boards)."""
+    legal = encoder.legal_actions(seat)
+    if policy == "climb" and rng.random() < 0.85:
+        state, size = encoder.state, encoder.size
+        levels = {enc.encode(p, size): level for p, level in state.boards[seat].legal(state.card)}
+        top = max(levels[a] for a in legal)
+        legal = [a for a in legal if levels[a] == top]
+    return rng.choice(legal)
+
+
+def check(encoder: enc.Encoder) -> None:
+    state, size = encoder.state, encoder.size
+    for seat in range(state.game.players):
+        expected = enc.observe(state, seat, size)
+        if isinstance(encoder, enc.ChanceEncoder) and not encoder._card_turned():
+            expected = enc.observe(state, seat, size, acting=False)
+            enc._untell_card(expected, state)
+        assert np.array_equal(encoder.observe(seat), expected), seat
+        reference = reference_mask(state, seat, size)
+        assert np.array_equal(enc.legal_mask(state, seat, size), reference), seat
+        if not encoder.is_over:
+            assert np.array_equal(encoder.mask(seat), reference), seat
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, players=PLAYERS, size=SIZES, policy=POLICIES)
+def test_observations_and_masks_are_the_references_all_game(seed, players, size, policy):
+    encoder = enc.ENCODING.setup(players, size=size).deal(seed, {})
+    rng = random.Random(seed)
+    check(encoder)
+    while not encoder.is_over and encoder.truncation is None:
+        seat = encoder.acting()
+        encoder.apply(pick(encoder, seat, policy, rng), seat)
+        check(encoder)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=SEEDS, players=PLAYERS, size=SIZES, policy=POLICIES)
+def test_the_chance_encoder_and_its_public_observation_too(seed, players, size, policy):
+    encoder = enc.ENCODING.setup(players, size=size).undealt()
+    rng = random.Random(seed)
+    while not encoder.is_over:
+        seat = encoder.acting()
+        if seat == enc.CHANCE:
+            outcomes, probs = zip(*encoder.chance_outcomes(), strict=True)
+            encoder.apply_chance(rng.choices(outcomes, probs)[0])
+        else:
+            encoder.apply(pick(encoder, seat, policy, rng), seat)
+        check(encoder)
+        public = enc.observe_view(View(encoder.state, None), size, acting=False)
+        if not encoder._card_turned():
+            enc._untell_card(public, encoder.state)
+        assert np.array_equal(encoder.public_observe(), public)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, players=st.integers(2, 4), steps=st.integers(0, 60))
+def test_a_copy_is_independent_of_its_original(seed, players, steps):
+    encoder = enc.ENCODING.setup(players).undealt()
+    rng = random.Random(seed)
+
+    def step(game: enc.ChanceEncoder) -> None:
+        seat = game.acting()
+        if seat == enc.CHANCE:
+            game.apply_chance(rng.choice([d for d, _ in game.chance_outcomes()]))
+        else:
+            game.apply(rng.choice(game.legal_actions(seat)), seat)
+
+    for _ in range(steps):
+        if not encoder.is_over:
+            step(encoder)
+    before = [encoder.observe(s) for s in range(players)], encoder.state.deck_order()
+    twin = copy.deepcopy(encoder)
+    assert twin.state is not encoder.state and twin.setup is encoder.setup
+    for _ in range(2 * players + 2):  # into the next round: pending tiles and a new card
+        if not twin.is_over:
+            step(twin)
+            check(twin)
+    after = [encoder.observe(s) for s in range(players)]
+    assert all(np.array_equal(a, b) for a, b in zip(after, before[0], strict=True))
+    assert encoder.state.deck_order() == before[1]
+    check(encoder)
