@@ -1,4 +1,5 @@
-"""Builds the bots' C search kernels; everything else is in pyproject.toml."""
+"""Builds the bots' C search kernels and NMBR 9's optional research mask; everything else
+is in pyproject.toml."""
 
 import platform
 
@@ -22,6 +23,14 @@ setup(
             # on every machine
             extra_compile_args=["-O2", "-std=c11", "-pthread", "-ffp-contract=off", *POPCOUNT],
             extra_link_args=["-pthread"],
+        ),
+        # The research encoding's mask in C: optional, the encoding falls back to the
+        # pure Python mask without it (``tabletop.games.nmbr9.encoding.COMPILED``)
+        Extension(
+            "tabletop.games.nmbr9._nmbr9fast",
+            ["src/tabletop/games/nmbr9/_nmbr9fast.c"],
+            extra_compile_args=["-O2", "-std=c11"],
+            optional=True,
         ),
     ]
 )

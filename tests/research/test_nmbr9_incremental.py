@@ -1,18 +1,22 @@
-"""NMBR 9's encoders keep observations and masks up to date placement by placement;
-these properties check them against the reference (``observe`` from the engine's
-``View``, and the engine's legal placements inside the window) in random games."""
+"""NMBR 9's encoders keep observations and masks up to date placement by placement,
+and compute masks in C where the optional extension is built; these properties check
+them against the reference (``observe`` from the engine's ``View``, and the engine's
+legal placements inside the window) in random games."""
 
 from __future__ import annotations
 
 import copy
 import random
+import subprocess
+import sys
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.games.nmbr9 import encoding as enc
-from tabletop.games.nmbr9.rules import State, View
+from tabletop.games.nmbr9.rules import Game, State, View
 
 SEEDS = st.integers(0, 2**32 - 1)
 PLAYERS = st.integers(1, 4)
@@ -50,7 +54,9 @@ def check(encoder: enc.Encoder) -> None:
             enc._untell_card(expected, state)
         assert np.array_equal(encoder.observe(seat), expected), seat
         reference = reference_mask(state, seat, size)
-        assert np.array_equal(enc.legal_mask(state, seat, size), reference), seat
+        for compiled in (False, True):
+            mask = enc.legal_mask(state, seat, size, compiled=compiled)
+            assert np.array_equal(mask, reference), (seat, compiled)
         if not encoder.is_over:
             assert np.array_equal(encoder.mask(seat), reference), seat
 
@@ -113,3 +119,77 @@ def test_a_copy_is_independent_of_its_original(seed, players, steps):
     assert all(np.array_equal(a, b) for a, b in zip(after, before[0], strict=True))
     assert encoder.state.deck_order() == before[1]
     check(encoder)
+
+
+@pytest.mark.skipif(not enc.COMPILED, reason="the optional C extension is not built here")
+@settings(max_examples=40, deadline=None)
+@given(seed=SEEDS, players=PLAYERS, size=SIZES, policy=POLICIES, rounds=st.integers(1, 20))
+def test_the_compiled_mask_is_the_engines_on_boards_beyond_the_window(
+    seed, players, size, policy, rounds
+):
+    """Games played by the rules alone, anywhere on the table: tiles outside the window
+    (and just outside it, to be touched from inside) must count as the engine counts them."""
+    state = Game(players=players).new_state(seed)
+    rng = random.Random(seed)
+    for _ in range(rounds):
+        for seat in state.acting_seats():
+            options = state.boards[seat].legal(state.card)
+            if policy == "climb" and rng.random() < 0.85:
+                top = max(level for _, level in options)
+                options = [o for o in options if o[1] == top]
+            state.apply(rng.choice(options)[0], seat)
+        if state.is_over:
+            return
+        for seat in range(players):
+            reference = reference_mask(state, seat, size)
+            assert np.array_equal(enc.legal_mask(state, seat, size, compiled=True), reference)
+            assert np.array_equal(enc.legal_mask(state, seat, size, compiled=False), reference)
+
+
+def test_the_compiled_mask_refuses_bad_input_with_a_message():
+    if not enc.COMPILED:
+        pytest.skip("the optional C extension is not built here")
+    from tabletop.games.nmbr9 import _nmbr9fast
+
+    out = np.zeros(enc.actions(10), np.int8)
+    with pytest.raises(ValueError, match="4 \\* size \\* size"):
+        _nmbr9fast.window_mask(out, [(1, 0, 0, 0, 0)], 3, 12)
+    with pytest.raises(ValueError, match="size of 1 to 62"):
+        _nmbr9fast.window_mask(np.zeros(enc.actions(70), np.int8), [(1, 0, 0, 0, 0)], 3, 70)
+    with pytest.raises(ValueError, match="bad tile"):
+        _nmbr9fast.window_mask(out, [(12, 0, 0, 0, 0)], 3, 10)
+    with pytest.raises(TypeError):
+        _nmbr9fast.window_mask(bytes(400), [(1, 0, 0, 0, 0)], 3, 10)  # read-only
+
+
+WITHOUT_C = """
+import sys
+class Block:
+    def find_spec(self, name, path=None, target=None):
+        if name.endswith("_nmbr9fast"):
+            raise ImportError(f"{name} is blocked")
+sys.meta_path.insert(0, Block())
+import random
+from tabletop.games.nmbr9 import encoding as enc
+game = enc.ENCODING.setup(2).deal(3, {})
+rng = random.Random(3)
+while not game.is_over:
+    seat = game.acting()
+    game.apply(rng.choice(game.legal_actions(seat)), seat)
+print("compiled:", enc.COMPILED, "scores:", game.scores())
+"""
+
+
+def test_without_the_compiled_mask_the_python_one_plays_the_same_game():
+    out = subprocess.run(
+        [sys.executable, "-c", WITHOUT_C], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.startswith("compiled: False")
+    with_c = subprocess.run(
+        [sys.executable, "-c", WITHOUT_C.replace("sys.meta_path.insert(0, Block())", "")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert with_c.startswith(f"compiled: {enc.COMPILED}")
+    assert with_c.split("scores:")[1] == out.split("scores:")[1]

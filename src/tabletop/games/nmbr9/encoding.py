@@ -60,7 +60,25 @@ import numpy as np
 from ...core.errors import IllegalActionError
 from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
 from .rules import CARDS, FULL_DECK, SHAPES, Board, Game, Place, Placed, State, View
-from .rules.tiles import DISTINCT
+from .rules.tiles import DIGITS, DISTINCT
+
+try:
+    from . import _nmbr9fast
+except ImportError:  # built without a C compiler: the pure Python mask serves
+    _nmbr9fast = None  # type: ignore[assignment]
+else:
+    _nmbr9fast.setup(
+        [[shape.cells for shape in SHAPES[digit]] for digit in DIGITS],
+        [[shape.rotation for shape in DISTINCT[digit]] for digit in DIGITS],
+    )
+
+#: Whether the mask is computed in C (the optional extension ``_nmbr9fast``, built by
+#: ``pip install`` where a C compiler is found); the pure Python mask otherwise, the same
+#: (tests check it). ``python -m tabletop.research.bench`` says which.
+COMPILED = _nmbr9fast is not None
+#: The widest window the compiled mask handles (a row of the window and its ring in one
+#: 64-bit word); wider windows use the Python mask.
+COMPILED_SIZE = 62
 
 SIZE = 40
 HEADER = 6
@@ -170,13 +188,16 @@ MIN_SIZE = _min_size()
 _EXTENT = tuple(tuple((s.width, s.height) for s in rotations) for rotations in SHAPES)
 
 
-def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
+def legal_mask(
+    state: State, seat: int, size: int = SIZE, *, compiled: bool = COMPILED
+) -> np.ndarray:
     """``int8``: 1 for each legal placement of ``seat`` that lies in the window.
 
     The same placements as ``state.legal_actions(seat)`` (tests check it), read
     straight from the board's bit masks of legal corners (``Board.legal_masks``)
     rather than listed: one bit per corner of the board's own window, all rotations
-    unpacked at once and cut to the action window.
+    unpacked at once and cut to the action window. ``compiled`` (where the extension
+    is built, windows up to ``COMPILED_SIZE``): the same mask computed in C.
     """
     mask = np.zeros(actions(size), dtype=np.int8)
     if state.is_over or state.placed[seat] is not None:
@@ -189,7 +210,10 @@ def legal_mask(state: State, seat: int, size: int = SIZE) -> np.ndarray:
             if in_window(digit, place, size):
                 mask[encode(place, size)] = 1
         return mask
-    _board_mask(board, digit, size, mask)
+    if compiled and _nmbr9fast is not None and size <= COMPILED_SIZE:
+        _nmbr9fast.window_mask(mask, board.tiles, digit, size)
+    else:
+        _board_mask(board, digit, size, mask)
     return mask
 
 
@@ -420,7 +444,8 @@ class Encoder:
         if acting is None:
             acting = viewer is not None and not over and state.placed[seat] is None
         obs = np.empty(observation_size(n, size), dtype=np.int16)
-        obs[:HEADER] = (n, state.round, state.rounds, -1 if over else state.card, acting, over)
+        card = state.card
+        obs[:HEADER] = (n, state.round, state.rounds, -1 if card is None else card, acting, over)
         obs[HEADER : HEADER + 10] = self._unturned_counts()
         at = HEADER + 10
         order = [(seat + k) % n for k in range(n)]
