@@ -42,6 +42,7 @@ perfect information takes ``imperfect_information=True`` to be declared imperfec
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -108,8 +109,21 @@ class _Observer:
         size = setup.information_size if self.recall else setup.observation_shape[0]
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
+        # per player: the tensor of a new state (OpenSpiel asks for one with every
+        # observation_tensor call, to learn the size)
+        self._initial: dict[int, np.ndarray] = {}
 
     def set_from(self, state: SpielState, player: int) -> None:
+        if state._own:
+            self._set_from(state, player)
+            return
+        initial = self._initial.get(player)  # the shared undealt position: the same
+        if initial is None:
+            self._set_from(state, player)
+            initial = self._initial[player] = self.tensor.copy()
+        self.tensor[:] = initial
+
+    def _set_from(self, state: SpielState, player: int) -> None:
         encoder = state.encoder
         if self.public and not self.perfect:
             view = _public_view(encoder)
@@ -160,6 +174,8 @@ class SpielGame(pyspiel.Game):
         if zero_sum and players < 2:
             raise ValueError("zero_sum needs two players or more")
         self.setup = setup = encoded.setup(players, **values)  # checks them
+        #: The position before the first chance node, shared by new states (never changed).
+        self.undealt = setup.undealt()
         self.perfect_information = encoded.perfect_information
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
@@ -185,13 +201,30 @@ class SpielGame(pyspiel.Game):
 
 
 class SpielState(pyspiel.State):
-    """A position: ``encoder`` (the encoding's ``ChanceEncoder``) holds all of it, one
-    attribute, since OpenSpiel's clone copies each attribute on its own (two would part)."""
+    """A position: ``encoder`` (the encoding's ``ChanceEncoder``) holds all of it.
+
+    OpenSpiel's ``clone()`` makes a new initial state and then deep-copies each
+    attribute of this one onto it (``copy.deepcopy``: an encoder may make that cheap with
+    ``__deepcopy__``), and every ``observation_tensor`` call makes a new initial state
+    too: so a new state shares the game's undealt encoder, copied only when the state
+    first changes (``_own`` says whether it has its own)."""
 
     def __init__(self, game: SpielGame) -> None:
         super().__init__(game)
-        self.encoder: ChanceEncoder = game.setup.undealt()
-        self.zero_sum = game.zero_sum
+        self._encoder = game.undealt
+        self._own = False
+
+    @property
+    def encoder(self) -> ChanceEncoder:
+        """The game in progress (read it; changes go through OpenSpiel's methods)."""
+        return self._encoder
+
+    def _changing(self) -> ChanceEncoder:
+        """The encoder, this state's own (a copy of the shared undealt one at first)."""
+        if not self._own:
+            self._encoder = copy.deepcopy(self._encoder)
+            self._own = True
+        return self._encoder
 
     @property
     def engine(self) -> State | None:
@@ -208,7 +241,7 @@ class SpielState(pyspiel.State):
         return self.encoder.legal_actions(player)
 
     def _apply_action(self, action: int) -> None:
-        encoder = self.encoder
+        encoder = self._encoder if self._own else self._changing()
         player = encoder.acting()
         if player == CHANCE:
             encoder.apply_chance(action)
@@ -227,7 +260,7 @@ class SpielState(pyspiel.State):
         n = self.num_players()
         if not self.encoder.is_over:
             return [0.0] * n
-        if self.zero_sum:
+        if self.get_game().zero_sum:
             return zero_sum_rewards(self.encoder.ranks())
         return final_rewards(self.encoder, n)
 
@@ -253,7 +286,7 @@ class SpielState(pyspiel.State):
                 state.apply_action(action)
         else:
             state = self.clone()
-        state.encoder.shuffle_unseen(uniform)
+        state._changing().shuffle_unseen(uniform)
         return state
 
     def __str__(self) -> str:
