@@ -64,13 +64,19 @@ def check(encoder: enc.Encoder) -> None:
 @settings(max_examples=40, deadline=None)
 @given(seed=SEEDS, players=PLAYERS, size=SIZES, policy=POLICIES)
 def test_observations_and_masks_are_the_references_all_game(seed, players, size, policy):
-    encoder = enc.ENCODING.setup(players, size=size).deal(seed, {})
+    setup = enc.ENCODING.setup(players, size=size)
+    encoder = setup.deal(seed, {})
+    replay = setup.rules.new_state(seed)  # the same game through the checked ``apply``
     rng = random.Random(seed)
     check(encoder)
     while not encoder.is_over and encoder.truncation is None:
         seat = encoder.acting()
-        encoder.apply(pick(encoder, seat, policy, rng), seat)
+        action = pick(encoder, seat, policy, rng)
+        encoder.apply(action, seat)
+        replay.apply(enc.decode(action, size), seat)
+        assert encoder.state.boards[seat].tiles == replay.boards[seat].tiles
         check(encoder)
+    assert [b.score for b in encoder.state.boards] == [b.score for b in replay.boards]
 
 
 @settings(max_examples=25, deadline=None)

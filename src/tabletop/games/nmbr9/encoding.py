@@ -52,6 +52,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -458,11 +459,8 @@ class Encoder:
             obs[at + k] = score
         at += n
         planes = obs[at:].reshape(n, -1)
-        if n == 1:
-            planes[0] = self._planes[0]
-        else:
-            np.take(self._planes, order, axis=0, out=planes)
         for k, s in enumerate(order):
+            planes[k] = self._planes[s]  # row by row: cheaper than np.take here
             hidden = self._hidden[s]
             if hidden is not None and s != viewer:
                 planes[k, hidden[0]] = hidden[1]
@@ -485,16 +483,31 @@ class Encoder:
         ``hide``: a pending placement, remembered so that other seats do not see it."""
         size = self.size
         half = size // 2
-        cells = [
-            (y + half) * size + x + half
-            for x, y in tile.squares()
-            if 0 <= x + half < size and 0 <= y + half < size
-        ]
-        squares = np.array(cells + [c + size * size for c in cells], dtype=np.intp)
+        shape = tile.shape
+        x, y = tile.x + half, tile.y + half
+        if 0 <= x and x + shape.width <= size and 0 <= y and y + shape.height <= size:
+            offsets, count = self.setup.squares(tile.digit, tile.rotation)
+            squares = offsets + (y * size + x)
+        else:  # only a state the encoder did not play (a game's rules alone) has these
+            cells = [
+                (y + dy) * size + x + dx
+                for dx, dy in shape.cells
+                if 0 <= x + dx < size and 0 <= y + dy < size
+            ]
+            count = len(cells)
+            squares = np.array(cells + [c + size * size for c in cells], dtype=np.intp)
+        self._paint(seat, squares, count, tile.level, tile.digit, hide)
+
+    def _paint(
+        self, seat: int, squares: np.ndarray, count: int, level: int, digit: int, hide: bool
+    ) -> None:
+        """Set a tile's ``squares`` (``count`` heights, then as many digits) on a seat's
+        planes; ``hide``: remember what they held (a pending placement)."""
         planes = self._planes[seat]
         if hide:
             self._hidden[seat] = squares, planes[squares]
-        planes[squares] = [tile.level + 1] * len(cells) + [tile.digit + 1] * len(cells)
+        planes[squares[:count]] = level + 1
+        planes[squares[count:]] = digit + 1
 
     def apply(self, action: int, seat: int) -> None:
         actions = self.setup.actions
@@ -508,9 +521,18 @@ class Encoder:
             )
         state = self.state
         round_ = state.round
-        tile = state.apply(decode(action, self.size), seat)
+        digit = state.card
+        assert digit is not None  # the mask offers nothing once over
+        # Legal (the mask is the engine's legal placements in the window) and inside the
+        # window: the level is the height under its first square, read off the planes.
+        place = decode(action, self.size)
+        size = self.size
+        offsets, count = self.setup.squares(digit, place.rotation)
+        squares = offsets + (action % (size * size))
+        level = int(self._planes[seat, squares[0]])
+        state.apply_known(place, seat, level)
         resolved = state.round != round_
-        self._draw(seat, tile, hide=not resolved)
+        self._paint(seat, squares, count, level, digit, hide=not resolved)
         if resolved:
             self._hidden = [None] * self.setup.players
             self._start_round()
@@ -749,6 +771,17 @@ class Nmbr9Setup:
 
     def __deepcopy__(self, memo: dict) -> Nmbr9Setup:
         return self  # never changes: OpenSpiel's clones share it
+
+    @functools.cache  # noqa: B019  (a setup lives as long as its games: a few per process)
+    def squares(self, digit: int, rotation: int) -> tuple[np.ndarray, int]:
+        """A tile's squares as offsets into an observation's planes of one seat, from its
+        top-left corner: first in the heights plane, then the same in the digits plane;
+        and how many squares it has."""
+        size = self.size
+        cells = [dy * size + dx for dx, dy in SHAPES[digit][rotation].cells]
+        both = np.array(cells + [c + size * size for c in cells], dtype=np.intp)
+        both.flags.writeable = False
+        return both, len(cells)
 
     def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder:
         """A game shuffled from ``seed``; ``options`` may fix it: ``{"deck": 20 digits}``."""

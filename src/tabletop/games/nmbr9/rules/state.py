@@ -257,6 +257,16 @@ class State:
             self._next_round()
         return placed
 
+    def apply_known(self, action: Place, seat: int, level: int) -> Placed:
+        """``apply`` for a placement the caller knows to be legal for ``seat`` now and to
+        lie on ``level`` (the research encoding, whose mask tests check against
+        ``legal_actions``): the same change, without checking it again (``Board.lay``)."""
+        placed = self.boards[seat].lay(self._deck[self.round], *action, level)
+        self.placed[seat] = placed
+        if all(p is not None for p in self.placed):
+            self._next_round()
+        return placed
+
     def _check_turn(self, seat: int, action: object) -> None:
         if not 0 <= seat < self.game.players:
             raise IllegalActionError("there is no seat {seat}", seat=seat)
