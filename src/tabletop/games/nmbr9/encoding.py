@@ -485,7 +485,7 @@ class Encoder:
         half = size // 2
         shape = tile.shape
         x, y = tile.x + half, tile.y + half
-        if 0 <= x and x + shape.width <= size and 0 <= y and y + shape.height <= size:
+        if x >= 0 and y >= 0 and x + shape.width <= size and y + shape.height <= size:
             offsets, count = self.setup.squares(tile.digit, tile.rotation)
             squares = offsets + (y * size + x)
         else:  # only a state the encoder did not play (a game's rules alone) has these
