@@ -130,13 +130,13 @@ class _Observer:
             if self.recall:
                 self.tensor[:] = view.public_information_tensor(state.history())
             else:
-                self.tensor[:] = self.scale(view.public_observe())
+                self.scale(view.public_observe(), out=self.tensor)
             return
         seat = 0 if self.public else player  # perfect information: all of it is public
         if self.recall:
             self.tensor[:] = encoder.information_tensor(seat, state.history())
         else:
-            self.tensor[:] = self.scale(encoder.observe(seat))
+            self.scale(encoder.observe(seat), out=self.tensor)
 
     def string_from(self, state: SpielState, player: int) -> str:
         encoder = state.encoder

@@ -429,7 +429,7 @@ class Encoder:
         return self._mask(seat).copy()
 
     def legal_actions(self, seat: int) -> list[int]:
-        return np.flatnonzero(self._mask(seat)).tolist()
+        return self._mask(seat).view(np.bool_).nonzero()[0].tolist()  # bool: 2x faster
 
     def observe(self, seat: int) -> np.ndarray:
         return self._observe(seat)
@@ -583,6 +583,7 @@ class ChanceEncoder(Encoder):
         super().__init__(setup, setup.rules.new_state(deck=sorted(FULL_DECK)))
         self.turned = 0  # rounds whose card the chance node has turned
         self.stuck = False  # a seat found no placement in the window
+        self._acting = self._whose_turn()  # after every change (``_check_window``)
 
     @property
     def is_over(self) -> bool:
@@ -598,6 +599,9 @@ class ChanceEncoder(Encoder):
         self._generation += 1
 
     def acting(self) -> int:
+        return self._acting  # OpenSpiel asks several times a move
+
+    def _whose_turn(self) -> int:
         state = self.state
         if state.is_over or self.stuck:
             return TERMINAL
@@ -626,6 +630,7 @@ class ChanceEncoder(Encoder):
             # exactly its legal placements inside the window (``window_is_full``), and
             # computed now it serves its legal actions next
             self.stuck = not self._mask(state.acting_seats()[0]).any()
+        self._acting = self._whose_turn()
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation; before a round's card is turned, its card is -1."""
