@@ -14,7 +14,11 @@ With open-spiel installed, each game's OpenSpiel steps per second (the same rand
 loop: the acting player's ``observation_tensor`` and ``legal_actions()``) and the cost
 of one ``state.clone()`` in microseconds (every state of random games cloned) are
 printed beside OpenSpiel's own C++ ``backgammon`` measured the same way in the same
-run, with the ratio to it (``0.5× backgammon's``).
+run, with the ratio to it (``0.5× backgammon's``). pyspiel's ``observation_tensor``
+builds a new Python list of floats per call, which dominates for a large tensor (NMBR
+9's has 6,418 entries, backgammon's 200), so the steps are also measured reading the
+tensor through OpenSpiel's ``make_observation`` (a numpy array filled in place).
+Which NMBR 9 mask served (compiled or pure Python) is printed first.
 
 >>> wall, cpu = aec_steps_per_second("novaluna", 2, seconds=0.05)
 >>> wall > 0 and cpu > 0
@@ -104,14 +108,21 @@ def gym_steps_per_second(game: str, seconds: float, seed: int = 0) -> tuple[floa
 
 
 def openspiel_steps_per_second(
-    game: str, players: int | None, seconds: float, seed: int = 0
+    game: str, players: int | None, seconds: float, seed: int = 0, observer: bool = False
 ) -> tuple[float, float]:
     """Player steps per second (wall clock, CPU) of the OpenSpiel game of ``game``
     (needs open-spiel): one of ours by name or command, or any game of OpenSpiel's own by
     its short name (``backgammon``; ``players`` None: its default). Each step reads the
     acting player's observation tensor and legal actions, then applies one; chance nodes
-    are sampled and not counted."""
+    are sampled and not counted. The tensor is ``state.observation_tensor(player)``, a
+    new Python list each time; with ``observer``, OpenSpiel's
+    ``open_spiel.python.observation.make_observation`` (a numpy array filled in place)."""
     spiel_game = _spiel_game(game, players)
+    observe = state_tensor
+    if observer:
+        from open_spiel.python.observation import make_observation
+
+        observe = make_observation(spiel_game).set_from
     rng = random.Random(seed)
     state = spiel_game.new_initial_state()
     steps = 0
@@ -125,12 +136,17 @@ def openspiel_steps_per_second(
                 outcomes, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(outcomes, probs)[0])
             else:
-                state.observation_tensor(state.current_player())
+                observe(state, state.current_player())
                 state.apply_action(rng.choice(state.legal_actions()))
                 steps += 1
         now = time.perf_counter()
         if now >= deadline:
             return steps / (now - start), steps / (time.process_time() - cpu)
+
+
+def state_tensor(state, player: int) -> list[float]:  # state: pyspiel.State
+    """OpenSpiel's observation tensor of ``player``, as a list (pyspiel's API)."""
+    return state.observation_tensor(player)
 
 
 def openspiel_clone_microseconds(
@@ -170,6 +186,8 @@ def openspiel_clone_microseconds(
 CLONES = 20
 #: OpenSpiel's own game measured beside ours, in the same run: its C++ backgammon.
 REFERENCE = "backgammon"
+#: The rows whose tensor comes from ``make_observation`` rather than a list per call.
+OBSERVER = "tensor from make_observation"
 
 
 def _spiel_game(game: str, players: int | None):  # -> pyspiel.Game (optional wheel)
@@ -220,9 +238,11 @@ def rows(games: list[str], seconds: float, spiel: bool) -> list[Row]:
     if not spiel:
         return out
     steps = f"OpenSpiel {REFERENCE}"
-    clone = f"OpenSpiel {REFERENCE} clone()"
+    numpy = f"{steps}, {OBSERVER}"
+    clone = f"{steps} clone()"
     out += [
         Row(steps, partial(openspiel_steps_per_second, REFERENCE, None, seconds)),
+        Row(numpy, partial(openspiel_steps_per_second, REFERENCE, None, seconds, observer=True)),
         Row(clone, partial(openspiel_clone_microseconds, REFERENCE, None, seconds), "µs"),
     ]
     for game in games:
@@ -231,6 +251,9 @@ def rows(games: list[str], seconds: float, spiel: bool) -> list[Row]:
             label = f"OpenSpiel {seats.command}, 2 players"
             out += [
                 Row(label, partial(openspiel_steps_per_second, game, 2, seconds), versus=steps),
+                Row(f"{label}, {OBSERVER}",
+                    partial(openspiel_steps_per_second, game, 2, seconds, observer=True),
+                    versus=numpy),
                 Row(f"{label}, clone()",
                     partial(openspiel_clone_microseconds, game, 2, seconds), "µs", clone),
             ]  # fmt: skip
@@ -251,6 +274,11 @@ def main(argv: list[str] | None = None) -> None:
         games = [game_name(args.only)] if args.only else encoded_games()
     except ValueError as err:
         parser.error(str(err))
+    if "nmbr9" in games:
+        from ..games.nmbr9.encoding import COMPILED
+
+        how = "compiled (C extension _nmbr9fast)" if COMPILED else "pure Python (no C extension)"
+        print(f"NMBR 9 masks: {how}", flush=True)
     medians: dict[str, float] = {}
     for row in rows(games, args.seconds, _has_pyspiel()):
         values = [row.measure() for _ in range(args.runs)]
