@@ -277,9 +277,22 @@ class Board:
     def bounds(self) -> tuple[int, int, int, int]:
         """``(min x, min y, max x, max y)`` of the squares with tiles; the board must not be
         empty."""
-        xs = [x for x, _ in self.squares]
-        ys = [y for _, y in self.squares]
-        return min(xs), min(ys), max(xs), max(ys)
+        # from the tiles' boxes (a shape's box is tight): ~20 tiles, not ~200 squares
+        if not self.tiles:
+            raise ValueError("an empty board has no bounds")
+        x0 = y0 = 1 << 62
+        x1 = y1 = -(1 << 62)
+        for digit, rotation, x, y, _level in self.tiles:
+            shape = SHAPES[digit][rotation]
+            if x < x0:  # comparisons: min()/max() calls would cost more than the loop
+                x0 = x
+            if y < y0:
+                y0 = y
+            if x + shape.width > x1:
+                x1 = x + shape.width
+            if y + shape.height > y1:
+                y1 = y + shape.height
+        return x0, y0, x1 - 1, y1 - 1
 
     # -- checking and laying ------------------------------------------------------------
 
