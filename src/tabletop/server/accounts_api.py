@@ -228,7 +228,8 @@ async def _account_info(request: Request) -> Response:
     if account is None:
         return JSONResponse({"account": None, "games": []})
     games = hub_of(request).reads.my_games(account)
-    return JSONResponse({"account": {"name": account.name}, "games": games})
+    about = {"name": account.name, "bot": True} if account.bot else {"name": account.name}
+    return JSONResponse({"account": about, "games": games})
 
 
 async def _player(request: Request) -> Response:
