@@ -47,8 +47,9 @@ if TYPE_CHECKING:
 else:
     Array = Any
 
-#: An engine's action type (``follow``).
+#: An engine's action type and a chance encoder's (``follow``).
 A = TypeVar("A")
+C = TypeVar("C", bound="ChanceEncoder")
 
 #: ``Encoder.acting()`` while a chance node is due, and once the game is over (the
 #: values are OpenSpiel's ``PlayerId.CHANCE`` and ``PlayerId.TERMINAL``).
@@ -327,14 +328,14 @@ def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[
 
 
 def follow(
-    chance: ChanceEncoder,
+    chance: C,
     outcomes: Sequence[int],
     moves: Iterable[tuple[int, A]],
-    index: Callable[[A, State], int],
+    index: Callable[[A, C], int],
 ) -> list[int]:
     """Play an undealt game (``Setup.undealt``) along a known course: each chance node
     takes the next of ``outcomes``, each seat to act the next of ``moves`` (``(seat,
-    engine action)``, as its index in the position: ``index(action, state)``). Returns
+    engine action)``, as its index in the position: ``index(action, chance)``). Returns
     OpenSpiel's history of it; ``RecordError`` if the course does not fit the game
     (an outcome or move left over, or refused)."""
     history: list[int] = []
@@ -349,9 +350,7 @@ def follow(
                 seat, action = moves.pop(0)
                 if seat != acting:
                     raise RecordError(f"seat {seat} moves where seat {acting} is to act")
-                state = chance.state
-                assert state is not None  # dealt: no chance node is due
-                outcome = index(action, state)
+                outcome = index(action, chance)
                 chance.apply(outcome, seat)
             else:
                 break

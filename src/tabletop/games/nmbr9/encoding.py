@@ -647,12 +647,10 @@ def encoder_from_seat_record(seat_record: Any, seed: int, size: int = SIZE) -> E
     setup = Nmbr9Setup(state.game.players, state.removed, size)  # a random removal is known
     encoder = setup.deal(seed, found.deal)
     for seat, place in found.moves:
-        try:
-            encoder.apply(encode(place, size), seat)
-        except IllegalActionError:
-            raise RecordError(
-                f"seat {seat}'s {place} lies outside the encoding's {size} x {size} window"
-            ) from None
+        state = encoder.state
+        if state.card is None or not in_window(state.card, place, size):
+            raise RecordError(_outside(seat, place, state.round, size))
+        encoder.apply(encode(place, size), seat)
     return encoder
 
 
@@ -673,28 +671,39 @@ def spiel_history(setup: Nmbr9Setup, seat_record: Any, seed: int) -> list[int]:
             f"card(s) removed; the game was loaded for {setup.players}, remove="
             f"{setup.rules.remove}"
         )
-    seat, rng = seat_record["seat"], random.Random(seed)
+    seat, rng, size = seat_record["seat"], random.Random(seed), setup.size
     chance, history = setup.undealt(), []
-    try:
-        for number, card in enumerate(state.turned()):
-            chance.apply_chance(card)
-            history.append(card)
-            placements = rec.rounds[number]["placements"] if number < len(rec.rounds) else []
-            for other in range(setup.players):
-                made = placements[other] if placements else None
-                if made is not None:
-                    action = encode(Place(made["rotation"], made["x"], made["y"]), setup.size)
-                elif other < seat:
-                    action = rng.choice(chance.legal_actions(other))
-                else:
-                    break
-                chance.apply(action, other)
-                history.append(action)
-    except (IllegalActionError, IndexError):
-        raise RecordError(
-            f"a placement of round {number + 1} does not fit the encoding's window"
-        ) from None
+    for number, card in enumerate(state.turned()):
+        chance.apply_chance(card)
+        history.append(card)
+        placements = rec.rounds[number]["placements"] if number < len(rec.rounds) else []
+        for other in range(setup.players):
+            made = placements[other] if placements else None
+            if made is not None:
+                place = Place(made["rotation"], made["x"], made["y"])
+                if not in_window(card, place, size):
+                    raise RecordError(_outside(other, place, number, size))
+                action = encode(place, size)
+            elif other < seat:
+                legal = chance.legal_actions(other)
+                if not legal:
+                    raise RecordError(_outside(other, None, number, size))
+                action = rng.choice(legal)
+            else:
+                break
+            chance.apply(action, other)
+            history.append(action)
     return history
+
+
+def _outside(seat: int, place: Place | None, number: int, size: int) -> str:
+    """Why a game cannot be encoded in a ``size`` window (a seat record's NMBR 9 game is
+    played on a table without edges)."""
+    if place is None:
+        what = f"seat {seat} has no placement inside"
+    else:
+        what = f"seat {seat}'s placement {place} lies outside"
+    return f"round {number + 1}: {what} the encoding's {size} x {size} window"
 
 
 class Nmbr9Encoding:

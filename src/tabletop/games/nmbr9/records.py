@@ -182,12 +182,12 @@ def read_seat_record(
         )
     number = state.round
     for other in hidden:
-        card = state.card
-        if card is None or state.placed[other] is not None:
+        digit = state.card
+        if digit is None or state.placed[other] is not None:
             raise RecordError(f"seat {other} cannot have a hidden placement now")
-        legal = [p for p in state.legal_actions(other) if fits is None or fits(card, p)]
+        legal = [p for p in state.legal_actions(other) if fits is None or fits(digit, p)]
         if not legal:
-            raise RecordError(f"seat {other} has no placement of the {card} that fits")
+            raise RecordError(f"seat {other} has no placement of the {digit} that fits")
         rec.apply(rng.choice(legal), other)
     if state.round != number:
         raise RecordError(

@@ -573,7 +573,13 @@ def spiel_history(setup: NovaLunaSetup, seat_record: Any, seed: int) -> list[int
         )
     outcomes = [] if setup.players == 1 else [setup.stacks.index(state.start_stack)]
     outcomes += [tile - 1 for tile in state.pile_order()[: state.drawn]]
-    return follow(setup.undealt(), outcomes, found.moves, encode)
+    return follow(setup.undealt(), outcomes, found.moves, _index)
+
+
+def _index(action: Action, chance: ChanceEncoder) -> int:
+    state = chance.state
+    assert state is not None  # dealt: it is a seat's turn
+    return encode(action, state)
 
 
 class NovaLunaEncoding:
