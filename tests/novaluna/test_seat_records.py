@@ -110,8 +110,9 @@ def spoil(record: dict, rng: random.Random) -> dict:
     choice = rng.randrange(7)
     if choice == 0:
         bad["revealed"] = bad["revealed"][:-1]
-    elif choice == 1:
-        bad["revealed"].append(next(t for t in range(1, 69) if t not in bad["revealed"]))
+    elif choice == 1:  # one tile more than the turns drew (or, none left, one too few)
+        missing = [t for t in range(1, 69) if t not in bad["revealed"]]
+        bad["revealed"] = bad["revealed"] + missing[:1] if missing else bad["revealed"][:-1]
     elif choice == 2:
         bad["revealed"][0], bad["revealed"][-1] = bad["revealed"][-1], bad["revealed"][0]
         bad["revealed"][0] = 0
