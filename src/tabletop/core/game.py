@@ -124,6 +124,12 @@ def plain_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+#: why a server without the research extra refuses action indices
+NO_INDICES = N_(
+    "this server reads action indices only with numpy installed; send the action's notation"
+)
+
+
 class GameType:
     """A game the platform hosts: subclass it, set the facts, implement the hooks.
 
@@ -237,6 +243,12 @@ class GameType:
         """Why the bot ``spec`` cannot play at a table of ``players`` within ``limits``
         (the error's key starts ``"seat {seat}: "``), or None."""
         return None
+
+    def action_from_index(self, state: State, seat: int, index: int) -> object | None:
+        """The action that the research encoding's action ``index`` stands for in
+        ``state`` for ``seat`` (``None`` if it names none), as outside bots may send
+        it (docs/bot-api.md); ``OptionsError`` where the encoding cannot be loaded."""
+        raise OptionsError(N_("this game takes actions in its notation only"))
 
     def limit_bot(self, bot: Bot, seconds: float) -> None:
         """Bound a bot's search to ``seconds`` a move (the server's limit)."""

@@ -45,6 +45,13 @@ class AccountSocket:
     account_id: int
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
+    def end(self) -> None:
+        """The API token it was opened with was revoked: close it."""
+        self.outbox.put_nowait(ENDED)
+
+
+ENDED = "\x00ended"  # an outbox item no message can be: the stream closes (4401)
+
 
 class AccountEvents:
     """Pushes the changes of games to their seated accounts' sockets."""

@@ -77,6 +77,7 @@ class Subscriber:
     log_of: list[JSON] | None = None
     log_known: int = 0
     choices_known: ChoicesKey | None = None
+    read_only: bool = False  # opened with an API token that may only read
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
@@ -85,6 +86,12 @@ class Subscriber:
     def send_text(self, text: str) -> None:
         """Queue a message other than a state, already encoded (one text for many)."""
         self.outbox.put_nowait((None, text, None))
+
+    def end(self) -> None:
+        """The session or API token it was opened with has ended: close it (4401)."""
+        from .sessions import SESSION_ENDED
+
+        self.outbox.put_nowait((None, SESSION_ENDED, None))
 
     def send_state(
         self, log: list[JSON], build: Callable[[int, bool], str], choices: ChoicesKey | None = None
@@ -203,6 +210,7 @@ class Encoder:
             "over": room.finished,
             "abandoned": room.row.abandoned,
             "timed_out": list(room.row.timed_out),  # the seats whose time ran out
+            "resigned": room.row.resigned,  # ended by a resignation: timed_out resigned
             # why it does not count for the ratings ("hint", "undo", "seed", "players")
             "unrated": unrated_reason(room),
             "you": sorted(seats),

@@ -24,6 +24,19 @@ from .request import (
 from .room import Room
 
 
+def action_of(message: dict[str, Any]) -> Any:
+    """The action of an act: ``"action"`` in the game's notation, or ``"index"``, the
+    research encoding's action index (docs/bot-api.md)."""
+    if "index" not in message:
+        return message.get("action")
+    if "action" in message:
+        raise ApiError(400, "send 'action' or 'index', not both")
+    index = message["index"]
+    if type(index) is not int or not 0 <= index < 2**31:
+        raise ApiError(400, "'index' must be a whole number (an action index)")
+    return index
+
+
 def _without_type(state: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != "type"}
 
@@ -48,7 +61,7 @@ async def _act(request: Request) -> Response:
     body = json_object(await json_body(request))
     room, seats = await room_and_seats(request)
     hub = hub_of(request)
-    action, ply, seat = body.get("action"), body.get("ply"), body.get("seat")
+    action, ply, seat = action_of(body), body.get("ply"), body.get("seat")
     change = hub.authority.act(room.id, seats, action, ply, seat)
     return await _changed(request, room, seats, change)
 

@@ -114,6 +114,7 @@ class ReadModels:
             rank=seats[row.seat].rank,
             # the seats whose time ran out, if the clock ended it
             timed_out=list(stored.timed_out) if stored is not None else [],
+            resigned=stored is not None and stored.resigned,
             rated=bool(changes),
             rating=None
             if mine is None

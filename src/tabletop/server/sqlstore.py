@@ -28,6 +28,7 @@ from .rows import (
     Seat,
     SessionRow,
     StoreError,
+    TokenRow,
     hash_token,
 )
 from .sql import Sql
@@ -158,21 +159,22 @@ class SqlStore(ABC):
         row = self._read(
             lambda sql: sql.row(
                 "SELECT id, type, options, seed, created, updated, over, seed_chosen, creator, "
-                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out, clock_from "
-                "FROM games WHERE id = ?",
+                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out, clock_from, "
+                "resigned FROM games WHERE id = ?",
                 (game_id,),
             )
         )
         if row is None:
             return None
         id_, type_, options, seed, created, updated, over, chosen, creator, *rest = row
-        undone, abandoned, started, seq, hinted, timed_out, clock_from = rest
+        undone, abandoned, started, seq, hinted, timed_out, clock_from, resigned = rest
         return GameRow(
             *(id_, type_, json.loads(options), seed, created, updated, bool(over)),
             *(bool(chosen), creator, bool(undone), bool(abandoned), started, seq),
             hinted=bool(hinted),
             timed_out=seat_list(timed_out),
             clock_from=clock_from,
+            resigned=bool(resigned),
         )
 
     def seats(self, game_id: str) -> list[Seat]:
@@ -299,10 +301,10 @@ class SqlStore(ABC):
         """The account of a (case-folded) name and its password hash."""
         row = self._read(
             lambda sql: sql.row(
-                "SELECT id, name, password_hash FROM accounts WHERE name_key = ?", (key,)
+                "SELECT id, name, password_hash, bot FROM accounts WHERE name_key = ?", (key,)
             )
         )
-        return None if row is None else (Account(row[0], row[1]), row[2])
+        return None if row is None else (Account(row[0], row[1], bool(row[3])), row[2])
 
     def account_named(self, key: str) -> Account | None:
         found = self.account_login(key)
@@ -311,23 +313,78 @@ class SqlStore(ABC):
     def account_for_session(self, token: str) -> Account | None:
         row = self._read(
             lambda sql: sql.row(
-                "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id "
-                "WHERE s.token_hash = ?",
+                "SELECT a.id, a.name, a.bot FROM sessions s JOIN accounts a "
+                "ON a.id = s.account_id WHERE s.token_hash = ?",
                 (hash_token(token),),
             )
         )
-        return None if row is None else Account(row[0], row[1])
+        return None if row is None else Account(row[0], row[1], bool(row[2]))
 
     def session_of(self, token: str) -> SessionRow | None:
         """The session of a cookie's token, with when it began and was last used."""
         row = self._read(
             lambda sql: sql.row(
-                "SELECT a.id, a.name, s.created, s.last_used FROM sessions s "
+                "SELECT a.id, a.name, s.created, s.last_used, a.bot FROM sessions s "
                 "JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?",
                 (hash_token(token),),
             )
         )
-        return None if row is None else SessionRow(Account(row[0], row[1]), row[2], row[3])
+        if row is None:
+            return None
+        return SessionRow(Account(row[0], row[1], bool(row[4])), row[2], row[3])
+
+    # -- bot accounts and their API tokens ------------------------------------------------
+
+    def token_of(self, token: str) -> TokenRow | None:
+        """The API token ``token`` (sent as ``Authorization: Bearer``), if it exists."""
+        rows = self._token_rows("t.token_hash = ?", (hash_token(token),))
+        return rows[0] if rows else None
+
+    def tokens_of(self, account_id: int) -> list[TokenRow]:
+        """An account's API tokens, oldest first."""
+        return self._token_rows("t.account_id = ?", (account_id,))
+
+    def _token_rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRow]:
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT t.id, a.id, a.name, a.bot, t.name, t.scopes, t.created, t.last_used "
+                f"FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE {where} "
+                "ORDER BY t.id",
+                params,
+            )
+        )
+        return [
+            TokenRow(
+                row[0],
+                Account(row[1], row[2], bool(row[3]), "play" not in row[5].split()),
+                row[4],
+                tuple(row[5].split()),
+                row[6],
+                row[7],
+            )
+            for row in rows
+        ]
+
+    def seats_taken_by(self, account_id: int) -> int:
+        """How many seats of games the account has held (a bot account must start with
+        none: its games as a person would mix into its ratings)."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT COUNT(*) FROM seats WHERE account_id = ? OR invited = ?",
+                (account_id, account_id),
+            )
+        )
+        return int(row[0]) if row else 0
+
+    def bot_accounts(self, ids: list[int]) -> list[int]:
+        """Which of these accounts are bot accounts."""
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = self._read(
+            lambda sql: sql.rows(f"SELECT id FROM accounts WHERE bot AND id IN ({marks})", ids)
+        )
+        return [row[0] for row in rows]
 
     def password_of(self, account_id: int) -> str | None:
         row = self._read(

@@ -16,7 +16,7 @@ import argparse
 from typing import Any
 
 from ...core.errors import OptionsError
-from ...core.game import DAILY_HEADLINE, JSON, SIMULTANEOUS, GameType, share_line
+from ...core.game import DAILY_HEADLINE, JSON, NO_INDICES, SIMULTANEOUS, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.outcome import Outcome
 from ...i18n import N_, Part
@@ -65,6 +65,13 @@ class Nmbr9(GameType):
 
     def parse_action(self, text: str) -> Place:
         return parse_action(text)
+
+    def action_from_index(self, state: Any, seat: int, index: int) -> object | None:
+        try:  # the encoding needs numpy (the extra rl); the rules do not
+            from .encoding import actions, decode
+        except ImportError:
+            raise OptionsError(NO_INDICES) from None
+        return decode(index) if 0 <= index < actions() else None
 
     def check_options(self, options: JSON, players: int) -> JSON:
         unknown = set(options) - {"remove", "time_limit", "clock"}

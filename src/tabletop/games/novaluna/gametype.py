@@ -18,7 +18,7 @@ from typing import Any
 
 from ...core.bots import Bot
 from ...core.errors import OptionsError
-from ...core.game import DAILY_HEADLINE, JSON, SEQUENTIAL, GameType, share_line
+from ...core.game import DAILY_HEADLINE, JSON, NO_INDICES, SEQUENTIAL, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.limits import BotLimits
 from ...core.outcome import Outcome
@@ -72,6 +72,13 @@ class NovaLuna(GameType):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def action_from_index(self, state: Any, seat: int, index: int) -> object | None:
+        try:  # the encoding needs numpy (the extra rl); the rules do not
+            from .encoding import decode
+        except ImportError:
+            raise OptionsError(NO_INDICES) from None
+        return decode(index, state)
 
     def check_options(self, options: JSON, players: int) -> JSON:
         unknown = set(options) - {"first_game"}

@@ -325,6 +325,7 @@ function abandonedStatus(game) {
   const out = (game.timed_out || []).map((i) => (game.seats[i] ? seatLabel(game.seats[i]) : "?"));
   if (!out.length) return t("abandoned");
   const names = out.join(", ");
+  if (game.resigned) return game.rating ? `${t("{names} resigned", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after, 1) })} (${formatChange(game.rating.after - game.rating.before)})` : t("{names} resigned", { names });
   if (!game.rating) return t("Abandoned: {names} ran out of time", { names });
   const change = game.rating.after - game.rating.before;
   return `${t("{names} ran out of time and lost", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after, 1) })} (${formatChange(change)})`;
