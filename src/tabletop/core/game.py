@@ -244,11 +244,6 @@ class GameType:
         (the error's key starts ``"seat {seat}: "``), or None."""
         return None
 
-    def seat_record(self, recorder: Recorder, seat: int) -> JSON:
-        """The game so far as ``seat`` has seen it (no seed, nothing it was not shown),
-        from which ``determinize`` rebuilds a state (outside bots: docs/bot-api.md)."""
-        raise RecordError("this game keeps no seat records")
-
     def action_from_index(self, state: State, seat: int, index: int) -> object | None:
         """The action that the research encoding's action ``index`` stands for in
         ``state`` for ``seat`` (``None`` if it names none), as outside bots may send
@@ -264,7 +259,33 @@ class GameType:
         score = self.outcome(record).scores[0]
         return [share_line(DAILY_HEADLINE, game=self.title, day=day, score=plain_number(score))]
 
+    def seat_record(self, recorder: Recorder, seat: int) -> JSON:
+        """The game so far as ``seat`` has seen it, for a program that plays that seat
+        (the server's bot API): the game's record without the seed or anything else of
+        the unseen order, with ``"seat"`` and ``"revealed"`` (the chance outcomes the
+        seat has seen, in order), and without the moves hidden from the seat. It holds
+        nothing the seat's page has not shown. ``RecordError`` if the game offers none:
+        then outside programs cannot play it."""
+        raise RecordError(f"{self.title} offers no seat records: outside programs cannot play it")
+
+    def determinize(self, seat_record: Any, seed: int) -> State:
+        """A full state consistent with ``seat_record`` (``seat_record``): the unseen
+        order, and any move hidden from the seat, drawn from ``seed``, then the moves
+        replayed, so that the seat's view is the one it was shown. ``RecordError`` for
+        anything that is not such a record of this game."""
+        raise RecordError(f"{self.title} offers no seat records: outside programs cannot play it")
+
     # -- written once ---------------------------------------------------------------------
+
+    @property
+    def offers_seat_records(self) -> bool:
+        """Whether the game implements ``seat_record`` and ``determinize``: whether an
+        outside program (a bot account) can play it."""
+        own = type(self)
+        return (
+            own.seat_record is not GameType.seat_record
+            and own.determinize is not GameType.determinize
+        )
 
     def daily_bot(self) -> str:
         """The bot whose result the daily board shows beside the players': the strongest

@@ -22,8 +22,8 @@ from ...core.outcome import Outcome
 from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
-from .records import Recorder, replay
-from .rules import CARDS, Game, Place, parse_action
+from .records import Recorder, read_seat_record, replay, seat_record
+from .rules import CARDS, Game, Place, State, parse_action
 
 
 def removal(text: str) -> int | None:
@@ -110,6 +110,13 @@ class Nmbr9(GameType):
     def summary(self, recorder: CoreRecorder) -> str:
         assert isinstance(recorder, Recorder)  # read_record made it
         return describe(recorder)
+
+    def seat_record(self, recorder: CoreRecorder, seat: int) -> JSON:
+        assert isinstance(recorder, Recorder)  # new_recorder or read_record made it
+        return seat_record(recorder, seat)
+
+    def determinize(self, seat_record: Any, seed: int) -> State:
+        return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
         result = record["result"]

@@ -63,8 +63,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.errors import IllegalActionError
-from ...research.encoding import TERMINAL, Scaler, split_parts
+from ...core.errors import IllegalActionError, RecordError
+from ...research.encoding import TERMINAL, Scaler, follow, split_parts
+from .records import read_seat_record
 from .rules import DISCS, END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
 from .rules.display import cell_key, cell_xy
 from .rules.state import _CLOCKWISE_AFTER
@@ -536,6 +537,51 @@ class NovaLunaSetup:
         return ChanceEncoder(self)
 
 
+def encoder_from_seat_record(seat_record: Any, seed: int) -> Encoder:
+    """The ``Encoder`` of a game at the point ``seat_record`` (``GameType.seat_record``)
+    shows: dealt as ``GameType.determinize(seat_record, seed)`` deals it and every action
+    applied through it, so that its observations, masks and action indices are the
+    real game's. ``RecordError`` for a bad seat record.
+
+    >>> from tabletop.games.novaluna.gametype import GAME
+    >>> rec = GAME.new_recorder(2, {}, ["Ann", "Bob"], seed=3)
+    >>> _ = rec.apply(rec.state.legal_actions()[-1])
+    >>> enc = encoder_from_seat_record(GAME.seat_record(rec, 0), seed=8)
+    >>> bool((enc.observe(0) == Encoder(rec.state).observe(0)).all())
+    True
+    """
+    found = read_seat_record(seat_record, seed)
+    game = found.recorder.state.game
+    encoder = NovaLunaSetup(game.players, game.first_game).deal(seed, found.deal)
+    for seat, action in found.moves:
+        encoder.apply(encode(action, encoder.state), seat)
+    return encoder
+
+
+def spiel_history(setup: NovaLunaSetup, seat_record: Any, seed: int) -> list[int]:
+    """OpenSpiel's history (chance outcomes and actions, ``chance.ChanceEncoder``'s) of
+    ``setup``'s game at the point ``seat_record`` shows: the start stack, the tiles
+    revealed as they were drawn, the actions between. ``RecordError`` if the record is
+    bad or of another variant."""
+    found = read_seat_record(seat_record, seed)
+    state = found.recorder.state
+    if state.game != setup.rules:
+        raise RecordError(
+            f"the seat record is of {state.game.players} player(s), first game "
+            f"{state.game.first_game}; the game was loaded for {setup.players}, "
+            f"first game {setup.rules.first_game}"
+        )
+    outcomes = [] if setup.players == 1 else [setup.stacks.index(state.start_stack)]
+    outcomes += [tile - 1 for tile in state.pile_order()[: state.drawn]]
+    return follow(setup.undealt(), outcomes, found.moves, _index)
+
+
+def _index(action: Action, chance: ChanceEncoder) -> int:
+    state = chance.state
+    assert state is not None  # dealt: it is a seat's turn
+    return encode(action, state)
+
+
 class NovaLunaEncoding:
     """Nova Luna's encoding (``GameType.research`` of ``nova-luna``)."""
 
@@ -547,6 +593,14 @@ class NovaLunaEncoding:
 
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
         return NovaLunaSetup(players, **options)
+
+    def from_seat_record(self, seat_record: Any, seed: int, **options: Any) -> Encoder:
+        if options:
+            raise ValueError(f"Nova Luna's encoder takes no options, not {', '.join(options)}")
+        return encoder_from_seat_record(seat_record, seed)
+
+    def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
+        return spiel_history(setup, seat_record, seed)
 
 
 ENCODING = NovaLunaEncoding()

@@ -26,8 +26,8 @@ from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .bots.mcts import MctsBot
 from .page import BOTS, NovaLunaPage
-from .records import Recorder, replay
-from .rules import Action, Game, SoloResult, parse_action
+from .records import Recorder, read_seat_record, replay, seat_record
+from .rules import Action, Game, SoloResult, State, parse_action
 
 TOO_MANY_ITERATIONS = N_(
     "seat {seat}: this server searches at most {most} iterations a move, not {asked}"
@@ -125,6 +125,13 @@ class NovaLuna(GameType):
     def summary(self, recorder: CoreRecorder) -> str:
         assert isinstance(recorder, Recorder)  # read_record made it
         return describe(recorder)
+
+    def seat_record(self, recorder: CoreRecorder, seat: int) -> JSON:
+        assert isinstance(recorder, Recorder)  # new_recorder or read_record made it
+        return seat_record(recorder, seat)
+
+    def determinize(self, seat_record: Any, seed: int) -> State:
+        return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
         result, turns = record["result"], len(record["turns"])
