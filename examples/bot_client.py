@@ -117,9 +117,14 @@ class OpenSpielMcts:
 
 
 def _variant(seat_record: dict[str, Any]) -> dict[str, Any]:
-    """The options that make a variant of the research encoding (Nova Luna's first game)."""
-    options = seat_record.get("options") or {}
-    return {"first_game": True} if options.get("first_game") else {}
+    """The options that make a variant of the research encoding: Nova Luna's first
+    game, NMBR 9's cards removed."""
+    variant: dict[str, Any] = {}
+    if seat_record.get("first_game"):
+        variant["first_game"] = True
+    if "removed" in seat_record:
+        variant["remove"] = seat_record["removed"]
+    return variant
 
 
 def registered_bot(spec: str) -> Player:
