@@ -33,12 +33,13 @@ import json
 import logging
 import random
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -155,7 +156,6 @@ class BotClient:
         self.frames = frames  # called with (where, text) for every message received
         self.playing: dict[str, asyncio.Task[None]] = {}
         self.finished: set[str] = set()
-        self.http = httpx.AsyncClient(base_url=self.server, headers=self.headers, timeout=30)
 
     @property
     def ws_base(self) -> str:
@@ -181,7 +181,6 @@ class BotClient:
         finally:
             for task in self.playing.values():
                 task.cancel()
-            await self.http.aclose()
 
     def _done(self) -> bool:
         return self.games_left is not None and len(self.finished) >= self.games_left
@@ -210,16 +209,12 @@ class BotClient:
             return
         if game.get("invited"):
             accept = self._can_play(game["type"])
-            reply = await self.http.post(
-                f"/api/games/{game_id}/invitation", json={"accept": accept}
+            status, answer = await self._http(
+                "POST", f"/api/games/{game_id}/invitation", {"accept": accept}
             )
-            log.info(
-                "%s the challenge to %s: %s",
-                "accepted" if accept else "declined",
-                game_id,
-                reply.status_code,
-            )
-            if not accept or reply.status_code != 200:
+            word = "accepted" if accept else "declined"
+            log.info("%s the challenge to %s: %s", word, game_id, status)
+            if not accept or status != 200:
                 return
         self.playing[game_id] = asyncio.create_task(self._play(game_id, game["type"]))
 
@@ -265,12 +260,31 @@ class BotClient:
             await ws.send(json.dumps({"type": "act", "ply": message["ply"], "seat": seat, **move}))
 
     async def _choose(self, game_id: str, game: GameType, seat: int, ply: int) -> Move:
-        reply = await self.http.get(f"/api/games/{game_id}/seat-record", params={"seat": seat})
-        reply.raise_for_status()
-        self._seen(game_id, reply.text)
-        record = reply.json()["record"]
+        status, answer = await self._http("GET", f"/api/games/{game_id}/seat-record?seat={seat}")
+        if status != 200:
+            raise RuntimeError(f"the seat record of {game_id}: {answer.get('error')}")
+        self._seen(game_id, json.dumps(answer))
+        record = answer["record"]
         seed = random.Random(f"{game_id}:{ply}:{seat}").getrandbits(32)
         return await asyncio.to_thread(self.player.move, game, record, seat, seed)
+
+    async def _http(self, method: str, path: str, body: Any = None) -> tuple[int, dict[str, Any]]:
+        """A request to the server's HTTP API (the standard library's, in a thread: the
+        client needs nothing the server's own install lacks); its status and JSON."""
+
+        def call() -> tuple[int, dict[str, Any]]:
+            data = None if body is None else json.dumps(body).encode()
+            request = urllib.request.Request(self.server + path, data=data, method=method)
+            request.add_header("Content-Type", "application/json")
+            for name, value in self.headers.items():
+                request.add_header(name, value)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as reply:
+                    return reply.status, json.loads(reply.read() or b"{}")
+            except urllib.error.HTTPError as err:
+                return err.code, json.loads(err.read() or b"{}")
+
+        return await asyncio.to_thread(call)
 
     def _seen(self, where: str, text: str) -> None:
         if self.frames is not None:
