@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
@@ -498,6 +499,10 @@ def check_plot_path(path: str | None) -> None:
     target = Path(path)
     if target.suffix.lower() not in PLOT_FORMATS:
         raise UsageError(f"--plot needs a file name ending in {', '.join(PLOT_FORMATS)}: {path}")
+    if find_spec("matplotlib") is None:  # not in the base install
+        raise UsageError(
+            "--plot needs matplotlib, the optional extra plot: pip install 'tabletop[plot]'"
+        )
     existed = target.exists()
     try:
         with open(target, "ab"):

@@ -11,6 +11,7 @@ The row types and errors are defined in ``rows`` and offered here with them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib.util import find_spec
 from typing import Protocol, TypeVar
 
 from .rows import (
@@ -130,10 +131,21 @@ def is_postgres(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 
 
+def require_psycopg() -> None:
+    """Say which extra to install where PostgreSQL is asked for without psycopg
+    (the base install leaves it out), rather than "No module named 'psycopg'"."""
+    if find_spec("psycopg") is None:
+        raise ImportError(
+            "a postgresql:// database needs psycopg, the optional extra pg: "
+            "pip install 'tabletop[pg]'"
+        )
+
+
 def open_store(db: str) -> GameStore:
     """The store for ``--db``: a PostgreSQL URL, or a SQLite file (or ``:memory:``)."""
     if is_postgres(db):
-        from .pgstore import PgStore  # psycopg is an optional extra
+        require_psycopg()
+        from .pgstore import PgStore
 
         return PgStore(db)
     from .store import Store
