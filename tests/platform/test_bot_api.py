@@ -226,3 +226,23 @@ def _wait(condition: Any, seconds: float = 20) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("the condition never held")
         time.sleep(0.02)
+
+
+def test_a_flood_of_bot_moves_gets_429_and_changes_nothing(tmp_path: Any) -> None:
+    limited = ServerProcess(tmp_path / "rates.sqlite3", rates=True).start()
+    try:
+        page, name = bot_account(limited)
+        bot = as_bot(limited, token(page))
+        seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+        made = bot.post("/api/games", json={"type": "nova-luna", "seats": seats})
+        assert made.status_code == 201, made.text
+        game_id = made.json()["id"]
+        statuses = [
+            bot.post(f"/api/games/{game_id}/actions", json={"action": "x", "ply": 0}).status_code
+            for _ in range(120)
+        ]
+        assert 429 in statuses and set(statuses) <= {409, 422, 429}, set(statuses)
+        assert bot.get(f"/api/games/{game_id}").json()["ply"] == 0
+        assert bot.get("/api/account").status_code == 200  # reading goes on meanwhile
+    finally:
+        limited.stop()
