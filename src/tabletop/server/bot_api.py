@@ -219,6 +219,7 @@ async def _seat_record(request: Request) -> Response:
         record = room.type.seat_record(room.match.recorder, seat)
     except RecordError as err:
         raise ApiError(422, "invalid record: {reason}", reason=err) from None
+    record["players"] = [s.name for s in room.seats]  # the match knows seats by number
     return JSONResponse({"seat": seat, "ply": room.ply, "record": record})
 
 
