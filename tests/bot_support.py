@@ -50,15 +50,15 @@ def name_of(client: httpx.Client) -> str:
     return str(client.get("/api/account").json()["account"]["name"])
 
 
-def read_events(server: ServerProcess, secret: str, into: list[dict[str, Any]]) -> None:
-    """Append each event of the bot account's NDJSON stream to ``into`` until the server
-    stops (run it in a daemon thread: the stream stays open)."""
+def read_events(base: str, secret: str, into: list[dict[str, Any]]) -> None:
+    """Append each event of the bot account's NDJSON stream (of the server at ``base``)
+    to ``into`` until it ends (run it in a daemon thread: the stream stays open)."""
     headers = {"Authorization": f"Bearer {secret}"}
-    url = f"{server.url}/api/account/events"
+    url = f"{base}/api/account/events"
     try:
         with httpx.stream("GET", url, headers=headers, timeout=None) as response:
             for line in response.iter_lines():
                 if line.strip():
                     into.append(json.loads(line))
-    except httpx.HTTPError:  # the server stopped at the module's end
+    except httpx.HTTPError:  # the server stopped at the module's end, or the token went
         pass

@@ -116,7 +116,7 @@ def test_a_challenged_bot_accepts_plays_by_index_and_resigns(server: ServerProce
     secret = token(page)
     bot = as_bot(server, secret)
     events: list[dict[str, Any]] = []
-    stream = threading.Thread(target=read_events, args=(server, secret, events), daemon=True)
+    stream = threading.Thread(target=read_events, args=(server.url, secret, events), daemon=True)
     stream.start()
     _wait(lambda: any(e.get("type") == "games" for e in events))
     assert name in [b["name"] for b in bot.get("/api/bots").json()["bots"]]  # online

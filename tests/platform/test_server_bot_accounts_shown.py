@@ -5,10 +5,16 @@ bots. On SQLite and PostgreSQL (the leaderboard's split is SQL)."""
 
 from __future__ import annotations
 
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
 import httpx
 
-from account_support import error, register, unique
-from bot_support import as_bot, bot_account, challenge, name_of, token
+from account_support import account_socket, error, register, unique
+from bot_support import as_bot, bot_account, challenge, name_of, read_events, token
 
 from server_support import ServerProcess
 
@@ -96,3 +102,37 @@ def test_the_lobby_and_a_new_game_mark_bot_accounts(server: ServerProcess) -> No
     assert joined.status_code == 200, joined.text
     state = ann.get(f"/api/games/{game_id}").json()
     assert [s["bot_account"] for s in state["game"]["seats"]] == [True, False]
+
+
+def test_a_bot_account_is_online_while_its_event_stream_is_open(server: ServerProcess) -> None:
+    page, bot_name = bot_account(server)
+    secret = token(page)
+    ann = register(server, unique("Ann"))
+
+    def online() -> bool:
+        return bot_name in [b["name"] for b in ann.get("/api/bots").json()["bots"]]
+
+    owner_tab = account_socket(server, page)  # its owner's page: not the program
+    try:
+        assert json.loads(owner_tab.recv(timeout=10))["type"] == "games"
+        assert not online()
+        events: list[dict[str, Any]] = []
+        stream = threading.Thread(target=read_events, args=(server.url, secret, events))
+        stream.daemon = True
+        stream.start()
+        _wait(lambda: any(e.get("type") == "games" for e in events))
+        assert online()
+        (token_id,) = [t["id"] for t in page.get("/api/account/tokens").json()["tokens"]]
+        assert page.post(f"/api/account/tokens/{token_id}/revoke").status_code == 200
+        stream.join(timeout=20)  # the stream ends with its token
+        assert not stream.is_alive() and not online()
+    finally:
+        owner_tab.close()
+
+
+def _wait(condition: Callable[[], bool], seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never held")
+        time.sleep(0.02)
