@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from bot_support import read_events
+from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
     PAGE_PASSWORD,
@@ -45,7 +46,7 @@ def _wait(condition: Any, seconds: float = 20) -> None:
 
 
 def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
-    browser: Any, server: str
+    browser: Any, server: str, axe_script: str
 ) -> None:
     with (
         checked_page(browser, **SIZES["desktop"]) as owner,
@@ -59,6 +60,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         owner.get_by_test_id("make-bot-submit").click()
         status = owner.get_by_test_id("make-bot-status")
         _wait(lambda: "password" in status.inner_text())  # refused, said on the form
+        axe_checks.check_axe(owner, axe_script, "bot-axe-person")
         owner.get_by_test_id("bot-password").fill(PAGE_PASSWORD)
         owner.get_by_test_id("make-bot-submit").click()
         owner.get_by_test_id("token-form").wait_for()
@@ -76,7 +78,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         row = owner.locator("tr[data-testid^=token-]").filter(has_text="laptop")
         row.wait_for()
         assert "play, read" in row.inner_text() and "never" in row.inner_text()
-        shot(owner, "bot-token-shown")
+        axe_checks.check_axe(owner, axe_script, "bot-axe-token-shown")
         owner.reload()
         owner.get_by_test_id("token-table").wait_for()
         assert secret not in owner.content()  # once only
@@ -126,7 +128,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         robo.wait_for()
         assert robo.get_by_test_id("bot-badge").is_visible()
         assert "Ann" not in ann.get_by_test_id("leaderboard").inner_text()
-        shot(ann, "bot-leaderboard")
+        axe_checks.check_axe(ann, axe_script, "bot-axe-leaderboard")
         robo.get_by_role("link", name="Robo").click()
         ann.get_by_test_id("profile-bot-note").wait_for()
         assert ann.get_by_test_id("profile").get_by_test_id("bot-badge").is_visible()
