@@ -5,6 +5,8 @@ thread."""
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -62,3 +64,12 @@ def read_events(base: str, secret: str, into: list[dict[str, Any]]) -> None:
                     into.append(json.loads(line))
     except httpx.HTTPError:  # the server stopped at the module's end, or the token went
         pass
+
+
+def wait_until(condition: Callable[[], object], seconds: float = 20) -> None:
+    """Poll ``condition`` until it holds; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("the condition never held")
+        time.sleep(0.02)

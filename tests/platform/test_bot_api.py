@@ -12,7 +12,7 @@ import pytest
 from websockets.sync.client import connect
 
 from account_support import PASSWORD, error, register, unique
-from bot_support import as_bot, bot_account, challenge, name_of, read_events, token
+from bot_support import as_bot, bot_account, challenge, name_of, read_events, token, wait_until
 from tabletop.games.nmbr9 import encoding as nmbr9_encoding
 from tabletop.games.nmbr9.rules import parse_action
 
@@ -118,12 +118,12 @@ def test_a_challenged_bot_accepts_plays_by_index_and_resigns(server: ServerProce
     events: list[dict[str, Any]] = []
     stream = threading.Thread(target=read_events, args=(server.url, secret, events), daemon=True)
     stream.start()
-    _wait(lambda: any(e.get("type") == "games" for e in events))
+    wait_until(lambda: any(e.get("type") == "games" for e in events))
     assert name in [b["name"] for b in bot.get("/api/bots").json()["bots"]]  # online
 
     ann = register(server, unique("Ann"))
     game_id = challenge(ann, name)
-    _wait(lambda: any(e.get("event") == "invited" for e in events))
+    wait_until(lambda: any(e.get("event") == "invited" for e in events))
     accepted = bot.post(f"/api/games/{game_id}/invitation", json={"accept": True})
     assert accepted.status_code == 200, accepted.text
 
@@ -145,7 +145,7 @@ def test_a_challenged_bot_accepts_plays_by_index_and_resigns(server: ServerProce
     final = ann.get(f"/api/games/{game_id}").json()
     assert final["over"] and final["resigned"] and final["timed_out"] == [1]
     assert "over" in error(bot.post(f"/api/games/{game_id}/resign", json={}), 409)
-    _wait(lambda: any(e.get("event") == "over" for e in events))
+    wait_until(lambda: any(e.get("event") == "over" for e in events))
 
 
 def test_a_revoked_token_stops_its_streams_and_moves_at_once(server: ServerProcess) -> None:
@@ -168,13 +168,3 @@ def test_a_revoked_token_stops_its_streams_and_moves_at_once(server: ServerProce
     state = ann.get(f"/api/games/{game_id}").json()
     refused = bot.post(f"/api/games/{game_id}/actions", json={"index": 0, "ply": state["ply"]})
     assert "revoked" in error(refused, 401)
-
-
-def _wait(condition: Any, seconds: float = 20) -> None:
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition never held")
-        time.sleep(0.02)

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from bot_support import read_events
+from bot_support import read_events, wait_until
 from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
@@ -37,14 +36,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def _wait(condition: Any, seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition never held")
-        time.sleep(0.05)
-
-
 def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
     browser: Any, server: str, axe_script: str
 ) -> None:
@@ -59,7 +50,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         owner.get_by_test_id("bot-password").fill("not the password")
         owner.get_by_test_id("make-bot-submit").click()
         status = owner.get_by_test_id("make-bot-status")
-        _wait(lambda: "password" in status.inner_text())  # refused, said on the form
+        wait_until(lambda: "password" in status.inner_text())  # refused, said on the form
         axe_checks.check_axe(owner, axe_script, "bot-axe-person")
         owner.get_by_test_id("bot-password").fill(PAGE_PASSWORD)
         owner.get_by_test_id("make-bot-submit").click()
@@ -86,7 +77,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         # its event stream opened with the token: the bot account is online
         events: list[dict[str, Any]] = []
         threading.Thread(target=read_events, args=(server, secret, events), daemon=True).start()
-        _wait(lambda: any(e.get("type") == "games" for e in events))
+        wait_until(lambda: any(e.get("type") == "games" for e in events))
         bot = httpx.Client(
             base_url=server, timeout=30, headers={"Authorization": f"Bearer {secret}"}
         )
@@ -106,7 +97,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         invited.wait_for()
         assert ann.get_by_test_id("share-seat-1").get_by_test_id("bot-badge").is_visible()
         game_id = re.search(r"created=([\w-]+)", ann.url).group(1)  # type: ignore[union-attr]
-        _wait(lambda: any(e.get("event") == "invited" for e in events))
+        wait_until(lambda: any(e.get("event") == "invited" for e in events))
         accepted = bot.post(f"/api/games/{game_id}/invitation", json={"accept": True})
         assert accepted.status_code == 200, accepted.text
 
@@ -141,4 +132,4 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         shot(owner, "bot-token-revoked")
         refused = bot.get("/api/account")
         assert refused.status_code == 401, refused.text
-        _wait(lambda: not httpx.get(f"{server}/api/bots").json()["bots"])  # its stream ended
+        wait_until(lambda: not httpx.get(f"{server}/api/bots").json()["bots"])  # its stream ended

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import json
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from account_support import account_socket, error, register, unique
-from bot_support import as_bot, bot_account, challenge, name_of, read_events, token
+from bot_support import as_bot, bot_account, challenge, name_of, read_events, token, wait_until
 
 from server_support import ServerProcess
 
@@ -120,7 +118,7 @@ def test_a_bot_account_is_online_while_its_event_stream_is_open(server: ServerPr
         stream = threading.Thread(target=read_events, args=(server.url, secret, events))
         stream.daemon = True
         stream.start()
-        _wait(lambda: any(e.get("type") == "games" for e in events))
+        wait_until(lambda: any(e.get("type") == "games" for e in events))
         assert online()
         (token_id,) = [t["id"] for t in page.get("/api/account/tokens").json()["tokens"]]
         assert page.post(f"/api/account/tokens/{token_id}/revoke").status_code == 200
@@ -128,11 +126,3 @@ def test_a_bot_account_is_online_while_its_event_stream_is_open(server: ServerPr
         assert not stream.is_alive() and not online()
     finally:
         owner_tab.close()
-
-
-def _wait(condition: Callable[[], bool], seconds: float = 20) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition never held")
-        time.sleep(0.02)
