@@ -8,47 +8,15 @@ import json
 import threading
 from typing import Any
 
-import httpx
 import pytest
 from websockets.sync.client import connect
 
 from account_support import PASSWORD, error, register, unique
+from bot_support import as_bot, bot_account, challenge, name_of, read_events, token, wait_until
 from tabletop.games.nmbr9 import encoding as nmbr9_encoding
 from tabletop.games.nmbr9.rules import parse_action
 
 from server_support import ServerProcess, receive
-
-
-def bot_account(server: ServerProcess, prefix: str = "Bot") -> tuple[httpx.Client, str]:
-    """A new bot account, signed in on the page, and its name."""
-    page = register(server, unique(prefix))
-    made = page.post("/api/account/bot", json={"password": PASSWORD})
-    assert made.status_code == 200, made.text
-    return page, made.json()["account"]["name"]
-
-
-def token(page: httpx.Client, scopes: list[str] | None = None, name: str = "laptop") -> str:
-    body: dict[str, Any] = {"name": name}
-    if scopes is not None:
-        body["scopes"] = scopes
-    made = page.post("/api/account/tokens", json=body)
-    assert made.status_code == 201, made.text
-    return str(made.json()["token"])
-
-
-def as_bot(server: ServerProcess, secret: str) -> httpx.Client:
-    """A client that signs in with the API token alone (no cookie)."""
-    return httpx.Client(
-        base_url=server.url, timeout=30, headers={"Authorization": f"Bearer {secret}"}
-    )
-
-
-def challenge(creator: httpx.Client, bot_name: str) -> str:
-    """An NMBR 9 game of the creator against the bot account (invited)."""
-    seats = [{"kind": "human", "me": True}, {"kind": "human", "invite": bot_name}]
-    r = creator.post("/api/games", json={"type": "nmbr9", "seats": seats})
-    assert r.status_code == 201, r.text
-    return str(r.json()["id"])
 
 
 def test_a_bot_account_makes_lists_and_revokes_tokens(server: ServerProcess) -> None:
@@ -143,23 +111,19 @@ def test_wrong_tokens_and_strangers_get_clear_refusals(server: ServerProcess) ->
     assert "too large" in error(big, 413)
 
 
-def name_of(client: httpx.Client) -> str:
-    return str(client.get("/api/account").json()["account"]["name"])
-
-
 def test_a_challenged_bot_accepts_plays_by_index_and_resigns(server: ServerProcess) -> None:
     page, name = bot_account(server)
     secret = token(page)
     bot = as_bot(server, secret)
     events: list[dict[str, Any]] = []
-    stream = threading.Thread(target=_read_events, args=(server, secret, events), daemon=True)
+    stream = threading.Thread(target=read_events, args=(server.url, secret, events), daemon=True)
     stream.start()
-    _wait(lambda: any(e.get("type") == "games" for e in events))
+    wait_until(lambda: any(e.get("type") == "games" for e in events))
     assert name in [b["name"] for b in bot.get("/api/bots").json()["bots"]]  # online
 
     ann = register(server, unique("Ann"))
     game_id = challenge(ann, name)
-    _wait(lambda: any(e.get("event") == "invited" for e in events))
+    wait_until(lambda: any(e.get("event") == "invited" for e in events))
     accepted = bot.post(f"/api/games/{game_id}/invitation", json={"accept": True})
     assert accepted.status_code == 200, accepted.text
 
@@ -181,7 +145,7 @@ def test_a_challenged_bot_accepts_plays_by_index_and_resigns(server: ServerProce
     final = ann.get(f"/api/games/{game_id}").json()
     assert final["over"] and final["resigned"] and final["timed_out"] == [1]
     assert "over" in error(bot.post(f"/api/games/{game_id}/resign", json={}), 409)
-    _wait(lambda: any(e.get("event") == "over" for e in events))
+    wait_until(lambda: any(e.get("event") == "over" for e in events))
 
 
 def test_a_revoked_token_stops_its_streams_and_moves_at_once(server: ServerProcess) -> None:
@@ -204,28 +168,6 @@ def test_a_revoked_token_stops_its_streams_and_moves_at_once(server: ServerProce
     state = ann.get(f"/api/games/{game_id}").json()
     refused = bot.post(f"/api/games/{game_id}/actions", json={"index": 0, "ply": state["ply"]})
     assert "revoked" in error(refused, 401)
-
-
-def _read_events(server: ServerProcess, secret: str, into: list[dict[str, Any]]) -> None:
-    headers = {"Authorization": f"Bearer {secret}"}
-    url = f"{server.url}/api/account/events"
-    try:
-        with httpx.stream("GET", url, headers=headers, timeout=None) as response:
-            for line in response.iter_lines():
-                if line.strip():
-                    into.append(json.loads(line))
-    except httpx.HTTPError:  # the server stopped at the module's end
-        pass
-
-
-def _wait(condition: Any, seconds: float = 20) -> None:
-    import time
-
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("the condition never held")
-        time.sleep(0.02)
 
 
 def test_a_flood_of_bot_moves_gets_429_and_changes_nothing(tmp_path: Any) -> None:

@@ -67,8 +67,8 @@ def _open(conn: Request | WebSocket) -> tuple[Account, AccountSocket]:
     if account is None:
         raise ApiError(401, "sign in first")
     games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
-    sock = hub.accounts.open(account.id, games)
     token = api_token(conn)
+    sock = hub.accounts.open(account.id, games, by_token=token is not None)
     if token is not None:
         hub.sessions.opened(account, token, sock)
     return account, sock

@@ -154,10 +154,10 @@ async def _revoke_token(request: Request) -> Response:
 
 
 async def _online_bots(request: Request) -> Response:
-    """The bot accounts with an event stream open (in this process): the seat picker
-    offers them as opponents."""
+    """The bot accounts with an event stream open (in this process), opened with an
+    API token (not a page of its owner's): the seat picker offers them as opponents."""
     hub = hub_of(request)
-    ids = sorted(hub.accounts.sockets)
+    ids = hub.accounts.streaming()
     bots = hub.store.bot_accounts(ids)
     names = hub.store.account_names(bots)
     return JSONResponse({"bots": sorted(({"name": n} for n in names.values()), key=_by_name)})

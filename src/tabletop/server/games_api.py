@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError, web_games
 from .errors import ApiError
+from .readmodels import LEADERBOARDS
 from .request import (
     MAX_RECORD,
     account_of,
@@ -198,8 +199,12 @@ async def _leaderboard(request: Request) -> Response:
         raise ApiError(404, "this server hosts no such game")
     offset = _query_int(request, "offset", 0, 0, 10**9)
     limit = _query_int(request, "limit", LEADERBOARD_PAGE, 1, LEADERBOARD_MAX)
+    players = request.query_params.get("players", "people")
+    if players not in LEADERBOARDS:
+        raise ApiError(400, "'players' must be one of {names}", names=", ".join(LEADERBOARDS))
     account = account_of(request)
-    return JSONResponse(hub_of(request).reads.leaderboard(kind, offset, limit, account))
+    board = hub_of(request).reads.leaderboard(kind, offset, limit, account, players)
+    return JSONResponse(board)
 
 
 LEADERBOARD_PAGE = 50  # players per page unless ``limit`` says otherwise

@@ -457,12 +457,18 @@ class SqlStore(ABC):
         return [(row[0], row[1], row[2], row[3]) for row in rows]
 
     def leaderboard(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], offset: int, limit: int
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        offset: int,
+        limit: int,
+        bot_accounts: bool = False,
     ) -> tuple[list[LeaderRow], int]:
         """One page of ``game_type``'s players, established first, each part best first
         (``ratings.provisional``), and how many there are in all. ``seeds``: the bots'
-        starting ``(mu, sigma)``, listed as well before their first rated game."""
-        players, params = _players(game_type, seeds)
+        starting ``(mu, sigma)``, listed as well before their first rated game;
+        ``bot_accounts``: the bot accounts' board, else everybody else's."""
+        players, params = _players(game_type, seeds, bot_accounts)
         order = (
             f"SELECT player, mu, sigma, games, opponents FROM {players} t "
             f"ORDER BY {_PROVISIONAL} , mu - 3 * sigma DESC, player LIMIT ? OFFSET ?"
@@ -474,11 +480,15 @@ class SqlStore(ABC):
         return [LeaderRow(*row) for row in rows], int(total[0]) if total else 0
 
     def leaderboard_place(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], player: str
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        player: str,
+        bot_accounts: bool = False,
     ) -> tuple[LeaderRow | None, int]:
-        """``player``'s row of the leaderboard (``None`` before a rated game) and how
-        many players are listed before it."""
-        players, params = _players(game_type, seeds)
+        """``player``'s row of the leaderboard (``None`` before a rated game, or on the
+        other board) and how many players are listed before it."""
+        players, params = _players(game_type, seeds, bot_accounts)
         found = self._read(
             lambda sql: sql.row(
                 f"SELECT player, mu, sigma, games, opponents FROM {players} t WHERE player = ?",
@@ -549,12 +559,20 @@ class SqlStore(ABC):
 _PROVISIONAL = "(CASE WHEN substr(player, 1, 2) = 'a:' AND opponents < ? THEN 1 ELSE 0 END)"
 
 
-def _players(game_type: str, seeds: dict[str, tuple[float, float]]) -> tuple[str, list[Any]]:
+#: the rating keys of the bot accounts ("a:<id>"): few, read once per query
+_BOT_ACCOUNT_KEYS = "(SELECT 'a:' || CAST(id AS TEXT) FROM accounts WHERE bot)"
+
+
+def _players(
+    game_type: str, seeds: dict[str, tuple[float, float]], bot_accounts: bool = False
+) -> tuple[str, list[Any]]:
     """A table (SQL, parameters) of ``game_type``'s rated players, with the seeded bots
-    not rated yet: ``player, mu, sigma, games, opponents``."""
+    not rated yet: ``player, mu, sigma, games, opponents``; the bot accounts only if
+    ``bot_accounts``, else everybody but them."""
+    which = "IN" if bot_accounts else "NOT IN"
     parts = [
         f"SELECT r.player, r.mu, r.sigma, r.games, {OPPONENTS_SQL} AS opponents "
-        "FROM ratings r WHERE r.type = ?"
+        f"FROM ratings r WHERE r.type = ? AND r.player {which} {_BOT_ACCOUNT_KEYS}"
     ]
     params: list[Any] = [game_type]
     for player, (mu, sigma) in seeds.items():

@@ -103,10 +103,19 @@ class GameStore(Protocol):
     def ratings(self, game_type: str) -> list[tuple[str, float, float, int]]: ...
     def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float, float]]: ...
     def leaderboard(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], offset: int, limit: int
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        offset: int,
+        limit: int,
+        bot_accounts: bool = False,
     ) -> tuple[list[LeaderRow], int]: ...
     def leaderboard_place(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], player: str
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        player: str,
+        bot_accounts: bool = False,
     ) -> tuple[LeaderRow | None, int]: ...
     # e-mail notifications (written by ``SaveMailSettings``, ``VerifyMail``,
     # ``StopMail`` and ``ClaimMail``)
