@@ -19,7 +19,9 @@ def assert_same_encoding(encoder: Encoder) -> None:
     its state encodes, for every seat: observation, mask and legal actions."""
     fresh = Encoder(encoder.state.clone())
     for seat in range(encoder.players):
-        assert np.array_equal(encoder.observe(seat), fresh.observe(seat))
+        observation = encoder.observe(seat)
+        assert observation.dtype == np.int16 and observation.flags.writeable
+        assert np.array_equal(observation, fresh.observe(seat))
         assert np.array_equal(encoder.mask(seat), fresh.mask(seat))
         assert encoder.legal_actions(seat) == fresh.legal_actions(seat)
     mask = encoder.mask()

@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import itertools
 import struct
-from bisect import bisect_left, insort
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -198,9 +197,19 @@ KEY_INDEX = _key_index()
 TILE_FEATURES: tuple[tuple[int, int, int], ...] = ((0, 0, 0),) + tuple(
     (t, TILE_COLOR[t] + 1, TILE_COST[t]) for t in TILE_IDS
 )
-_EMPTY_SPACE = (0, 0, 0, 0)
+#: Per tile id: a display row's entries after its cell (tile id, colour, cost, tasks).
+_TILE_ROW = ((0,) * (ROW - 3),) + tuple(
+    (t, TILE_COLOR[t], TILE_COST[t], *(int(len(TILE_TASKS[t]) > i) for i in range(3)))
+    for t in TILE_IDS
+)
+_pack_row = struct.Struct(f"={ROW}h").pack_into
+_join = bytearray().join  # a bytearray: the observation stays writable
 #: Per number of takeable tiles: the action offsets of the choices.
 _OFFSETS = tuple(tuple(choice * CELLS for choice in range(n)) for n in range(4))
+#: Per meeple space, per other space: where the wheel entry's choice lies in the header.
+_CHOICE_AT = tuple(
+    {space: HEADER + 4 * k + 3 for k, space in enumerate(after)} for after in _CLOCKWISE_AFTER
+)
 #: Per tile id, per choice (0 = not takeable, 1-3): the wheel entry.
 _WHEEL_ENTRY = tuple(tuple((*f, c) for c in range(4)) for f in TILE_FEATURES)
 
@@ -214,8 +223,8 @@ class Encoder:
     """
 
     __slots__ = (
-        "state", "players", "size", "_orders", "_pack", "_rows", "_where", "_free", "_cells",
-        "_unseen", "_drawn",
+        "state", "players", "size", "_orders", "_pack", "_rows", "_where", "_free", "_unseen",
+        "_drawn",
     )  # fmt: skip
 
     def __init__(self, state: State) -> None:
@@ -229,8 +238,6 @@ class Encoder:
         self._where: list[dict[tuple[int, int], int]] = [{} for _ in range(n)]
         # per seat: its legal cells, once per choice (a mask's layout): a mask is a copy
         self._free = [np.zeros(ACTIONS, dtype=np.int8) for _ in range(n)]
-        # per seat: the grid indices of its legal cells, sorted (``legal_actions``)
-        self._cells: list[list[int]] = [[] for _ in range(n)]
         self._unseen = np.zeros(UNSEEN, dtype=np.int16)
         for tile in state.unseen_tiles():
             self._unseen[tile - 1] = 1
@@ -267,7 +274,6 @@ class Encoder:
         new._rows = [rows.copy() for rows in self._rows]
         new._where = [where.copy() for where in self._where]
         new._free = [free.copy() for free in self._free]
-        new._cells = [cells.copy() for cells in self._cells]
         new._unseen = self._unseen.copy()
         new._drawn = self._drawn
         return new
@@ -276,37 +282,18 @@ class Encoder:
         return self.copy()
 
     def _set_free(self, seat: int, key: int, value: int) -> None:
-        """Mark the cell ``key`` legal (1) or not (0) for ``seat``, in its mask layout and
-        its sorted list of cells."""
         index = KEY_INDEX[key]
         if index >= 0:
             free = self._free[seat]
-            if free[index] != value:
-                free[index] = free[index + CELLS] = free[index + 2 * CELLS] = value
-                cells = self._cells[seat]
-                if value:
-                    insort(cells, index)
-                else:
-                    del cells[bisect_left(cells, index)]
+            free[index] = free[index + CELLS] = free[index + 2 * CELLS] = value
 
     def _add(self, seat: int, cell: tuple[int, int], tile: int) -> None:
         where = self._where[seat]
         at = len(where) * ROW
         where[cell] = len(where)
-        tasks = len(TILE_TASKS[tile])
-        color, cost = TILE_COLOR[tile], TILE_COST[tile]
-        row = (
-            1,
-            cell[0],
-            cell[1],
-            tile,
-            color,
-            cost,
-            int(tasks > 0),
-            int(tasks > 1),
-            int(tasks > 2),
-        )
-        self._rows[seat][at : at + ROW] = row
+        # packed into the array's buffer: a tuple assigned to a slice converts slowly
+        # (numpy arrays are buffers; its stubs do not say so)
+        _pack_row(self._rows[seat], 2 * at, 1, cell[0], cell[1], *_TILE_ROW[tile])  # type: ignore[arg-type]
 
     def _see_wheel(self) -> None:
         """Tiles drawn from the pile (refills, chosen or forced) are no longer unseen."""
@@ -328,13 +315,19 @@ class Encoder:
     ) -> None:
         tiles = self.state.displays[seat].tiles
         self._add(seat, (x, y), tiles[key])
-        rows, where = self._rows[seat], self._where[seat]
-        for cx, cy, i in covered:
-            rows[where[(cx, cy)] * ROW + 6 + i] = 2
-        self._set_free(seat, key, 0)
+        if covered:
+            rows, where = self._rows[seat], self._where[seat]
+            for cx, cy, i in covered:
+                rows[where[(cx, cy)] * ROW + 6 + i] = 2
+        # _set_free inlined: this runs on every move
+        free, index = self._free[seat], KEY_INDEX[key]
+        if index >= 0:
+            free[index] = free[index + CELLS] = free[index + 2 * CELLS] = 0
         for n in (key + 1, key - 1, key + 256, key - 256):
             if n not in tiles:
-                self._set_free(seat, n, 1)
+                index = KEY_INDEX[n]
+                if index >= 0:
+                    free[index] = free[index + CELLS] = free[index + 2 * CELLS] = 1
 
     @property
     def is_over(self) -> bool:
@@ -401,15 +394,14 @@ class Encoder:
             s.turn,
             int(over),
         ]
-        wheel = s.wheel
-        k = 3 if over else 0  # takeable tiles seen so far (none once over)
-        for space in _CLOCKWISE_AFTER[s.meeple]:
-            tile = wheel[space]
-            if tile:
-                k += 1
-                head += _WHEEL_ENTRY[tile][k if k < 4 else 0]
-            else:
-                head += _EMPTY_SPACE
+        # the wheel: every space as not takeable, then the takeable ones' choices
+        wheel, meeple = s.wheel, s.meeple
+        for space in _CLOCKWISE_AFTER[meeple]:
+            head += _WHEEL_ENTRY[wheel[space]][0]
+        if not over:
+            at = _CHOICE_AT[meeple]
+            for choice, space in enumerate(s._takeable(), 1):
+                head[at[space]] = choice
         supply, time, displays, where = s.supply, s.time, s.displays, self._where
         mine = time[seat]
         order = self._orders[seat]
@@ -423,19 +415,20 @@ class Encoder:
                 turn_order.index(other),
                 len(where[other]),
             )
+        # joined as bytes (the arrays' buffers): faster than numpy's concatenate
         rows = self._rows
-        return np.concatenate(
-            [np.frombuffer(self._pack(*head), np.int16), *[rows[o] for o in order], self._unseen]
-        )
+        parts = [self._pack(*head), *[rows[other] for other in order], self._unseen]
+        return np.frombuffer(_join(parts), np.int16)  # type: ignore[arg-type]
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The indices where ``mask(seat)`` is 1, in increasing order, built from the
-        seat's legal cells (kept sorted as its display grows) instead of scanning the
-        whole mask."""
+        display's frontier (a few dozen cells) instead of scanning the whole mask."""
         s = self.state
         if s.is_over or (seat is not None and seat != s.current_seat):
             return []
-        cells = self._cells[s.current_seat]
+        cells = sorted([KEY_INDEX[key] for key in s.displays[s.current_seat].frontier])
+        if cells and cells[0] < 0:  # never: the grid holds every legal cell
+            cells = [c for c in cells if c >= 0]
         actions = [c + offset for offset in _OFFSETS[len(s._takeable())] for c in cells]
         if s.can_refill():
             actions.append(REFILL_ACTION)
