@@ -98,7 +98,8 @@ class ChanceEncoder:
             n = len(self.setup.stacks)
             return [(i, 1.0 / n) for i in range(n)]
         pool = self._unseen()
-        return [(tile - 1, 1.0 / len(pool)) for tile in pool]
+        p = 1.0 / len(pool)
+        return [(tile - 1, p) for tile in pool]
 
     def apply_chance(self, outcome: int) -> None:
         if self.stack is None:
