@@ -285,11 +285,12 @@ class Scaler:
         self.span = (high - low).astype(np.float32)
         self._factor = (1.0 / (high - low)).astype(np.float32)
 
-    def __call__(self, raw: Array) -> Array:
-        """``raw`` scaled onto ``[0, 1]`` (``float32``, a new array)."""
+    def __call__(self, raw: Array, out: Array | None = None) -> Array:
+        """``raw`` scaled onto ``[0, 1]`` (``float32``): a new array, or written into
+        ``out`` (a ``float32`` array of the same length) and returned."""
         import numpy as np
 
-        out = np.subtract(raw, self.low, dtype=np.float32)
+        out = np.subtract(raw, self.low, dtype=np.float32, out=out)
         out *= self._factor
         return out
 

@@ -123,7 +123,7 @@ class _Observer:
         if self.recall:
             self.tensor[:] = encoder.information_tensor(seat, state.history())
         else:
-            self.tensor[:] = self.scale(encoder.observe(seat))
+            self.scale(encoder.observe(seat), self.tensor)  # in place: every step asks
 
     def string_from(self, state: SpielState, player: int) -> str:
         encoder = state.encoder

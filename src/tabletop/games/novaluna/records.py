@@ -57,6 +57,7 @@ class Recorder(RecorderBase[State]):
         # alive when the next action comes gets its own copies first, so a bot that
         # keeps a view still sees the position it was given.
         self._lent: list[weakref.ref[View]] = []
+        self._solo = self.state.game.solo
 
     def clone(self) -> Recorder:
         """An independent copy (turn entries are never changed once written)."""
@@ -85,13 +86,18 @@ class Recorder(RecorderBase[State]):
             self._lent.clear()
         seat, phase, refilled = state.current_seat, state.phase, state.refilled
         if isinstance(action, Place):
-            tile = state.wheel[action.space]
+            space = action.space
+            tile = state.wheel[space]
             covered = state.apply(action)
-            turn = self._turn_head(seat, phase, refilled)
-            turn["space"] = action.space
-            turn["tile"] = tile
-            turn["cell"] = [action.x, action.y]
-            turn["covered"] = [list(c) for c in covered] if covered else []
+            done = [list(c) for c in covered] if covered else []
+            # one literal, keys in _turn_head's order then the take's: every move of
+            # every selfplay game builds one
+            if self._solo:
+                turn = {"seat": seat, "refill": refilled, "phase": phase, "space": space,
+                        "tile": tile, "cell": [action.x, action.y], "covered": done}  # fmt: skip
+            else:
+                turn = {"seat": seat, "refill": refilled, "space": space, "tile": tile,
+                        "cell": [action.x, action.y], "covered": done}  # fmt: skip
             self.turns.append(turn)
             self._open_turn = None
             return covered
@@ -102,7 +108,7 @@ class Recorder(RecorderBase[State]):
 
     def _turn_head(self, seat: int, phase: int, refill: bool) -> dict[str, Any]:
         turn: dict[str, Any] = {"seat": seat, "refill": refill}
-        if self.state.game.solo:
+        if self._solo:
             turn["phase"] = phase
         return turn
 
