@@ -352,6 +352,10 @@ class Encoder:
         self.update(seat, move, covered)
         return move
 
+    def action_index(self, action: Action) -> int:
+        """The index of a rules' action in the current position (``encode``)."""
+        return encode(action, self.state)
+
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` (see the module docstring)."""
         s = self.state
@@ -547,6 +551,11 @@ class NovaLunaEncoding:
 
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
         return NovaLunaSetup(players, **options)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[NovaLunaSetup, dict[str, Any]]:
+        """A record's variant and deal: its pile and starting stack (docs/records.md)."""
+        setup = NovaLunaSetup(len(record["players"]), bool(record.get("first_game", False)))
+        return setup, {"pile": list(record["pile"]), "start_stack": record.get("start_stack")}
 
 
 ENCODING = NovaLunaEncoding()
