@@ -60,8 +60,8 @@ def add_executor(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=None,
         help="games at once: parallel processes (default 1); with --executor ray the CPUs "
-        "of the cluster started for the run, or the games in flight on the one at "
-        "--address (default: all its CPUs)",
+        "of the cluster started for the run, or how many of the cluster's at --address "
+        "to use (default: all)",
     )
     parser.add_argument(
         "--executor",

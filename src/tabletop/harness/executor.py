@@ -9,15 +9,16 @@ is fixed by its ``Fixture``, whichever process plays it, and the results come ba
 schedule order (docs/cluster.md).
 
 Ray plays the games in chunks (one task plays several fixtures, as the process pool
-does) and keeps at most a few chunks per worker in flight, so a schedule of millions
-of games neither floods the cluster with tasks nor holds every result at once.
+does), at most ``jobs`` chunks at once (default: one per CPU of the cluster), and holds
+at most a few finished chunks per worker while an earlier one runs, so a schedule of
+millions of games neither floods the cluster with tasks nor holds every result.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from collections import deque
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -29,8 +30,9 @@ if TYPE_CHECKING:
 
 EXECUTORS = ("local", "ray")
 RAY_MISSING = "--executor ray needs Ray: pip install 'tabletop[ray]' (or: pip install ray)"
-#: Chunks in flight per parallel slot: enough that no worker waits for the next task.
-IN_FLIGHT = 2
+#: Chunks played or waiting to be yielded, per parallel slot: a slow chunk holds back at
+#: most this many finished ones (they are yielded in schedule order).
+AHEAD = 4
 
 T = TypeVar("T")
 
@@ -42,8 +44,8 @@ class ExecutorError(OptionsError):
 @dataclass(frozen=True)
 class Executor:
     """Where games run. ``jobs``: games at once (local: processes, default 1; Ray: the
-    CPUs of a cluster started here, or the chunks in flight on one at ``address``,
-    default every CPU it has)."""
+    CPUs of a cluster started here, or how many of the CPUs of the one at ``address``
+    to use, default all)."""
 
     kind: str = "local"
     jobs: int | None = None
@@ -63,7 +65,9 @@ def executor_from_args(args: argparse.Namespace) -> Executor:
     if address is not None and kind != "ray":
         raise ExecutorError("--address names a Ray cluster: use it with --executor ray")
     if kind == "ray":
-        import_ray()  # missing: say so before anything is written
+        import_ray()  # missing, or no cluster there: say so before anything is written
+        if address is not None:
+            reachable(address)
     return Executor(kind, getattr(args, "jobs", None), address)
 
 
@@ -101,24 +105,36 @@ def ray_map(
 ) -> Iterator[T]:
     """``play`` every fixture on Ray; the results in schedule order. Starts a local
     cluster if no address is given and Ray is not running in this process yet (and
-    stops it when done)."""
+    stops it when done). At most ``parallel`` chunks run at once (``--jobs``, else the
+    cluster's CPUs), and finished chunks wait for the ones before them within a bounded
+    window (``AHEAD``), so neither the cluster's queue nor this process's memory grows
+    with the schedule."""
     ray = import_ray()
     started = connect(ray, executor)
-    pending: deque[Any] = deque()
+    running: dict[Any, int] = {}  # object ref -> chunk number
     try:
         check_workers(ray)
         parallel = executor.jobs or max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunksize(len(fixtures), parallel)
-        chunks = (fixtures[i : i + size] for i in range(0, len(fixtures), size))
+        chunks = [fixtures[i : i + size] for i in range(0, len(fixtures), size)]
         task = ray.remote(num_cpus=1, max_retries=0)(_play_chunk)
-        for chunk in chunks:
-            pending.append(task.remote(play, chunk))
-            if len(pending) >= IN_FLIGHT * parallel:
-                yield from ray.get(pending.popleft())
-        while pending:
-            yield from ray.get(pending.popleft())
+        finished: dict[int, list[T]] = {}
+        sent = given = 0
+        while given < len(chunks):
+            while (
+                len(running) < parallel and sent < len(chunks) and sent - given < AHEAD * parallel
+            ):
+                running[task.remote(play, chunks[sent])] = sent
+                sent += 1
+            if given in finished:
+                yield from finished.pop(given)
+                given += 1
+                continue
+            ready, _ = ray.wait(list(running), num_returns=1)
+            for ref in ready:
+                finished[running.pop(ref)] = ray.get(ref)
     finally:
-        for ref in pending:  # interrupted: drop what is still queued
+        for ref in running:  # interrupted: stop what still runs
             ray.cancel(ref, force=True)
         if started:
             ray.shutdown()
@@ -133,6 +149,7 @@ def connect(ray: Any, executor: Executor) -> bool:
         return False
     quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
     if executor.address is not None:
+        reachable(executor.address)
         try:
             ray.init(address=executor.address, **quiet)
         except (ConnectionError, RuntimeError, ValueError) as err:
@@ -141,8 +158,24 @@ def connect(ray: Any, executor: Executor) -> bool:
             ) from None
         return True
     cpus = executor.jobs or os.cpu_count() or 1
-    ray.init(num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1", **quiet)
+    ray.init(num_cpus=cpus, include_dashboard=False, **quiet)
     return True
+
+
+def reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail with one line unless something listens at a ``HOST:PORT`` address
+    (``ray.init`` would wait for minutes); ``auto`` and ``ray://`` addresses pass."""
+    if address == "auto" or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise ExecutorError(f"--address is HOST:PORT (or 'auto'), not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+    except OSError as err:
+        raise ExecutorError(
+            f"cannot reach a Ray cluster at {address!r}: {err.strerror or err}"
+        ) from None
 
 
 def check_workers(ray: Any) -> None:

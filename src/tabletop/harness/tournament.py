@@ -534,11 +534,11 @@ def tournament_from_args(game: GameType, args: argparse.Namespace) -> int:
         options = game.options(args, args.players)
         bots = parse_bots(game, args.bots, args.players)
         check_plot_path(args.plot)
+        executor = executor_from_args(args)
         out = open_out(args.out)
         fixtures = schedule(game, bots, args.players, args.games, args.seed, options)
         standings = Standings(bots)
         show = sys.stderr.isatty()
-        executor = executor_from_args(args)
         for played in play_all(fixtures, executor, label="tournament", progress=show):
             standings.add(played.fixture.specs, game.outcome(played.record))
             write_records(out, played)
