@@ -110,7 +110,7 @@ def decisions(game: GameType, record: JSON, moves: Sequence[tuple[int, object]])
         seats[turn] = seat
         actions[turn] = index
         observations[turn] = setup.scaler(encoder.observe(seat))
-        indices = np.flatnonzero(encoder.mask(seat)).astype(np.int32)
+        indices = np.asarray(encoder.legal_actions(seat), np.int32)  # the mask's nonzeros
         legal.append(indices)
         legal_counts[turn] = len(indices)
         encoder.apply(index, seat)
