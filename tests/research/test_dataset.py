@@ -3,6 +3,7 @@ gives when the game's record is replayed through it (docs/dataset.md)."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import sys
 from pathlib import Path
@@ -36,9 +37,12 @@ def env_for(record: dict) -> TabletopEnv:
     if record["game"] == "nova-luna":
         env = TabletopEnv("nova-luna", players, first_game=record["first_game"])
         env.reset(options={"pile": record["pile"], "start_stack": record.get("start_stack")})
-    else:
+    elif record["game"] == "nmbr9":
         env = TabletopEnv("nmbr9", players, remove=record["removed"])
         env.reset(options={"deck": record["deck"]})
+    else:  # Toy Draft, the tests' third game (tests/toygame)
+        env = TabletopEnv(record["game"], players)
+        env.reset(options={"pile": record["pile"]})
     return env
 
 
@@ -47,7 +51,9 @@ def final_position(record: dict, state: Any) -> Any:
     if record["game"] == "nova-luna":
         displays = [(dict(d.tiles), dict(d.open)) for d in state.displays]
         return displays, list(state.supply), list(state.time)
-    return [list(board.tiles) for board in state.boards]
+    if record["game"] == "nmbr9":
+        return [list(board.tiles) for board in state.boards]
+    return state.hands
 
 
 def check_rows_replay_records(records: list[dict], table: Any) -> int:
@@ -103,6 +109,7 @@ def check_rows_replay_records(records: list[dict], table: Any) -> int:
         ("novaluna", ["--players", "1", "--bots", "greedy"]),
         ("nmbr9", ["--players", "2", "--bots", "greedy,random", "--remove", "3"]),
         ("nmbr9", ["--players", "1", "--bots", "greedy"]),
+        ("toy", ["--players", "2", "--bots", "greedy,random"]),  # a game from outside
     ],
 )
 def test_rows_are_what_the_env_gives_on_replaying_the_records(tmp_path, command, args):
@@ -162,3 +169,9 @@ def test_an_unwritable_path_fails_before_playing(tmp_path, capsys):
     path = tmp_path / "no" / "such" / "d.parquet"
     assert main(["nmbr9", "selfplay", "--games", "1", "--dataset", str(path)]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_the_loading_example_of_the_page_runs():
+    page = str(Path(__file__).resolve().parents[2] / "docs" / "dataset.md")
+    result = doctest.testfile(page, module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10 and result.failed == 0

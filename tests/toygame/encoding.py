@@ -85,6 +85,9 @@ class ToyEncoder:
     def legal_actions(self, seat: int) -> list[int]:
         return list(range(MARKET)) if self.acting() == seat else []
 
+    def action_index(self, action: Take) -> int:
+        return action.slot
+
     def apply(self, action: int, seat: int) -> None:
         if action not in self.legal_actions(seat):
             raise IllegalActionError(
@@ -199,6 +202,10 @@ class ToyEncoding:
         if options:
             raise ValueError(f"Toy Draft has no options, not {', '.join(sorted(options))}")
         return ToySetup(players)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[ToySetup, dict[str, Any]]:
+        """A record's seats and its pile, in draw order (``toygame.records``)."""
+        return ToySetup(len(record["players"])), {"pile": list(record["pile"])}
 
 
 ENCODING = ToyEncoding()
