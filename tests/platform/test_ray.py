@@ -1,5 +1,6 @@
 """``--executor ray``: tournaments, selfplay (with its data set) and solo-bench on a Ray
-cluster give the same records and figures as ``--jobs`` (docs/cluster.md).
+cluster give the same records and figures as ``--jobs`` (docs/cluster.md); and
+``selfplay --jobs``, new with them, the same games as one process.
 
 The Ray tests start a local cluster of two worker processes (``num_cpus=2``): once
 started by the command itself, once by the test, which the command joins through
@@ -41,7 +42,21 @@ def timeless(printed: str, *paths: Path) -> str:
     return "\n".join(line for line in printed.splitlines() if "seconds" not in line)
 
 
-# -- without Ray -----------------------------------------------------------------------
+# -- local processes, and without Ray ----------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["novaluna", "nmbr9"])
+def test_selfplay_on_two_processes_plays_the_games_of_one(command, tmp_path, capsys):
+    outputs, games = [], []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"{jobs}.jsonl"
+        argv = [command, "selfplay", "--games", "6", "--bots", "random,greedy", "--seed", "3"]
+        code, printed, err = run([*argv, "--jobs", jobs, "--out", str(out)], capsys)
+        assert code == 0, err
+        outputs.append(timeless(printed, out))
+        games.append(records(out))
+    assert outputs[0] == outputs[1] and "6 games" in outputs[0]
+    assert games[0] == games[1] and [g["seed"] for g in games[0]] == [3, 4, 5, 6, 7, 8]
 
 
 def test_without_ray_the_message_names_the_extra(tmp_path, monkeypatch, capsys):
