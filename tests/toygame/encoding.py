@@ -86,6 +86,9 @@ class ToyEncoder:
     def legal_actions(self, seat: int) -> list[int]:
         return list(range(MARKET)) if self.acting() == seat else []
 
+    def action_index(self, action: Take) -> int:
+        return action.slot
+
     def apply(self, action: int, seat: int) -> None:
         if action not in self.legal_actions(seat):
             raise IllegalActionError(
@@ -235,6 +238,10 @@ class ToyEncoding:
 
     def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
         return spiel_history(setup, seat_record, seed)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[ToySetup, dict[str, Any]]:
+        """A record's seats and its pile, in draw order (``toygame.records``)."""
+        return ToySetup(len(record["players"])), {"pile": list(record["pile"])}
 
 
 ENCODING = ToyEncoding()

@@ -92,6 +92,11 @@ class Encoder(Protocol):
         ``tabletop.core.errors.IllegalActionError`` if the mask forbids it (nothing
         changes)."""
 
+    def action_index(self, action: Any) -> int:
+        """The index of a rules' action (one of the acting seat's ``legal_actions`` in
+        the rules, what a bot chooses) in the current position; ``ValueError`` if the
+        encoding cannot express it (NMBR 9: a placement outside the window)."""
+
     def ranks(self) -> list[int]:
         """Per seat its rank once over (1 = best, equal totals share a rank)."""
 
@@ -210,6 +215,11 @@ class Encoding(Protocol):
         leads to the point a seat record shows, any move hidden from its seat drawn from
         ``seed`` (``SpielGame.state_from_seat_record``). ``RecordError`` for a bad seat
         record or one of another variant than ``setup``."""
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[Setup, dict[str, Any]]:
+        """The variant a game record (the game's record format) was played in, and the
+        deal options that deal its game again (``Setup.deal``, the environments'
+        ``reset(options=...)``): a record read into the encoding (``research.dataset``)."""
 
 
 _LOADED: dict[str, Encoding] = {}  # by "module:attribute"

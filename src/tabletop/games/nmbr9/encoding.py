@@ -378,6 +378,14 @@ class Encoder:
         if state.round != round_:
             self._start_round()
 
+    def action_index(self, action: Place) -> int:
+        """The index of a placement of this round's tile; ``ValueError`` outside the
+        window."""
+        card = self.state.card
+        if card is None or not in_window(card, action, self.size):
+            raise ValueError(f"{action} lies outside the {self.size} x {self.size} window")
+        return encode(action, self.size)
+
     def scores(self) -> list[int]:
         return [self.state.score(seat) for seat in range(self.setup.players)]
 
@@ -726,6 +734,12 @@ class Nmbr9Encoding:
 
     def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
         return spiel_history(setup, seat_record, seed)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[Nmbr9Setup, dict[str, Any]]:
+        """A record's variant and deal: its deck, the last ``removed`` cards never turned
+        (docs/records-nmbr9.md); the default window."""
+        setup = Nmbr9Setup(len(record["players"]), remove=int(record["removed"]))
+        return setup, {"deck": list(record["deck"])}
 
 
 ENCODING = Nmbr9Encoding()

@@ -19,7 +19,7 @@ from .encoding import (
     observation_size,
     render,
 )
-from .rules import State
+from .rules import Action, State
 from .rules.tiles import TILE_IDS
 
 if TYPE_CHECKING:
@@ -138,6 +138,11 @@ class ChanceEncoder:
             raise IllegalActionError(f"action {action} names no tile on the wheel")
         trial.apply(move)
         return trial.drawn - s.drawn
+
+    def action_index(self, action: Action) -> int:
+        """The index of a rules' action in the current position (``encode``)."""
+        assert self.encoder is not None  # dealt: a seat is to act
+        return self.encoder.action_index(action)
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation (zeros before set-up; while a pending action waits for its

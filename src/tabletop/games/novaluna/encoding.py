@@ -377,6 +377,10 @@ class Encoder:
         self.update(seat, move, covered)
         return move
 
+    def action_index(self, action: Action) -> int:
+        """The index of a rules' action in the current position (``encode``)."""
+        return encode(action, self.state)
+
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` (see the module docstring)."""
         s = self.state
@@ -624,6 +628,11 @@ class NovaLunaEncoding:
 
     def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
         return spiel_history(setup, seat_record, seed)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[NovaLunaSetup, dict[str, Any]]:
+        """A record's variant and deal: its pile and starting stack (docs/records.md)."""
+        setup = NovaLunaSetup(len(record["players"]), bool(record.get("first_game", False)))
+        return setup, {"pile": list(record["pile"]), "start_stack": record.get("start_stack")}
 
 
 ENCODING = NovaLunaEncoding()
