@@ -1,5 +1,7 @@
 # Two entry points (see README): `make serve` (the web app) and `make test`.
-# Both create .venv and install the package into it when needed; `make test`
+# Both create .venv and install the package into it when needed: `make serve` the
+# package alone, `make test` with the extra `test` (the tools and every optional extra,
+# the research ones included, so that their tests run). `make test`
 # also installs Debian's chromium for the browser tests when it is missing, Debian's
 # postgresql (only its binaries: the tests run a throw-away cluster of their own, and
 # no system service is started) and axe-core (npm, pinned in package-lock.json) for
@@ -8,7 +10,10 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+# One stamp per install: `.[test]` includes the base, so it stamps both, and a
+# `make serve` after `make test` installs nothing again.
+BASE_STAMP := $(VENV)/.installed-base
+TEST_STAMP := $(VENV)/.installed-test
 SOURCES := pyproject.toml setup.py $(shell find src -type f -not -name '*.pyc' 2>/dev/null)
 
 PORT ?= 8000
@@ -17,22 +22,28 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve play solo test lint bench load browser axe catalogues postgres
 
-$(STAMP): $(SOURCES)
+$(BASE_STAMP): $(SOURCES)
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet .
+	touch $(BASE_STAMP)
+
+$(TEST_STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet '.[test]'
-	touch $(STAMP)
+	touch $(BASE_STAMP) $(TEST_STAMP)
 
-serve: $(STAMP)
+serve: $(BASE_STAMP)
 	$(BIN)/novaluna serve --port $(PORT)
 
-play: $(STAMP)
+play: $(BASE_STAMP)
 	$(BIN)/novaluna play
 
-solo: $(STAMP)
+solo: $(BASE_STAMP)
 	$(BIN)/novaluna solo
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests scripts examples
 	$(BIN)/ruff format --check src tests scripts examples
 	$(BIN)/mypy
@@ -54,13 +65,13 @@ AXE := node_modules/axe-core/axe.min.js
 axe:
 	test -f $(AXE) || npm ci --no-audit --no-fund
 
-test: lint browser axe postgres
+test: $(TEST_STAMP) lint browser axe postgres
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+bench: $(BASE_STAMP)
 	$(BIN)/novaluna bench
 
-load: $(STAMP)
+load: $(TEST_STAMP)
 	$(BIN)/python scripts/loadtest.py
 
 # The page's message catalogues (docs/web.md, "Languages"): extract every text of the
@@ -69,6 +80,6 @@ load: $(STAMP)
 # fails until every text is translated).
 LOCALES := src/tabletop/locale
 EXTRACT := --no-default-keywords -k t -k tn:1,2 -k tp:1c,2 -k N_ -k ApiError:2 -k IllegalActionError -k InvalidActionError --no-location --sort-output
-catalogues: $(STAMP)
+catalogues: $(BASE_STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(EXTRACT) --project=tabletop -o $(LOCALES)/messages.pot src
 	$(BIN)/pybabel update -i $(LOCALES)/messages.pot -d $(LOCALES) --no-fuzzy-matching --ignore-obsolete --no-wrap

@@ -16,6 +16,12 @@ pushed to the other seat by another (PostgreSQL NOTIFY).
     .venv/bin/python scripts/loadtest.py --games 200 --seconds 60
     .venv/bin/python scripts/loadtest.py --game nmbr9 --seats 4 --games 200
     .venv/bin/python scripts/loadtest.py --db postgresql://... --processes 2 --games 400
+
+``--bot-streams N`` also keeps N bot accounts online the whole time, each with its
+event stream open (``WS /api/account/ws`` with an API token; docs/bot-api.md): what
+they cost the players is the difference to a run without them.
+
+    .venv/bin/python scripts/loadtest.py --games 200 --bot-streams 100
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class Stats:
         self.games_finished = 0
         self.recording = False
         self.server_cpu = 0.0  # CPU seconds the servers used while measured
+        self.bot_streams = 0  # bot accounts' event streams open to the end
 
 
 async def seat_client(
@@ -138,15 +145,22 @@ async def run(
     seats: int = 2,
     spread: bool = True,
     servers: list[int] = [],  # noqa: B006 - never changed
+    bot_streams: int = 0,
 ) -> Stats:
     """``servers``: the pids of the servers (this script's own), whose CPU time
     the run reports per action."""
     urls = [url] if isinstance(url, str) else url
     stats = Stats()
-    start = time.perf_counter()
-    stop = start + warmup + seconds
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
+        # made first: each costs two password hashes, which must not count as load
+        tokens = [await bot_token(urls[i % len(urls)], i) for i in range(bot_streams)]
+        start = time.perf_counter()
+        stop = start + warmup + seconds
+        streams = [
+            asyncio.create_task(bot_stream(urls[i % len(urls)], token, stop))
+            for i, token in enumerate(tokens)
+        ]
         loops = [
             asyncio.create_task(
                 game_loop(client, urls, stats, seed, think, stop, game, seats, spread)
@@ -161,10 +175,43 @@ async def run(
         stats.recording = False
         stats.server_cpu = cpu_seconds(servers) - cpu
         lag.cancel()
-        for task in loops:
+        for task in loops + streams:
             task.cancel()
-        await asyncio.gather(*loops, return_exceptions=True)
+        await asyncio.gather(*loops, *streams, return_exceptions=True)
+        stats.bot_streams = sum(1 for task in streams if not _failed(task))
     return stats
+
+
+def _failed(task: asyncio.Task[None]) -> bool:
+    return task.done() and not task.cancelled() and task.exception() is not None
+
+
+async def bot_token(url: str, number: int) -> str:
+    """A new bot account's API token (an account registered, made a bot, a token made),
+    on a client of its own: the players' client must carry no session cookie."""
+    name = f"LoadBot{number}x{random.randrange(10**6)}"
+    async with httpx.AsyncClient(base_url=url, timeout=60) as page:
+        for path, body in (
+            ("/api/account/register", {"name": name, "password": "load test password"}),
+            ("/api/account/bot", {"password": "load test password"}),
+            ("/api/account/tokens", {"name": "load test"}),
+        ):
+            r = await page.post(path, json=body)
+            if r.status_code not in (200, 201):
+                raise SystemExit(f"could not make a bot account ({path}): {r.text}")
+    return str(r.json()["token"])
+
+
+async def bot_stream(url: str, token: str, stop: float) -> None:
+    """A bot account's event stream, open until ``stop``, reading what comes."""
+    ws_url = url.replace("http", "ws", 1) + "/api/account/ws"
+    headers = {"Authorization": f"Bearer {token}"}
+    async with websockets.connect(ws_url, additional_headers=headers) as ws:
+        while time.perf_counter() < stop:
+            try:
+                await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
 
 
 async def watch_own_lag(stats: Stats, tick: float = 0.01) -> None:
@@ -219,7 +266,8 @@ def start_server(
     port = port or free_port()
     command = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
     command += ["--db", str(db), "--bot-workers", str(workers)]
-    for name in ("creates", "actions", "hints", "messages"):  # one address plays every game
+    # one address plays every game (and registers every bot account)
+    for name in ("creates", "actions", "hints", "messages", "logins"):
         command += [f"--rate-{name}", "1000000"]
     command += ["--max-sockets-per-address", "1000000"]  # likewise: every socket is ours
     command += extra or []
@@ -265,6 +313,9 @@ def main() -> int:
         "--game", default="nova-luna", help="game type: nova-luna (default) or nmbr9"
     )
     parser.add_argument("--seats", type=int, default=2, help="people per game (default 2)")
+    parser.add_argument(
+        "--bot-streams", type=int, default=0, help="bot accounts online meanwhile (default 0)"
+    )
     args = parser.parse_args()
     tune_gc()  # the clients must not be what is slow: same collector settings as the server
     procs = []
@@ -283,6 +334,7 @@ def main() -> int:
                 *(urls, args.games, args.seconds, args.think, args.warmup, args.game, args.seats),
                 spread=not args.affinity,
                 servers=[proc.pid for proc in procs],
+                bot_streams=args.bot_streams,
             )
         )
     finally:
@@ -308,6 +360,8 @@ def report(stats: Stats, args: argparse.Namespace) -> None:
         f"latency p50 {p[49]:.1f} ms, p90 {p[89]:.1f} ms, p99 {p[98]:.1f} ms, max {ms[-1]:.1f} ms; "
         f"{stats.games_finished} games finished, {stats.errors} errors"
     )
+    if args.bot_streams:
+        print(f"bot accounts online meanwhile: {stats.bot_streams} of {args.bot_streams}")
     if stats.server_cpu:
         print(
             f"server CPU: {stats.server_cpu:.1f} s = {stats.server_cpu / len(lat) * 1000:.2f} ms "

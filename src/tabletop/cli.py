@@ -52,6 +52,32 @@ def seats(game: GameType):  # noqa: ANN201 - an argparse type
     return parse
 
 
+def add_executor(parser: argparse.ArgumentParser) -> None:
+    """``--jobs``, ``--executor`` and ``--address``: where the games are played
+    (``harness.executor``)."""
+    parser.add_argument(
+        "--jobs",
+        type=positive,
+        default=None,
+        help="games at once: parallel processes (default 1); with --executor ray the CPUs "
+        "of the cluster started for the run, or how many of the cluster's at --address "
+        "to use (default: all)",
+    )
+    parser.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="local: processes on this machine (default); ray: a Ray cluster (needs "
+        "'tabletop[ray]'; see docs/cluster.md), the same games and figures",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="HOST:PORT",
+        help="with --executor ray: the cluster's address (as 'ray start --head' prints it, "
+        "or 'auto'); default: start one on this machine for the run",
+    )
+
+
 def add_play_command(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
     game: GameType,
@@ -187,6 +213,13 @@ def _add_selfplay(sub: argparse._SubParsersAction, game: GameType) -> None:
     play.add_argument("--seed", type=seed, default=0, help="first game's seed")
     game.add_options(play)
     play.add_argument("--out", metavar="FILE.jsonl", help="write one record per line")
+    play.add_argument(
+        "--dataset",
+        metavar="FILE.parquet",
+        help="write a training data set: per decision the observation, the legal actions, "
+        "the action and the final outcome (needs 'tabletop[data]'; docs/dataset.md)",
+    )
+    add_executor(play)
 
     def run(args: argparse.Namespace) -> int:
         from .harness.selfplay import selfplay_from_args
@@ -234,7 +267,7 @@ def _add_tournament(sub: argparse._SubParsersAction, game: GameType) -> None:
     game.add_options(tour)
     tour.add_argument("--out", metavar="FILE.jsonl", help="write every game's record")
     tour.add_argument("--plot", metavar="FILE.png", help="win rates and scores plot")
-    tour.add_argument("--jobs", type=positive, default=1, help="parallel processes")
+    add_executor(tour)
 
     def run(args: argparse.Namespace) -> int:
         from .harness.tournament import tournament_from_args
@@ -252,7 +285,7 @@ def _add_solo_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
     game.add_options(bench)
     bench.add_argument("--out", metavar="FILE.jsonl", help="write every game's record")
     bench.add_argument("--plot", metavar="FILE.png", help="histogram of total scores")
-    bench.add_argument("--jobs", type=positive, default=1, help="parallel processes")
+    add_executor(bench)
 
     def run(args: argparse.Namespace) -> int:
         from .harness.solobench import solo_bench_from_args

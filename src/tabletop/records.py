@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from .core.errors import IllegalActionError, RecordError
+from .core.game import JSON
 
 R = TypeVar("R", bound="RecorderBase")
 
@@ -40,9 +41,14 @@ def read_records(path: str | Path) -> Iterator[tuple[int, Any]]:
                 raise RecordError(f"line {number} is not JSON: {err.msg}") from None
 
 
+# Records are trees built by the recorders, never cyclic: the encoder's check for cycles
+# (a fifth of a selfplay record's encoding) is left out; the text is the same.
+_encode_line = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
 def dumps(record: dict[str, Any]) -> str:
     """One record as a single line of JSON."""
-    return json.dumps(record, separators=(",", ":"))
+    return _encode_line(record)
 
 
 def save(record: dict[str, Any], path: str | Path) -> None:
@@ -166,3 +172,58 @@ def claimed_result(record: dict[str, Any], over: bool) -> dict[str, Any] | None:
     if not isinstance(claimed, dict):
         raise RecordError("'result' must be an object")
     return claimed
+
+
+# -- seat records: the game as one seat has seen it -----------------------------------
+
+
+def seat_record_of(record: dict[str, Any], seat: int, secret: str, revealed: list[int]) -> JSON:
+    """A game's ``record`` as ``seat`` has seen it (``GameType.seat_record``): without
+    ``"seed"``, with ``"revealed"`` (the chance outcomes seen so far, in order) in place
+    of ``secret`` (the key of the whole draw order), and ``"seat"`` after ``"players"``.
+    The game leaves out the moves hidden from the seat itself."""
+    players = record.get("players", [])
+    if type(seat) is not int or not 0 <= seat < len(players):
+        raise RecordError(f"there is no seat {seat!r} in a game of {len(players)}")
+    out: JSON = {}
+    for key, value in record.items():
+        if key == "seed":
+            continue
+        if key == secret:
+            out["revealed"] = list(revealed)
+            continue
+        out[key] = value
+        if key == "players":
+            out["seat"] = seat
+    return out
+
+
+def open_seat_record(seat_record: Any, secret: str, seed: Any) -> tuple[JSON, int, list[int]]:
+    """The checks every game's ``determinize`` starts with: ``seat_record`` is an object
+    with a ``"seat"`` among its ``"players"`` and a ``"revealed"`` list of integers, and
+    nothing of the unseen order (``"seed"``, ``secret``); ``seed`` is an integer.
+    Returns the record without ``"seat"`` and ``"revealed"`` (``"seed"`` null: the game
+    adds ``secret``, drawn from ``seed``, and replays it), the seat and the revealed list.
+    """
+    if not isinstance(seat_record, dict):
+        raise RecordError("a seat record must be a JSON object")
+    for key in ("seed", secret):
+        if key in seat_record:
+            raise RecordError(
+                f"not a seat record: it has {key!r}, which no seat sees (a whole record "
+                "replays as it is)"
+            )
+    if type(seed) is not int:
+        raise RecordError(f"the seed must be an integer, not {seed!r}")
+    players = seat_record.get("players")
+    if not isinstance(players, list) or not players:
+        raise RecordError("'players' must be a list of seat names")
+    seat = seat_record.get("seat")
+    if type(seat) is not int or not 0 <= seat < len(players):
+        raise RecordError(f"'seat' must be a seat number 0 to {len(players) - 1}, not {seat!r}")
+    revealed = seat_record.get("revealed")
+    if not isinstance(revealed, list) or not all(type(item) is int for item in revealed):
+        raise RecordError("'revealed' must list what the seat has seen drawn, in order")
+    record = {k: v for k, v in seat_record.items() if k not in ("seat", "revealed")}
+    record["seed"] = None
+    return record, seat, revealed

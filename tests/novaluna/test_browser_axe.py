@@ -1,6 +1,8 @@
-"""axe-core finds nothing on any page, on a phone (390×844) and a desktop (1400×900), in
-English, German and Dutch (each test runs once per language, the page's language chosen
-before it loads, as the top bar's select remembers it).
+"""axe-core finds nothing on any page, in English on a phone (390×844) and a desktop
+(1400×900), and in German on the phone and Dutch on the desktop (the page's language
+chosen before it loads, as the top bar's select remembers it): every translation is
+checked on every page, and translated texts at both layouts, German's long words where
+space is short; each more pairing would add a run of the whole file.
 
 axe-core comes from npm (package.json at the repository root; ``make test`` runs
 ``npm ci`` when node_modules lacks it). Each test brings one page to a realistic state —
@@ -87,12 +89,24 @@ def undecided(node: dict[str, Any]) -> bool:
     return not node["svg"] and node["reason"] not in ("emptyValue", "nonBmp")
 
 
-LANGUAGES = ["en", "de", "nl"]
+#: (language, size) pairs each test runs at
+LOOKS = [("en", "phone"), ("en", "desktop"), ("de", "phone"), ("nl", "desktop")]
 
 
-@pytest.fixture(params=LANGUAGES)
-def lang(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+@pytest.fixture(params=LOOKS, ids=[f"{lang}-{size}" for lang, size in LOOKS])
+def look(request: pytest.FixtureRequest) -> tuple[str, str]:
+    return request.param
+
+
+@pytest.fixture
+def lang(look: tuple[str, str]) -> str:
+    return look[0]
+
+
+@pytest.fixture
+def size(look: tuple[str, str]) -> str:
+    """This module's sizes go with its languages (conftest's ``size`` is every size)."""
+    return look[1]
 
 
 @pytest.fixture

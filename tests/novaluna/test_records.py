@@ -44,6 +44,17 @@ def test_required_fields(players):
         assert len(result["discs_left"]) == players
 
 
+@pytest.mark.parametrize("players", [1, 2])
+def test_a_turns_keys_come_in_the_documented_order(players):
+    """Written records keep one key order (docs/records.md): seat, refill, the solo
+    phase, then the take."""
+    take = ["space", "tile", "cell", "covered"]
+    head = ["seat", "refill", "phase"] if players == 1 else ["seat", "refill"]
+    rec = _played(players, seed=4)
+    assert all(list(turn) == head + take for turn in rec.to_record()["turns"])
+    assert dumps(rec.to_record()).count('"turns":[{"seat":')  # compact, in that order
+
+
 def test_pile_starts_with_the_wheel():
     """The first 11 pile tiles went onto spaces 1..11 in order."""
     rec = Recorder.new(Game(2), ["a", "b"], seed=5)

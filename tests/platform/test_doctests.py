@@ -28,6 +28,8 @@ MODULES = _modules()
 def test_docstring_examples(name):
     if name == "tabletop.research.openspiel":
         pytest.importorskip("pyspiel")  # an optional extra (open-spiel)
+    if name == "tabletop.research.dataset":
+        pytest.importorskip("pyarrow")  # an optional extra (data)
     module = importlib.import_module(name)
     failures, _tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert failures == 0

@@ -24,10 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from tabletop.core.errors import IllegalActionError
+from tabletop.core.errors import IllegalActionError, RecordError
 from tabletop.core.outcome import Outcome
-from tabletop.research.encoding import CHANCE, TERMINAL, Scaler
+from tabletop.research.encoding import CHANCE, TERMINAL, Scaler, follow
 
+from .records import read_seat_record
 from .rules import MARKET, TILES, TURNS, Game, State, Take
 
 #: The highest sum: the four highest tiles.
@@ -84,6 +85,9 @@ class ToyEncoder:
 
     def legal_actions(self, seat: int) -> list[int]:
         return list(range(MARKET)) if self.acting() == seat else []
+
+    def action_index(self, action: Take) -> int:
+        return action.slot
 
     def apply(self, action: int, seat: int) -> None:
         if action not in self.legal_actions(seat):
@@ -186,6 +190,33 @@ class ToySetup:
         return ToyEncoder(self, None)
 
 
+def encoder_from_seat_record(seat_record: Any, seed: int) -> ToyEncoder:
+    """The encoder of a game at the point ``seat_record`` shows: dealt as
+    ``GameType.determinize(seat_record, seed)`` deals it, every take applied through it."""
+    found = read_seat_record(seat_record, seed)
+    encoder = ToySetup(found.recorder.state.game.players).deal(seed, found.deal)
+    for seat, take in found.moves:
+        encoder.apply(take.slot, seat)
+    return encoder
+
+
+def spiel_history(setup: ToySetup, seat_record: Any, seed: int) -> list[int]:
+    """OpenSpiel's history at the point ``seat_record`` shows: each tile revealed as its
+    chance node (but the one turned by the last take: the encoding turns none then)."""
+    found = read_seat_record(seat_record, seed)
+    state = found.recorder.state
+    if state.game.players != setup.players:
+        raise RecordError(
+            f"the seat record is of {state.game.players} player(s), not {setup.players}"
+        )
+    shown = found.recorder.pile[: MARKET + state.turn - int(state.is_over)]
+    return follow(setup.undealt(), [tile - 1 for tile in shown], found.moves, _slot)
+
+
+def _slot(take: Take, chance: Any) -> int:
+    return take.slot
+
+
 class ToyEncoding:
     """The encoding ``GameType.research`` names: ``toygame.encoding:ENCODING``."""
 
@@ -199,6 +230,18 @@ class ToyEncoding:
         if options:
             raise ValueError(f"Toy Draft has no options, not {', '.join(sorted(options))}")
         return ToySetup(players)
+
+    def from_seat_record(self, seat_record: Any, seed: int, **options: Any) -> ToyEncoder:
+        if options:
+            raise ValueError(f"Toy Draft has no options, not {', '.join(sorted(options))}")
+        return encoder_from_seat_record(seat_record, seed)
+
+    def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
+        return spiel_history(setup, seat_record, seed)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[ToySetup, dict[str, Any]]:
+        """A record's seats and its pile, in draw order (``toygame.records``)."""
+        return ToySetup(len(record["players"])), {"pile": list(record["pile"])}
 
 
 ENCODING = ToyEncoding()

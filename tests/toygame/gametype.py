@@ -20,7 +20,7 @@ from tabletop.i18n import N_
 
 from .bots import REGISTRY
 from .page import BOTS, ToyPage
-from .records import Recorder, replay
+from .records import Recorder, read_seat_record, replay, seat_record
 from .rules import Game, parse_action
 
 
@@ -79,6 +79,12 @@ class ToyDraft(GameType):
         (winner,) = first
         other = 1 - winner
         return f"{names[winner]} wins with {scores[winner]}; then {names[other]} {scores[other]} — {turns}"  # noqa: E501
+
+    def seat_record(self, recorder: Any, seat: int) -> JSON:
+        return seat_record(recorder, seat)
+
+    def determinize(self, seat_record: Any, seed: int) -> Any:
+        return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
         result = record["result"]

@@ -18,13 +18,22 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from tabletop.core.errors import RecordError
-from tabletop.records import RecorderBase, check_header, claimed_result, replay_steps
+from tabletop.records import (
+    RecorderBase,
+    check_header,
+    claimed_result,
+    open_seat_record,
+    replay_steps,
+    seat_record_of,
+)
 
-from .rules import MARKET, Game, State, Take, View
+from .rules import MARKET, TILES, Game, State, Take, View
 
 NAME = "toy"
 FORMAT = 1
@@ -74,6 +83,51 @@ def result_json(state: State) -> dict[str, Any]:
     """The ``"result"`` of a finished game: each seat's sum and rank (1 best)."""
     outcome = state.outcome()
     return {"scores": list(outcome.scores), "ranks": list(outcome.ranks)}
+
+
+def seat_record(rec: Recorder, seat: int) -> dict[str, Any]:
+    """The game as ``seat`` has seen it (``GameType.seat_record``): the record without
+    ``"seed"``, and ``"revealed"`` (the tiles turned face up so far, in order: the first
+    market, then one a turn) in place of ``"pile"``. Every take is public.
+
+    >>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
+    >>> _ = rec.apply(Take(1), 0)
+    >>> mine = seat_record(rec, 1)
+    >>> len(mine["revealed"]), mine["seat"], "pile" in mine
+    (4, 1, False)
+    >>> read_seat_record(mine, seed=2).recorder.state.view(1) == rec.state.view(1)
+    True
+    """
+    revealed = rec.pile[: MARKET + rec.state.turn]
+    return seat_record_of(rec.to_record(), seat, "pile", revealed)
+
+
+@dataclass(frozen=True)
+class Determinized:
+    """A seat record made whole: the game replayed, its pile (``{"pile": draw order}``,
+    the encoding's deal) and the takes, with their seats, in order."""
+
+    recorder: Recorder
+    deal: dict[str, Any]
+    moves: list[tuple[int, Take]]
+
+
+def read_seat_record(seat_record: Any, seed: int) -> Determinized:
+    """A game consistent with ``seat_record``: the tiles not revealed shuffled from
+    ``seed`` after the revealed ones, every turn replayed; ``RecordError`` otherwise."""
+    record, _seat, revealed = open_seat_record(seat_record, "pile", seed)
+    rest = sorted(set(range(1, TILES + 1)) - set(revealed))
+    if len(set(revealed)) != len(revealed) or len(revealed) + len(rest) != TILES:
+        raise RecordError(f"'revealed' must list distinct tiles 1 to {TILES}")
+    random.Random(seed).shuffle(rest)
+    record["pile"] = revealed + rest
+    rec = replay(record)
+    if len(revealed) != MARKET + rec.state.turn:
+        raise RecordError(
+            f"'revealed' lists {len(revealed)} tiles but the turns showed {MARKET + rec.state.turn}"
+        )
+    moves = [(turn["seat"], Take(turn["slot"])) for turn in rec.turns]
+    return Determinized(rec, {"pile": record["pile"]}, moves)
 
 
 def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Recorder:

@@ -124,6 +124,12 @@ def plain_number(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
 
 
+#: why a server without the research extra refuses action indices
+NO_INDICES = N_(
+    "this server reads action indices only with numpy installed; send the action's notation"
+)
+
+
 class GameType:
     """A game the platform hosts: subclass it, set the facts, implement the hooks.
 
@@ -238,6 +244,12 @@ class GameType:
         (the error's key starts ``"seat {seat}: "``), or None."""
         return None
 
+    def action_from_index(self, state: State, seat: int, index: int) -> object | None:
+        """The action that the research encoding's action ``index`` stands for in
+        ``state`` for ``seat`` (``None`` if it names none), as outside bots may send
+        it (docs/bot-api.md); ``OptionsError`` where the encoding cannot be loaded."""
+        raise OptionsError(N_("this game takes actions in its notation only"))
+
     def limit_bot(self, bot: Bot, seconds: float) -> None:
         """Bound a bot's search to ``seconds`` a move (the server's limit)."""
 
@@ -247,7 +259,33 @@ class GameType:
         score = self.outcome(record).scores[0]
         return [share_line(DAILY_HEADLINE, game=self.title, day=day, score=plain_number(score))]
 
+    def seat_record(self, recorder: Recorder, seat: int) -> JSON:
+        """The game so far as ``seat`` has seen it, for a program that plays that seat
+        (the server's bot API): the game's record without the seed or anything else of
+        the unseen order, with ``"seat"`` and ``"revealed"`` (the chance outcomes the
+        seat has seen, in order), and without the moves hidden from the seat. It holds
+        nothing the seat's page has not shown. ``RecordError`` if the game offers none:
+        then outside programs cannot play it."""
+        raise RecordError(f"{self.title} offers no seat records: outside programs cannot play it")
+
+    def determinize(self, seat_record: Any, seed: int) -> State:
+        """A full state consistent with ``seat_record`` (``seat_record``): the unseen
+        order, and any move hidden from the seat, drawn from ``seed``, then the moves
+        replayed, so that the seat's view is the one it was shown. ``RecordError`` for
+        anything that is not such a record of this game."""
+        raise RecordError(f"{self.title} offers no seat records: outside programs cannot play it")
+
     # -- written once ---------------------------------------------------------------------
+
+    @property
+    def offers_seat_records(self) -> bool:
+        """Whether the game implements ``seat_record`` and ``determinize``: whether an
+        outside program (a bot account) can play it."""
+        own = type(self)
+        return (
+            own.seat_record is not GameType.seat_record
+            and own.determinize is not GameType.determinize
+        )
 
     def daily_bot(self) -> str:
         """The bot whose result the daily board shows beside the players': the strongest

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import statistics
 import time
@@ -37,18 +38,28 @@ def per_second(step: Callable[[], int], seconds: float) -> float:
             return done / (now - start)
 
 
-def selfplay_per_second(game: GameType, specs: list[str], seconds: float) -> float:
+def selfplay_per_second(
+    game: GameType, specs: list[str], seconds: float, write: bool = False
+) -> float:
     """Games per second of the selfplay harness (``play_game`` on seeds 0, 1, ...,
-    each record summed up as ``selfplay`` does): what the harness adds to the
-    engine shows against the game's raw playouts."""
+    each record summed up as ``selfplay`` does; ``write``: and written as ``--out``
+    writes it, to memory): what the harness adds to the engine shows against the
+    game's raw playouts."""
+    from ..records import dumps
     from .selfplay import Summary, play_game
 
     seeds = itertools.count()
     summary = Summary(game, specs)
+    out = io.StringIO()
 
     def five() -> int:
         for _ in range(5):
-            summary.add(play_game(game, specs, next(seeds)))
+            record = play_game(game, specs, next(seeds))
+            summary.add(record)
+            if write:
+                out.write(dumps(record) + "\n")
+        out.seek(0)
+        out.truncate()
         return 5
 
     return per_second(five, seconds)
@@ -59,7 +70,7 @@ def print_selfplay_bench(
 ) -> None:
     """For each seat count: the game's raw random games per second (``raw(players)``)
     beside ``random`` bots in the selfplay harness."""
-    print("  selfplay harness (random bots, no --out) against raw random games:")
+    print("  selfplay harness (random bots; without and with --out) against raw random games:")
     for count in players:
         print_selfplay_against_raw(game, partial(raw, count), count, seconds, runs)
 
@@ -68,14 +79,21 @@ def print_selfplay_against_raw(
     game: GameType, raw: Callable[[], float], players: int, seconds: float, runs: int
 ) -> None:
     """One line: raw random playouts and ``random`` bots' selfplay of ``players``
-    seats, measured in turn in each run (the machine's drift hits both alike)."""
+    seats, without and with the records written, measured in turn in each run (the
+    machine's drift hits all three alike)."""
     specs = ["random"] * players
-    pairs = [(raw(), selfplay_per_second(game, specs, seconds)) for _ in range(runs)]
-    raw_median = statistics.median(r for r, _ in pairs)
-    play_median = statistics.median(s for _, s in pairs)
-    spread = ", ".join(f"{r:.0f}/{s:.0f}" for r, s in pairs)
+    runs_ = [
+        (raw(), selfplay_per_second(game, specs, seconds),
+         selfplay_per_second(game, specs, seconds, write=True))
+        for _ in range(runs)
+    ]  # fmt: skip
+    raw_median = statistics.median(r for r, _, _ in runs_)
+    play_median = statistics.median(s for _, s, _ in runs_)
+    written_median = statistics.median(w for _, _, w in runs_)
+    spread = ", ".join(f"{r:.0f}/{s:.0f}/{w:.0f}" for r, s, w in runs_)
     print(
         f"  {players} player{'s' if players > 1 else ''}: raw playouts {raw_median:.0f} games/s;"
-        f" selfplay {play_median:.0f} games/s ({100 * play_median / raw_median:.0f}% of raw)"
-        f"   (runs raw/selfplay: {spread})"
+        f" selfplay {play_median:.0f} games/s ({100 * play_median / raw_median:.0f}% of raw),"
+        f" records written {written_median:.0f} ({100 * written_median / raw_median:.0f}%)"
+        f"   (runs raw/selfplay/written: {spread})"
     )

@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -19,6 +19,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ..core.errors import BotSpecError, OptionsError, RecordError
 from ..core.game import JSON, GameType
 from ..records import dumps, read_records
+
+if TYPE_CHECKING:
+    from ..research.dataset import DatasetWriter
+    from .executor import Executor
 
 
 def bot_specs(text: str, seats: int) -> list[str]:
@@ -47,9 +51,11 @@ def play_game(
     seed: int,
     options: JSON | None = None,
     move_seconds: list[float] | None = None,
+    moves: list[tuple[int, object]] | None = None,
 ) -> JSON:
     """One game between bots (seat i plays ``specs[i]``); its record. Each move's
-    thinking time is appended to ``move_seconds`` if given."""
+    thinking time is appended to ``move_seconds`` if given, and each move, as
+    ``(seat, action)`` in the order applied, to ``moves``."""
     bots = [game.bots.make(spec, seed=bot_seed(seed, seat)) for seat, spec in enumerate(specs)]
     names = [f"{spec} ({seat})" for seat, spec in enumerate(specs)]
     table = game.new_table(len(specs), options or {}, names, seed)
@@ -59,6 +65,8 @@ def play_game(
             action = bots[seat].choose(table.view(seat))
             if move_seconds is not None:
                 move_seconds.append(time.perf_counter() - start)
+            if moves is not None:
+                moves.append((seat, action))
             table.apply(seat, action)
     return table.record()
 
@@ -87,11 +95,15 @@ def check_bots(game: GameType, specs: list[str], players: int) -> None:
 
 
 def selfplay_from_args(game: GameType, args: argparse.Namespace) -> int:
+    from .executor import executor_from_args
+
     name = f"{game.command} selfplay"
     try:
         options = game.options(args, args.players)
         specs = bot_specs(args.bots, args.players)
         check_bots(game, specs, args.players)
+        executor = executor_from_args(args)
+        dataset = open_dataset(game, args, options) if getattr(args, "dataset", None) else None
     except OptionsError as err:
         print(f"{name}: {err}", file=sys.stderr)
         return 2
@@ -101,21 +113,75 @@ def selfplay_from_args(game: GameType, args: argparse.Namespace) -> int:
             out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115
         except OSError as err:
             print(f"{name}: cannot write {args.out}: {err.strerror}", file=sys.stderr)
+            if dataset is not None:
+                dataset.close()
             return 2
     summary = Summary(game, specs)
     try:
         show_bar = args.games >= 5 and sys.stderr.isatty()
-        for record in selfplay(game, specs, args.games, args.seed, options, progress=show_bar):
+        if executor.workers == 1 and executor.kind == "local" and dataset is None:
+            records = selfplay(game, specs, args.games, args.seed, options, progress=show_bar)
+        else:
+            records = _played_records(game, specs, args, options, executor, dataset, show_bar)
+        for record in records:
             summary.add(record)
             if out:
                 out.write(dumps(record) + "\n")
     finally:
         if out:
             out.close()
+        if dataset is not None:
+            dataset.close()
     summary.print()
     if args.out:
         print(f"records written to {args.out}")
+    if dataset is not None:
+        print(f"{dataset.rows} decisions written to {args.dataset}")
+        if dataset.cut:
+            print(
+                f"{dataset.cut} game(s) left the encoding's window: their rows stop at the "
+                "first move it cannot express (column 'complete' false)"
+            )
     return 0
+
+
+def open_dataset(game: GameType, args: argparse.Namespace, options: JSON) -> DatasetWriter:
+    """The ``--dataset`` writer, opened before any game is played (``OptionsError``
+    with the install line when pyarrow or numpy is missing, or a path it cannot write)."""
+    try:
+        from ..research.dataset import DatasetWriter
+    except ImportError as err:
+        raise OptionsError(
+            f"--dataset needs pyarrow and numpy ({err.name} is missing): "
+            "pip install 'tabletop[data]'"
+        ) from None
+    return DatasetWriter(args.dataset, game, args.players, options)
+
+
+def _played_records(
+    game: GameType,
+    specs: list[str],
+    args: argparse.Namespace,
+    options: JSON,
+    executor: Executor,
+    dataset: DatasetWriter | None,
+    progress: bool,
+) -> Iterator[JSON]:
+    """The games played where ``executor`` says, in seed order; their decisions go to
+    ``dataset`` if given."""
+    from .tournament import Fixture, play_all, play_fixture
+
+    play = play_fixture
+    if dataset is not None:
+        from ..research.dataset import play_with_decisions
+
+        play = play_with_decisions
+    seeds = range(args.seed, args.seed + args.games)
+    fixtures = [Fixture(game.name, options, tuple(specs), seed) for seed in seeds]
+    for played in play_all(fixtures, executor, label="selfplay", progress=progress, play=play):
+        if dataset is not None:
+            dataset.add(played)
+        yield played.record
 
 
 class Summary:

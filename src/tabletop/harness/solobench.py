@@ -26,6 +26,7 @@ from rich.table import Table
 
 from ..core.errors import OptionsError
 from ..core.game import GameType, Outcome
+from .executor import executor_from_args
 from .tournament import (
     Fixture,
     UsageError,
@@ -160,6 +161,7 @@ def solo_bench_from_args(game: GameType, args: argparse.Namespace) -> int:
         options = game.options(args, 1)
         bot = parse_bot(game, args.bot)
         check_plot_path(args.plot)
+        executor = executor_from_args(args)
         out = open_out(args.out)
         seeds = range(args.seed, args.seed + args.games)
         fixtures = [Fixture(game.name, options, (bot,), seed) for seed in seeds]
@@ -167,7 +169,7 @@ def solo_bench_from_args(game: GameType, args: argparse.Namespace) -> int:
         seconds: list[float] = []
         move_seconds: list[float] = []
         show = sys.stderr.isatty()
-        for played in play_all(fixtures, args.jobs, label="solo-bench", progress=show):
+        for played in play_all(fixtures, executor, label="solo-bench", progress=show):
             outcomes.append(game.outcome(played.record))
             seconds.append(played.seconds)
             move_seconds.extend(played.move_seconds)

@@ -33,9 +33,10 @@ import signal
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from itertools import combinations, combinations_with_replacement
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
@@ -47,6 +48,7 @@ from rich.table import Table
 from ..core.errors import OptionsError
 from ..core.game import JSON, GameType, Outcome, get_game
 from ..records import dumps
+from .executor import Executor, chunksize, executor_from_args, ray_map
 from .selfplay import check_bots, play_game
 
 if TYPE_CHECKING:  # matplotlib is imported only when a plot is asked for
@@ -80,6 +82,7 @@ class Played(NamedTuple):
     record: dict[str, Any]
     seconds: float
     move_seconds: tuple[float, ...] = ()  # each move's thinking time
+    decisions: Any = None  # the data set's rows of the game (research.dataset), if asked for
 
 
 def line_ups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -142,18 +145,27 @@ def play_fixture(fixture: Fixture) -> Played:
 
 
 def play_all(
-    fixtures: Sequence[Fixture], workers: int = 1, *, label: str = "games", progress: bool = False
+    fixtures: Sequence[Fixture],
+    workers: int | Executor = 1,
+    *,
+    label: str = "games",
+    progress: bool = False,
+    play: Callable[[Fixture], Played] = play_fixture,
 ) -> Iterator[Played]:
-    """Play ``fixtures`` on ``workers`` processes; yield the games in schedule order."""
+    """``play`` every fixture on ``workers`` processes, or where an ``Executor`` says (a
+    Ray cluster); yield the games in schedule order. ``play`` must be a top-level
+    function (other processes import it)."""
+    executor = workers if isinstance(workers, Executor) else Executor("local", workers)
     pool = None
-    if workers > 1 and len(fixtures) > 1:
-        pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    if executor.kind == "ray":
+        results: Iterable[Played] = ray_map(play, fixtures, executor)
+    elif executor.workers > 1 and len(fixtures) > 1:
+        count = executor.workers
+        pool = ProcessPoolExecutor(max_workers=count, initializer=_ignore_interrupts)
         # map submits every fixture now, so the workers start before the progress thread does
-        results: Iterable[Played] = pool.map(
-            play_fixture, fixtures, chunksize=_chunksize(fixtures, workers)
-        )
+        results = pool.map(play, fixtures, chunksize=chunksize(len(fixtures), count))
     else:
-        results = map(play_fixture, fixtures)
+        results = map(play, fixtures)
     try:
         with _progress(label, progress) as bar:
             task = bar.add_task(label, total=len(fixtures))
@@ -163,10 +175,6 @@ def play_all(
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _chunksize(fixtures: Sequence[Fixture], workers: int) -> int:
-    return max(1, min(16, len(fixtures) // (workers * 16)))
 
 
 def _ignore_interrupts() -> None:
@@ -498,6 +506,10 @@ def check_plot_path(path: str | None) -> None:
     target = Path(path)
     if target.suffix.lower() not in PLOT_FORMATS:
         raise UsageError(f"--plot needs a file name ending in {', '.join(PLOT_FORMATS)}: {path}")
+    if find_spec("matplotlib") is None:  # not in the base install
+        raise UsageError(
+            "--plot needs matplotlib, the optional extra plot: pip install 'tabletop[plot]'"
+        )
     existed = target.exists()
     try:
         with open(target, "ab"):
@@ -527,11 +539,12 @@ def tournament_from_args(game: GameType, args: argparse.Namespace) -> int:
         options = game.options(args, args.players)
         bots = parse_bots(game, args.bots, args.players)
         check_plot_path(args.plot)
+        executor = executor_from_args(args)
         out = open_out(args.out)
         fixtures = schedule(game, bots, args.players, args.games, args.seed, options)
         standings = Standings(bots)
         show = sys.stderr.isatty()
-        for played in play_all(fixtures, args.jobs, label="tournament", progress=show):
+        for played in play_all(fixtures, executor, label="tournament", progress=show):
             standings.add(played.fixture.specs, game.outcome(played.record))
             write_records(out, played)
         if out is not None:

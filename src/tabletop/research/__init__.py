@@ -20,6 +20,14 @@ the OpenSpiel games on import: docs/research-openspiel.md.
 
 from __future__ import annotations
 
-from .gym import register as _register_gym
+try:
+    from .gym import register as _register_gym
+except ModuleNotFoundError as err:  # the base install has none of the extra rl
+    if err.name not in ("gymnasium", "numpy", "pettingzoo"):
+        raise
+    raise ModuleNotFoundError(
+        f"tabletop.research needs {err.name}, in the optional extra rl: pip install 'tabletop[rl]'",
+        name=err.name,
+    ) from err
 
 _register_gym()

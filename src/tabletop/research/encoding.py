@@ -32,10 +32,11 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
+from ..core.errors import IllegalActionError, RecordError
 from ..core.game import State, game_types, get_game
 
 if TYPE_CHECKING:
@@ -45,6 +46,10 @@ if TYPE_CHECKING:
     Array = npt.NDArray[Any]
 else:
     Array = Any
+
+#: An engine's action type and a chance encoder's (``follow``).
+A = TypeVar("A")
+C = TypeVar("C", bound="ChanceEncoder")
 
 #: ``Encoder.acting()`` while a chance node is due, and once the game is over (the
 #: values are OpenSpiel's ``PlayerId.CHANCE`` and ``PlayerId.TERMINAL``).
@@ -86,6 +91,11 @@ class Encoder(Protocol):
         """Apply action index ``action`` for ``seat`` (the acting seat);
         ``tabletop.core.errors.IllegalActionError`` if the mask forbids it (nothing
         changes)."""
+
+    def action_index(self, action: Any) -> int:
+        """The index of a rules' action (one of the acting seat's ``legal_actions`` in
+        the rules, what a bot chooses) in the current position; ``ValueError`` if the
+        encoding cannot express it (NMBR 9: a placement outside the window)."""
 
     def ranks(self) -> list[int]:
         """Per seat its rank once over (1 = best, equal totals share a rank)."""
@@ -193,6 +203,24 @@ class Encoding(Protocol):
     def setup(self, players: int, **options: Any) -> Setup:
         """The variant for ``players`` seats; ``ValueError`` for options it cannot take."""
 
+    def from_seat_record(self, seat_record: Any, seed: int, **options: Any) -> Encoder:
+        """The encoder of the game at the point a seat record shows
+        (``GameType.seat_record``: what a program playing that seat is sent), dealt as
+        ``GameType.determinize(seat_record, seed)`` deals it, every move applied through
+        it; ``options`` as ``setup``'s where they shape the encoding (NMBR 9's window
+        ``size``). ``RecordError`` for a bad seat record."""
+
+    def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
+        """OpenSpiel's history (``setup.undealt()``'s chance outcomes and actions) that
+        leads to the point a seat record shows, any move hidden from its seat drawn from
+        ``seed`` (``SpielGame.state_from_seat_record``). ``RecordError`` for a bad seat
+        record or one of another variant than ``setup``."""
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[Setup, dict[str, Any]]:
+        """The variant a game record (the game's record format) was played in, and the
+        deal options that deal its game again (``Setup.deal``, the environments'
+        ``reset(options=...)``): a record read into the encoding (``research.dataset``)."""
+
 
 _LOADED: dict[str, Encoding] = {}  # by "module:attribute"
 
@@ -272,7 +300,7 @@ class Scaler:
         ``out`` (a ``float32`` array of the same length) and returned."""
         import numpy as np
 
-        out = np.subtract(raw, self.low, out=out, dtype=np.float32)
+        out = np.subtract(raw, self.low, dtype=np.float32, out=out)
         out *= self._factor
         return out
 
@@ -308,6 +336,41 @@ def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[
         if reward == "zero_sum":
             return zero_sum_rewards(encoder.ranks())
     return encoder.reward_scores()
+
+
+def follow(
+    chance: C,
+    outcomes: Sequence[int],
+    moves: Iterable[tuple[int, A]],
+    index: Callable[[A, C], int],
+) -> list[int]:
+    """Play an undealt game (``Setup.undealt``) along a known course: each chance node
+    takes the next of ``outcomes``, each seat to act the next of ``moves`` (``(seat,
+    engine action)``, as its index in the position: ``index(action, chance)``). Returns
+    OpenSpiel's history of it; ``RecordError`` if the course does not fit the game
+    (an outcome or move left over, or refused)."""
+    history: list[int] = []
+    outcomes, moves = list(outcomes), list(moves)
+    try:
+        while True:
+            acting = chance.acting()
+            if acting == CHANCE and outcomes:
+                outcome = outcomes.pop(0)
+                chance.apply_chance(outcome)
+            elif acting not in (CHANCE, TERMINAL) and moves:
+                seat, action = moves.pop(0)
+                if seat != acting:
+                    raise RecordError(f"seat {seat} moves where seat {acting} is to act")
+                outcome = index(action, chance)
+                chance.apply(outcome, seat)
+            else:
+                break
+            history.append(outcome)
+    except (IllegalActionError, ValueError) as err:
+        raise RecordError(f"the game cannot follow the seat record: {err}") from None
+    if outcomes or moves:
+        raise RecordError("the seat record's draws and moves do not fit one game")
+    return history
 
 
 def shuffle(items: list, uniform: Callable[[], float]) -> None:

@@ -43,6 +43,7 @@ perfect information takes ``imperfect_information=True`` to be declared imperfec
 from __future__ import annotations
 
 import copy
+import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -136,7 +137,7 @@ class _Observer:
         if self.recall:
             self.tensor[:] = encoder.information_tensor(seat, state.history())
         else:
-            self.scale(encoder.observe(seat), out=self.tensor)
+            self.scale(encoder.observe(seat), self.tensor)  # in place: every step asks
 
     def string_from(self, state: SpielState, player: int) -> str:
         encoder = state.encoder
@@ -193,6 +194,27 @@ class SpielGame(pyspiel.Game):
 
     def new_initial_state(self) -> SpielState:
         return SpielState(self)
+
+    def state_from_seat_record(self, seat_record: Any, seed: int) -> SpielState:
+        """The state at the point a seat record shows (``GameType.seat_record``: what a
+        program playing that seat is sent), for a search such as ``MCTSBot``: every
+        chance outcome the seat has seen and every move replayed from the initial state
+        (so ``history()`` and the information state are the real ones); a move hidden
+        from the seat (NMBR 9: another seat's placement of the current round, and, since
+        OpenSpiel plays a round in seat order, those of the seats before it) drawn from
+        ``seed``, and so is the order of what nobody has seen. ``RecordError`` for a
+        bad seat record or one of another variant (seats, options) than this game's."""
+        from ..core.errors import RecordError
+
+        if not isinstance(seat_record, dict) or seat_record.get("game") != self.name:
+            raise RecordError(f"not a seat record of {_title(self.name)}")
+        history = encoding(self.name).spiel_history(self.setup, seat_record, seed)
+        state = self.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+        rng = random.Random(seed)
+        state._changing().shuffle_unseen(rng.random)
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
         if params:

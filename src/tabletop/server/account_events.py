@@ -44,6 +44,14 @@ class AccountSocket:
 
     account_id: int
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    by_token: bool = False  # opened with an API token: a bot account's event stream
+
+    def end(self) -> None:
+        """The API token it was opened with was revoked: close it."""
+        self.outbox.put_nowait(ENDED)
+
+
+ENDED = "\x00ended"  # an outbox item no message can be: the stream closes (4401)
 
 
 class AccountEvents:
@@ -93,15 +101,20 @@ class AccountEvents:
         for sock in self.sockets[change.account_id]:
             sock.outbox.put_nowait(text)
 
-    def open(self, account_id: int, games: list[JSON]) -> AccountSocket:
+    def open(self, account_id: int, games: list[JSON], by_token: bool = False) -> AccountSocket:
         """A new socket of ``account_id``, whose games (``ReadModels.my_games``) were
-        just read: it is sent them first."""
-        sock = AccountSocket(account_id)
+        just read: it is sent them first. ``by_token``: opened with an API token."""
+        sock = AccountSocket(account_id, by_token=by_token)
         turns = {g["id"] for g in games if g["your_turn"]}
         self.turns[account_id] = turns  # read afresh: whatever was missed is caught up
         self.sockets.setdefault(account_id, set()).add(sock)
         sock.outbox.put_nowait(dumps({"type": "games", "games": games, "waiting": len(turns)}))
         return sock
+
+    def streaming(self) -> list[int]:
+        """The accounts with an event stream open here (a socket opened with an API
+        token): a bot account's owner with its page open is not its program online."""
+        return sorted(a for a, socks in self.sockets.items() if any(s.by_token for s in socks))
 
     def close(self, sock: AccountSocket) -> None:
         socks = self.sockets.get(sock.account_id)

@@ -6,20 +6,32 @@ Messages (docs/web.md, "The account socket"): first ``{"type": "games", "games":
 [...], "waiting": n}`` (as ``GET /api/account``'s games; ``waiting``: how many wait
 for you), then ``{"type": "game", "event": ..., "game": {...}, "waiting": n}`` per
 change; without a session ``{"type": "error", "status": 401, ...}`` and close 4401.
+
+A bot account opens it with its API token (``Authorization: Bearer``), or reads the
+same messages as NDJSON from ``GET /api/account/events``: its event stream
+(docs/bot-api.md). While one is open the bot account is online (``GET /api/bots``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .account_events import AccountSocket
+from .account_events import ENDED, AccountSocket
 from .errors import ApiError, reading
-from .request import account_of, hub_of, same_origin, session_token
+from .request import account_of, api_token, hub_of, same_origin, session_token
+from .rows import Account
 from .socket_api import socket_error
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 
 async def _account_socket(ws: WebSocket) -> None:
@@ -29,15 +41,11 @@ async def _account_socket(ws: WebSocket) -> None:
         return
     await ws.accept()
     try:
-        account = account_of(ws)
-        if account is None:
-            raise ApiError(401, "sign in first")
-        games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
+        account, sock = _open(ws)
     except ApiError as err:
         await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
         await ws.close(code=4000 + err.status)
         return
-    sock = hub.accounts.open(account.id, games)
     writer = asyncio.create_task(_writer(ws, sock))
     try:
         while True:  # the client says nothing; this notices when it goes
@@ -48,13 +56,68 @@ async def _account_socket(ws: WebSocket) -> None:
         pass
     finally:
         writer.cancel()
-        hub.accounts.close(sock)
+        _close(hub, account, sock)
+
+
+def _open(conn: Request | WebSocket) -> tuple[Account, AccountSocket]:
+    """The signed-in account's new stream of its games' changes (401 if none): opened
+    with an API token, it closes when the token is revoked."""
+    hub = hub_of(conn)
+    account = account_of(conn)
+    if account is None:
+        raise ApiError(401, "sign in first")
+    games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
+    token = api_token(conn)
+    sock = hub.accounts.open(account.id, games, by_token=token is not None)
+    if token is not None:
+        hub.sessions.opened(account, token, sock)
+    return account, sock
+
+
+def _close(hub: Hub, account: Account, sock: AccountSocket) -> None:
+    hub.sessions.closed(account, sock)
+    hub.accounts.close(sock)
 
 
 async def _writer(ws: WebSocket, sock: AccountSocket) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while True:
-            await ws.send_text(await sock.outbox.get())
+            text = await sock.outbox.get()
+            if text is ENDED:
+                err = ApiError(401, "this API token is unknown or was revoked")
+                await ws.send_json({"type": "error", "status": 401, **socket_error(err)})
+                await ws.close(code=4401)
+                return
+            await ws.send_text(text)
 
 
-ROUTES: list[BaseRoute] = [WebSocketRoute("/api/account/ws", _account_socket)]
+KEEP_ALIVE = 20.0  # seconds: an empty line now and then keeps proxies from closing a stream
+
+
+async def _account_events(request: Request) -> Response:
+    """``GET /api/account/events``: the account socket's messages as NDJSON (one JSON
+    object per line), for clients without WebSocket; an empty line every 20 s."""
+    hub = hub_of(request)
+    account, sock = _open(request)
+
+    async def lines() -> AsyncIterator[str]:
+        try:
+            while True:
+                try:
+                    text = await asyncio.wait_for(sock.outbox.get(), KEEP_ALIVE)
+                except TimeoutError:
+                    yield "\n"
+                    continue
+                if text is ENDED:
+                    return
+                yield text + "\n"
+        finally:
+            _close(hub, account, sock)
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+ROUTES: list[BaseRoute] = [
+    WebSocketRoute("/api/account/ws", _account_socket),
+    Route("/api/account/events", _account_events),
+]

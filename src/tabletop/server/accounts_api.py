@@ -66,7 +66,7 @@ async def _register(request: Request) -> Response:
     return await _start_session(request, Account(account_id, name), 201)
 
 
-async def _check_password(
+async def check_password(
     hub: Hub,
     found: tuple[Account, str] | None,
     key: str,
@@ -85,7 +85,7 @@ async def _login(request: Request) -> Response:
     name, password = await _credentials(request)
     hub = hub_of(request)
     found = hub.login_of(name)
-    await _check_password(hub, found, accounts.name_key(name), password)
+    await check_password(hub, found, accounts.name_key(name), password)
     assert found is not None
     return await _start_session(request, found[0], 200)
 
@@ -149,8 +149,8 @@ async def _change_password(request: Request) -> Response:
     body = json_object(await json_body(request))
     current = _checked(accounts.check_password, body.get("password"))
     new = _checked(accounts.check_password, body.get("new_password"))
-    await _check_password(
-        hub, _own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
+    await check_password(
+        hub, own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
     )
     keep = hash_token(session_token(request) or "")
     ended = await hub.write(ChangePassword(account.id, await hub.passwords.hash(new), keep))
@@ -165,8 +165,8 @@ async def _delete_account(request: Request) -> Response:
     hub = hub_of(request)
     body = json_object(await json_body(request))
     password = _checked(accounts.check_password, body.get("password"))
-    await _check_password(
-        hub, _own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
+    await check_password(
+        hub, own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
     )
     await hub.write(DeleteAccount(account.id))
     hub.sessions.ended(account.id)
@@ -174,7 +174,7 @@ async def _delete_account(request: Request) -> Response:
     return _signed_out({"deleted": True})
 
 
-def _own_login(hub: Hub, account: Account) -> tuple[Account, str] | None:
+def own_login(hub: Hub, account: Account) -> tuple[Account, str] | None:
     """The signed-in account and its password hash (by id: its name may have an old key)."""
     stored = hub.store.password_of(account.id)
     return None if stored is None else (account, stored)
@@ -228,7 +228,8 @@ async def _account_info(request: Request) -> Response:
     if account is None:
         return JSONResponse({"account": None, "games": []})
     games = hub_of(request).reads.my_games(account)
-    return JSONResponse({"account": {"name": account.name}, "games": games})
+    about = {"name": account.name, "bot": True} if account.bot else {"name": account.name}
+    return JSONResponse({"account": about, "games": games})
 
 
 async def _player(request: Request) -> Response:

@@ -53,7 +53,7 @@ from types import FrameType
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -63,6 +63,7 @@ from . import (
     account_socket,
     accounts_api,
     analysis_api,
+    bot_api,
     daily_api,
     games_api,
     mail_api,
@@ -86,6 +87,9 @@ from .sync import Takeover
 log = logging.getLogger("tabletop.server")
 
 STATIC = resources.files("tabletop").joinpath("web")
+# NDJSON streams (bot_api): a line must reach the client when it is written, not when
+# the compressor's buffer fills
+UNCOMPRESSED = (*DEFAULT_EXCLUDED_CONTENT_TYPES, "application/x-ndjson")
 
 
 def create_app(
@@ -148,6 +152,7 @@ def create_app(
         *pages.ROUTES,
         *accounts_api.ROUTES,
         *games_api.ROUTES,
+        *bot_api.ROUTES,
         *analysis_api.ROUTES,
         *daily_api.ROUTES,
         *mail_api.ROUTES,
@@ -158,7 +163,10 @@ def create_app(
     app = Starlette(
         routes=routes,
         # Outermost first; GZip leaves WebSockets and small or already encoded bodies alone.
-        middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware)],
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(GZipMiddleware, exclude_content_types=UNCOMPRESSED),
+        ],
         lifespan=lifespan,
         exception_handlers={
             ApiError: _api_error,

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from ..core.web import JSON, TAKE_BACK, ActionRejected, Match, Undo
+from ..core.web import JSON, TAKE_BACK, ActionRejected, Match, OptionsError, Undo
 from ..i18n import N_
 from .errors import ApiError, Stale, reading
 from .ratelimit import RateLimit, check_rate
@@ -236,7 +236,7 @@ class Authority:
         The checks, the stored write and the change run in the game's turn (see
         ``in_turn``), so of two submissions for the same move exactly one applies.
         """
-        if not isinstance(action, str):
+        if not isinstance(action, str) and type(action) is not int:
             raise ApiError(400, "'action' must be a string such as \"3@1,0\"")
         room = self.rooms.room(game_id)
         require_player(seats)
@@ -245,13 +245,14 @@ class Authority:
         async def change(room: Room) -> Room:
             if not room.simultaneous:
                 check_ply(room, ply)
-                await self.apply(room, acting_seat(room, seats, seat), action)
+                acting = acting_seat(room, seats, seat)
+                await self.apply(room, acting, notation(room, acting, action))
             elif action == TAKE_BACK:
                 await self._take_back(room, seats, ply, seat)
             else:
                 acting = acting_seat(room, seats, seat)
                 check_fresh(room, acting, ply)
-                await self.apply(room, acting, action)
+                await self.apply(room, acting, notation(room, acting, action))
             return room
 
         return await self.in_turn(room.id, change)
@@ -334,6 +335,25 @@ class Authority:
             raise ApiError.of(409, err) from None
         return tuple(replace(a, reveals=rebuilt.reveals[a.ply]) for a in kept)
 
+    async def resign(self, game_id: str, seats: frozenset[int], wanted: Any = None) -> Room:
+        """End the game with the seat among ``seats`` (``wanted`` if given) resigning: it
+        loses as a seat out of time would (last, the others first; rated if the game is)."""
+        room = self.rooms.room(game_id)
+        require_player(seats)
+
+        async def change(room: Room) -> Room:
+            if room.finished:
+                raise ApiError(409, "the game is over")
+            if room.waiting:
+                raise ApiError(409, "the game has not started: withdraw it instead")
+            if wanted is not None:
+                _check_wanted(wanted, seats)
+            seat = wanted if wanted is not None else min(seats)
+            await self.abandon(room, (seat,), resigned=True)
+            return room
+
+        return await self.in_turn(room.id, change)
+
     async def record_hint(self, room: Room) -> None:
         """Store that a seat of the game asked for a hint (it survives restarts; a daily
         board marks such an attempt "with help"; the game is unrated from now on). Not
@@ -342,14 +362,20 @@ class Authority:
         room.row = replace(room.row, hinted=True)
         self.shown(room)  # the page says the game is unrated now
 
-    async def abandon(self, room: Room, timed_out: tuple[int, ...] = ()) -> None:
-        """End the game unfinished: its creator chose so for a move out of time.
-        ``timed_out``: the seats whose time ran out; in a rated game they lose."""
+    async def abandon(
+        self, room: Room, timed_out: tuple[int, ...] = (), resigned: bool = False
+    ) -> None:
+        """End the game unfinished: its creator chose so for a move out of time, or a
+        seat resigned. ``timed_out``: the seats whose time ran out (or the one that
+        resigned); in a rated game they lose."""
         ranks = timeout_ranks(len(room.seats), timed_out)
         rated = rated_timeout(room, ranks)
-        await self._write(Abandon(room.id, room.seq, timed_out, ranks if rated else None, rated))
+        ranked = ranks if rated else None
+        await self._write(Abandon(room.id, room.seq, timed_out, ranked, rated, resigned))
         room.seq += 1
-        room.row = replace(room.row, over=True, abandoned=True, timed_out=timed_out)
+        room.row = replace(
+            room.row, over=True, abandoned=True, timed_out=timed_out, resigned=resigned
+        )
         room.ratings_cache = None
         for task in room.bot_tasks.values():
             task.cancel()
@@ -474,6 +500,20 @@ def check_seen(room: Room, seat: int | None, ply: Any) -> None:
         check_fresh(room, seat, ply)
     else:
         check_ply(room, ply)
+
+
+def notation(room: Room, seat: int, action: str | int) -> str:
+    """The notation of ``action``: itself, or the action a research encoding's index
+    (an ``int``, as outside bots may send: docs/bot-api.md) stands for now."""
+    if isinstance(action, str):
+        return action
+    try:
+        found = room.type.action_from_index(room.match.state, seat, action)
+    except OptionsError as err:
+        raise ApiError(422, err.key, **err.params) from None
+    if found is None:
+        raise ApiError(422, "{index} is no action index of this game here", index=action)
+    return str(found)
 
 
 def require_player(seats: frozenset[int]) -> None:

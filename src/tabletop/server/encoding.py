@@ -44,8 +44,10 @@ def iso(unix_time: float) -> str:
     return datetime.fromtimestamp(unix_time, UTC).isoformat(timespec="milliseconds")
 
 
-def public_seat(seat: Seat) -> JSON:
-    """A seat as everyone sees it; ``account``: the seat is claimed by an account."""
+def public_seat(seat: Seat, bots: frozenset[int] = frozenset()) -> JSON:
+    """A seat as everyone sees it; ``account``: the seat is claimed by an account;
+    ``bot_account``: that account (or the one invited) is a bot account, one of
+    ``bots`` (``bot`` is taken: it names a seat's own bot)."""
     return {
         "seat": seat.seat,
         "name": seat.name,
@@ -54,7 +56,25 @@ def public_seat(seat: Seat) -> JSON:
         "open": seat.open,
         "account": seat.account_id is not None,
         "invited": seat.invited is not None,  # an open seat kept for the account named
+        "bot_account": seat_account(seat) in bots,
     }
+
+
+def seat_account(seat: Seat) -> int | None:
+    """The account of a seat: the one that holds it, else the one invited to it."""
+    return seat.account_id if seat.account_id is not None else seat.invited
+
+
+def seat_bots(store: GameStore, room: Room) -> frozenset[int]:
+    """Which of the room's seat accounts are bot accounts: read when they change, not
+    per state (an account that ever held a seat cannot become a bot account, so the
+    answer for an account stays true while it sits here)."""
+    key = tuple(seat_account(s) for s in room.seats)
+    cached = room.bot_accounts_cache
+    if cached is None or cached[0] != key:
+        ids = sorted({a for a in key if a is not None})
+        cached = room.bot_accounts_cache = (key, frozenset(store.bot_accounts(ids)))
+    return cached[1]
 
 
 @dataclass(eq=False)
@@ -77,6 +97,7 @@ class Subscriber:
     log_of: list[JSON] | None = None
     log_known: int = 0
     choices_known: ChoicesKey | None = None
+    read_only: bool = False  # opened with an API token that may only read
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
@@ -85,6 +106,12 @@ class Subscriber:
     def send_text(self, text: str) -> None:
         """Queue a message other than a state, already encoded (one text for many)."""
         self.outbox.put_nowait((None, text, None))
+
+    def end(self) -> None:
+        """The session or API token it was opened with has ended: close it (4401)."""
+        from .sessions import SESSION_ENDED
+
+        self.outbox.put_nowait((None, SESSION_ENDED, None))
 
     def send_state(
         self, log: list[JSON], build: Callable[[int, bool], str], choices: ChoicesKey | None = None
@@ -170,6 +197,7 @@ class Encoder:
         if not room.type.view_depends_on_seat:
             viewer = None  # one view, built once per move, serves everyone
         online, spectators = room.presence()
+        bots = seat_bots(self.store, room)
         undo_seat = undoing_seat(room, seats)
         deadline = room.time_limit_deadline()
         move_time = (
@@ -191,7 +219,7 @@ class Encoder:
                 "created": room.row.created,
                 # a seed the creator chose lets them know the pile: every seat must see it
                 "fixed_seed": room.row.seed if room.row.seed_chosen else None,
-                "seats": [{**public_seat(s), "online": s.seat in online} for s in room.seats],
+                "seats": [{**public_seat(s, bots), "online": s.seat in online} for s in room.seats],
                 "time_limit": room.time_limit or None,
                 "on_timeout": room.on_timeout,
                 "waiting": room.waiting,
@@ -203,6 +231,7 @@ class Encoder:
             "over": room.finished,
             "abandoned": room.row.abandoned,
             "timed_out": list(room.row.timed_out),  # the seats whose time ran out
+            "resigned": room.row.resigned,  # ended by a resignation: timed_out resigned
             # why it does not count for the ratings ("hint", "undo", "seed", "players")
             "unrated": unrated_reason(room),
             "you": sorted(seats),

@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError, web_games
 from .errors import ApiError
+from .readmodels import LEADERBOARDS
 from .request import (
     MAX_RECORD,
     account_of,
@@ -22,6 +23,19 @@ from .request import (
     room_and_seats,
 )
 from .room import Room
+
+
+def action_of(message: dict[str, Any]) -> Any:
+    """The action of an act: ``"action"`` in the game's notation, or ``"index"``, the
+    research encoding's action index (docs/bot-api.md)."""
+    if "index" not in message:
+        return message.get("action")
+    if "action" in message:
+        raise ApiError(400, "send 'action' or 'index', not both")
+    index = message["index"]
+    if type(index) is not int or not 0 <= index < 2**31:
+        raise ApiError(400, "'index' must be a whole number (an action index)")
+    return index
 
 
 def _without_type(state: dict[str, Any]) -> dict[str, Any]:
@@ -48,7 +62,7 @@ async def _act(request: Request) -> Response:
     body = json_object(await json_body(request))
     room, seats = await room_and_seats(request)
     hub = hub_of(request)
-    action, ply, seat = body.get("action"), body.get("ply"), body.get("seat")
+    action, ply, seat = action_of(body), body.get("ply"), body.get("seat")
     change = hub.authority.act(room.id, seats, action, ply, seat)
     return await _changed(request, room, seats, change)
 
@@ -185,8 +199,12 @@ async def _leaderboard(request: Request) -> Response:
         raise ApiError(404, "this server hosts no such game")
     offset = _query_int(request, "offset", 0, 0, 10**9)
     limit = _query_int(request, "limit", LEADERBOARD_PAGE, 1, LEADERBOARD_MAX)
+    players = request.query_params.get("players", "people")
+    if players not in LEADERBOARDS:
+        raise ApiError(400, "'players' must be one of {names}", names=", ".join(LEADERBOARDS))
     account = account_of(request)
-    return JSONResponse(hub_of(request).reads.leaderboard(kind, offset, limit, account))
+    board = hub_of(request).reads.leaderboard(kind, offset, limit, account, players)
+    return JSONResponse(board)
 
 
 LEADERBOARD_PAGE = 50  # players per page unless ``limit`` says otherwise

@@ -28,7 +28,7 @@ from .authority import Authority
 from .botpool import BotPool
 from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
-from .encoding import Encoder
+from .encoding import Encoder, seat_bots
 from .errors import ApiError, reading
 from .mail import MailSettings
 from .notify import Notifier
@@ -185,13 +185,14 @@ class Hub:
             CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator)
         )
         room = self.rooms.room(game_id)
+        bots = seat_bots(self.store, room)
         self.accounts.game_changed(room)  # the creator's other tabs (and invitees) list it
         self.scheduler.schedule_bots(room)
         self.notifier.changed(room)  # an invitee may get a mail
         return {
             "id": game_id,
             "url": f"/g/{game_id}",
-            "seats": [created_seat(game_id, s) for s in seats],
+            "seats": [created_seat(game_id, s, bots) for s in seats],
         }
 
     def login_of(self, name: str) -> tuple[Account, str] | None:

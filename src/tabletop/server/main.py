@@ -405,7 +405,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
 def prepare_db(db: str, workers: int) -> None:
     """Check ``--workers`` against the database, and bring a PostgreSQL one's schema
     up to date once, before any worker starts."""
-    from .storage import is_postgres
+    from .storage import is_postgres, require_psycopg
 
     if not is_postgres(db):
         if workers > 1:
@@ -415,6 +415,7 @@ def prepare_db(db: str, workers: int) -> None:
             )
         return
     try:
+        require_psycopg()
         from .pgstore import migrate
 
         migrate(db)
@@ -480,11 +481,12 @@ def add_db_commands(parser: argparse.ArgumentParser) -> None:
 
 
 def db_command(args: argparse.Namespace) -> int:
-    from .storage import is_postgres
+    from .storage import is_postgres, require_psycopg
 
     if not is_postgres(args.url):
         raise SystemExit(f"novaluna db: {args.url!r} is not a postgresql://... URL")
     try:
+        require_psycopg()
         from . import dbcopy, pgstore
 
         if args.db_command == "migrate":

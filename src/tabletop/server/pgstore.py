@@ -32,6 +32,7 @@ from .rows import ActionRow, StoreConflict, StoreError
 from .sql import (
     ACCOUNT_TABLES,
     ANALYSIS_TABLES,
+    BOT_TABLES,
     DAILY_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
@@ -77,6 +78,7 @@ MIGRATIONS: dict[int, str] = {
     6: ddl(MAIL_TABLES, POSTGRES),
     7: ddl(SESSION_TABLES, POSTGRES),
     8: ddl(INVITATION_TABLES, POSTGRES),
+    9: ddl(BOT_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

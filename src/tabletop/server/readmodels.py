@@ -7,7 +7,7 @@ import re
 
 from ..core.web import JSON, get_web_game, web_games
 from .authority import unrated_reason
-from .encoding import iso, public_seat
+from .encoding import iso, public_seat, seat_account, seat_bots
 from .errors import ApiError
 from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_seeds, player_key
 from .room import Room, Rooms, room_age
@@ -25,20 +25,27 @@ class ReadModels:
     def lobby(self, game_type: str | None = None, time_limit: int | None = None) -> list[JSON]:
         """The open games not yet expired, newest first; of ``game_type`` only, and
         with ``time_limit`` seconds per move only (0: none), if given."""
-        games = []
+        rooms = []
         for game_id in self.store.open_games():
             try:
                 room = self.rooms.room(game_id)
             except ApiError:
                 continue
-            age = room_age(room)
-            if age >= self.open_seat_seconds:  # withdrawn at the next sweep
+            if room_age(room) >= self.open_seat_seconds:  # withdrawn at the next sweep
                 continue
             if game_type is not None and room.type.name != game_type:
                 continue
             if time_limit is not None and (room.time_limit or 0) != time_limit:
                 continue
+            rooms.append(room)
+        # which creators are bot accounts: one read for the whole list
+        creators = [r.row.creator for r in rooms if r.row.creator is not None]
+        bot_creators = frozenset(self.store.bot_accounts(sorted(set(creators))))
+        games = []
+        for room in rooms:
+            age = room_age(room)
             unrated = unrated_reason(room, when_full=True)
+            bots = seat_bots(self.store, room)
             games.append(
                 {
                     "id": room.id,
@@ -47,11 +54,11 @@ class ReadModels:
                     "created": room.row.created,
                     "age": round(age),
                     "expires_in": round(self.open_seat_seconds - age),
-                    "creator": self._creator(room),
+                    "creator": self._creator(room, bot_creators),
                     "options": _shown_options(room.row.options),
                     "time_limit": room.time_limit or None,
                     "on_timeout": room.on_timeout,
-                    "seats": [public_seat(s) for s in room.seats],
+                    "seats": [public_seat(s, bots) for s in room.seats],
                     # why it will not count for the ratings once full ("seed", "players")
                     "unrated": unrated,
                     "rated": unrated is None,
@@ -59,34 +66,44 @@ class ReadModels:
             )
         return games
 
-    def _creator(self, room: Room) -> JSON | None:
-        """The creator's name and rating in the game's type (``None``: not signed in)."""
+    def _creator(self, room: Room, bots: frozenset[int] = frozenset()) -> JSON | None:
+        """The creator's name and rating in the game's type (``None``: not signed in),
+        and whether it is a bot account (one of ``bots``)."""
         creator = room.row.creator
         if creator is None:
             return None
         name = self.store.account_names([creator]).get(creator)
         mu, sigma, games = self.store.rating(room.type.name, f"a:{creator}")
         rating = round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2)
-        return {"name": name, "rating": rating, "games": games}
+        return {"name": name, "rating": rating, "games": games, "bot": creator in bots}
 
     def my_games(self, account: Account, limit: int = 200) -> list[JSON]:
         """The account's games: ongoing with its turn (or its invitation) first, then
         ongoing, then finished."""
-        games = []
+        finished: list[tuple[AccountGame, list[Seat]]] = []
+        live: list[tuple[AccountGame, Room]] = []
         for row in self.store.games_of(account.id, limit):
             if row.over:  # from the store alone: finished games are not replayed for this
-                games.append(self._finished_summary(row))
+                finished.append((row, self.store.seats(row.id)))
                 continue
             try:
-                room = self.rooms.room(row.id)
+                live.append((row, self.rooms.room(row.id)))
             except ApiError:
                 continue
-            games.append(_live_summary(row, room))
+        invitations = []
         for row in self.store.invitations_of(account.id):
             try:
-                games.append(self._invitation(row, self.rooms.room(row.id)))
+                invitations.append((row, self.rooms.room(row.id)))
             except ApiError:
                 continue
+        # which of all these seats' accounts are bot accounts: one read for the list
+        seats = [s for _, ss in finished for s in ss]
+        seats += [s for _, room in live + invitations for s in room.seats]
+        ids = sorted({a for s in seats if (a := seat_account(s)) is not None})
+        bots = frozenset(self.store.bot_accounts(ids))
+        games = [self._finished_summary(row, ss, bots) for row, ss in finished]
+        games += [_live_summary(row, room, bots) for row, room in live]
+        games += [self._invitation(row, room, bots) for row, room in invitations]
         games.sort(key=_urgency)
         return games
 
@@ -95,18 +112,20 @@ class ReadModels:
         over = room.finished
         updated = room.log[-1]["at"] if room.log else room.row.started or room.row.created
         row = AccountGame(room.id, room.type.name, seat, over, room.row.abandoned, updated)
+        bots = seat_bots(self.store, room)
         if over:
-            return self._finished_summary(row)
-        return self._invitation(row, room) if room.seat(seat).invited else _live_summary(row, room)
+            return self._finished_summary(row, self.store.seats(room.id), bots)
+        if room.seat(seat).invited:
+            return self._invitation(row, room, bots)
+        return _live_summary(row, room, bots)
 
-    def _invitation(self, row: AccountGame, room: Room) -> JSON:
+    def _invitation(self, row: AccountGame, room: Room, bots: frozenset[int]) -> JSON:
         """A game with a seat kept for the account: who invited it, too."""
         creator = self._creator(room)
-        return {**_live_summary(row, room), "creator": creator and creator["name"]}
+        return {**_live_summary(row, room, bots), "creator": creator and creator["name"]}
 
-    def _finished_summary(self, row: AccountGame) -> JSON:
-        seats = self.store.seats(row.id)
-        summary = _summary(row, seats, False, False)
+    def _finished_summary(self, row: AccountGame, seats: list[Seat], bots: frozenset[int]) -> JSON:
+        summary = _summary(row, seats, False, False, bots)
         changes = self.store.rating_changes(row.id)
         mine = changes.get(player_key(seats[row.seat]))
         stored = self.store.game(row.id) if row.abandoned else None
@@ -114,6 +133,7 @@ class ReadModels:
             rank=seats[row.seat].rank,
             # the seats whose time ran out, if the clock ended it
             timed_out=list(stored.timed_out) if stored is not None else [],
+            resigned=stored is not None and stored.resigned,
             rated=bool(changes),
             rating=None
             if mine is None
@@ -122,23 +142,36 @@ class ReadModels:
         return summary
 
     def leaderboard(
-        self, game_type: str, offset: int, limit: int, account: Account | None = None
+        self,
+        game_type: str,
+        offset: int,
+        limit: int,
+        account: Account | None = None,
+        players: str = "people",
     ) -> JSON:
-        """One page of ``game_type``'s rated accounts and bot strengths: the established
-        ones best first, then the provisional ones (``ratings.provisional``); and, for a
-        signed-in ``account``, where it stands (``you``)."""
-        seeds = {f"b:{spec}": (s["mu"], s["sigma"]) for spec, s in bot_seeds_of(game_type)}
-        rows, total = self.store.leaderboard(game_type, seeds, offset, limit)
+        """One page of ``game_type``'s leaderboard ``players`` (``LEADERBOARDS``): the
+        established ones best first, then the provisional ones (``ratings.provisional``);
+        and, for a signed-in ``account`` listed on it, where it stands (``you``)."""
+        bots = players == "bots"
+        seeds = (
+            {}
+            if bots
+            else {f"b:{spec}": (s["mu"], s["sigma"]) for spec, s in bot_seeds_of(game_type)}
+        )
+        rows, total = self.store.leaderboard(game_type, seeds, offset, limit, bots)
         names = self.store.account_names([int(r.player[2:]) for r in rows if _is_account(r)])
         labels = bot_labels(get_web_game(game_type))
-        players = [
-            self._leader(game_type, row, offset + i + 1, names, labels)
+        entries = [
+            self._leader(game_type, row, offset + i + 1, names, labels, bots)
             for i, row in enumerate(rows)
         ]
+        # a person is not on the bot accounts' board, nor a bot account on the people's
+        listed = account is not None and account.bot == bots
         return {
             "type": game_type,
             "title": get_web_game(game_type).title,
-            "players": players,
+            "players_shown": players,
+            "players": entries,
             "total": total,
             "offset": offset,
             "limit": limit,
@@ -148,7 +181,7 @@ class ReadModels:
                 "provisional_opponents": PROVISIONAL_OPPONENTS,
                 "pair_window_days": PAIR_WINDOW.days,
             },
-            "you": None if account is None else self._you(game_type, seeds, account, labels),
+            "you": self._you(game_type, seeds, account, labels) if listed and account else None,
         }
 
     def _you(
@@ -160,11 +193,13 @@ class ReadModels:
     ) -> JSON:
         """Where a signed-in account stands: its row (``None`` before its first rated
         game) and the opponents it still needs to be ranked."""
-        row, ahead = self.store.leaderboard_place(game_type, seeds, f"a:{account.id}")
+        player = f"a:{account.id}"
+        row, ahead = self.store.leaderboard_place(game_type, seeds, player, account.bot)
+        names = {account.id: account.name}
         entry = (
             None
             if row is None
-            else self._leader(game_type, row, ahead + 1, {account.id: account.name}, labels)
+            else self._leader(game_type, row, ahead + 1, names, labels, account.bot)
         )
         met = 0 if row is None else row.opponents
         return {"player": entry, "opponents_needed": max(0, PROVISIONAL_OPPONENTS - met)}
@@ -176,7 +211,9 @@ class ReadModels:
         place: int,
         names: dict[int, str],
         labels: dict[str, str],
+        bot_account: bool,
     ) -> JSON:
+        """One row of a leaderboard; ``bot_account``: the board of bot accounts."""
         is_bot, key = row.player.startswith("b:"), row.player[2:]
         # a bot as its seats are named: the label without its note ("MCTS hard")
         name = _without_note(labels.get(key, key)) if is_bot else names.get(int(key))
@@ -191,6 +228,7 @@ class ReadModels:
             "provisional": row.provisional,
             # its place among the established players; none while provisional
             "rank": None if row.provisional else place,
+            "bot_account": bot_account,  # an account playing through the bot API
         }
         if is_bot:  # the games of the tournament its rating started from
             entry["seeded_games"] = bot_seeds().get(game_type, {}).get(key, {}).get("games", 0)
@@ -207,7 +245,12 @@ class ReadModels:
                 "games": games,
             }
         history = [g for g in self.my_games(account) if g["over"]]
-        return {"name": account.name, "ratings": ratings, "history": history}
+        return {"name": account.name, "bot": account.bot, "ratings": ratings, "history": history}
+
+
+#: the leaderboards of a game type: people's accounts and our own bots (as seated by the
+#: lobby), and the bot accounts (programs playing through the bot API), apart
+LEADERBOARDS = ("people", "bots")
 
 
 def bot_seeds_of(game_type: str) -> list[tuple[str, dict[str, float]]]:
@@ -219,10 +262,10 @@ def _is_account(row: LeaderRow) -> bool:
     return row.player.startswith("a:")
 
 
-def _live_summary(row: AccountGame, room: Room) -> JSON:
+def _live_summary(row: AccountGame, room: Room, bots: frozenset[int]) -> JSON:
     """An unfinished game's summary, with its time per move and current deadline."""
     your_turn = not room.finished and not room.waiting and row.seat in room.match.active_seats()
-    summary = _summary(row, room.seats, your_turn, room.waiting)
+    summary = _summary(row, room.seats, your_turn, room.waiting, bots)
     deadline = room.time_limit_deadline()
     seat = room.seats[row.seat]
     summary.update(
@@ -241,7 +284,9 @@ def _urgency(game: JSON) -> tuple[bool, bool, str]:
     return (game["over"], not waits, game.get("deadline") or "~")
 
 
-def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool) -> JSON:
+def _summary(
+    row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool, bots: frozenset[int]
+) -> JSON:
     game = get_web_game(row.type)
     return {
         "id": row.id,
@@ -249,7 +294,7 @@ def _summary(row: AccountGame, seats: list[Seat], your_turn: bool, waiting: bool
         "title": game.title,
         "url": f"/g/{row.id}",
         "seat": row.seat,
-        "seats": [public_seat(s) for s in seats],
+        "seats": [public_seat(s, bots) for s in seats],
         "updated": row.updated,
         "over": row.over,
         "abandoned": row.abandoned,

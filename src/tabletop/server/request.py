@@ -20,6 +20,7 @@ from .rows import Account, StoreError
 if TYPE_CHECKING:
     from .hub import Hub
 
+API_TOKEN_PREFIX = "tbt_"  # a bot account's API token; a seat token never starts so
 MAX_BODY = 64 * 1024  # actions, game setups
 MAX_RECORD = 2 * 1024 * 1024  # uploaded records for the replay page
 # after parsing, a surrogate pair is one character: any surrogate left is a lone one
@@ -89,13 +90,28 @@ def json_object(body: Any) -> dict[str, Any]:
 
 
 def bearer(request: Request) -> list[str]:
+    """The seat token of ``Authorization: Bearer`` (none for a bot account's API token)."""
     header = request.headers.get("authorization")
     if header is None:
         return []
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "send the seat token as 'Authorization: Bearer <token>'")
-    return [token.strip()]
+    return [] if token.strip().startswith(API_TOKEN_PREFIX) else [token.strip()]
+
+
+def api_token(conn: Request | WebSocket) -> str | None:
+    """A bot account's API token sent as ``Authorization: Bearer tbt_...``, if any."""
+    scheme, _, token = conn.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() == "bearer" and token.startswith(API_TOKEN_PREFIX) and len(token) <= 100:
+        return token
+    return None
+
+
+def credential(conn: Request | WebSocket) -> str | None:
+    """What signs the request in: an API token, else the session cookie's token."""
+    return api_token(conn) or session_token(conn)
 
 
 async def room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
@@ -134,8 +150,13 @@ def session_token(conn: Request | WebSocket) -> str | None:
 
 
 def account_of(conn: Request | WebSocket) -> Account | None:
-    """The signed-in account of a request, if any (a session past its limits is none,
-    and a use refreshes it); 403 for a cross-site request carrying a session cookie."""
+    """The signed-in account of a request, if any: by a bot account's API token (then
+    the cookie is not read, and any site may send it), else by the session cookie (a
+    session past its limits is none, and a use refreshes it); 403 for a cross-site
+    request carrying a session cookie, and for a bot account playing on the page."""
+    api = api_token(conn)
+    if api is not None:
+        return _token_account(conn, api)
     token = session_token(conn)
     if token is None:
         return None
@@ -143,9 +164,40 @@ def account_of(conn: Request | WebSocket) -> Account | None:
         raise ApiError(403, "requests from other sites cannot use your session")
     hub = hub_of(conn)
     try:
-        return hub.sessions.account(hub.store.session_of(token), token)
+        account = hub.sessions.account(hub.store.session_of(token), token)
     except StoreError as err:  # a WebSocket has no exception handlers: say 503 here
         raise ApiError.plain(503, f"{err}; try again shortly") from None
+    if account is not None and account.bot and _plays(conn):
+        raise ApiError(
+            403, "a bot account plays through the bot API with a token (docs/bot-api.md)"
+        )
+    return account
+
+
+def _token_account(conn: Request | WebSocket, token: str) -> Account:
+    """The bot account of an API token; 401 if it is unknown (or revoked), 403 if its
+    scope does not allow the request."""
+    hub = hub_of(conn)
+    try:
+        row = hub.store.token_of(token)
+    except StoreError as err:
+        raise ApiError.plain(503, f"{err}; try again shortly") from None
+    if row is None:
+        raise ApiError(401, "this API token is unknown or was revoked")
+    if row.account.read_only and isinstance(conn, Request) and conn.method not in READS:
+        raise ApiError(403, "this API token may only read; playing needs the 'play' scope")
+    hub.sessions.token_used(row, token)
+    return row.account
+
+
+READS = ("GET", "HEAD")
+
+
+def _plays(conn: Request | WebSocket) -> bool:
+    """Whether the request plays a game (what a bot account's page session may not)."""
+    path = conn.url.path
+    playing = path.startswith(("/api/games", "/api/daily"))
+    return playing and (isinstance(conn, WebSocket) or conn.method not in READS)
 
 
 def signed_in(request: Request) -> Account:

@@ -60,12 +60,27 @@ class GameRow:
     hinted: bool = False  # a seat asked for a hint: unrated
     timed_out: tuple[int, ...] = ()  # the seats whose time ran out when it ended
     clock_from: str | None = None  # an undo's time: the move clock counts from it at least
+    resigned: bool = False  # ended by a resignation: ``timed_out`` holds who resigned
 
 
 @dataclass(frozen=True)
 class Account:
     id: int
     name: str
+    bot: bool = False  # a bot account: plays through the bot API, never on the page
+    read_only: bool = False  # signed in by an API token without the "play" scope
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """An API token of a bot account (``docs/bot-api.md``); the token itself is not kept."""
+
+    id: int
+    account: Account
+    name: str
+    scopes: tuple[str, ...]  # of ``tokens.SCOPES``
+    created: str
+    last_used: str | None
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,12 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .errors import ApiError
-from .rows import Account, SessionRow, hash_token
+from .rows import Account, SessionRow, TokenRow, hash_token
 
 if TYPE_CHECKING:
-    from .encoding import Subscriber
     from .writes import Write
 
 log = logging.getLogger("tabletop.server")
@@ -54,6 +53,12 @@ def _at(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+class Closable(Protocol):
+    """A socket or stream a session or API token holds open: ``end`` closes it."""
+
+    def end(self) -> None: ...
+
+
 class Sessions:
     """Which sessions are alive, and the sockets each one holds open."""
 
@@ -62,7 +67,7 @@ class Sessions:
     ) -> None:
         self.limits = limits
         self._write = write
-        self._sockets: dict[int, dict[Subscriber, str]] = {}  # account: {socket: token hash}
+        self._sockets: dict[int, dict[Closable, str]] = {}  # account: {socket: token hash}
         self._tasks: set[asyncio.Task[None]] = set()
 
     def alive(self, row: SessionRow, at: datetime) -> bool:
@@ -86,6 +91,14 @@ class Sessions:
             self._later(TouchSession(hash_token(token), at.isoformat(timespec="milliseconds")))
         return row.account
 
+    def token_used(self, row: TokenRow, token: str) -> None:
+        """An API token was used: store when, now and then (as a session's last use)."""
+        from .writes import TouchToken
+
+        at = datetime.now(UTC)
+        if (at - _at(row.last_used or row.created)).total_seconds() > self.limits.refresh_after:
+            self._later(TouchToken(hash_token(token), at.isoformat(timespec="milliseconds")))
+
     def _later(self, write: Write[Any]) -> None:
         """Store ``write`` without waiting for it (a failed one is only logged: the
         session is refreshed or deleted at its next use)."""
@@ -105,10 +118,10 @@ class Sessions:
 
     # -- sockets ------------------------------------------------------------------------
 
-    def opened(self, account: Account, token: str, sub: Subscriber) -> None:
+    def opened(self, account: Account, token: str, sub: Closable) -> None:
         self._sockets.setdefault(account.id, {})[sub] = hash_token(token)
 
-    def closed(self, account: Account, sub: Subscriber) -> None:
+    def closed(self, account: Account, sub: Closable) -> None:
         mine = self._sockets.get(account.id, {})
         mine.pop(sub, None)
         if not mine:
@@ -119,4 +132,4 @@ class Sessions:
         (a token hash), or every one but ``keep``, or all."""
         for sub, token_hash in list(self._sockets.get(account_id, {}).items()):
             if (only is None or token_hash == only) and token_hash != keep:
-                sub.outbox.put_nowait((None, SESSION_ENDED, None))
+                sub.end()

@@ -131,9 +131,10 @@ def _span(seconds: int) -> str:
     return f"{seconds} s"
 
 
-def created_seat(game_id: str, seat: Seat) -> JSON:
-    """A seat as the game's creator learns it: human seats with their secret link."""
-    shown = {k: v for k, v in public_seat(seat).items() if k != "account"}
+def created_seat(game_id: str, seat: Seat, bots: frozenset[int] = frozenset()) -> JSON:
+    """A seat as the game's creator learns it: human seats with their secret link
+    (``bots``: the bot accounts among the seats' accounts)."""
+    shown = {k: v for k, v in public_seat(seat, bots).items() if k != "account"}
     if seat.token:
         shown.update(token=seat.token, link=f"/g/{game_id}#seat={seat.token}")
     return shown

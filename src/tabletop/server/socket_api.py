@@ -14,7 +14,17 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..i18n import N_
 from .encoding import Subscriber
 from .errors import ApiError
-from .request import MAX_BODY, account_of, hub_of, json_object, loads, same_origin, session_token
+from .games_api import action_of
+from .request import (
+    MAX_BODY,
+    account_of,
+    credential,
+    hub_of,
+    json_object,
+    loads,
+    same_origin,
+    session_token,
+)
 from .room import GONE, Room
 from .rows import Account
 from .sessions import SESSION_ENDED
@@ -63,8 +73,8 @@ async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
         return
     except (WebSocketDisconnect, TimeoutError):
         return
-    sub = Subscriber(seats)
-    token = session_token(ws)
+    sub = Subscriber(seats, read_only=account is not None and account.read_only)
+    token = credential(ws)
     if account is not None and token is not None:  # closed when this session ends
         hub.sessions.opened(account, token, sub)
     room.watch(sub)
@@ -139,9 +149,12 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         ref = message.get("id")
         kind = message.get("type")
         room = hub.rooms.room(game_id)
+        if kind in ("act", "undo") and sub.read_only:
+            raise ApiError(403, "this API token may only read; playing needs the 'play' scope")
         if kind == "act":
+            action = action_of(message)
             room = await hub.authority.act(
-                game_id, sub.seats, message.get("action"), message.get("ply"), message.get("seat")
+                game_id, sub.seats, action, message.get("ply"), message.get("seat")
             )
             sub.send({"type": "ack", "id": ref, "ply": room.ply})
         elif kind == "undo":

@@ -246,6 +246,24 @@ CREATE INDEX seats_invited ON seats (invited) WHERE invited IS NOT NULL;
 ALTER TABLE games ADD COLUMN clock_from TEXT;
 """
 
+#: bot accounts (played by a program through the bot API, never by a person) and the
+#: API tokens they sign in with: stored hashed, named, with scopes ("play read"); games
+#: ended by a resignation (``timed_out`` then names the seat that resigned)
+BOT_TABLES = """
+ALTER TABLE accounts ADD COLUMN bot {flag} NOT NULL DEFAULT {false};
+ALTER TABLE games ADD COLUMN resigned {flag} NOT NULL DEFAULT {false};
+CREATE TABLE api_tokens (
+    id {identity},
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    name TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    scopes TEXT NOT NULL,
+    created TEXT NOT NULL,
+    last_used TEXT
+);
+CREATE INDEX api_tokens_account ON api_tokens (account_id);
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""

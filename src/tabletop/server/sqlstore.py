@@ -28,6 +28,7 @@ from .rows import (
     Seat,
     SessionRow,
     StoreError,
+    TokenRow,
     hash_token,
 )
 from .sql import Sql
@@ -158,21 +159,22 @@ class SqlStore(ABC):
         row = self._read(
             lambda sql: sql.row(
                 "SELECT id, type, options, seed, created, updated, over, seed_chosen, creator, "
-                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out, clock_from "
-                "FROM games WHERE id = ?",
+                f"undone, abandoned, started, {self._seq_column}, hinted, timed_out, clock_from, "
+                "resigned FROM games WHERE id = ?",
                 (game_id,),
             )
         )
         if row is None:
             return None
         id_, type_, options, seed, created, updated, over, chosen, creator, *rest = row
-        undone, abandoned, started, seq, hinted, timed_out, clock_from = rest
+        undone, abandoned, started, seq, hinted, timed_out, clock_from, resigned = rest
         return GameRow(
             *(id_, type_, json.loads(options), seed, created, updated, bool(over)),
             *(bool(chosen), creator, bool(undone), bool(abandoned), started, seq),
             hinted=bool(hinted),
             timed_out=seat_list(timed_out),
             clock_from=clock_from,
+            resigned=bool(resigned),
         )
 
     def seats(self, game_id: str) -> list[Seat]:
@@ -299,10 +301,10 @@ class SqlStore(ABC):
         """The account of a (case-folded) name and its password hash."""
         row = self._read(
             lambda sql: sql.row(
-                "SELECT id, name, password_hash FROM accounts WHERE name_key = ?", (key,)
+                "SELECT id, name, password_hash, bot FROM accounts WHERE name_key = ?", (key,)
             )
         )
-        return None if row is None else (Account(row[0], row[1]), row[2])
+        return None if row is None else (Account(row[0], row[1], bool(row[3])), row[2])
 
     def account_named(self, key: str) -> Account | None:
         found = self.account_login(key)
@@ -311,23 +313,78 @@ class SqlStore(ABC):
     def account_for_session(self, token: str) -> Account | None:
         row = self._read(
             lambda sql: sql.row(
-                "SELECT a.id, a.name FROM sessions s JOIN accounts a ON a.id = s.account_id "
-                "WHERE s.token_hash = ?",
+                "SELECT a.id, a.name, a.bot FROM sessions s JOIN accounts a "
+                "ON a.id = s.account_id WHERE s.token_hash = ?",
                 (hash_token(token),),
             )
         )
-        return None if row is None else Account(row[0], row[1])
+        return None if row is None else Account(row[0], row[1], bool(row[2]))
 
     def session_of(self, token: str) -> SessionRow | None:
         """The session of a cookie's token, with when it began and was last used."""
         row = self._read(
             lambda sql: sql.row(
-                "SELECT a.id, a.name, s.created, s.last_used FROM sessions s "
+                "SELECT a.id, a.name, s.created, s.last_used, a.bot FROM sessions s "
                 "JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?",
                 (hash_token(token),),
             )
         )
-        return None if row is None else SessionRow(Account(row[0], row[1]), row[2], row[3])
+        if row is None:
+            return None
+        return SessionRow(Account(row[0], row[1], bool(row[4])), row[2], row[3])
+
+    # -- bot accounts and their API tokens ------------------------------------------------
+
+    def token_of(self, token: str) -> TokenRow | None:
+        """The API token ``token`` (sent as ``Authorization: Bearer``), if it exists."""
+        rows = self._token_rows("t.token_hash = ?", (hash_token(token),))
+        return rows[0] if rows else None
+
+    def tokens_of(self, account_id: int) -> list[TokenRow]:
+        """An account's API tokens, oldest first."""
+        return self._token_rows("t.account_id = ?", (account_id,))
+
+    def _token_rows(self, where: str, params: tuple[Any, ...]) -> list[TokenRow]:
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT t.id, a.id, a.name, a.bot, t.name, t.scopes, t.created, t.last_used "
+                f"FROM api_tokens t JOIN accounts a ON a.id = t.account_id WHERE {where} "
+                "ORDER BY t.id",
+                params,
+            )
+        )
+        return [
+            TokenRow(
+                row[0],
+                Account(row[1], row[2], bool(row[3]), "play" not in row[5].split()),
+                row[4],
+                tuple(row[5].split()),
+                row[6],
+                row[7],
+            )
+            for row in rows
+        ]
+
+    def seats_taken_by(self, account_id: int) -> int:
+        """How many seats of games the account has held (a bot account must start with
+        none: its games as a person would mix into its ratings)."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT COUNT(*) FROM seats WHERE account_id = ? OR invited = ?",
+                (account_id, account_id),
+            )
+        )
+        return int(row[0]) if row else 0
+
+    def bot_accounts(self, ids: list[int]) -> list[int]:
+        """Which of these accounts are bot accounts."""
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        rows = self._read(
+            lambda sql: sql.rows(f"SELECT id FROM accounts WHERE bot AND id IN ({marks})", ids)
+        )
+        return [row[0] for row in rows]
 
     def password_of(self, account_id: int) -> str | None:
         row = self._read(
@@ -400,12 +457,18 @@ class SqlStore(ABC):
         return [(row[0], row[1], row[2], row[3]) for row in rows]
 
     def leaderboard(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], offset: int, limit: int
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        offset: int,
+        limit: int,
+        bot_accounts: bool = False,
     ) -> tuple[list[LeaderRow], int]:
         """One page of ``game_type``'s players, established first, each part best first
         (``ratings.provisional``), and how many there are in all. ``seeds``: the bots'
-        starting ``(mu, sigma)``, listed as well before their first rated game."""
-        players, params = _players(game_type, seeds)
+        starting ``(mu, sigma)``, listed as well before their first rated game;
+        ``bot_accounts``: the bot accounts' board, else everybody else's."""
+        players, params = _players(game_type, seeds, bot_accounts)
         order = (
             f"SELECT player, mu, sigma, games, opponents FROM {players} t "
             f"ORDER BY {_PROVISIONAL} , mu - 3 * sigma DESC, player LIMIT ? OFFSET ?"
@@ -417,11 +480,15 @@ class SqlStore(ABC):
         return [LeaderRow(*row) for row in rows], int(total[0]) if total else 0
 
     def leaderboard_place(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], player: str
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        player: str,
+        bot_accounts: bool = False,
     ) -> tuple[LeaderRow | None, int]:
-        """``player``'s row of the leaderboard (``None`` before a rated game) and how
-        many players are listed before it."""
-        players, params = _players(game_type, seeds)
+        """``player``'s row of the leaderboard (``None`` before a rated game, or on the
+        other board) and how many players are listed before it."""
+        players, params = _players(game_type, seeds, bot_accounts)
         found = self._read(
             lambda sql: sql.row(
                 f"SELECT player, mu, sigma, games, opponents FROM {players} t WHERE player = ?",
@@ -492,12 +559,20 @@ class SqlStore(ABC):
 _PROVISIONAL = "(CASE WHEN substr(player, 1, 2) = 'a:' AND opponents < ? THEN 1 ELSE 0 END)"
 
 
-def _players(game_type: str, seeds: dict[str, tuple[float, float]]) -> tuple[str, list[Any]]:
+#: the rating keys of the bot accounts ("a:<id>"): few, read once per query
+_BOT_ACCOUNT_KEYS = "(SELECT 'a:' || CAST(id AS TEXT) FROM accounts WHERE bot)"
+
+
+def _players(
+    game_type: str, seeds: dict[str, tuple[float, float]], bot_accounts: bool = False
+) -> tuple[str, list[Any]]:
     """A table (SQL, parameters) of ``game_type``'s rated players, with the seeded bots
-    not rated yet: ``player, mu, sigma, games, opponents``."""
+    not rated yet: ``player, mu, sigma, games, opponents``; the bot accounts only if
+    ``bot_accounts``, else everybody but them."""
+    which = "IN" if bot_accounts else "NOT IN"
     parts = [
         f"SELECT r.player, r.mu, r.sigma, r.games, {OPPONENTS_SQL} AS opponents "
-        "FROM ratings r WHERE r.type = ?"
+        f"FROM ratings r WHERE r.type = ? AND r.player {which} {_BOT_ACCOUNT_KEYS}"
     ]
     params: list[Any] = [game_type]
     for player, (mu, sigma) in seeds.items():

@@ -11,6 +11,7 @@ The row types and errors are defined in ``rows`` and offered here with them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from importlib.util import find_spec
 from typing import Protocol, TypeVar
 
 from .rows import (
@@ -26,6 +27,7 @@ from .rows import (
     SessionRow,
     StoreConflict,
     StoreError,
+    TokenRow,
     hash_token,
     now,
 )
@@ -82,6 +84,14 @@ class GameStore(Protocol):
     def account_named(self, key: str) -> Account | None: ...
     def account_for_session(self, token: str) -> Account | None: ...
     def session_of(self, token: str) -> SessionRow | None: ...
+
+    def token_of(self, token: str) -> TokenRow | None: ...
+
+    def tokens_of(self, account_id: int) -> list[TokenRow]: ...
+
+    def seats_taken_by(self, account_id: int) -> int: ...
+
+    def bot_accounts(self, ids: list[int]) -> list[int]: ...
     def password_of(self, account_id: int) -> str | None: ...
     def account_created(self, account_id: int) -> str | None: ...
     def account_keys(self) -> list[tuple[int, str, str]]: ...
@@ -93,10 +103,19 @@ class GameStore(Protocol):
     def ratings(self, game_type: str) -> list[tuple[str, float, float, int]]: ...
     def rating_changes(self, game_id: str) -> dict[str, tuple[int, float, float, float]]: ...
     def leaderboard(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], offset: int, limit: int
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        offset: int,
+        limit: int,
+        bot_accounts: bool = False,
     ) -> tuple[list[LeaderRow], int]: ...
     def leaderboard_place(
-        self, game_type: str, seeds: dict[str, tuple[float, float]], player: str
+        self,
+        game_type: str,
+        seeds: dict[str, tuple[float, float]],
+        player: str,
+        bot_accounts: bool = False,
     ) -> tuple[LeaderRow | None, int]: ...
     # e-mail notifications (written by ``SaveMailSettings``, ``VerifyMail``,
     # ``StopMail`` and ``ClaimMail``)
@@ -121,10 +140,21 @@ def is_postgres(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 
 
+def require_psycopg() -> None:
+    """Say which extra to install where PostgreSQL is asked for without psycopg
+    (the base install leaves it out), rather than "No module named 'psycopg'"."""
+    if find_spec("psycopg") is None:
+        raise ImportError(
+            "a postgresql:// database needs psycopg, the optional extra pg: "
+            "pip install 'tabletop[pg]'"
+        )
+
+
 def open_store(db: str) -> GameStore:
     """The store for ``--db``: a PostgreSQL URL, or a SQLite file (or ``:memory:``)."""
     if is_postgres(db):
-        from .pgstore import PgStore  # psycopg is an optional extra
+        require_psycopg()
+        from .pgstore import PgStore
 
         return PgStore(db)
     from .store import Store

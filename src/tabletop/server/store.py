@@ -29,6 +29,7 @@ from .rows import StoreError
 from .sql import (
     ACCOUNT_TABLES,
     ANALYSIS_TABLES,
+    BOT_TABLES,
     DAILY_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
@@ -57,6 +58,7 @@ MIGRATIONS = [
     ddl(MAIL_TABLES, SQLITE),
     ddl(SESSION_TABLES, SQLITE),
     ddl(INVITATION_TABLES, SQLITE),
+    ddl(BOT_TABLES, SQLITE),
 ]
 
 

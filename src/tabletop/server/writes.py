@@ -163,6 +163,7 @@ class Abandon(Write[None]):
     timed_out: tuple[int, ...] = ()
     ranks: tuple[int, ...] | None = None
     rated: RatedEnd | None = None
+    resigned: bool = False  # ``timed_out`` resigned instead
 
     def run(self, sql: Sql) -> None:
         seats = ",".join(map(str, self.timed_out)) or None
@@ -173,6 +174,7 @@ class Abandon(Write[None]):
             over=True,
             abandoned=True,
             timed_out=seats,
+            resigned=self.resigned,
         )
         end_game(sql, self.game_id, self.ranks, self.rated)
 
@@ -370,7 +372,75 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM ratings WHERE player = ?", player)
         sql.run("DELETE FROM rating_changes WHERE player = ?", player)
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
+        sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
         sql.run("DELETE FROM accounts WHERE id = ?", account)
+
+
+@dataclass(frozen=True)
+class MakeBot(Write[bool]):
+    """Turn an account into a bot account, for good; its result: whether it changed
+    (not if it holds seats as a person meanwhile, or is a bot account already)."""
+
+    account_id: int
+
+    def run(self, sql: Sql) -> bool:
+        return (
+            sql.run(
+                "UPDATE accounts SET bot = ? WHERE id = ? AND NOT bot AND NOT EXISTS "
+                "(SELECT 1 FROM seats WHERE account_id = ? OR invited = ?)",
+                (True, *(self.account_id,) * 3),
+            )
+            == 1
+        )
+
+
+@dataclass(frozen=True)
+class CreateToken(Write[int]):
+    """A new API token of a bot account (stored hashed); its result is the token's id."""
+
+    account_id: int
+    name: str
+    token_hash: str
+    scopes: tuple[str, ...]
+
+    def run(self, sql: Sql) -> int:
+        return sql.insert_id(
+            "INSERT INTO api_tokens (account_id, name, token_hash, scopes, created) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (self.account_id, self.name, self.token_hash, " ".join(self.scopes), now()),
+        )
+
+
+@dataclass(frozen=True)
+class RevokeToken(Write[str | None]):
+    """Delete an account's API token ``token_id``; its result is the token's hash (the
+    sockets opened with it close), ``None`` if the account has no such token."""
+
+    account_id: int
+    token_id: int
+
+    def run(self, sql: Sql) -> str | None:
+        row = sql.row(
+            "SELECT token_hash FROM api_tokens WHERE id = ? AND account_id = ?",
+            (self.token_id, self.account_id),
+        )
+        if row is None:
+            return None
+        sql.run("DELETE FROM api_tokens WHERE id = ?", (self.token_id,))
+        return str(row[0])
+
+
+@dataclass(frozen=True)
+class TouchToken(Write[None]):
+    """When an API token was last used (at most once a minute: ``Sessions.refresh_after``)."""
+
+    token_hash: str
+    at: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "UPDATE api_tokens SET last_used = ? WHERE token_hash = ?", (self.at, self.token_hash)
+        )
 
 
 @dataclass(frozen=True)

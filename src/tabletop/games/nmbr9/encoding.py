@@ -53,13 +53,15 @@ True
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ...core.errors import IllegalActionError
+from ...core.errors import IllegalActionError, RecordError
 from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
+from .records import read_seat_record
 from .rules import CARDS, FULL_DECK, SHAPES, Board, Game, Place, Placed, State, View
 from .rules.tiles import DIGITS, DISTINCT
 
@@ -537,6 +539,14 @@ class Encoder:
             self._hidden = [None] * self.setup.players
             self._start_round()
 
+    def action_index(self, action: Place) -> int:
+        """The index of a placement of this round's tile; ``ValueError`` outside the
+        window."""
+        card = self.state.card
+        if card is None or not in_window(card, action, self.size):
+            raise ValueError(f"{action} lies outside the {self.size} x {self.size} window")
+        return encode(action, self.size)
+
     def scores(self) -> list[int]:
         return [self.state.score(seat) for seat in range(self.setup.players)]
 
@@ -796,6 +806,89 @@ class Nmbr9Setup:
         return ChanceEncoder(self)
 
 
+def _window(size: int) -> Callable[[int, Place], bool]:
+    return lambda digit, place: in_window(digit, place, size)
+
+
+def encoder_from_seat_record(seat_record: Any, seed: int, size: int = SIZE) -> Encoder:
+    """The ``Encoder`` (window ``size``) of a game at the point ``seat_record``
+    (``GameType.seat_record``) shows: dealt as ``GameType.determinize(seat_record,
+    seed)`` deals it and every placement applied through it, another seat's hidden one
+    of the current round drawn from ``seed`` among those inside the window. Its
+    observation and mask of the record's seat are the real game's. ``RecordError`` for
+    a bad seat record, or a placement outside the window.
+
+    >>> from tabletop.games.nmbr9.gametype import GAME
+    >>> rec = GAME.new_recorder(2, {}, ["Ann", "Bob"], seed=3)
+    >>> _ = rec.apply(rec.state.legal_actions(1)[-1], 1)
+    >>> enc = encoder_from_seat_record(GAME.seat_record(rec, 0), seed=8)
+    >>> enc.acting(), bool((enc.observe(0) == observe(rec.state, 0)).all())
+    (0, True)
+    """
+    found = read_seat_record(seat_record, seed, _window(size))
+    state = found.recorder.state
+    setup = Nmbr9Setup(state.game.players, state.removed, size)  # a random removal is known
+    encoder = setup.deal(seed, found.deal)
+    for seat, place in found.moves:
+        state = encoder.state
+        if state.card is None or not in_window(state.card, place, size):
+            raise RecordError(_outside(seat, place, state.round, size))
+        encoder.apply(encode(place, size), seat)
+    return encoder
+
+
+def spiel_history(setup: Nmbr9Setup, seat_record: Any, seed: int) -> list[int]:
+    """OpenSpiel's history (``ChanceEncoder``'s: per round the card, then the placements
+    in seat order) of ``setup``'s game at the point ``seat_record`` shows, up to where
+    its seat is to place (or, if it has placed, to the next seat that has not). Of the
+    current round the seat has seen only its own placement: the others made are drawn
+    from ``seed`` (``read_seat_record``), and so are those of the seats before it that
+    have not placed yet (OpenSpiel's round goes in seat order), among the legal ones in
+    the window. ``RecordError`` if the record is bad or of another variant (seats,
+    cards removed)."""
+    found = read_seat_record(seat_record, seed, _window(setup.size))
+    rec, state = found.recorder, found.recorder.state
+    if (state.game.players, state.removed) != (setup.players, setup.rules.remove):
+        raise RecordError(
+            f"the seat record is of {state.game.players} player(s) with {state.removed} "
+            f"card(s) removed; the game was loaded for {setup.players}, remove="
+            f"{setup.rules.remove}"
+        )
+    seat, rng, size = seat_record["seat"], random.Random(seed), setup.size
+    chance, history = setup.undealt(), []
+    for number, card in enumerate(state.turned()):
+        chance.apply_chance(card)
+        history.append(card)
+        placements = rec.rounds[number]["placements"] if number < len(rec.rounds) else []
+        for other in range(setup.players):
+            made = placements[other] if placements else None
+            if made is not None:
+                place = Place(made["rotation"], made["x"], made["y"])
+                if not in_window(card, place, size):
+                    raise RecordError(_outside(other, place, number, size))
+                action = encode(place, size)
+            elif other < seat:
+                legal = chance.legal_actions(other)
+                if not legal:
+                    raise RecordError(_outside(other, None, number, size))
+                action = rng.choice(legal)
+            else:
+                break
+            chance.apply(action, other)
+            history.append(action)
+    return history
+
+
+def _outside(seat: int, place: Place | None, number: int, size: int) -> str:
+    """Why a game cannot be encoded in a ``size`` window (a seat record's NMBR 9 game is
+    played on a table without edges)."""
+    if place is None:
+        what = f"seat {seat} has no placement inside"
+    else:
+        what = f"seat {seat}'s placement {place} lies outside"
+    return f"round {number + 1}: {what} the encoding's {size} x {size} window"
+
+
 class Nmbr9Encoding:
     """NMBR 9's encoding (``GameType.research`` of ``nmbr9``)."""
 
@@ -807,6 +900,21 @@ class Nmbr9Encoding:
 
     def setup(self, players: int, **options: Any) -> Nmbr9Setup:
         return Nmbr9Setup(players, **options)
+
+    def from_seat_record(self, seat_record: Any, seed: int, **options: Any) -> Encoder:
+        unknown = set(options) - {"size"}
+        if unknown:
+            raise ValueError(f"NMBR 9's encoder takes only 'size', not {', '.join(unknown)}")
+        return encoder_from_seat_record(seat_record, seed, **options)
+
+    def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
+        return spiel_history(setup, seat_record, seed)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[Nmbr9Setup, dict[str, Any]]:
+        """A record's variant and deal: its deck, the last ``removed`` cards never turned
+        (docs/records-nmbr9.md); the default window."""
+        setup = Nmbr9Setup(len(record["players"]), remove=int(record["removed"]))
+        return setup, {"deck": list(record["deck"])}
 
 
 ENCODING = Nmbr9Encoding()

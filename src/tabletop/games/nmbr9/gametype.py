@@ -16,14 +16,14 @@ import argparse
 from typing import Any
 
 from ...core.errors import OptionsError
-from ...core.game import DAILY_HEADLINE, JSON, SIMULTANEOUS, GameType, share_line
+from ...core.game import DAILY_HEADLINE, JSON, NO_INDICES, SIMULTANEOUS, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.outcome import Outcome
 from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
-from .records import Recorder, replay
-from .rules import CARDS, Game, Place, parse_action
+from .records import Recorder, read_seat_record, replay, seat_record
+from .rules import CARDS, Game, Place, State, parse_action
 
 
 def removal(text: str) -> int | None:
@@ -66,6 +66,13 @@ class Nmbr9(GameType):
     def parse_action(self, text: str) -> Place:
         return parse_action(text)
 
+    def action_from_index(self, state: Any, seat: int, index: int) -> object | None:
+        try:  # the encoding needs numpy (the extra rl); the rules do not
+            from .encoding import actions, decode
+        except ImportError:
+            raise OptionsError(NO_INDICES) from None
+        return decode(index) if 0 <= index < actions() else None
+
     def check_options(self, options: JSON, players: int) -> JSON:
         unknown = set(options) - {"remove", "time_limit", "clock"}
         if unknown:
@@ -103,6 +110,13 @@ class Nmbr9(GameType):
     def summary(self, recorder: CoreRecorder) -> str:
         assert isinstance(recorder, Recorder)  # read_record made it
         return describe(recorder)
+
+    def seat_record(self, recorder: CoreRecorder, seat: int) -> JSON:
+        assert isinstance(recorder, Recorder)  # new_recorder or read_record made it
+        return seat_record(recorder, seat)
+
+    def determinize(self, seat_record: Any, seed: int) -> State:
+        return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
         result = record["result"]

@@ -18,12 +18,21 @@ from a record and checks every placement, level and the result.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ... import __version__
 from ...core.errors import RecordError
-from ...records import RecorderBase, check_header, claimed_result, replay_steps
+from ...records import (
+    RecorderBase,
+    check_header,
+    claimed_result,
+    open_seat_record,
+    replay_steps,
+    seat_record_of,
+)
 from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State, View
 
 FORMAT = 1
@@ -87,8 +96,147 @@ class Recorder(RecorderBase[State]):
         return record
 
 
+# -- seat records (docs/records-nmbr9.md, "Seat records") ------------------------------
+
+#: In a seat record: another seat's placement of the current round, made but not shown.
+HIDDEN = "hidden"
+
+
+def seat_record(rec: Recorder, seat: int) -> dict[str, Any]:
+    """The game so far as ``seat`` has seen it: the record without ``"seed"``, with
+    ``"revealed"`` (the cards turned so far, the current one last) in place of
+    ``"deck"``, and in the current round every other seat's placement, if it has made
+    one, as ``"hidden"`` (the page shows only that it has placed).
+
+    >>> from tabletop.games.nmbr9.rules import Game
+    >>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
+    >>> _ = rec.apply(rec.state.legal_actions(0)[0], 0)
+    >>> mine = seat_record(rec, 1)
+    >>> mine["revealed"], mine["rounds"], "seed" in mine or "deck" in mine
+    ([8], [{'card': 8, 'placements': ['hidden', None]}], False)
+    >>> again = read_seat_record(mine, seed=3).recorder.state
+    >>> again.acting_seats(), again.view(1).to_json() == rec.state.view(1).to_json()
+    ((1,), True)
+    """
+    state = rec.state
+    out = seat_record_of(rec.to_record(), seat, "deck", list(state.turned()))
+    if not state.is_over and any(p is not None for p in state.placed):
+        current = out["rounds"][-1]
+        current["placements"] = [
+            HIDDEN if other != seat and placed is not None else placed
+            for other, placed in enumerate(current["placements"])
+        ]
+    return out
+
+
+class _Logged(Recorder):
+    """A recorder that also lists the placements applied through it, with their seats."""
+
+    def _start_log(self) -> None:
+        super()._start_log()
+        self.moves: list[tuple[int, Place]] = []
+
+    def apply(self, action: Place, seat: int = 0) -> Placed:
+        placed = super().apply(action, seat)
+        self.moves.append((seat, action))
+        return placed
+
+
+@dataclass(frozen=True)
+class Determinized:
+    """A seat record made whole (``read_seat_record``): the game replayed, the deal it
+    was dealt (``Setup.deal``'s options of the research encoding: ``"deck"``) and the
+    placements applied, with their seats, in order (the hidden ones drawn last)."""
+
+    recorder: Recorder
+    deal: dict[str, Any]
+    moves: list[tuple[int, Place]]
+
+
+def read_seat_record(
+    seat_record: Any, seed: int, fits: Callable[[int, Place], bool] | None = None
+) -> Determinized:
+    """A game consistent with ``seat_record`` (``seat_record()``'s shape): the cards not
+    turned shuffled from ``seed`` after the turned ones, the rounds replayed and checked,
+    and each ``"hidden"`` placement drawn from ``seed`` among the seat's legal ones (those
+    that ``fits(digit, place)``, if given). ``RecordError`` for anything else."""
+    record, seat, revealed = open_seat_record(seat_record, "deck", seed)
+    left = list(FULL_DECK)
+    for card in revealed:
+        if card not in left:
+            raise RecordError(
+                f"'revealed' must list turned cards, digits 0-9 at most twice: {revealed}"
+            )
+        left.remove(card)
+    if not revealed:
+        raise RecordError("'revealed' must begin with the first round's card")
+    rng = random.Random(seed)
+    rng.shuffle(left)
+    record["deck"] = revealed + left
+    hidden = _hidden_seats(record, seat)
+    rec = _replay(record, _Logged)
+    state = rec.state
+    if len(state.turned()) != len(revealed):
+        raise RecordError(
+            f"'revealed' lists {len(revealed)} cards but the rounds turned {len(state.turned())}"
+        )
+    number = state.round
+    for other in hidden:
+        digit = state.card
+        if digit is None or state.placed[other] is not None:
+            raise RecordError(f"seat {other} cannot have a hidden placement now")
+        legal = [p for p in state.legal_actions(other) if fits is None or fits(digit, p)]
+        if not legal:
+            raise RecordError(f"seat {other} has no placement of the {digit} that fits")
+        rec.apply(rng.choice(legal), other)
+    if state.round != number:
+        raise RecordError(
+            "every seat has placed in the current round, so it has resolved and shows "
+            "every placement: none is hidden"
+        )
+    return Determinized(rec, {"deck": record["deck"]}, rec.moves)
+
+
+def _hidden_seats(record: dict[str, Any], seat: int) -> list[int]:
+    """The seats whose placement of the last round is ``"hidden"``, left out of
+    ``record`` (it then replays as a record); ``RecordError`` where they may not be."""
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list):
+        return []  # replay says what is wrong
+    for number, entry in enumerate(rounds[:-1], 1):
+        if isinstance(entry, dict) and HIDDEN in _list(entry.get("placements")):
+            raise RecordError(f"round {number}: only the current round has hidden placements")
+    if not rounds or not isinstance(rounds[-1], dict):
+        return []
+    last = dict(rounds[-1])
+    placements = _list(last.get("placements"))
+    hidden = [other for other, p in enumerate(placements) if p == HIDDEN]
+    if not hidden:
+        return []
+    if seat in hidden:
+        raise RecordError("a seat's own placement is never hidden from it")
+    last["placements"] = [None if p == HIDDEN else p for p in placements]
+    if any(p is not None for p in last["placements"]):
+        record["rounds"] = [*rounds[:-1], last]
+    elif len(rounds) <= len(record["deck"]):  # only hidden ones: replay wants a placement
+        if last.get("card") != record["deck"][len(rounds) - 1]:
+            raise RecordError(
+                f"round {len(rounds)}: 'card' is {last.get('card')!r} but the deck turns "
+                f"{record['deck'][len(rounds) - 1]}"
+            )
+        record["rounds"] = rounds[:-1]
+    return hidden
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def placement_json(placed: Placed) -> dict[str, int]:
     return {"rotation": placed.rotation, "x": placed.x, "y": placed.y, "level": placed.level}
+
+
+R = TypeVar("R", bound=Recorder)
 
 
 def result_json(state: State) -> dict[str, Any]:
@@ -108,9 +256,13 @@ def replay(record: Any, on_round: Callable[[Recorder], None] | None = None) -> R
     """Rebuild a game from a record, checking every placement; raise ``RecordError``
     at the first violation. ``on_round(recorder)`` is called once set up and after
     each replayed round."""
+    return _replay(record, Recorder, on_round)
+
+
+def _replay(record: Any, kind: type[R], on_round: Callable[[Recorder], None] | None = None) -> R:
     game, players, seed = _header(record)
     state = _initial_state(game, record, seed)
-    rec = Recorder(state, players, seed=seed, created=record.get("created"))
+    rec = kind(state, players, seed=seed, created=record.get("created"))
     rounds = record.get("rounds")
     if isinstance(rounds, list) and len(rounds) > state.rounds:
         raise RecordError(f"{len(rounds)} rounds recorded but the game has {state.rounds}")

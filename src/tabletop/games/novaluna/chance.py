@@ -19,7 +19,7 @@ from .encoding import (
     observation_size,
     render,
 )
-from .rules import State
+from .rules import Action, State
 from .rules.tiles import TILE_IDS
 
 if TYPE_CHECKING:
@@ -48,6 +48,20 @@ class ChanceEncoder:
         self.to_draw = 11  # chance nodes to come before the pending action (or set-up)
         self.pending: int | None = None  # the action waiting for its draws
         self.encoder: Encoder | None = None  # once set up: it holds the rules' state
+
+    def __deepcopy__(self, memo: dict) -> ChanceEncoder:
+        """A copy for OpenSpiel's ``clone()`` (it deep-copies each attribute of the state):
+        the encoder's own copy, the setup shared (it never changes)."""
+        new = ChanceEncoder.__new__(ChanceEncoder)
+        new.setup, new.stack, new.to_draw, new.pending = (
+            self.setup,
+            self.stack,
+            self.to_draw,
+            self.pending,
+        )
+        new.draws = self.draws.copy()
+        new.encoder = None if self.encoder is None else self.encoder.copy()
+        return new
 
     @property
     def state(self) -> State | None:
@@ -84,7 +98,8 @@ class ChanceEncoder:
             n = len(self.setup.stacks)
             return [(i, 1.0 / n) for i in range(n)]
         pool = self._unseen()
-        return [(tile - 1, 1.0 / len(pool)) for tile in pool]
+        p = 1.0 / len(pool)
+        return [(tile - 1, p) for tile in pool]
 
     def apply_chance(self, outcome: int) -> None:
         if self.stack is None:
@@ -123,6 +138,11 @@ class ChanceEncoder:
             raise IllegalActionError(f"action {action} names no tile on the wheel")
         trial.apply(move)
         return trial.drawn - s.drawn
+
+    def action_index(self, action: Action) -> int:
+        """The index of a rules' action in the current position (``encode``)."""
+        assert self.encoder is not None  # dealt: a seat is to act
+        return self.encoder.action_index(action)
 
     def observe(self, seat: int) -> np.ndarray:
         """The observation (zeros before set-up; while a pending action waits for its

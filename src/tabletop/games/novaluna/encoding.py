@@ -63,8 +63,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ...core.errors import IllegalActionError
-from ...research.encoding import TERMINAL, Scaler, split_parts
+from ...core.errors import IllegalActionError, RecordError
+from ...research.encoding import TERMINAL, Scaler, follow, split_parts
+from .records import read_seat_record
 from .rules import DISCS, END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
 from .rules.display import cell_key, cell_xy
 from .rules.state import _CLOCKWISE_AFTER
@@ -197,7 +198,19 @@ KEY_INDEX = _key_index()
 TILE_FEATURES: tuple[tuple[int, int, int], ...] = ((0, 0, 0),) + tuple(
     (t, TILE_COLOR[t] + 1, TILE_COST[t]) for t in TILE_IDS
 )
-_EMPTY_SPACE = (0, 0, 0, 0)
+#: Per tile id: a display row's entries after its cell (tile id, colour, cost, tasks).
+_TILE_ROW = ((0,) * (ROW - 3),) + tuple(
+    (t, TILE_COLOR[t], TILE_COST[t], *(int(len(TILE_TASKS[t]) > i) for i in range(3)))
+    for t in TILE_IDS
+)
+_pack_row = struct.Struct(f"={ROW}h").pack_into
+_join = bytearray().join  # a bytearray: the observation stays writable
+#: Per number of takeable tiles: the action offsets of the choices.
+_OFFSETS = tuple(tuple(choice * CELLS for choice in range(n)) for n in range(4))
+#: Per meeple space, per other space: where the wheel entry's choice lies in the header.
+_CHOICE_AT = tuple(
+    {space: HEADER + 4 * k + 3 for k, space in enumerate(after)} for after in _CLOCKWISE_AFTER
+)
 #: Per tile id, per choice (0 = not takeable, 1-3): the wheel entry.
 _WHEEL_ENTRY = tuple(tuple((*f, c) for c in range(4)) for f in TILE_FEATURES)
 
@@ -252,6 +265,23 @@ class Encoder:
             setattr(self, name, value)
         self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * self.players}h").pack
 
+    def copy(self) -> Encoder:
+        """An independent copy following a clone of the state (OpenSpiel's ``clone()``
+        and MCTS pay it every simulation: ``deepcopy`` took some 300 µs)."""
+        new = Encoder.__new__(Encoder)
+        new.state = self.state.clone()
+        new.players, new.size, new._pack = self.players, self.size, self._pack
+        new._orders = self._orders  # never changes
+        new._rows = [rows.copy() for rows in self._rows]
+        new._where = [where.copy() for where in self._where]
+        new._free = [free.copy() for free in self._free]
+        new._unseen = self._unseen.copy()
+        new._drawn = self._drawn
+        return new
+
+    def __deepcopy__(self, memo: dict) -> Encoder:
+        return self.copy()
+
     def _set_free(self, seat: int, key: int, value: int) -> None:
         index = KEY_INDEX[key]
         if index >= 0:
@@ -262,20 +292,9 @@ class Encoder:
         where = self._where[seat]
         at = len(where) * ROW
         where[cell] = len(where)
-        tasks = len(TILE_TASKS[tile])
-        color, cost = TILE_COLOR[tile], TILE_COST[tile]
-        row = (
-            1,
-            cell[0],
-            cell[1],
-            tile,
-            color,
-            cost,
-            int(tasks > 0),
-            int(tasks > 1),
-            int(tasks > 2),
-        )
-        self._rows[seat][at : at + ROW] = row
+        # packed into the array's buffer: a tuple assigned to a slice converts slowly
+        # (numpy arrays are buffers; its stubs do not say so)
+        _pack_row(self._rows[seat], 2 * at, 1, cell[0], cell[1], *_TILE_ROW[tile])  # type: ignore[arg-type]
 
     def _see_wheel(self) -> None:
         """Tiles drawn from the pile (refills, chosen or forced) are no longer unseen."""
@@ -297,13 +316,19 @@ class Encoder:
     ) -> None:
         tiles = self.state.displays[seat].tiles
         self._add(seat, (x, y), tiles[key])
-        rows, where = self._rows[seat], self._where[seat]
-        for cx, cy, i in covered:
-            rows[where[(cx, cy)] * ROW + 6 + i] = 2
-        self._set_free(seat, key, 0)
+        if covered:
+            rows, where = self._rows[seat], self._where[seat]
+            for cx, cy, i in covered:
+                rows[where[(cx, cy)] * ROW + 6 + i] = 2
+        # _set_free inlined: this runs on every move
+        free, index = self._free[seat], KEY_INDEX[key]
+        if index >= 0:
+            free[index] = free[index + CELLS] = free[index + 2 * CELLS] = 0
         for n in (key + 1, key - 1, key + 256, key - 256):
             if n not in tiles:
-                self._set_free(seat, n, 1)
+                index = KEY_INDEX[n]
+                if index >= 0:
+                    free[index] = free[index + CELLS] = free[index + 2 * CELLS] = 1
 
     @property
     def is_over(self) -> bool:
@@ -329,7 +354,7 @@ class Encoder:
         seat = s.current_seat
         if 0 <= action < REFILL_ACTION and not s.is_over:
             choice, cell = divmod(action, CELLS)
-            spaces = s.takeable_spaces()
+            spaces = s._takeable()
             if choice < len(spaces) and self._free[seat][action]:
                 # The grid mirrors the engine's frontier (tests compare the masks with
                 # legal_actions() over whole games), so this is a legal placement and the
@@ -352,6 +377,10 @@ class Encoder:
         self.update(seat, move, covered)
         return move
 
+    def action_index(self, action: Action) -> int:
+        """The index of a rules' action in the current position (``encode``)."""
+        return encode(action, self.state)
+
     def observe(self, seat: int) -> np.ndarray:
         """The observation of ``seat`` (see the module docstring)."""
         s = self.state
@@ -370,15 +399,14 @@ class Encoder:
             s.turn,
             int(over),
         ]
-        wheel = s.wheel
-        k = 3 if over else 0  # takeable tiles seen so far (none once over)
-        for space in _CLOCKWISE_AFTER[s.meeple]:
-            tile = wheel[space]
-            if tile:
-                k += 1
-                head += _WHEEL_ENTRY[tile][k if k < 4 else 0]
-            else:
-                head += _EMPTY_SPACE
+        # the wheel: every space as not takeable, then the takeable ones' choices
+        wheel, meeple = s.wheel, s.meeple
+        for space in _CLOCKWISE_AFTER[meeple]:
+            head += _WHEEL_ENTRY[wheel[space]][0]
+        if not over:
+            at = _CHOICE_AT[meeple]
+            for choice, space in enumerate(s._takeable(), 1):
+                head[at[space]] = choice
         supply, time, displays, where = s.supply, s.time, s.displays, self._where
         mine = time[seat]
         order = self._orders[seat]
@@ -392,10 +420,10 @@ class Encoder:
                 turn_order.index(other),
                 len(where[other]),
             )
+        # joined as bytes (the arrays' buffers): faster than numpy's concatenate
         rows = self._rows
-        return np.concatenate(
-            [np.frombuffer(self._pack(*head), np.int16), *[rows[o] for o in order], self._unseen]
-        )
+        parts = [self._pack(*head), *[rows[other] for other in order], self._unseen]
+        return np.frombuffer(_join(parts), np.int16)  # type: ignore[arg-type]
 
     def legal_actions(self, seat: int | None = None) -> list[int]:
         """The indices where ``mask(seat)`` is 1, in increasing order, built from the
@@ -403,10 +431,10 @@ class Encoder:
         s = self.state
         if s.is_over or (seat is not None and seat != s.current_seat):
             return []
-        cells = sorted(KEY_INDEX[key] for key in s.displays[s.current_seat].frontier)
+        cells = sorted([KEY_INDEX[key] for key in s.displays[s.current_seat].frontier])
         if cells and cells[0] < 0:  # never: the grid holds every legal cell
             cells = [c for c in cells if c >= 0]
-        actions = [c + choice * CELLS for choice in range(len(s.takeable_spaces())) for c in cells]
+        actions = [c + offset for offset in _OFFSETS[len(s._takeable())] for c in cells]
         if s.can_refill():
             actions.append(REFILL_ACTION)
         if s.can_end_phase():
@@ -536,6 +564,51 @@ class NovaLunaSetup:
         return ChanceEncoder(self)
 
 
+def encoder_from_seat_record(seat_record: Any, seed: int) -> Encoder:
+    """The ``Encoder`` of a game at the point ``seat_record`` (``GameType.seat_record``)
+    shows: dealt as ``GameType.determinize(seat_record, seed)`` deals it and every action
+    applied through it, so that its observations, masks and action indices are the
+    real game's. ``RecordError`` for a bad seat record.
+
+    >>> from tabletop.games.novaluna.gametype import GAME
+    >>> rec = GAME.new_recorder(2, {}, ["Ann", "Bob"], seed=3)
+    >>> _ = rec.apply(rec.state.legal_actions()[-1])
+    >>> enc = encoder_from_seat_record(GAME.seat_record(rec, 0), seed=8)
+    >>> bool((enc.observe(0) == Encoder(rec.state).observe(0)).all())
+    True
+    """
+    found = read_seat_record(seat_record, seed)
+    game = found.recorder.state.game
+    encoder = NovaLunaSetup(game.players, game.first_game).deal(seed, found.deal)
+    for seat, action in found.moves:
+        encoder.apply(encode(action, encoder.state), seat)
+    return encoder
+
+
+def spiel_history(setup: NovaLunaSetup, seat_record: Any, seed: int) -> list[int]:
+    """OpenSpiel's history (chance outcomes and actions, ``chance.ChanceEncoder``'s) of
+    ``setup``'s game at the point ``seat_record`` shows: the start stack, the tiles
+    revealed as they were drawn, the actions between. ``RecordError`` if the record is
+    bad or of another variant."""
+    found = read_seat_record(seat_record, seed)
+    state = found.recorder.state
+    if state.game != setup.rules:
+        raise RecordError(
+            f"the seat record is of {state.game.players} player(s), first game "
+            f"{state.game.first_game}; the game was loaded for {setup.players}, "
+            f"first game {setup.rules.first_game}"
+        )
+    outcomes = [] if setup.players == 1 else [setup.stacks.index(state.start_stack)]
+    outcomes += [tile - 1 for tile in state.pile_order()[: state.drawn]]
+    return follow(setup.undealt(), outcomes, found.moves, _index)
+
+
+def _index(action: Action, chance: ChanceEncoder) -> int:
+    state = chance.state
+    assert state is not None  # dealt: it is a seat's turn
+    return encode(action, state)
+
+
 class NovaLunaEncoding:
     """Nova Luna's encoding (``GameType.research`` of ``nova-luna``)."""
 
@@ -547,6 +620,19 @@ class NovaLunaEncoding:
 
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
         return NovaLunaSetup(players, **options)
+
+    def from_seat_record(self, seat_record: Any, seed: int, **options: Any) -> Encoder:
+        if options:
+            raise ValueError(f"Nova Luna's encoder takes no options, not {', '.join(options)}")
+        return encoder_from_seat_record(seat_record, seed)
+
+    def spiel_history(self, setup: Any, seat_record: Any, seed: int) -> list[int]:
+        return spiel_history(setup, seat_record, seed)
+
+    def from_record(self, record: Mapping[str, Any]) -> tuple[NovaLunaSetup, dict[str, Any]]:
+        """A record's variant and deal: its pile and starting stack (docs/records.md)."""
+        setup = NovaLunaSetup(len(record["players"]), bool(record.get("first_game", False)))
+        return setup, {"pile": list(record["pile"]), "start_stack": record.get("start_stack")}
 
 
 ENCODING = NovaLunaEncoding()

@@ -18,7 +18,7 @@ from typing import Any
 
 from ...core.bots import Bot
 from ...core.errors import OptionsError
-from ...core.game import DAILY_HEADLINE, JSON, SEQUENTIAL, GameType, share_line
+from ...core.game import DAILY_HEADLINE, JSON, NO_INDICES, SEQUENTIAL, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.limits import BotLimits
 from ...core.outcome import Outcome
@@ -26,8 +26,8 @@ from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .bots.mcts import MctsBot
 from .page import BOTS, NovaLunaPage
-from .records import Recorder, replay
-from .rules import Action, Game, SoloResult, parse_action
+from .records import Recorder, read_seat_record, replay, seat_record
+from .rules import Action, Game, SoloResult, State, parse_action
 
 TOO_MANY_ITERATIONS = N_(
     "seat {seat}: this server searches at most {most} iterations a move, not {asked}"
@@ -72,6 +72,13 @@ class NovaLuna(GameType):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def action_from_index(self, state: Any, seat: int, index: int) -> object | None:
+        try:  # the encoding needs numpy (the extra rl); the rules do not
+            from .encoding import decode
+        except ImportError:
+            raise OptionsError(NO_INDICES) from None
+        return decode(index, state)
 
     def check_options(self, options: JSON, players: int) -> JSON:
         unknown = set(options) - {"first_game"}
@@ -118,6 +125,13 @@ class NovaLuna(GameType):
     def summary(self, recorder: CoreRecorder) -> str:
         assert isinstance(recorder, Recorder)  # read_record made it
         return describe(recorder)
+
+    def seat_record(self, recorder: CoreRecorder, seat: int) -> JSON:
+        assert isinstance(recorder, Recorder)  # new_recorder or read_record made it
+        return seat_record(recorder, seat)
+
+    def determinize(self, seat_record: Any, seed: int) -> State:
+        return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
         result, turns = record["result"], len(record["turns"])

@@ -14,13 +14,22 @@ True
 
 from __future__ import annotations
 
+import random
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeGuard
+from dataclasses import dataclass
+from typing import Any, TypeGuard, TypeVar
 
 from ... import __version__
 from ...core.errors import RecordError
-from ...records import RecorderBase, check_header, claimed_result, replay_steps
+from ...records import (
+    RecorderBase,
+    check_header,
+    claimed_result,
+    open_seat_record,
+    replay_steps,
+    seat_record_of,
+)
 from .rules import (
     END_PHASE,
     REFILL,
@@ -32,6 +41,7 @@ from .rules import (
     State,
     View,
 )
+from .rules.tiles import TILE_IDS
 
 FORMAT = 1
 
@@ -47,6 +57,7 @@ class Recorder(RecorderBase[State]):
         # alive when the next action comes gets its own copies first, so a bot that
         # keeps a view still sees the position it was given.
         self._lent: list[weakref.ref[View]] = []
+        self._solo = self.state.game.solo
 
     def clone(self) -> Recorder:
         """An independent copy (turn entries are never changed once written)."""
@@ -75,13 +86,18 @@ class Recorder(RecorderBase[State]):
             self._lent.clear()
         seat, phase, refilled = state.current_seat, state.phase, state.refilled
         if isinstance(action, Place):
-            tile = state.wheel[action.space]
+            space = action.space
+            tile = state.wheel[space]
             covered = state.apply(action)
-            turn = self._turn_head(seat, phase, refilled)
-            turn["space"] = action.space
-            turn["tile"] = tile
-            turn["cell"] = [action.x, action.y]
-            turn["covered"] = [list(c) for c in covered] if covered else []
+            done = [list(c) for c in covered] if covered else []
+            # one literal, keys in _turn_head's order then the take's: every move of
+            # every selfplay game builds one
+            if self._solo:
+                turn = {"seat": seat, "refill": refilled, "phase": phase, "space": space,
+                        "tile": tile, "cell": [action.x, action.y], "covered": done}  # fmt: skip
+            else:
+                turn = {"seat": seat, "refill": refilled, "space": space, "tile": tile,
+                        "cell": [action.x, action.y], "covered": done}  # fmt: skip
             self.turns.append(turn)
             self._open_turn = None
             return covered
@@ -92,7 +108,7 @@ class Recorder(RecorderBase[State]):
 
     def _turn_head(self, seat: int, phase: int, refill: bool) -> dict[str, Any]:
         turn: dict[str, Any] = {"seat": seat, "refill": refill}
-        if self.state.game.solo:
+        if self._solo:
             turn["phase"] = phase
         return turn
 
@@ -123,6 +139,9 @@ class Recorder(RecorderBase[State]):
         return record
 
 
+R = TypeVar("R", bound=Recorder)
+
+
 def result_json(state: State) -> dict[str, Any]:
     """The ``"result"`` object of a finished game."""
     result = state.result()
@@ -151,12 +170,83 @@ def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Re
     ``on_turn(recorder)`` is called once set up and after each replayed turn
     (e.g. to show the game step by step).
     """
+    return _replay(record, Recorder, on_turn)
+
+
+def _replay(record: Any, kind: type[R], on_turn: Callable[[Recorder], None] | None = None) -> R:
     game, players, seed = _header(record)
     state = _initial_state(game, record, seed)
-    rec = Recorder(state, players, seed=seed, created=record.get("created"))
+    rec = kind(state, players, seed=seed, created=record.get("created"))
     replay_steps(rec, record.get("turns"), "turn", _replay_turn, on_turn)
     _check_end(rec, record)
     return rec
+
+
+# -- seat records (docs/records.md, "Seat records") ------------------------------------
+
+
+def seat_record(rec: Recorder, seat: int) -> dict[str, Any]:
+    """The game so far as ``seat`` has seen it: the record without ``"seed"``, with
+    ``"revealed"`` (the tiles drawn so far, in draw order) in place of ``"pile"``.
+    Every move is public, and so is the start stack.
+
+    >>> from tabletop.games.novaluna.rules import Game
+    >>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
+    >>> mine = seat_record(rec, 1)
+    >>> mine["seat"], len(mine["revealed"]), "seed" in mine or "pile" in mine
+    (1, 11, False)
+    >>> again = read_seat_record(mine, seed=9).recorder.state
+    >>> again.wheel == rec.state.wheel and again.pile_order() != rec.state.pile_order()
+    True
+    """
+    state = rec.state
+    return seat_record_of(rec.to_record(), seat, "pile", list(state.pile_order()[: state.drawn]))
+
+
+class _Logged(Recorder):
+    """A recorder that also lists the actions applied through it, with their seats."""
+
+    def _start_log(self) -> None:
+        super()._start_log()
+        self.moves: list[tuple[int, Action]] = []
+
+    def apply(self, action: Action, seat: int | None = None) -> list[tuple[int, int, int]]:
+        mover = self.state.current_seat
+        covered = super().apply(action, seat)
+        self.moves.append((mover, action))
+        return covered
+
+
+@dataclass(frozen=True)
+class Determinized:
+    """A seat record made whole (``read_seat_record``): the game replayed, the deal it
+    was dealt (``Setup.deal``'s options of the research encoding: ``"pile"`` and
+    ``"start_stack"``) and the actions applied, with their seats, in order."""
+
+    recorder: Recorder
+    deal: dict[str, Any]
+    moves: list[tuple[int, Action]]
+
+
+def read_seat_record(seat_record: Any, seed: int) -> Determinized:
+    """A game consistent with ``seat_record`` (``seat_record()``'s shape): the tiles not
+    revealed shuffled from ``seed`` after the revealed ones, then every turn replayed and
+    checked. ``RecordError`` for anything else."""
+    record, _seat, revealed = open_seat_record(seat_record, "pile", seed)
+    if len(set(revealed)) != len(revealed) or not set(revealed) <= set(TILE_IDS):
+        raise RecordError("'revealed' must list distinct tile ids 1 to 68")
+    if len(revealed) < 11:
+        raise RecordError("'revealed' must begin with the 11 tiles laid out at the start")
+    rest = sorted(set(TILE_IDS) - set(revealed))
+    random.Random(seed).shuffle(rest)
+    record["pile"] = revealed + rest
+    rec = _replay(record, _Logged)
+    if rec.state.drawn != len(revealed):
+        raise RecordError(
+            f"'revealed' lists {len(revealed)} tiles but the turns drew {rec.state.drawn}"
+        )
+    deal = {"pile": record["pile"], "start_stack": record.get("start_stack")}
+    return Determinized(rec, deal, rec.moves)
 
 
 def _header(record: Any) -> tuple[Game, list[str], int | None]:

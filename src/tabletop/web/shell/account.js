@@ -1,10 +1,10 @@
 // Accounts (optional): sign in or register, "my games" on every device, the open games
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
-import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn } from "./i18n.js";
+import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn, withNodes } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
-import { h } from "./util.js";
+import { botBadge, copyText, h, withBotBadge } from "./util.js";
 
 let current = null; // promise of {account, games}
 
@@ -69,6 +69,7 @@ export async function showMe(root, navigate) {
         notifySwitch((message) => toast(message, "error")))),
     list,
     accountSettings(navigate),
+    await botAccountCard(info.account, navigate),
     await mailSettings());
   // every change of a game of yours, as it happens (the account socket)
   const stop = onGamesChange((games) => {
@@ -77,6 +78,154 @@ export async function showMe(root, navigate) {
     list = fresh;
   });
   return { destroy: stop };
+}
+
+// -- bot accounts (docs/bot-api.md) ---------------------------------------------------------
+
+/** Where the bot API is described: the repository's document (the server serves none). */
+const BOT_API_DOC = "docs/bot-api.md";
+
+/** For a person: what a bot account is, and turning this account into one (for good,
+ * confirmed with the password). For a bot account: its API tokens. */
+async function botAccountCard(account, navigate) {
+  const card = h("section", { class: "card", "data-testid": "bot-account", "aria-labelledby": "bot-account-heading" },
+    h("h2", { id: "bot-account-heading" }, t("Bot account"), account.bot ? [" ", botBadge()] : null));
+  const docs = () => h("p", { class: "muted" }, ...withNodes(t("The bot API is described in {doc} in the source repository of this server."), { doc: h("code", {}, BOT_API_DOC) }));
+  if (!account.bot) {
+    const password = passwordField("bot-password", t("Your password, to confirm"), "current-password");
+    const form = accountForm("make-bot", t("Turn this account into a bot account"), null, [password],
+      h("button", { class: "btn danger", type: "submit", "data-testid": "make-bot-submit" }, t("Turn this account into a bot account")),
+      async () => {
+        await api("/api/account/bot", { method: "POST", body: { password: password.input.value } });
+        password.input.value = "";
+        toast(t("This account is a bot account now."), "ok");
+        await refreshAccount();
+        navigate("/me", { replace: true });
+        return "";
+      });
+    form.querySelector("h3").after(
+      h("p", { class: "bot-warning", "data-testid": "make-bot-warning" }, t("This cannot be undone. A bot account plays only through the bot API, with the tokens it makes here: it can no longer play on this page. Only an account that has never taken a seat can become one.")));
+    card.append(
+      h("p", {}, t("A bot account is played by a program (your game AI) instead of a person: the program plays on this server through the bot API, against people and our bots, and is rated like everyone else, on a leaderboard of its own. Everywhere its name appears it is marked as a bot.")),
+      h("p", {}, t("To put a program in front of players, register a new account for it and turn that account into a bot account.")),
+      docs(), form);
+    return card;
+  }
+  card.append(
+    h("p", {}, t("This is a bot account: it plays through the bot API only, signed in with an API token sent as “Authorization: Bearer …”. Make a token for each program or machine, and revoke one that may have leaked.")),
+    docs());
+  const list = h("div", { "data-testid": "token-list", "aria-live": "polite" });
+  const shown = h("div", { "data-testid": "new-token-box" }); // a new token, shown once
+  async function refill() {
+    try {
+      const { tokens } = await api("/api/account/tokens");
+      list.replaceChildren(tokenTable(tokens, refill));
+    } catch (err) {
+      list.replaceChildren(h("p", { class: "form-status error" }, err.message));
+    }
+  }
+  card.append(list, shown, newTokenForm((made) => {
+    shown.replaceChildren(newTokenBox(made));
+    shown.querySelector("input")?.focus();
+    refill();
+  }));
+  await refill();
+  return card;
+}
+
+/** The bot account's tokens: name, scopes, made, last used, and Revoke (asked twice). */
+function tokenTable(tokens, changed) {
+  if (!tokens.length) return h("p", { class: "muted", "data-testid": "no-tokens" }, t("No API tokens yet."));
+  const rows = tokens.map((token) => {
+    const cell = h("td", {});
+    const revoke = h("button", { class: "btn ghost small", type: "button", "data-testid": `revoke-token-${token.id}`,
+      "aria-label": t("Revoke the token {name}", { name: token.name }), onclick: () => cell.replaceChildren(confirmRevoke(token, cell, revoke, changed)) }, t("Revoke"));
+    cell.append(revoke);
+    return h("tr", { "data-testid": `token-${token.id}` },
+      h("td", { "data-testid": "token-name" }, token.name),
+      h("td", {}, token.scopes.map(scopeName).join(", ")),
+      h("td", {}, formatDateTime(token.created)),
+      h("td", {}, token.last_used ? formatDateTime(token.last_used) : t("never")),
+      cell);
+  });
+  return h("table", { class: "token-table", "data-testid": "token-table" },
+    h("caption", { class: "visually-hidden" }, t("Your API tokens")),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, t("Name")), h("th", { scope: "col" }, t("Scopes")), h("th", { scope: "col" }, t("Created")),
+      h("th", { scope: "col" }, t("Last used")), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Revoke"))))),
+    h("tbody", {}, ...rows));
+}
+
+/** "Revoke it? Programs using it stop at once." with a Revoke and a Cancel button. */
+function confirmRevoke(token, cell, revoke, changed) {
+  const cancel = h("button", { class: "btn ghost small", type: "button", "data-testid": `revoke-cancel-${token.id}`, onclick: () => {
+    cell.replaceChildren(revoke);
+    revoke.focus();
+  } }, t("Cancel"));
+  const sure = h("button", { class: "btn danger small", type: "button", "data-testid": `revoke-confirm-${token.id}`, onclick: async () => {
+    sure.disabled = cancel.disabled = true;
+    try {
+      await api(`/api/account/tokens/${encodeURIComponent(token.id)}/revoke`, { method: "POST" });
+      toast(t("The token {name} was revoked: programs using it are signed out at once.", { name: token.name }), "ok");
+      await changed();
+    } catch (err) {
+      toast(err.message, "error");
+      sure.disabled = cancel.disabled = false;
+    }
+  } }, t("Revoke for good"));
+  queueMicrotask(() => cancel.focus());
+  return h("span", { class: "revoke-confirm", role: "group", "aria-label": t("Revoke the token {name}", { name: token.name }) },
+    h("span", {}, t("Programs using it stop at once.")), sure, cancel);
+}
+
+/** The scopes as the page names them. */
+function scopeName(scope) {
+  return scope === "play" ? t("play") : scope === "read" ? t("read") : scope;
+}
+
+/** A new token: its name and scopes (both checked at first). */
+function newTokenForm(made) {
+  const name = h("input", { type: "text", id: "token-name", autocomplete: "off", required: true, "data-testid": "token-name-input" });
+  const scope = (value, label) => h("label", { class: "check" },
+    h("input", { type: "checkbox", name: "token-scope", value, checked: true, "data-testid": `token-scope-${value}` }), h("span", {}, label));
+  const button = h("button", { class: "btn primary", type: "submit", "data-testid": "create-token" }, t("Create token"));
+  const status = h("p", { class: "form-status", role: "status", "data-testid": "create-token-status" });
+  const form = h("form", { class: "account-form", "data-testid": "token-form", novalidate: true },
+    h("h3", {}, t("New API token")),
+    h("label", { class: "field", for: "token-name" }, h("span", {}, t("Name (where the token is used, e.g. “laptop”)")), name),
+    h("fieldset", { class: "options token-scopes" }, h("legend", {}, t("It may")),
+      scope("play", t("play: accept challenges, open and join games, move, resign")),
+      scope("read", t("read: its games and events"))),
+    h("div", { class: "row wrap" }, button), status);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const scopes = [...form.querySelectorAll("input[name=token-scope]:checked")].map((box) => box.value);
+    status.classList.remove("error");
+    status.textContent = "";
+    button.disabled = true;
+    try {
+      const answer = await api("/api/account/tokens", { method: "POST", body: { name: name.value, scopes } });
+      name.value = "";
+      made(answer);
+    } catch (err) {
+      status.classList.add("error");
+      status.textContent = err.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
+/** A token just made: shown this once, with a Copy button and what holding it means. */
+function newTokenBox(made) {
+  const field = h("input", { type: "text", readonly: true, value: made.token, "aria-label": t("The new token {name}", { name: made.name }), "data-testid": "new-token", onfocus: (e) => e.target.select() });
+  return h("div", { class: "new-token", role: "group", "aria-label": t("The new token {name}", { name: made.name }) },
+    h("p", { class: "bot-warning", "data-testid": "new-token-warning" }, t("Copy this token now: it is shown only this once. Anyone who holds it plays as this account; revoke it if it leaks.")),
+    h("span", { class: "link-box" }, field,
+      h("button", { type: "button", class: "btn small", "data-testid": "copy-token", onclick: async () => {
+        toast(await copyText(made.token) ? t("Token copied") : t("Select the token and copy it"), "ok", 1800);
+      } }, t("Copy"))));
 }
 
 // -- e-mail notifications ----------------------------------------------------------------
@@ -264,10 +413,9 @@ function gameList(games, empty) {
   }
   const list = h("ul", { class: "game-list" });
   for (const game of games) {
-    const names = game.seats.map(seatLabel).join(" · ");
     list.append(h("li", { class: "game-item", "data-testid": `my-game-${game.id}` },
       h("a", { class: "game-open", href: game.url },
-        h("strong", {}, `${game.title}: ${names}`),
+        h("strong", {}, `${game.title}: `, seatNames(game.seats)),
         h("small", { class: "muted" }, formatDateTime(game.updated))),
       h("span", { class: "game-status-box" },
         h("span", { class: `status-chip ${game.over ? "over" : ""} ${game.your_turn || game.invited ? "your-turn" : ""}`, "data-testid": "game-status" }, gameStatus(game)),
@@ -276,6 +424,11 @@ function gameList(games, empty) {
   }
   card.append(list);
   return card;
+}
+
+/** The seats' names (``label(seat)``) joined by " · ", each bot account's with its badge. */
+export function seatNames(seats, label = seatLabel) {
+  return seats.flatMap((seat, i) => [i ? " · " : null, ...withBotBadge(label(seat), seat.bot_account)]);
 }
 
 /** "2 days 4 h left", counting down while on show; the deadline itself as its title. */
@@ -325,6 +478,7 @@ function abandonedStatus(game) {
   const out = (game.timed_out || []).map((i) => (game.seats[i] ? seatLabel(game.seats[i]) : "?"));
   if (!out.length) return t("abandoned");
   const names = out.join(", ");
+  if (game.resigned) return game.rating ? `${t("{names} resigned", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after, 1) })} (${formatChange(game.rating.after - game.rating.before)})` : t("{names} resigned", { names });
   if (!game.rating) return t("Abandoned: {names} ran out of time", { names });
   const change = game.rating.after - game.rating.before;
   return `${t("{names} ran out of time and lost", { names })} · ${t("rating {rating}", { rating: formatNumber(game.rating.after, 1) })} (${formatChange(change)})`;
@@ -401,10 +555,12 @@ function openGameFilters(types, filters, changed) {
 /** One open game: its seats, creator (and rating), age, options, rating rule, and a
  * seat to take — or, for its creator, a button that withdraws it. */
 function openGameItem(game, account, types, navigate) {
-  const seats = game.seats.map((s) => (s.open ? t("open seat") : s.kind === "bot" ? t(s.name) : s.name)).join(" · ");
+  const label = (s) => (s.open ? t("open seat") : s.kind === "bot" ? t(s.name) : s.name);
+  const seats = game.seats.map(label).join(" · ");
   const mine = account && game.creator && game.creator.name === account.name;
   const seated = account && game.seats.some((s) => s.account && s.name === account.name);
   const item = h("li", { class: "game-item", "data-testid": `open-game-${game.id}` });
+  const creatorName = game.creator ? withBotBadge(game.creator.name, game.creator.bot) : null;
   let button;
   if (mine) {
     button = h("button", { class: "btn ghost small", type: "button", "data-testid": `withdraw-${game.id}`,
@@ -439,12 +595,12 @@ function openGameItem(game, account, types, navigate) {
   }
   const rated = game.creator && game.creator.games;
   const rating = rated ? t("rating {rating}", { rating: formatNumber(game.creator.rating, 1) }) : t("not rated yet");
-  const creator = game.creator ? t("by {name} ({rating})", { name: game.creator.name, rating }) : t("by a guest");
+  const creator = game.creator ? withNodes(t("by {name} ({rating})", { rating }), { name: creatorName }) : [t("by a guest")];
   const when = t("opened {time} ago, open for {left} more", { time: durationWords(game.age), left: durationWords(game.expires_in) });
   item.append(
     h("span", { class: "game-open" },
-      h("strong", {}, `${game.title}: ${seats}`),
-      h("small", { class: "muted", "data-testid": "open-game-creator" }, `${creator} · ${when}`),
+      h("strong", {}, `${game.title}: `, seatNames(game.seats, label)),
+      h("small", { class: "muted", "data-testid": "open-game-creator" }, ...creator, ` · ${when}`),
       h("small", { class: "muted" }, [
         optionText(types.find((x) => x.name === game.type), game.options),
         timeText(game.time_limit, game.on_timeout),
@@ -494,22 +650,35 @@ export async function showLeaderboard(root, typeName, navigate) {
   const types = await gameTypes();
   const type = types.find((x) => x.name === typeName) || types[0];
   if (type.name !== typeName) {
-    navigate(`/leaderboard/${type.name}`, { replace: true });
+    navigate(`/leaderboard/${type.name}${location.search}`, { replace: true });
     return {};
   }
   const { offset, per } = pageOf(location.search);
-  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}?offset=${offset}&limit=${per}`);
+  // people (and our own bots), or the bot accounts: two boards, ?players=bots the second
+  const bots = new URLSearchParams(location.search).get("players") === "bots";
+  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}?offset=${offset}&limit=${per}${bots ? "&players=bots" : ""}`);
   pageTitle(t("Ratings: {game}", { game: board.title }));
   const picker = h("nav", { class: "row wrap leaderboard-picker", "aria-label": t("Game") }, ...types.map((x) => h("a", {
-    class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}`, "data-testid": `leaderboard-${x.name}`,
+    class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}${bots ? "?players=bots" : ""}`, "data-testid": `leaderboard-${x.name}`,
+    "aria-current": x.name === type.name ? "page" : null,
   }, x.title)));
+  const section = (isBots, text, testid) => h("a", {
+    class: `btn small ${isBots === bots ? "primary" : "ghost"}`, href: `/leaderboard/${type.name}${isBots ? "?players=bots" : ""}`,
+    "data-testid": testid, "aria-current": isBots === bots ? "page" : null,
+  }, text);
+  const sections = h("nav", { class: "row wrap leaderboard-sections", "aria-label": t("Who is listed") },
+    section(false, t("People and our bots"), "leaderboard-people"),
+    section(true, t("Bot accounts"), "leaderboard-bots"));
   const established = board.players.filter((p) => !p.provisional);
   const provisional = board.players.filter((p) => p.provisional);
   const needed = board.rules.provisional_opponents;
   root.append(h("section", { class: "card", "data-testid": "leaderboard" },
-    h("h1", {}, t("Ratings: {game}", { game: board.title })),
+    h("h1", {}, bots ? t("Bot accounts: {game}", { game: board.title }) : t("Ratings: {game}", { game: board.title })),
     picker,
-    h("p", { "data-testid": "leaderboard-intro" }, t("Your rating goes up when you beat players rated above you and down when you lose to players rated below you. New players start at 0, and the number grows as the site becomes surer of how well you play.")),
+    sections,
+    bots
+      ? h("p", { "data-testid": "leaderboard-intro" }, t("Bot accounts are programs that play through the bot API. They are rated like everyone else, in their games against people and bots, and listed here on their own."))
+      : h("p", { "data-testid": "leaderboard-intro" }, t("Your rating goes up when you beat players rated above you and down when you lose to players rated below you. New players start at 0, and the number grows as the site becomes surer of how well you play.")),
     yourStanding(board),
     h("details", { class: "leaderboard-rules", "data-testid": "leaderboard-rules" },
       h("summary", {}, t("How ratings work")),
@@ -522,7 +691,8 @@ export async function showLeaderboard(root, typeName, navigate) {
         h("li", {}, t("The number shown is a careful estimate (openskill's Plackett-Luce model): the estimated skill minus three times its uncertainty (mu − 3 sigma).")))),
     established.length ? ratingTable(established, t("Ranked players"), "ranked") : null,
     provisional.length ? ratingTable(provisional, t("Provisional players"), "provisional") : null,
-    leaderboardPager(board, type.name, per)));
+    bots && !board.players.length ? h("p", { class: "muted", "data-testid": "no-bot-accounts" }, t("No bot account has played a rated game of this kind yet.")) : null,
+    leaderboardPager(board, type.name, per, bots)));
   return {};
 }
 
@@ -560,7 +730,7 @@ function ratingTable(players, caption, kind) {
     const games = p.seeded_games ? t("{games} (+{seeded} in the tournament)", { games: p.games, seeded: p.seeded_games }) : String(p.games);
     return h("tr", { "data-testid": `rating-row-${p.kind}` },
       h("td", {}, p.rank === null ? "–" : String(p.rank)),
-      h("td", {}, botName !== null ? t("{name} (bot)", { name: botName }) : h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name)),
+      h("td", {}, botName !== null ? t("{name} (bot)", { name: botName }) : [h("a", { href: `/u/${encodeURIComponent(p.name)}` }, p.name), p.bot_account ? [" ", botBadge()] : null]),
       h("td", { class: "num", "data-testid": "rating" }, formatNumber(p.rating, 1)),
       h("td", { class: "num", "data-testid": "rating-games" }, games));
   });
@@ -571,13 +741,14 @@ function ratingTable(players, caption, kind) {
 }
 
 /** Previous and next pages, as links (they work without script too). */
-function leaderboardPager(board, typeName, per) {
+function leaderboardPager(board, typeName, per, bots) {
   if (board.next === null && board.previous === null) return null;
   const link = (offset, text, testid, rel) => {
     const query = new URLSearchParams();
     const page = Math.floor(offset / per) + 1;
     if (page > 1) query.set("page", String(page));
     if (per !== LEADERBOARD_PAGE) query.set("per", String(per));
+    if (bots) query.set("players", "bots");
     const href = `/leaderboard/${typeName}${query.size ? `?${query}` : ""}`;
     return h("a", { class: "btn small", href, rel, "data-testid": testid }, text);
   };
@@ -593,12 +764,13 @@ export async function showProfile(root, name) {
   const profile = await api(`/api/players/${encodeURIComponent(name)}`);
   document.title = `${profile.name} · Tabletop`;
   const ratings = Object.entries(profile.ratings).map(([type, r]) => h("li", {},
-    h("a", { href: `/leaderboard/${type}` }, r.title), ": ",
+    h("a", { href: `/leaderboard/${type}${profile.bot ? "?players=bots" : ""}` }, r.title), ": ",
     h("strong", { "data-testid": `profile-rating-${type}` }, formatNumber(r.rating, 1)), " ",
     h("small", { class: "muted" }, tn("({n} rated game)", "({n} rated games)", r.games))));
   root.append(
     h("section", { class: "card", "data-testid": "profile" },
-      h("h1", {}, profile.name),
+      h("h1", {}, ...withBotBadge(profile.name, profile.bot)),
+      profile.bot ? h("p", { class: "muted", "data-testid": "profile-bot-note" }, t("A bot account: a program that plays through the bot API. Its ratings are listed with the other bot accounts.")) : null,
       h("h2", {}, t("Ratings")), h("ul", {}, ...ratings),
       h("h2", {}, t("Finished games"))),
     gameList(profile.history, t("No finished games yet.")));

@@ -409,7 +409,7 @@ export class GameScreen {
     });
     for (const seat of state.timed_out || []) { // the game ended there: the clock's entry
       list.append(h("li", { class: "log-all log-timeout", "data-testid": "log-timeout" },
-        h("span", { class: "log-num" }, ""), h("span", { class: "log-text" }, t("{name} ran out of time", { name: this.seatName(seat) }))));
+        h("span", { class: "log-num" }, ""), h("span", { class: "log-text" }, state.resigned ? t("{name} resigned", { name: this.seatName(seat) }) : t("{name} ran out of time", { name: this.seatName(seat) }))));
     }
     if (atBottom || this.replay || !this.logSeen) list.scrollTop = list.scrollHeight;
     this.logSeen = true;
@@ -651,6 +651,7 @@ function abandonedText(state, seatName) {
   const seats = state.timed_out || [];
   if (!seats.length) return t("Abandoned: a move's time limit ran out");
   const names = listNames(seats.map(seatName));
+  if (state.resigned) return t("{names} resigned", { names });
   return lostOnTime(state)
     ? t("{names} ran out of time and lost", { names })
     : t("Abandoned: {names} ran out of time", { names });

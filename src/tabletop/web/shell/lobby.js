@@ -5,7 +5,7 @@ import { api, gameTypes } from "./api.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
-import { clear, copyText, focusLost, focusOn, h, offerColourSymbols, rove } from "./util.js";
+import { clear, copyText, focusLost, focusName, focusOn, h, offerColourSymbols, refocus, rove, withBotBadge } from "./util.js";
 
 const NAME_KEY = "boardgames.name";
 const TYPE_KEY = "boardgames.type";
@@ -104,6 +104,9 @@ function createForm(type, mod, navigate, account) {
     { kind: "bot", bot: defaultBot(mod.modeFor(2)) },
   ].slice(0, Math.max(minSeats, Math.min(2, maxSeats)));
   const options = Object.fromEntries(type.options.map((o) => [o.name, o.default]));
+  // the bot accounts online (their event stream open), offered in each bot seat's list
+  // and invited to it; asked again each time the form opens (inviting needs an account)
+  let botAccounts = [];
 
   const form = h("form", { class: "card create", "data-testid": "create-form", novalidate: true });
   const seatList = h("div", { class: "seat-list" });
@@ -165,10 +168,15 @@ function createForm(type, mod, navigate, account) {
       } else {
         const bots = type.bots[mode] || [];
         if (!bots.some((b) => b.spec === seat.bot)) seat.bot = defaultBot(mode);
+        if (!botAccounts.some((b) => b.name === seat.botAccount)) seat.botAccount = null; // gone offline
         detail = h("select", {
           class: "seat-detail", "aria-label": t("Seat {n} bot", { n: i + 1 }), "data-testid": `seat-${i}-bot`,
-          onchange: (e) => { seat.bot = e.target.value; },
-        }, ...bots.map((b) => h("option", { value: b.spec, selected: b.spec === seat.bot }, t(b.label))));
+          onchange: (e) => {
+            const value = e.target.value;
+            if (value.startsWith(ACCOUNT_CHOICE)) seat.botAccount = value.slice(ACCOUNT_CHOICE.length);
+            else [seat.bot, seat.botAccount] = [value, null];
+          },
+        }, ...botChoices(bots, seat, botAccounts, i));
       }
       seatList.append(h("div", { class: "seat-row", "data-testid": `seat-row-${i}` },
         h("span", { class: "disc", style: { "--disc": color.fill, "--ink": color.ink }, title: t(color.name) }),
@@ -236,6 +244,7 @@ function createForm(type, mod, navigate, account) {
       type: type.name,
       seats: seats.map((seat, i) => seat.kind === "open" ? { kind: "human", open: true }
         : seat.kind === "invite" ? { kind: "human", invite: (seat.invite || "").trim() }
+        : seat.kind === "bot" && seat.botAccount ? { kind: "human", invite: seat.botAccount }
         : seat.kind === "human" && account && seats.find((x) => x.kind === "human") === seat ? { kind: "human", me: true }
           : seat.kind === "human" ? { kind: "human", name: (seat.name || "").trim() || t("Player {n}", { n: i + 1 }) }
             : { kind: "bot", bot: seat.bot, name: botLabel(type, mode, seat.bot) }),
@@ -277,8 +286,34 @@ function createForm(type, mod, navigate, account) {
   // what happens when the time runs out matters only with a time per move
   form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen(); });
   render();
+  if (account) {
+    api("/api/bots").then(({ bots }) => {
+      botAccounts = bots;
+      if (!bots.length || !form.isConnected) return;
+      const had = focusName(form);
+      render();
+      refocus(form, had);
+    }).catch(() => {}); // without the list the seats offer our own bots, as always
+  }
   return form;
 }
+
+/** A bot seat's options: our bots, and with bot accounts online, those in a group of
+ * their own (ours then in one too). */
+function botChoices(bots, seat, botAccounts, i) {
+  const ours = bots.map((b) => h("option", { value: b.spec, selected: !seat.botAccount && b.spec === seat.bot }, t(b.label)));
+  if (!botAccounts.length) return ours;
+  return [
+    h("optgroup", { label: t("Our bots") }, ...ours),
+    h("optgroup", { label: t("Bot accounts online"), "data-testid": `seat-${i}-bot-accounts` },
+      ...botAccounts.map((b) => h("option", { value: ACCOUNT_CHOICE + b.name, selected: b.name === seat.botAccount },
+        t("{name} (bot account, online)", { name: b.name })))),
+  ];
+}
+
+/** A bot seat's choice of a bot account: its name after this (our bots' specs never
+ * begin so). */
+const ACCOUNT_CHOICE = "account:";
 
 function botLabel(type, mode, spec) {
   const bot = (type.bots[mode] || []).find((b) => b.spec === spec);
@@ -316,7 +351,7 @@ function sharePanel(game, navigate) {
   for (const seat of game.seats) {
     const link = seat.token ? origin + gameLink(game.id, [seat.token]) : null;
     const row = h("div", { class: "share-row", "data-testid": `share-seat-${seat.seat}` },
-      h("span", { class: "share-name" }, h("strong", {}, seatLabel(seat)), h("small", { class: "muted" }, seat.kind === "bot" ? " · " + t("bot") : "")));
+      h("span", { class: "share-name" }, h("strong", {}, ...withBotBadge(seatLabel(seat), seat.bot_account)), h("small", { class: "muted" }, seat.kind === "bot" ? " · " + t("bot") : "")));
     if (link) {
       const box = h("input", { type: "checkbox", checked: played.has(seat.token), "data-testid": `play-here-${seat.seat}`,
         onchange: (e) => {

@@ -36,6 +36,17 @@ export function s(tag, attrs, ...children) {
   return put(document.createElementNS(SVG_NS, tag), attrs, children);
 }
 
+/** The small "bot" mark after a bot account's name (a program playing through the bot
+ * API): text, so a screen reader says it with the name; its title says what it means. */
+export function botBadge() {
+  return h("span", { class: "bot-badge", "data-testid": "bot-badge", title: t("A bot account: a program that plays through the bot API") }, t("bot"));
+}
+
+/** A name and, for a bot account, its badge: for lists of nodes. */
+export function withBotBadge(name, botAccount) {
+  return botAccount ? [name, " ", botBadge()] : [name];
+}
+
 export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;

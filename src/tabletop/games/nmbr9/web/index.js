@@ -8,7 +8,7 @@
 import { announce } from "../../shell/announce.js";
 import { capitalise } from "../../shell/api.js";
 import { durationWords, listNames, t, tn, tp } from "../../shell/i18n.js";
-import { clear, focusLost, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
+import { botBadge, clear, focusLost, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
 import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
@@ -802,7 +802,8 @@ class Board {
       list.append(h("li", { class: "n9-player", "data-testid": `player-${seat}` },
         h("div", { class: "n9-player-head" },
           h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
-          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " " + t("(you)") : ""),
+          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " " + t("(you)") : "",
+            st.game.seats[seat]?.bot_account ? [" ", botBadge()] : null),
           h("span", { class: "n9-score", "data-testid": `score-${seat}` }, String(board.score))),
         status ? h("span", { class: `n9-placed ${status === "placed" ? "done" : ""}`, "data-testid": `placed-${seat}` }, { placed: t("placed"), thinking: t("thinking…"), placing: t("placing…") }[status]) : null,
         btn));

@@ -2,7 +2,7 @@
 // move descriptions and the end-of-game result; the lobby's part comes from intro.js.
 // Styles: tiles.css, colours.css and board.css (page.py names them, shell/games.js adds them).
 import { t, tn, tp, withNodes } from "../../shell/i18n.js";
-import { focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
+import { botBadge, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
 import { COLORS, colourName, defs, drawTile, tileInfo, tileText } from "./tiles.js";
@@ -630,6 +630,7 @@ class Board {
       const badges = [];
       if (state.you.includes(i)) badges.push(h("span", { class: "badge you" }, t("you")));
       if (info.kind === "bot") badges.push(h("span", { class: "badge" }, t("bot")));
+      if (info.bot_account) badges.push(botBadge()); // a program playing through the bot API
       else if (!this.ctx.readOnly) badges.push(h("span", { class: `presence ${info.online ? "on" : ""}`, title: info.online ? t("connected") : t("not connected") }));
       if (state.thinking === i) badges.push(h("span", { class: "badge thinking", "data-testid": `thinking-${i}` }, t("thinking…")));
       const pos = order.indexOf(i);

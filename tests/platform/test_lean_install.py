@@ -1,0 +1,203 @@
+"""The base install (``pip install tabletop``, no extras; what ``make serve`` installs)
+leaves out the research, PostgreSQL, plotting and test packages, imports, serves the
+page and plays against a bot, and says which extra a feature needs where one does.
+
+It installs the package from a copy of this checkout into a new venv, as a user
+would (pip fetches the build and runtime dependencies from the configured index).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server_support import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: what only an extra brings (distribution names, normalised): none in the base install
+EXTRA_ONLY = {
+    # rl
+    "numpy",
+    "gymnasium",
+    "pettingzoo",
+    "open-spiel",
+    "torch",
+    "stable-baselines3",
+    "sb3-contrib",
+    "dm-tree",
+    # pg, plot
+    "psycopg",
+    "psycopg-binary",
+    "matplotlib",
+    # test
+    "playwright",
+    "pytest",
+    "hypothesis",
+    "mypy",
+    "ruff",
+    "httpx",
+    "aiosmtpd",
+}
+
+#: the only modules that need an extra to import (each says so, or is reached only
+#: through one that does): the research package and the games' research encodings,
+#: and the PostgreSQL store
+NEEDS_EXTRA = {
+    "tabletop.research",
+    "tabletop.games.novaluna.encoding",
+    "tabletop.games.novaluna.chance",
+    "tabletop.games.nmbr9.encoding",
+    "tabletop.server.pgstore",
+    "tabletop.server.dbcopy",
+}
+
+#: prints {module: the missing module's name} for every tabletop module that fails
+IMPORT_ALL = """
+import importlib, json, pkgutil, tabletop
+failed = {}
+for info in pkgutil.walk_packages(tabletop.__path__, "tabletop."):
+    try:
+        importlib.import_module(info.name)
+    except ModuleNotFoundError as err:
+        failed[info.name] = [err.name, str(err)]
+print(json.dumps(failed))
+"""
+
+
+def normalised(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv with the base install of a copy of this checkout (its own builds, caches
+    and compiled kernels left behind, so it builds as a fresh clone would)."""
+    root = tmp_path_factory.mktemp("lean")
+    source = root / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    shutil.copytree(
+        ROOT / "src",
+        source / "src",
+        ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"),
+    )
+    target = root / "venv"
+    env = clean_env()
+    subprocess.run([sys.executable, "-m", "venv", str(target)], check=True, env=env)
+    pip = [str(target / "bin" / "python"), "-m", "pip", "install", "--quiet"]
+    done = subprocess.run([*pip, str(source)], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return target
+
+
+def clean_env() -> dict[str, str]:
+    """This environment without what would make the venv's Python import this
+    checkout's sources (or this venv's packages) instead of its own install."""
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "PYTHONSTARTUP")
+    }
+
+
+def run(venv: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    program = str(venv / "bin" / command[0])
+    return subprocess.run(
+        [program, *command[1:]], capture_output=True, text=True, env=clean_env(), timeout=120
+    )
+
+
+def test_the_base_install_has_no_extra(venv: Path) -> None:
+    listed = run(venv, "python", "-m", "pip", "list", "--format=json")
+    assert listed.returncode == 0, listed.stderr
+    installed = {normalised(row["name"]) for row in json.loads(listed.stdout)}
+    assert "tabletop" in installed
+    assert installed & EXTRA_ONLY == set()
+
+
+def test_every_module_but_the_extras_ones_imports(venv: Path) -> None:
+    done = run(venv, "python", "-c", IMPORT_ALL)
+    assert done.returncode == 0, done.stderr
+    failed = json.loads(done.stdout)
+    assert set(failed) <= NEEDS_EXTRA, failed
+    for _module, (missing, _message) in failed.items():
+        assert normalised(missing.split(".")[0]) in {"numpy", "gymnasium", "psycopg"}
+    # the research package names the extra to install
+    assert "pip install 'tabletop[rl]'" in failed["tabletop.research"][1]
+
+
+def test_a_feature_of_an_extra_says_which(venv: Path, tmp_path: Path) -> None:
+    plot = run(
+        venv, "novaluna", "tournament", "--bots", "random,greedy", "--plot", f"{tmp_path}/t.png"
+    )
+    assert plot.returncode == 2
+    assert "pip install 'tabletop[plot]'" in plot.stderr
+    assert "Traceback" not in plot.stderr
+    pg = run(venv, "novaluna", "db", "migrate", "postgresql://nobody@127.0.0.1:1/none")
+    assert pg.returncode == 1
+    assert "pip install 'tabletop[pg]'" in pg.stderr
+    assert "Traceback" not in pg.stderr
+
+
+@pytest.fixture
+def server(venv: Path, tmp_path: Path) -> Iterator[str]:
+    """``novaluna serve`` of the base install on a free port (bots without pauses);
+    its URL."""
+    port = free_port()
+    command = [str(venv / "bin" / "novaluna"), "serve", "--port", str(port), "--bot-pause", "0"]
+    command += ["--db", str(tmp_path / "games.sqlite3")]
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        # a session of its own, so that stopping it stops its bot workers too
+        proc = subprocess.Popen(
+            command, stdout=out, stderr=subprocess.STDOUT, env=clean_env(), start_new_session=True
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, f"the server exited:\n{log.read_text()}"
+            assert time.monotonic() < deadline, f"the server did not start:\n{log.read_text()}"
+            try:
+                httpx.get(f"{url}/api/types", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert "Traceback" not in log.read_text()
+
+
+def test_the_base_install_serves_and_plays(server: str) -> None:
+    page = httpx.get(f"{server}/", timeout=10)
+    assert page.status_code == 200
+    assert "<html" in page.text.lower()
+    # a game of each kind played out by bots: their worker processes run here too
+    for game in ("nova-luna", "nmbr9"):
+        seats = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
+        created = httpx.post(f"{server}/api/games", json={"type": game, "seats": seats})
+        assert created.status_code == 201, created.text
+        assert httpx.get(f"{server}{created.json()['url']}", timeout=10).status_code == 200
+        deadline = time.monotonic() + 60
+        while not (state := httpx.get(f"{server}/api/games/{created.json()['id']}").json())["over"]:
+            assert time.monotonic() < deadline, f"the {game} game did not finish: {state}"
+            time.sleep(0.2)
+        assert state["game"]["type"] == game
