@@ -8,6 +8,7 @@ import json
 import threading
 from typing import Any
 
+import httpx
 import pytest
 from websockets.sync.client import connect
 
@@ -188,3 +189,37 @@ def test_a_flood_of_bot_moves_gets_429_and_changes_nothing(tmp_path: Any) -> Non
         assert bot.get("/api/account").status_code == 200  # reading goes on meanwhile
     finally:
         limited.stop()
+
+
+def test_event_streams_count_as_sockets_of_their_address(tmp_path: Any) -> None:
+    options = ("--max-sockets-per-address", "2")
+    capped = ServerProcess(tmp_path / "capped.sqlite3", options=options).start()
+    try:
+        page, _ = bot_account(capped)
+        headers = {"Authorization": f"Bearer {token(page)}"}
+        url = f"{capped.url}/api/account/events"
+        refusals: list[str] = []
+
+        def two_in_and_a_third_refused() -> bool:
+            with (
+                httpx.Client(timeout=10) as http,
+                http.stream("GET", url, headers=headers) as one,
+                http.stream("GET", url, headers=headers) as two,
+                http.stream("GET", url, headers=headers) as three,
+            ):
+                if three.status_code == 429:
+                    refusals.append(json.loads(three.read())["error"])
+                codes = (one.status_code, two.status_code, three.status_code)
+            return codes == (200, 200, 429)
+
+        for _ in range(3):  # a closed stream leaves no count behind (else: 429 for ever)
+            wait_until(two_in_and_a_third_refused)
+        assert "too many connections" in refusals[-1]
+    finally:
+        capped.stop()
+
+
+def test_an_overlong_token_is_refused_not_ignored(server: ServerProcess) -> None:
+    forged = as_bot(server, "tbt_" + "a" * 3000)
+    assert "unknown" in error(forged.get("/api/account"), 401)
+    assert "unknown" in error(forged.post("/api/games", json={}), 401)

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from . import ndjson
 from .account_events import ENDED, AccountSocket
 from .errors import ApiError, reading
 from .request import account_of, api_token, hub_of, same_origin, session_token
@@ -91,30 +91,26 @@ async def _writer(ws: WebSocket, sock: AccountSocket) -> None:
             await ws.send_text(text)
 
 
-KEEP_ALIVE = 20.0  # seconds: an empty line now and then keeps proxies from closing a stream
-
-
 async def _account_events(request: Request) -> Response:
-    """``GET /api/account/events``: the account socket's messages as NDJSON (one JSON
-    object per line), for clients without WebSocket; an empty line every 20 s."""
+    """``GET /api/account/events``: the account socket's messages as NDJSON, for
+    clients without WebSocket (ndjson.py)."""
     hub = hub_of(request)
-    account, sock = _open(request)
+    account = account_of(request)
+    if account is None:
+        raise ApiError(401, "sign in first")
+    opened: list[AccountSocket] = []
 
-    async def lines() -> AsyncIterator[str]:
-        try:
-            while True:
-                try:
-                    text = await asyncio.wait_for(sock.outbox.get(), KEEP_ALIVE)
-                except TimeoutError:
-                    yield "\n"
-                    continue
-                if text is ENDED:
-                    return
-                yield text + "\n"
-        finally:
-            _close(hub, account, sock)
+    def start() -> None:
+        opened.append(_open(request)[1])
 
-    return StreamingResponse(lines(), media_type="application/x-ndjson")
+    def stop() -> None:
+        if opened:
+            _close(hub, account, opened[0])
+
+    async def next_text() -> str:
+        return await opened[0].outbox.get()
+
+    return ndjson.stream(request, ndjson.Feed(start, next_text, stop, (ENDED,)))
 
 
 ROUTES: list[BaseRoute] = [

@@ -17,18 +17,16 @@ The event stream is the account socket (account_socket.py), opened with the toke
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import unicodedata
-from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError
-from . import accounts
+from . import accounts, ndjson
 from .accounts import AccountError
 from .accounts_api import NOT_YOURS, check_password, own_login
 from .encoding import Subscriber
@@ -53,7 +51,6 @@ from .writes import CreateToken, MakeBot, RevokeToken
 SCOPES = ("play", "read")
 MAX_TOKENS = 20  # per bot account
 MAX_TOKEN_NAME = 40
-KEEP_ALIVE = 20.0  # seconds between empty lines of a quiet stream
 
 
 def _on_the_page(request: Request) -> Account:
@@ -176,30 +173,24 @@ async def _game_stream(request: Request) -> Response:
     sub = Subscriber(seats)
     account = account_of(request)
     token = credential(request)
-    if account is not None and token is not None:
-        hub.sessions.opened(account, token, sub)
-    room.watch(sub)
-    hub.encoder.send_states(room, [sub])
 
-    async def lines() -> AsyncIterator[str]:
-        try:
-            while True:
-                try:
-                    _, text, _ = await asyncio.wait_for(sub.outbox.get(), KEEP_ALIVE)
-                except TimeoutError:
-                    yield "\n"
-                    continue
-                if text is GONE or text is SESSION_ENDED:
-                    return
-                yield text + "\n"
-        finally:
-            if account is not None:
-                hub.sessions.closed(account, sub)
-            for live in {room, hub.rooms.live.get(room.id)}:
-                if live is not None:
-                    live.unwatch(sub)
+    def start() -> None:
+        if account is not None and token is not None:  # closed when the token is revoked
+            hub.sessions.opened(account, token, sub)
+        room.watch(sub)
+        hub.encoder.send_states(room, [sub])
 
-    return StreamingResponse(lines(), media_type="application/x-ndjson")
+    async def next_text() -> str:
+        return (await sub.outbox.get())[1]
+
+    def stop() -> None:
+        if account is not None:
+            hub.sessions.closed(account, sub)
+        for live in {room, hub.rooms.live.get(room.id)}:
+            if live is not None:
+                live.unwatch(sub)
+
+    return ndjson.stream(request, ndjson.Feed(start, next_text, stop, (GONE, SESSION_ENDED)))
 
 
 async def _seat_record(request: Request) -> Response:

@@ -188,33 +188,21 @@ function newTokenForm(made) {
   const name = h("input", { type: "text", id: "token-name", autocomplete: "off", required: true, "data-testid": "token-name-input" });
   const scope = (value, label) => h("label", { class: "check" },
     h("input", { type: "checkbox", name: "token-scope", value, checked: true, "data-testid": `token-scope-${value}` }), h("span", {}, label));
+  const scopes = h("fieldset", { class: "options token-scopes" }, h("legend", {}, t("It may")),
+    scope("play", t("play: accept challenges, open and join games, move, resign")),
+    scope("read", t("read: its games and events")));
+  const fields = [
+    { field: h("label", { class: "field", for: "token-name" }, h("span", {}, t("Name (where the token is used, e.g. “laptop”)")), name) },
+    { field: scopes },
+  ];
   const button = h("button", { class: "btn primary", type: "submit", "data-testid": "create-token" }, t("Create token"));
-  const status = h("p", { class: "form-status", role: "status", "data-testid": "create-token-status" });
-  const form = h("form", { class: "account-form", "data-testid": "token-form", novalidate: true },
-    h("h3", {}, t("New API token")),
-    h("label", { class: "field", for: "token-name" }, h("span", {}, t("Name (where the token is used, e.g. “laptop”)")), name),
-    h("fieldset", { class: "options token-scopes" }, h("legend", {}, t("It may")),
-      scope("play", t("play: accept challenges, open and join games, move, resign")),
-      scope("read", t("read: its games and events"))),
-    h("div", { class: "row wrap" }, button), status);
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const scopes = [...form.querySelectorAll("input[name=token-scope]:checked")].map((box) => box.value);
-    status.classList.remove("error");
-    status.textContent = "";
-    button.disabled = true;
-    try {
-      const answer = await api("/api/account/tokens", { method: "POST", body: { name: name.value, scopes } });
-      name.value = "";
-      made(answer);
-    } catch (err) {
-      status.classList.add("error");
-      status.textContent = err.message;
-    } finally {
-      button.disabled = false;
-    }
+  return accountForm("token-form", t("New API token"), null, fields, button, async () => {
+    const chosen = [...scopes.querySelectorAll("input[name=token-scope]:checked")].map((box) => box.value);
+    const answer = await api("/api/account/tokens", { method: "POST", body: { name: name.value, scopes: chosen } });
+    name.value = "";
+    made(answer);
+    return "";
   });
-  return form;
 }
 
 /** A token just made: shown this once, with a Copy button and what holding it means. */

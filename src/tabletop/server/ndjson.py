@@ -1,0 +1,64 @@
+"""NDJSON streams (``application/x-ndjson``) for clients without WebSocket: the same
+messages as a socket, one JSON object per line, an empty line every 20 s when quiet.
+
+A stream counts as a socket of its address (``Hub.check_sockets``: 429 past the cap),
+and what it follows is registered only once the response is being sent, so that a
+client gone before the first byte leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+
+from .request import hub_of
+
+KEEP_ALIVE = 20.0  # seconds: an empty line now and then keeps proxies from closing a stream
+MEDIA_TYPE = "application/x-ndjson"
+
+
+@dataclass(frozen=True)
+class Feed:
+    """What a stream sends: ``start`` registers it, ``next`` waits for the next message,
+    ``stop`` unregisters it (also after a ``start`` that failed); a message that is one
+    of ``ends`` (by identity) ends it."""
+
+    start: Callable[[], None]
+    next: Callable[[], Awaitable[str]]
+    stop: Callable[[], None]
+    ends: tuple[str, ...]
+
+
+def stream(request: Request, feed: Feed) -> StreamingResponse:
+    """The response that sends ``feed`` line by line; 429 at once if the request's
+    address holds as many sockets and streams as it may."""
+    hub = hub_of(request)
+    address = request.client.host if request.client else None
+    hub.sockets.open(address)
+    try:
+        hub.check_sockets(address)
+    finally:
+        hub.sockets.close(address)
+
+    async def lines() -> AsyncIterator[str]:
+        hub.sockets.open(address)
+        try:
+            feed.start()
+            while True:
+                try:
+                    text = await asyncio.wait_for(feed.next(), KEEP_ALIVE)
+                except TimeoutError:
+                    yield "\n"
+                    continue
+                if any(text is end for end in feed.ends):
+                    return
+                yield text + "\n"
+        finally:
+            feed.stop()
+            hub.sockets.close(address)
+
+    return StreamingResponse(lines(), media_type=MEDIA_TYPE)
