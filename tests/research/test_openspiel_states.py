@@ -11,6 +11,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from tabletop.core.game import get_game  # noqa: E402
 from tabletop.research import openspiel  # noqa: E402
 from tabletop.research.encoding import spiel_name  # noqa: E402
 
@@ -91,3 +92,79 @@ def test_a_clone_goes_its_own_way(name, moves):
         replay.apply_action(action)
     assert tensors(replay) == tensors(clone) and str(replay) == str(clone)
     assert np.isfinite(np.array(tensors(clone)[0])).all()
+
+
+def cpp_answers(state) -> tuple:
+    """What pyspiel's C++ methods answer (the base class's, past the Python overrides)."""
+    base = pyspiel.State
+    n = state.num_players()
+    players = [None, *range(n)]
+    legal = [base.legal_actions(state, *([] if p is None else [p])) for p in players]
+    acting = state.current_player()
+    tensors = []
+    for p in range(n):
+        tensors += [base.observation_tensor(state, p), base.information_state_tensor(state, p)]
+    if acting >= 0:
+        tensors += [base.observation_tensor(state), base.information_state_tensor(state)]
+    return legal, base.is_chance_node(state), base.is_player_node(state), tensors
+
+
+def python_answers(state) -> tuple:
+    n = state.num_players()
+    players = [None, *range(n)]
+    legal = [state.legal_actions(*([] if p is None else [p])) for p in players]
+    acting = state.current_player()
+    tensors = []
+    for p in range(n):
+        tensors += [state.observation_tensor(p), state.information_state_tensor(p)]
+    if acting >= 0:
+        tensors += [state.observation_tensor(), state.information_state_tensor()]
+    return legal, state.is_chance_node(), state.is_player_node(), tensors
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seats", ["fewest", "most"])
+def test_python_side_reads_answer_as_pyspiels_cpp_path(name, seats):
+    """``legal_actions``, ``is_chance_node``, ``is_player_node`` and the tensors are
+    overridden on the Python side (to skip pyspiel's round trips): at every node of a
+    random game, chance and end included, they answer what the C++ methods answer."""
+    rules = get_game(name)
+    players = max(1, rules.min_seats) if seats == "fewest" else rules.max_seats
+    game = pyspiel.load_game(spiel_name(name), {"players": players})
+    state = game.new_initial_state()
+    rng = random.Random(players)
+    checked = 0
+    while True:
+        python = python_answers(state)
+        assert python == cpp_answers(state)
+        assert all(type(value) is float for tensor in python[3] for value in tensor)
+        checked += 1
+        if state.is_terminal():
+            break
+        step(state, rng)
+    assert checked > 10 and state.legal_actions() == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_python_side_reads_refuse_what_pyspiel_refuses(name):
+    game = pyspiel.load_game(spiel_name(name), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        step(state, rng)
+    for bad in (-2, 2):
+        for read in (state.observation_tensor, state.information_state_tensor):
+            with pytest.raises(pyspiel.SpielError):
+                read(bad)
+            with pytest.raises(pyspiel.SpielError):
+                getattr(pyspiel.State, read.__name__)(state, bad)
+    with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+        state.legal_actions(-2)
+    with pytest.raises(pyspiel.SpielError, match="pseudo-player"):
+        pyspiel.State.legal_actions(state, -2)
+    while not state.is_chance_node():
+        step(state, rng)
+    with pytest.raises(pyspiel.SpielError):
+        state.observation_tensor()  # nobody acts at a chance node
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.State.observation_tensor(state)

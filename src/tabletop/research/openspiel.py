@@ -221,6 +221,16 @@ class SpielGame(pyspiel.Game):
             raise ValueError(f"observation parameters are not supported: {params}")
         return _Observer(iig_obs_type, self.setup, self.perfect_information)
 
+    def tensor_observer(self, recall: bool) -> _Observer:
+        """The observer of ``observation_tensor`` (``recall`` false) or of
+        ``information_state_tensor`` (true): OpenSpiel's default ones, made once."""
+        observers = self.__dict__.setdefault("_tensor_observers", {})
+        observer = observers.get(recall)
+        if observer is None:
+            kind = pyspiel.IIGObservationType(perfect_recall=recall)
+            observer = observers[recall] = self.make_py_observer(kind)
+        return observer
+
 
 class SpielState(pyspiel.State):
     """A position: ``encoder`` (the encoding's ``ChanceEncoder``) holds all of it.
@@ -261,6 +271,53 @@ class SpielState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.encoder.legal_actions(player)
+
+    # Called from Python, pyspiel's C++ methods below call back into this class several
+    # times (each ``legal_actions()`` asks ``is_terminal``, ``current_player`` twice and
+    # ``_legal_actions``, and converts the list both ways; every ``observation_tensor``
+    # makes a new initial state to learn the size): these overrides give the same
+    # answers, and the same errors, without the round trips. C++ callers (pyspiel's own
+    # bots) still take the C++ path, which ends in the methods above.
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the acting one): the chance
+        outcomes at a chance node, none at the end or for a seat not acting."""
+        encoder = self._encoder
+        acting = encoder.acting()
+        if encoder.is_over:
+            return []
+        if acting == CHANCE:
+            return [outcome for outcome, _ in encoder.chance_outcomes()]
+        if player is None or player == acting:
+            return encoder.legal_actions(acting)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return self._encoder.acting() == CHANCE
+
+    def is_player_node(self) -> bool:
+        return self._encoder.acting() >= 0
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """The observation of ``player`` (default: the acting one) as a list, as
+        OpenSpiel's ``observation_tensor`` gives it."""
+        return self._tensor(False, player)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """The information state of ``player`` (default: the acting one) as a list."""
+        return self._tensor(True, player)
+
+    def _tensor(self, recall: bool, player: int | None) -> list[float]:
+        if player is None:
+            player = self._encoder.acting()
+        players = self.num_players()
+        if not 0 <= player < players:
+            raise pyspiel.SpielError(f"no player {player} to observe: 0 to {players - 1}")
+        observer = self.get_game().tensor_observer(recall)
+        observer.set_from(self, player)
+        return _as_list(observer.tensor)
 
     def _apply_action(self, action: int) -> None:
         encoder = self._encoder if self._own else self._changing()
@@ -313,6 +370,25 @@ class SpielState(pyspiel.State):
 
     def __str__(self) -> str:
         return self.encoder.render(None)
+
+
+def _as_list(tensor: np.ndarray) -> list[float]:
+    """``tensor.tolist()``, faster for a tensor of mostly zeros: the zeros share one
+    float and only the others are converted (a new float per entry is what costs)."""
+    at = (tensor != 0).nonzero()[0]
+    if 4 * len(at) > len(tensor):
+        return tensor.tolist()
+    out = _zeros(len(tensor))
+    for index, value in zip(at.tolist(), tensor[at].tolist(), strict=True):
+        out[index] = value
+    return out
+
+
+def _zeros(size: int, _cache: dict[int, list[float]] = {}) -> list[float]:  # noqa: B006
+    zeros = _cache.get(size)
+    if zeros is None:
+        zeros = _cache[size] = [0.0] * size
+    return zeros.copy()
 
 
 #: The parameter of a game of perfect information that declares it imperfect (default
