@@ -168,3 +168,26 @@ def test_python_side_reads_refuse_what_pyspiel_refuses(name):
         state.observation_tensor()  # nobody acts at a chance node
     with pytest.raises(pyspiel.SpielError):
         pyspiel.State.observation_tensor(state)
+
+
+def test_the_rules_free_twins_of_the_ceiling_script_play_as_pyspiel_expects():
+    """scripts/bench_spiel_ceiling.py measures a rules-free twin of each game beside it:
+    the twin has the game's shape (tensor size, legal actions, chance nodes per step) and
+    passes pyspiel's random simulation checks, so its steps/s is a fair ceiling."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "scripts" / "bench_spiel_ceiling.py"
+    spec = importlib.util.spec_from_file_location("bench_spiel_ceiling", path)
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    shape = script.measure_shape("nova-luna", games=3)
+    game = pyspiel.load_game(spiel_name("nova-luna"), {"players": 2})
+    assert shape.tensor == game.observation_tensor_size()
+    assert shape.actions == game.num_distinct_actions()
+    assert 1 < shape.legal < shape.actions and 0 < shape.density < 1
+    assert 0.5 < shape.chance_per_step < 2 and 20 < shape.steps < 200
+    twin = pyspiel.load_game(script.register_twin("nova-luna", shape))
+    pyspiel.random_sim_test(twin, num_sims=2, serialize=False, verbose=False)
+    state = twin.new_initial_state()
+    assert len(state.observation_tensor(0)) == shape.tensor
