@@ -1,5 +1,11 @@
-"""Builds the bots' C search kernels and NMBR 9's optional research mask; everything else
-is in pyproject.toml."""
+"""Builds the bots' C search kernels and NMBR 9's research mask; everything else is in
+pyproject.toml.
+
+Every extension is optional: on a machine without a C compiler setuptools prints the
+compile error and the install goes on without it. The package then plays its pure
+Python bots in place of the planners and says so (``tabletop.core.kernels``), and the
+research encoding uses its pure Python mask (``tabletop.games.nmbr9.encoding.COMPILED``).
+"""
 
 import platform
 
@@ -10,12 +16,15 @@ POPCOUNT = ["-mpopcnt"] if platform.machine() in ("x86_64", "AMD64") else []
 
 setup(
     ext_modules=[
+        # The solo planner's search: without it the solo levels play as greedy
         Extension(
             "tabletop.games.novaluna.bots._solokernel",
             ["src/tabletop/games/novaluna/bots/_solokernel.c"],
             extra_compile_args=["-O2", "-std=c11", "-pthread"],
             extra_link_args=["-pthread"],
+            optional=True,
         ),
+        # NMBR 9's planner and analysis: without it the planner plays as greedy
         Extension(
             "tabletop.games.nmbr9.bots._nmbr9kernel",
             ["src/tabletop/games/nmbr9/bots/_nmbr9kernel.c"],
@@ -23,9 +32,9 @@ setup(
             # on every machine
             extra_compile_args=["-O2", "-std=c11", "-pthread", "-ffp-contract=off", *POPCOUNT],
             extra_link_args=["-pthread"],
+            optional=True,
         ),
-        # The research encoding's mask in C: optional, the encoding falls back to the
-        # pure Python mask without it (``tabletop.games.nmbr9.encoding.COMPILED``)
+        # The research encoding's mask in C: without it the pure Python mask serves
         Extension(
             "tabletop.games.nmbr9._nmbr9fast",
             ["src/tabletop/games/nmbr9/_nmbr9fast.c"],

@@ -13,7 +13,7 @@ import sys
 from abc import abstractmethod
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, ParamSpec, Protocol, TypeVar
 
 from rich.console import Console
 from rich.text import Text
@@ -21,6 +21,9 @@ from rich.text import Text
 from .console import Seat, SetupError, default_save_path, make_console, read_line
 from .core.errors import InvalidActionError
 from .records import save
+
+if TYPE_CHECKING:
+    from .core.game import GameType
 
 QUIT_WORDS = {"quit", "exit", "q", "stop"}
 HELP_WORDS = {"help", "?", "h", "rules"}
@@ -136,7 +139,7 @@ class TerminalSession(Generic[R]):
         where = str(self.path.resolve())
         if self.rec.state.is_over:
             if not self._introduced:
-                self.intro()
+                self.introduce()
             self.console.print()
             self.show_end()
             self.console.print(Text.assemble("Record saved to ", (where, "bold")))
@@ -150,13 +153,17 @@ class TerminalSession(Generic[R]):
     def offer_analysis(self) -> None:
         """After a finished game: ``analyse`` shows every move judged by the strong bot
         (the table of ``<game> analyse``); anything else, or the end of input, leaves."""
-        from .analysis.run import analyse, count_decisions
-        from .core.game import get_game
-        from .records import record_game
+        from .analysis.run import analyse, analyser_of, check_available, count_decisions
+        from .core.errors import Unavailable
 
         record = self.rec.to_record()
-        game = get_game(record_game(record) or "")
+        game = self.game_type()
         if game.analysis is None:
+            return
+        try:
+            check_available(analyser_of(game), record)
+        except Unavailable as err:  # said once, instead of an offer that cannot be kept
+            self.console.print(Text(f"No analysis here: {err}.", style="yellow"))
             return
         line = read_line(
             self.console, Text("Type analyse to see every move judged, or press Enter to leave: ")
@@ -190,8 +197,24 @@ class TerminalSession(Generic[R]):
         else:
             self.console.print()
         if not self._introduced:
-            self.intro()
-            self._introduced = True
+            self.introduce()
+
+    def introduce(self) -> None:
+        """The intro, and below it what plays weaker here (a compiled search kernel not
+        built: ``GameType.kernel_warning``), once: after the screen is cleared, so that
+        it stays in sight."""
+        self.intro()
+        warning = self.game_type().kernel_warning()
+        if warning is not None:
+            self.console.print(Text(f"Warning: {warning}", style="yellow"))
+        self._introduced = True
+
+    def game_type(self) -> GameType:
+        """The game being played (its record names it)."""
+        from .core.game import get_game
+        from .records import record_game
+
+        return get_game(record_game(self.rec.to_record()) or "")
 
     # -- typed lines ------------------------------------------------------------------
 

@@ -1,6 +1,9 @@
 """The base install (``pip install tabletop``, no extras; what ``make serve`` installs)
 leaves out the research, PostgreSQL, plotting and test packages, imports, serves the
 page and plays against a bot, and says which extra a feature needs where one does.
+On a machine without a C compiler it installs too, without the bots' search kernels:
+the planner levels play as greedy, and the server, the terminal and the benchmark say
+so.
 
 It installs the package from a copy of this checkout into a new venv, as a user
 would (pip fetches the build and runtime dependencies from the configured index).
@@ -16,6 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -83,7 +87,14 @@ def normalised(name: str) -> str:
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A venv with the base install of a copy of this checkout (its own builds, caches
     and compiled kernels left behind, so it builds as a fresh clone would)."""
-    root = tmp_path_factory.mktemp("lean")
+    done, target = install(tmp_path_factory.mktemp("lean"), clean_env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    return target
+
+
+def install(root: Path, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``pip install`` of a copy of this checkout into a new venv under ``root``, with
+    ``env``: pip's answer and the venv."""
     source = root / "source"
     source.mkdir()
     for name in ("pyproject.toml", "setup.py", "README.md"):
@@ -94,12 +105,10 @@ def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"),
     )
     target = root / "venv"
-    env = clean_env()
-    subprocess.run([sys.executable, "-m", "venv", str(target)], check=True, env=env)
+    subprocess.run([sys.executable, "-m", "venv", str(target)], check=True, env=clean_env())
     pip = [str(target / "bin" / "python"), "-m", "pip", "install", "--quiet"]
     done = subprocess.run([*pip, str(source)], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return target
+    return done, target
 
 
 def clean_env() -> dict[str, str]:
@@ -112,10 +121,15 @@ def clean_env() -> dict[str, str]:
     }
 
 
-def run(venv: Path, *command: str) -> subprocess.CompletedProcess[str]:
+def run(venv: Path, *command: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     program = str(venv / "bin" / command[0])
     return subprocess.run(
-        [program, *command[1:]], capture_output=True, text=True, env=clean_env(), timeout=120
+        [program, *command[1:]],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=120,
     )
 
 
@@ -155,6 +169,14 @@ def test_a_feature_of_an_extra_says_which(venv: Path, tmp_path: Path) -> None:
 def server(venv: Path, tmp_path: Path) -> Iterator[str]:
     """``novaluna serve`` of the base install on a free port (bots without pauses);
     its URL."""
+    with serving(venv, tmp_path) as url:
+        yield url
+
+
+@contextmanager
+def serving(venv: Path, tmp_path: Path) -> Iterator[str]:
+    """``novaluna serve`` of ``venv`` on a free port (bots without pauses), its output in
+    ``tmp_path/serve.log``; its URL."""
     port = free_port()
     command = [str(venv / "bin" / "novaluna"), "serve", "--port", str(port), "--bot-pause", "0"]
     command += ["--db", str(tmp_path / "games.sqlite3")]
@@ -192,12 +214,104 @@ def test_the_base_install_serves_and_plays(server: str) -> None:
     assert "<html" in page.text.lower()
     # a game of each kind played out by bots: their worker processes run here too
     for game in ("nova-luna", "nmbr9"):
-        seats = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]
-        created = httpx.post(f"{server}/api/games", json={"type": game, "seats": seats})
-        assert created.status_code == 201, created.text
-        assert httpx.get(f"{server}{created.json()['url']}", timeout=10).status_code == 200
-        deadline = time.monotonic() + 60
-        while not (state := httpx.get(f"{server}/api/games/{created.json()['id']}").json())["over"]:
-            assert time.monotonic() < deadline, f"the {game} game did not finish: {state}"
-            time.sleep(0.2)
+        state = play_out(server, game, ["greedy", "random"])
         assert state["game"]["type"] == game
+
+
+def play_out(server: str, game: str, bots: list[str]) -> dict:
+    """A game of ``bots`` created on ``server`` and played to its end; its last state."""
+    seats = [{"kind": "bot", "bot": bot} for bot in bots]
+    created = httpx.post(f"{server}/api/games", json={"type": game, "seats": seats})
+    assert created.status_code == 201, created.text
+    assert httpx.get(f"{server}{created.json()['url']}", timeout=10).status_code == 200
+    deadline = time.monotonic() + 60
+    while not (state := httpx.get(f"{server}/api/games/{created.json()['id']}").json())["over"]:
+        assert time.monotonic() < deadline, f"the {game} game did not finish: {state}"
+        time.sleep(0.2)
+    return state
+
+
+# -- without a C compiler ------------------------------------------------------------------
+
+#: the compiled extensions (setup.py): all optional
+EXTENSIONS = (
+    "tabletop.games.novaluna.bots._solokernel",
+    "tabletop.games.nmbr9.bots._nmbr9kernel",
+    "tabletop.games.nmbr9._nmbr9fast",
+)
+#: the planner levels' fallback, said where play starts
+MISSING = "compiled search kernel missing (no C compiler at install)"
+
+
+@pytest.fixture(scope="module")
+def bare(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A venv with the base install made where no C compiler works: ``CC`` and the
+    linker are ``false``, and so is every compiler on ``PATH``."""
+    root = tmp_path_factory.mktemp("bare")
+    broken = root / "no-compiler"
+    broken.mkdir()
+    for name in ("cc", "gcc", "c99", "clang", "x86_64-linux-gnu-gcc", "aarch64-linux-gnu-gcc"):
+        (broken / name).write_text("#!/bin/sh\necho 'no C compiler here' >&2\nexit 1\n")
+        (broken / name).chmod(0o755)
+    env = clean_env() | {"CC": "false", "CXX": "false", "LDSHARED": "false"}
+    env["PATH"] = f"{broken}{os.pathsep}{env.get('PATH', '')}"
+    done, target = install(root, env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return target
+
+
+def test_without_a_compiler_it_installs_without_the_kernels_and_imports(bare: Path) -> None:
+    check = f"import importlib.util as u, tabletop; print([u.find_spec(n) for n in {EXTENSIONS}])"
+    found = run(bare, "python", "-c", check)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == "[None, None, None]"  # the compiler really was missing
+    done = run(bare, "python", "-c", IMPORT_ALL)
+    assert done.returncode == 0, done.stderr
+    assert set(json.loads(done.stdout)) <= NEEDS_EXTRA  # the same as with the kernels
+
+
+def test_without_a_compiler_the_bots_play_and_it_is_said(bare: Path, tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    played = run(
+        bare, "nmbr9", "selfplay", "--games", "1", "--bots", "planner:strong,greedy",
+        "--out", str(records),
+    )  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert MISSING in played.stderr and "the planner bots play as greedy" in played.stderr
+    assert run(bare, "nmbr9", "replay", str(records)).returncode == 0  # a finished game
+    solo = run(bare, "novaluna", "selfplay", "--games", "1", "--players", "1", "--bots", "solo")
+    assert solo.returncode == 0, solo.stderr
+    assert "the solo planner bots play as greedy" in solo.stderr
+    # the analysis cannot: one line, exit status 2
+    refused = run(bare, "nmbr9", "analyse", str(records))
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("nmbr9 analyse: the analysis needs the compiled search")
+    assert len(refused.stderr.splitlines()) == 1
+    # the terminal says so as play starts; the benchmark above its figures
+    save = ("--save", str(tmp_path / "played.json"))
+    terminal = run(
+        bare, "nmbr9", "play", "--bots", "planner", "--players", "2", *save, stdin="quit\n"
+    )
+    assert terminal.returncode == 0, terminal.stderr
+    assert MISSING in " ".join(terminal.stdout.split())
+    bench = run(bare, "novaluna", "bench", "--seconds", "0.01", "--runs", "1")
+    assert bench.returncode == 0, bench.stderr
+    assert MISSING in bench.stdout.splitlines()[0]
+    for done in (played, solo, refused, terminal, bench):
+        assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_without_a_compiler_it_serves_plays_and_refuses_analysis_in_words(
+    bare: Path, tmp_path: Path
+) -> None:
+    with serving(bare, tmp_path) as url:
+        state = play_out(url, "nmbr9", ["planner:normal", "planner:strong"])
+        answer = httpx.post(f"{url}/api/games/{state['game']['id']}/analysis", timeout=10)
+        assert answer.status_code == 503
+        body = answer.json()
+        assert body["error"].startswith("the analysis needs the compiled search kernel")
+        assert body["key"] == body["error"]  # a msgid: the page shows it in its language
+        types = httpx.get(f"{url}/api/types", timeout=10)
+        assert types.status_code == 200
+    log = (tmp_path / "serve.log").read_text()
+    assert "NMBR 9: " + MISSING in log and "Nova Luna: " + MISSING in log

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from ..core.errors import RecordError
+from ..core.errors import RecordError, Unavailable
 from ..core.game import GameType
 from ..records import read_records
 from .render import print_analysis
-from .run import analyse_records, analyser_of
+from .run import analyse_records, analyser_of, check_available
 
 
 def analyse_file(
@@ -20,13 +20,19 @@ def analyse_file(
 ) -> int:
     """Analyse each record of ``path`` (``.json`` or ``.jsonl``); the exit status: 0,
     1 if a record is invalid (it is named on stderr, the others are still analysed),
-    2 if the file cannot be read."""
+    2 if the file cannot be read or this installation cannot analyse (a compiled
+    kernel was not built: ``Unavailable``; a record it cannot is named, the others are
+    still analysed)."""
     name = f"{game.command} analyse"
+    try:
+        check_available(analyser_of(game), None)
+    except (RecordError, Unavailable) as err:
+        print(f"{name}: {err}", file=sys.stderr)
+        return 2
     if not Path(path).is_file():
         print(f"{name}: no such file: {path}", file=sys.stderr)
         return 2
     try:
-        analyser_of(game)
         numbered = list(read_records(path))
     except (RecordError, UnicodeDecodeError) as err:
         print(f"{name}: {path}: {err}", file=sys.stderr)
@@ -38,7 +44,7 @@ def analyse_file(
     for (line, _), analysis in zip(numbered, analyses, strict=True):
         if "error" in analysis:
             print(f"{path}:{line}: cannot analyse: {analysis['error']}", file=sys.stderr)
-            status = 1
+            status = max(status, 2 if analysis.get("unavailable") else 1)
         elif as_json:
             print(json.dumps(analysis, separators=(",", ":")), flush=True)
         else:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 
 from ..core.analysis import JSON, Analyser, Decision, decision_seed
-from ..core.errors import RecordError
+from ..core.errors import RecordError, Unavailable
 from ..core.game import GameType, get_game
 from .report import Analysis, JudgedMove, SeatReport, judged_move
 
@@ -32,8 +32,10 @@ def analyse(
 ) -> Analysis:
     """Every decision of a finished game's ``record`` judged at ``budget`` (the game's
     default if None); ``progress(n)`` after the n-th decision. ``RecordError`` if the
-    record is not a finished game of ``game``."""
+    record is not a finished game of ``game``; ``Unavailable`` if this installation
+    cannot analyse it (``check_available``)."""
     analyser = analyser_of(game)
+    check_available(analyser, record)
     budget = checked_budget(analyser, budget)
     check_finished(game, record)
     judged = []
@@ -43,6 +45,14 @@ def analyse(
             progress(done)
     best = analyser.hindsight(record, budget, seed) if hindsight else None
     return assemble(game, record, budget, seed, judged, best)
+
+
+def check_available(analyser: Analyser, record: JSON | None) -> None:
+    """``Unavailable`` where this installation cannot analyse ``record`` (``None``: any
+    game of the analyser's): its search needs a compiled kernel that was not built."""
+    check = getattr(analyser, "check_available", None)  # only analysers that may lack one
+    if check is not None:
+        check(record)
 
 
 def checked_budget(analyser: Analyser, budget: int | None) -> int:
@@ -149,13 +159,15 @@ def _analyse_one(job: tuple[str, JSON, int | None, int]) -> JSON:
         return analyse(get_game(name), record, budget, seed).to_json()
     except RecordError as err:
         return {"error": str(err)}
+    except Unavailable as err:
+        return {"error": str(err), "unavailable": True}
 
 
 def analyse_records(
     game: GameType, records: list[JSON], budget: int | None, seed: int, jobs: int = 1
 ) -> Iterator[JSON]:
-    """Each record's analysis as JSON (or ``{"error"}``), in order, over ``jobs``
-    processes."""
+    """Each record's analysis as JSON (or ``{"error"}``, with ``"unavailable": true``
+    where this installation cannot analyse it), in order, over ``jobs`` processes."""
     work = [(game.name, record, budget, seed) for record in records]
     if jobs <= 1 or len(work) <= 1:
         yield from map(_analyse_one, work)

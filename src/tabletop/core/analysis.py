@@ -119,7 +119,12 @@ class Judgement:
 
 
 class Analyser(Protocol):
-    """A game's analysis: see the module docstring."""
+    """A game's analysis: see the module docstring.
+
+    An analyser whose search may be missing from an installation (a compiled kernel not
+    built, ``tabletop.core.kernels``) also has ``check_available(record)``: it raises
+    ``Unavailable`` where it cannot judge ``record`` here (``None``: any game at all);
+    ``tabletop.analysis.run.check_available`` asks it before any work."""
 
     #: The budget used when none is given (the game's own unit of search work: NMBR 9
     #: playouts per candidate, Nova Luna search iterations).

@@ -1,7 +1,8 @@
 """The platform's error vocabulary: every bad input a game or the platform refuses.
 
 All are ``ValueError`` subclasses whose message is written for the user, so a
-command prints it on one line and the server sends it with a 4xx status.
+command prints it on one line and the server sends it with a 4xx status (a 503 for
+``Unavailable``: a missing part of this installation, not a bad input).
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ class InvalidActionError(ActionRejected):
 class IllegalActionError(ActionRejected):
     """The action is well formed but not legal in the current state (or not in the
     acting seat's mask); the message says which rule it breaks."""
+
+
+class Unavailable(KeyedError):
+    """What this installation cannot do, whatever the input: an analysis whose compiled
+    search kernel was not built (``tabletop.core.kernels``). A command prints it on one
+    line and exits 2; the server answers 503."""
 
 
 class RecordError(ValueError):

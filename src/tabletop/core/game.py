@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
     from .analysis import Analyser
     from .bots import Bot, BotRegistry
+    from .kernels import Kernel
     from .match import Match
     from .page import GamePage
     from .table import Table
@@ -176,6 +177,9 @@ class GameType:
     bots: BotRegistry
     #: Bots offered on the page per mode (``"standard"``, ``"solo"``): ``{"spec", "label"}``.
     bot_offers: dict[str, list[JSON]]
+    #: The strong bots' compiled search kernel (``core.kernels``), for a game that has
+    #: one: where it was not built, they play as a fallback, and the game says so.
+    kernel: Kernel | None = None
     #: The browser side, or None if the game is not played in the browser.
     page: GamePage[Any] | None = None  # Any: the game's own recorder type
 
@@ -223,7 +227,11 @@ class GameType:
     def bench(self, seconds: float, runs: int, selfplay: bool = False) -> int:
         """Print the engine's speed figures (the median of ``runs``); the exit status.
 
-        By default the ``run_bench`` of the game folder's ``bench.py``, if it has one."""
+        By default the ``run_bench`` of the game folder's ``bench.py``, if it has one,
+        below the line saying what is weaker here (``kernel_warning``)."""
+        warning = self.kernel_warning()
+        if warning is not None:
+            print(f"warning: {warning}")
         package = type(self).__module__.rpartition(".")[0]
         if find_spec(f"{package}.bench") is None:
             print(f"{self.title} has no engine benchmark")
@@ -287,16 +295,27 @@ class GameType:
             and own.determinize is not GameType.determinize
         )
 
+    def kernel_warning(self) -> str | None:
+        """One line saying which bots play weaker here, and what cannot be done, because
+        the game's compiled search kernel was not built; None when nothing is missing."""
+        return None if self.kernel is None else self.kernel.warning()
+
+    def plays_as(self, spec: str) -> str:
+        """The bot ``spec`` really is here: itself, or its fallback where it needs a
+        compiled kernel that was not built (the registry builds that one for it)."""
+        return spec if self.kernel is None else self.kernel.plays_as(spec)
+
     def daily_bot(self) -> str:
         """The bot whose result the daily board shows beside the players': the strongest
-        (last) the page offers for the daily's seats (a solo game's own, if it has any)."""
+        (last) the page offers for the daily's seats (a solo game's own, if it has any),
+        named as it really plays (``plays_as``)."""
         mode = "solo" if self.daily_players == 1 and "solo" in self.bot_offers else "standard"
         for offer in reversed(self.bot_offers.get(mode, [])):
             try:
                 self.check_bot(offer["spec"], self.daily_players)
             except BotSpecError:
                 continue
-            return str(offer["spec"])
+            return self.plays_as(str(offer["spec"]))
         return self.default_bot
 
     def options(self, args: argparse.Namespace, players: int) -> JSON:

@@ -89,9 +89,19 @@ def selfplay(
 
 
 def check_bots(game: GameType, specs: list[str], players: int) -> None:
-    """Raise ``BotSpecError`` unless every bot can play ``players`` seats of ``game``."""
+    """Raise ``BotSpecError`` unless every bot can play ``players`` seats of ``game``;
+    warn (stderr) where one plays as its fallback (``warn_fallbacks``)."""
     for spec in dict.fromkeys(specs):
         game.check_bot(spec, players)
+    warn_fallbacks(game, specs)
+
+
+def warn_fallbacks(game: GameType, specs: list[str]) -> None:
+    """Say once, on stderr, that some of ``specs`` play as their fallback here (the
+    game's compiled kernel was not built): the figures are not theirs."""
+    warning = game.kernel_warning()
+    if warning is not None and any(game.plays_as(spec) != spec for spec in specs):
+        print(f"warning: {warning}", file=sys.stderr)
 
 
 def selfplay_from_args(game: GameType, args: argparse.Namespace) -> int:

@@ -27,6 +27,7 @@ from rich.table import Table
 from ..core.errors import OptionsError
 from ..core.game import GameType, Outcome
 from .executor import executor_from_args
+from .selfplay import warn_fallbacks
 from .tournament import (
     Fixture,
     UsageError,
@@ -151,6 +152,7 @@ def parse_bot(game: GameType, text: str) -> str:
     if not spec or "," in spec:
         raise UsageError("solo-bench plays one bot, e.g. --bot greedy")
     game.check_bot(spec, 1)
+    warn_fallbacks(game, [spec])
     return spec
 
 

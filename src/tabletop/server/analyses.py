@@ -19,8 +19,15 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from ..analysis.run import assemble, boards, decision_indices, hindsight_of, judge_index
-from ..core.errors import RecordError
+from ..analysis.run import (
+    assemble,
+    boards,
+    check_available,
+    decision_indices,
+    hindsight_of,
+    judge_index,
+)
+from ..core.errors import RecordError, Unavailable
 from ..core.match import Job
 from ..core.web import JSON
 from .authority import Authority
@@ -67,6 +74,12 @@ class Analyst:
         analyser = room.type.analyser()
         if analyser is None:
             raise ApiError(422, "{title} games cannot be analysed", title=room.type.title)
+        try:
+            check_available(analyser, _record(room))
+        except Unavailable as err:  # this server lacks a compiled kernel: asking again won't help
+            refusal = ApiError.of(503, err)
+            refusal.retry_after = None
+            raise refusal from None
         await self._write(RequestAnalysis(game_id, self.budget or analyser.default_budget))
         self.start(game_id)
         return self.status(game_id)

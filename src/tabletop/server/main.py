@@ -462,6 +462,10 @@ def serve(args: argparse.Namespace) -> int:
     games = " and ".join(game.title for game in web_games().values())
     processes = f"{args.workers} processes; " if args.workers > 1 else ""
     print(f"{games}: http://{shown}:{args.port}/  ({processes}games in {shown_db}; Ctrl-C stops)")
+    for game in web_games().values():  # installed without a C compiler: say what is weaker
+        warning = game.kernel_warning()
+        if warning is not None:
+            print(f"warning: {warning}")
     if settings["mail"]:
         smtp, public = settings["mail"]["server"], settings["mail"]["public_url"]
         print(f"e-mail through {smtp['host']}:{smtp['port']}, links to {public}")

@@ -9,7 +9,9 @@ drawn from that multiset, the rest played by the planner's rollout policy (the C
 kernel's ``evaluate``). Every candidate meets the same futures, so the difference
 between two placements is paired and its standard error small. The candidates are
 the planner's own (its one-move ranking) and the placement played; the last round
-has no future and is exact. See docs/analysis-nmbr9.md for the thresholds.
+has no future and is exact. See docs/analysis-nmbr9.md for the thresholds. Without
+the kernel (installed without a C compiler) there is no analysis: ``check_available``
+refuses it, and there is no hindsight.
 
 >>> from tabletop.harness.selfplay import play_game
 >>> from tabletop.analysis import analyse
@@ -30,7 +32,7 @@ from typing import Any
 
 from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
-from .bots import _nmbr9kernel as kernel
+from .bots.compiled import KERNEL, kernel
 from .bots.planner import THREADS  # also sets up the kernel's tile shapes
 from .records import Recorder, replay
 from .rules import CANONICAL, Board, Place, State, View
@@ -56,6 +58,10 @@ class Nmbr9Analyser:
 
     def scale(self, record: JSON) -> Scale:
         return SCALE
+
+    def check_available(self, record: JSON | None) -> None:
+        """``Unavailable`` where the kernel was not built: every judgement searches in it."""
+        KERNEL.check_analysis()
 
     def decisions(self, record: JSON) -> Iterator[Decision]:
         """Every placement, round by round and seat by seat, with the seat's view at
@@ -124,8 +130,9 @@ class Nmbr9Analyser:
         return Judgement(moves[best], means[mine], means[best], noise, facts)
 
     def hindsight(self, record: JSON, budget: int, seed: int) -> JSON | None:
-        """The best game found with the card order known (see ``hindsight``)."""
-        return hindsight(record, budget, seed)
+        """The best game found with the card order known (see ``hindsight``); none
+        without the kernel it searches with."""
+        return hindsight(record, budget, seed) if KERNEL.built else None
 
 
 def candidates(view: View, count: int = CANDIDATES) -> list[Place]:

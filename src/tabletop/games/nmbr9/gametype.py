@@ -21,6 +21,7 @@ from ...core.game import Recorder as CoreRecorder
 from ...core.outcome import Outcome
 from ...i18n import N_, Part
 from .bots.base import REGISTRY
+from .bots.compiled import KERNEL
 from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
 from .records import Recorder, read_seat_record, replay, seat_record
 from .rules import CARDS, Game, Place, State, parse_action
@@ -60,6 +61,7 @@ class Nmbr9(GameType):
     research = "tabletop.games.nmbr9.encoding:ENCODING"  # tabletop.research loads it
     analysis = "tabletop.games.nmbr9.analysis:ANALYSER"  # ``nmbr9 analyse FILE``
     bots = REGISTRY
+    kernel = KERNEL  # optional: without it the planner levels play as greedy, said at start
     bot_offers = {"standard": BOTS}
     page = Nmbr9Page()
 

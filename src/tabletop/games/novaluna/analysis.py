@@ -11,6 +11,8 @@ pile order: every search determinises the unseen tiles from the view, as the bot
 * **Solo**: the expected final score (lower is better), from the ``solo`` planner:
   the best line it finds after the action, its phase-2 part averaged over sampled
   refills (the same samples for the move played and the best, so they compare fairly).
+  Without its compiled kernel (installed without a C compiler) ``check_available``
+  refuses solo games.
 
 >>> from tabletop.harness.selfplay import play_game
 >>> from tabletop.analysis import analyse
@@ -30,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
+from .bots.compiled import KERNEL
 from .bots.mcts import MctsBot, Node, Settings
 from .bots.solo import LEVELS, Line, SoloPlanner, _after, _position
 from .records import replay
@@ -76,6 +79,12 @@ class NovaLunaAnalyser:
 
     def scale(self, record: JSON) -> Scale:
         return SOLO_SCALE if record.get("mode") == "solo" else STANDARD_SCALE
+
+    def check_available(self, record: JSON | None) -> None:
+        """``Unavailable`` for a solo game where the planner's kernel was not built (2-4
+        players' games search with ``mcts``, in Python); None asks about any game."""
+        if record is not None and record.get("mode") == "solo":
+            KERNEL.check_analysis()
 
     def decisions(self, record: JSON) -> Iterator[Decision]:
         """Every action in order, each with its seat's view just before it."""

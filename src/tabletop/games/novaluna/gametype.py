@@ -24,6 +24,7 @@ from ...core.limits import BotLimits
 from ...core.outcome import Outcome
 from ...i18n import N_, Part
 from .bots.base import REGISTRY
+from .bots.compiled import KERNEL
 from .bots.mcts import MctsBot
 from .page import BOTS, NovaLunaPage
 from .records import Recorder, read_seat_record, replay, seat_record
@@ -67,6 +68,7 @@ class NovaLuna(GameType):
     research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
     analysis = "tabletop.games.novaluna.analysis:ANALYSER"  # `novaluna analyse FILE`
     bots = REGISTRY
+    kernel = KERNEL  # optional: without it the solo planner plays as greedy, said at start
     bot_offers = BOTS
     page = NovaLunaPage()
 

@@ -14,15 +14,31 @@ and registering it with ``REGISTRY.register``.
 from __future__ import annotations
 
 from .base import REGISTRY, Bot, BotSpecError, ExplainingBot, make_bot
+from .compiled import KERNEL
 
 #: The bot that gives hints: the strongest one at a short budget.
 HINT_BOT = "planner:fast"
 
 
+def hint_spec() -> str:
+    """The hint bot as it really plays here: ``greedy`` where the planner's kernel was
+    not built (what the terminal's hint names)."""
+    return KERNEL.plays_as(HINT_BOT)
+
+
 def hint_bot(seed: int | None = 0) -> ExplainingBot:
     """The bot that gives hints (``explain(view)`` returns a placement and a reason)."""
     # make_bot promises a Bot; the hint bots also explain (tests/*/test_bots.py check it)
-    return make_bot(HINT_BOT, seed=seed)  # type: ignore[return-value]
+    return make_bot(hint_spec(), seed=seed)  # type: ignore[return-value]
 
 
-__all__ = ["HINT_BOT", "REGISTRY", "Bot", "BotSpecError", "ExplainingBot", "hint_bot", "make_bot"]
+__all__ = [
+    "HINT_BOT",
+    "REGISTRY",
+    "Bot",
+    "BotSpecError",
+    "ExplainingBot",
+    "hint_bot",
+    "hint_spec",
+    "make_bot",
+]

@@ -12,7 +12,8 @@ fairly. Successive halving gives the better half more playouts, stage after
 stage, and the highest mean final score wins.
 
 Work is counted in playouts, not seconds, so a seed gives the same move on any
-machine and with any number of threads.
+machine and with any number of threads. Where the kernel was not built (installed
+without a C compiler) every level plays as ``greedy`` (``compiled.KERNEL``).
 
 >>> from tabletop.games.nmbr9.rules import Game
 >>> state = Game(players=1).new_state(seed=3)
@@ -29,14 +30,15 @@ from typing import TYPE_CHECKING
 
 from ....i18n import N_, Reason
 from ..rules import DRAWN, Place, View
-from . import _nmbr9kernel as kernel
-from .base import REGISTRY, BotSpecError, legal_or_raise
+from .base import REGISTRY, Bot, BotSpecError, legal_or_raise
+from .compiled import KERNEL, kernel
 from .greedy import points_now
 
 if TYPE_CHECKING:  # only in the kernel's stub: the compiled module has no such name
     from ._nmbr9kernel import ChooseInfo
 
-kernel.setup_tiles(DRAWN)
+if KERNEL.built:
+    kernel.setup_tiles(DRAWN)
 
 #: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
 #: move on two cores here); ``strong`` plays more futures. See the kernel for the keys.
@@ -55,6 +57,10 @@ class PlannerBot:
     name = "planner"
 
     def __init__(self, level: str = "normal", seed: int | None = None) -> None:
+        if not KERNEL.built:  # make_bot plays the fallback instead: only a direct call
+            raise RuntimeError(
+                "the planner's compiled kernel was not built (no C compiler at install)"
+            )
         self.level = level
         self.settings = {**LEVELS[level], "threads": THREADS}
         self.seed = seed
@@ -124,10 +130,12 @@ def _minus(number: int) -> str:
     return str(number).replace("-", "\u2212")
 
 
-def _make(option: str | None, seed: int | None) -> PlannerBot:
+def _make(option: str | None, seed: int | None) -> Bot:
     level = (option or "normal").lower()
     if level not in LEVELS:
         raise BotSpecError(f"planner strengths are {', '.join(LEVELS)}, not {option!r}")
+    if not KERNEL.built:  # said where play starts (KERNEL.warning)
+        return REGISTRY.make(KERNEL.plays_as("planner"), seed)
     return PlannerBot(level, seed)
 
 

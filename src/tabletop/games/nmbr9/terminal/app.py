@@ -21,7 +21,7 @@ from rich.text import Text
 from ....console import GAP, Block, Seat, bot_specs, make_seats, pack, read_line
 from ....terminal import TerminalSession, chosen_seed, new_game
 from ....terminal import play_from_args as play_session
-from ..bots import HINT_BOT, ExplainingBot, hint_bot, make_bot
+from ..bots import ExplainingBot, hint_bot, hint_spec, make_bot
 from ..gametype import GAME
 from ..records import Recorder
 from ..rules import (
@@ -383,14 +383,16 @@ class Session(TerminalSession[Recorder]):
             if removed
             else ""
         )
-        self.console.print(HELP.format(removed=note, hint=HINT_BOT))
+        self.console.print(HELP.format(removed=note, hint=hint_spec()))
 
     def show_hint(self, seat: int) -> None:
         if self._hinter is None:
             self._hinter = hint_bot(self.rec.seed)
         with self.console.status("thinking…"):
             action, reason = self._hinter.explain(self.state.view(seat))
-        text = Text.assemble(("Hint", "bold cyan"), f" ({HINT_BOT} bot): ", (str(action), "bold"))
+        text = Text.assemble(
+            ("Hint", "bold cyan"), f" ({hint_spec()} bot): ", (str(action), "bold")
+        )
         text.append(f" — {reason}. ")
         text.append(f"Type preview {action} to see it, or {action} to place it.", style="dim")
         self.console.print(text)

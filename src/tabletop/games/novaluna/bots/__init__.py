@@ -14,15 +14,22 @@ writing a class with ``name`` and ``choose(view)`` and registering it in
 from __future__ import annotations
 
 from .base import Bot, BotSpecError, ExplainingBot, bot_names, make_bot, register
+from .compiled import KERNEL
 
 #: The strongest bot at a short budget, per mode: what hints use.
 HINT_BOTS = {"standard": "mcts:easy", "solo": "solo:fast"}
 
 
+def hint_spec(mode: str) -> str:
+    """The hint bot of a game ``mode`` as it really plays here: ``greedy`` for the solo
+    game where the planner's kernel was not built (what the terminal's hint names)."""
+    return KERNEL.plays_as(HINT_BOTS[mode])
+
+
 def hint_bot(mode: str, seed: int | None = 0) -> ExplainingBot:
     """The bot that gives hints for a game ``mode`` (``"standard"`` or ``"solo"``)."""
     # make_bot promises a Bot; the hint bots also explain (tests/*/test_bots.py check it)
-    return make_bot(HINT_BOTS[mode], seed=seed)  # type: ignore[return-value]
+    return make_bot(hint_spec(mode), seed=seed)  # type: ignore[return-value]
 
 
 __all__ = [
@@ -32,6 +39,7 @@ __all__ = [
     "ExplainingBot",
     "bot_names",
     "hint_bot",
+    "hint_spec",
     "make_bot",
     "register",
 ]

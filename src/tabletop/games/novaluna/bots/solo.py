@@ -18,7 +18,8 @@ display up to rotation, reflection and shift.
 
 Scores are the game's own, lower is better: phase-1 tiles count twice, every
 missing disc costs 10. Work is counted in placements evaluated, not seconds, so
-a seed gives the same game on any machine.
+a seed gives the same game on any machine. Where the kernel was not built (installed
+without a C compiler) every level plays as ``greedy`` (``compiled.KERNEL``).
 """
 
 from __future__ import annotations
@@ -33,11 +34,12 @@ from ..rules import END_PHASE, Action, Place, View
 from ..rules.display import cell_key, cell_xy
 from ..rules.state import SOLO_PHASE1_DISCS
 from ..rules.tiles import TILE_COLOR, TILE_COST, TILE_TASKS
-from . import _solokernel as kernel
-from .base import BotSpecError, legal_or_raise, register
+from .base import Bot, BotSpecError, legal_or_raise, make_bot, register
+from .compiled import KERNEL, kernel
 from .explain import describe
 
-kernel.setup_tiles(TILE_COLOR, TILE_COST, TILE_TASKS)
+if KERNEL.built:
+    kernel.setup_tiles(TILE_COLOR, TILE_COST, TILE_TASKS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,10 @@ class SoloPlanner:
     name = "solo"
 
     def __init__(self, settings: Settings | None = None, seed: int | None = None) -> None:
+        if not KERNEL.built:  # make_bot plays the fallback instead: only a direct call
+            raise RuntimeError(
+                "the solo planner's compiled kernel was not built (no C compiler at install)"
+            )
         self.settings = settings or Settings()
         self.rng = random.Random(seed)
         self._params = self.settings.weights.as_params()
@@ -301,10 +307,12 @@ def _line(item: Searched) -> Line:
     return Line(moves, (display, wheel, meeple), cost + 10 * missing)
 
 
-def _factory(option: str | None, seed: int | None) -> SoloPlanner:
+def _factory(option: str | None, seed: int | None) -> Bot:
     level = option or "normal"
     if level not in LEVELS:
         raise BotSpecError(f"solo takes a level ({', '.join(LEVELS)}), not {option!r}")
+    if not KERNEL.built:  # said where play starts (KERNEL.warning)
+        return make_bot(KERNEL.plays_as("solo"), seed)
     return SoloPlanner(LEVELS[level], seed)
 
 

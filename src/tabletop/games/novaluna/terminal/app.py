@@ -18,7 +18,7 @@ from rich.text import Text
 from ....console import Seat, bot_specs, make_seats
 from ....terminal import TerminalSession, chosen_seed, new_game
 from ....terminal import play_from_args as play_session
-from ..bots import HINT_BOTS, ExplainingBot, hint_bot, make_bot
+from ..bots import ExplainingBot, hint_bot, hint_spec, make_bot
 from ..records import Recorder
 from ..rules import (
     TILES,
@@ -325,7 +325,7 @@ class Session(TerminalSession[Recorder]):
             action, reason = self._hinter.explain(self.state.view())
         assert isinstance(action, Action)  # a Nova Luna bot chooses a Nova Luna action
         text = Text.assemble(
-            ("Hint", "bold cyan"), f" ({HINT_BOTS[mode]} bot): ", (str(action), "bold")
+            ("Hint", "bold cyan"), f" ({hint_spec(mode)} bot): ", (str(action), "bold")
         )
         text.append(f" — {render.describe_action(action, self.state)}: {reason}")
         self.console.print(text)
