@@ -35,11 +35,6 @@ TOO_MANY_ITERATIONS = N_(
 )
 
 
-TOO_MANY_ITERATIONS = N_(
-    "seat {seat}: this server searches at most {most} iterations a move, not {asked}"
-)
-
-
 class NovaLuna(GameType):
     """The ``nova-luna`` game type."""
 
