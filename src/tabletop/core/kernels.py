@@ -5,8 +5,8 @@ marks them optional, so the install also succeeds on a machine without a C compi
 (setuptools prints the compile error and goes on); the package then lacks them. A game
 imports its kernel in one guarded place and describes it with a ``Kernel``: without
 it, the bots that need it play as the game's strongest pure Python bot
-(``plays_as``), its analysis refuses with ``Unavailable`` (``check_analysis``), and ``warning`` is the line the server, the terminal and the benchmark
-print at start.
+(``plays_as``), its analysis refuses with ``Unavailable`` (``check_analysis``), and
+``warning`` is the line the server, the terminal and the benchmark print at start.
 
 >>> kernel = Kernel("NMBR 9", None, ("planner",), "greedy", "games cannot be analysed")
 >>> kernel.built, kernel.plays_as("planner:strong"), kernel.plays_as("random")

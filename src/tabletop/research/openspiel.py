@@ -177,6 +177,8 @@ class SpielGame(pyspiel.Game):
         self.setup = setup = encoded.setup(players, **values)  # checks them
         #: The position before the first chance node, shared by new states (never changed).
         self.undealt = setup.undealt()
+        # observation_tensor's observer (recall false) and information_state_tensor's
+        self._tensor_observers: dict[bool, _Observer] = {}
         self.perfect_information = encoded.perfect_information
         info = pyspiel.GameInfo(
             num_distinct_actions=setup.actions,
@@ -224,7 +226,7 @@ class SpielGame(pyspiel.Game):
     def tensor_observer(self, recall: bool) -> _Observer:
         """The observer of ``observation_tensor`` (``recall`` false) or of
         ``information_state_tensor`` (true): OpenSpiel's default ones, made once."""
-        observers = self.__dict__.setdefault("_tensor_observers", {})
+        observers = self._tensor_observers
         observer = observers.get(recall)
         if observer is None:
             kind = pyspiel.IIGObservationType(perfect_recall=recall)
@@ -384,11 +386,15 @@ def _as_list(tensor: np.ndarray) -> list[float]:
     return out
 
 
-def _zeros(size: int, _cache: dict[int, list[float]] = {}) -> list[float]:  # noqa: B006
-    zeros = _cache.get(size)
+def _zeros(size: int) -> list[float]:
+    zeros = _ZEROS.get(size)
     if zeros is None:
-        zeros = _cache[size] = [0.0] * size
+        zeros = _ZEROS[size] = [0.0] * size
     return zeros.copy()
+
+
+#: Per tensor size a list of zeros to copy (``_as_list``).
+_ZEROS: dict[int, list[float]] = {}
 
 
 #: The parameter of a game of perfect information that declares it imperfect (default
