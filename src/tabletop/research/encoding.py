@@ -47,6 +47,15 @@ if TYPE_CHECKING:
 else:
     Array = Any
 
+try:
+    from . import _tensorfast
+except ImportError:  # built without a C compiler: numpy scales and lists the tensors
+    _tensorfast = None  # type: ignore[assignment]
+
+#: Whether observations are scaled and listed in C (the optional extension
+#: ``_tensorfast``); numpy otherwise, to the same bits (tests check it).
+TENSORS_COMPILED = _tensorfast is not None
+
 #: An engine's action type and a chance encoder's (``follow``).
 A = TypeVar("A")
 C = TypeVar("C", bound="ChanceEncoder")
@@ -300,6 +309,14 @@ class Scaler:
         ``out`` (a ``float32`` array of the same length) and returned."""
         import numpy as np
 
+        if _tensorfast is not None:
+            # one pass in C for int16 arrays (ValueError for anything else: numpy's turn)
+            into = np.empty(self.low.shape, np.float32) if out is None else out
+            try:
+                _tensorfast.scale(into, raw, self.low, self._factor)
+                return into
+            except (ValueError, TypeError, BufferError):
+                pass
         out = np.subtract(raw, self.low, dtype=np.float32, out=out)
         out *= self._factor
         return out

@@ -54,6 +54,7 @@ from .encoding import (
     ChanceEncoder,
     PublicView,
     Setup,
+    _tensorfast,
     encoded_games,
     encoding,
     final_rewards,
@@ -375,8 +376,10 @@ class SpielState(pyspiel.State):
 
 
 def _as_list(tensor: np.ndarray) -> list[float]:
-    """``tensor.tolist()``, faster for a tensor of mostly zeros: the zeros share one
-    float and only the others are converted (a new float per entry is what costs)."""
+    """``tensor.tolist()``, faster: the zeros share one float (and, in C, the ones
+    another) and only the others are converted (a new float per entry is what costs)."""
+    if _tensorfast is not None:
+        return _tensorfast.as_list(tensor)
     at = (tensor != 0).nonzero()[0]
     if 4 * len(at) > len(tensor):
         return tensor.tolist()

@@ -220,6 +220,18 @@ def legal_mask(
     return mask
 
 
+def mask_indices(mask: np.ndarray, *, compiled: bool = COMPILED) -> list[int]:
+    """The indices of ``mask``'s nonzero entries, increasing: a seat's legal actions
+    (``compiled``: scanned in C, a word of zeros at a time; the same list).
+
+    >>> mask_indices(np.array([0, 1, 0, 0, 1], np.int8), compiled=False)
+    [1, 4]
+    """
+    if compiled and _nmbr9fast is not None:
+        return _nmbr9fast.mask_indices(mask)
+    return mask.view(np.bool_).nonzero()[0].tolist()  # bool: 2x faster
+
+
 def _board_mask(board: Board, digit: int, size: int, mask: np.ndarray) -> None:
     """Set ``mask``'s legal placements of ``digit`` on a board with tiles."""
     half = size // 2
@@ -363,6 +375,9 @@ class Encoder:
         # new card; ChanceEncoder: when the card is turned) or once it has placed, so it
         # is computed once per round and seat (to check the window, to observe, to step)
         self._masks: dict[int, tuple[int, np.ndarray]] = {}
+        # seat -> (mask, its legal actions): listed once per mask, kept with it (the
+        # window check and the legal actions both ask)
+        self._lists: dict[int, tuple[np.ndarray, list[int]]] = {}
         self._generation = 0
         self._truncation: str | None = None
         # Per seat its board on the window's squares as ``observe`` lays it out (heights,
@@ -387,6 +402,7 @@ class Encoder:
         new._planes = self._planes.copy()
         new._hidden = self._hidden.copy()  # entries are never changed, only replaced
         new._masks = self._masks.copy()  # the cached masks are read-only
+        new._lists = self._lists.copy()  # and so are the lists (callers get copies)
         return new
 
     def __deepcopy__(self, memo: dict) -> Encoder:
@@ -411,7 +427,7 @@ class Encoder:
         """A round begins: every seat's mask is new; is there room for all of them?"""
         self._generation += 1
         state = self.state
-        stuck = any(not self._mask(s).any() for s in state.acting_seats())
+        stuck = any(not self._legal(s) for s in state.acting_seats())
         self._truncation = WINDOW_FULL if stuck else None
 
     def _mask(self, seat: int) -> np.ndarray:
@@ -431,7 +447,15 @@ class Encoder:
         return self._mask(seat).copy()
 
     def legal_actions(self, seat: int) -> list[int]:
-        return self._mask(seat).view(np.bool_).nonzero()[0].tolist()  # bool: 2x faster
+        return self._legal(seat).copy()
+
+    def _legal(self, seat: int) -> list[int]:
+        """The seat's legal actions, listed once per mask (read-only: copy to hand out)."""
+        mask = self._mask(seat)
+        cached = self._lists.get(seat)
+        if cached is None or cached[0] is not mask:
+            cached = self._lists[seat] = mask, mask_indices(mask)
+        return cached[1]
 
     def observe(self, seat: int) -> np.ndarray:
         return self._observe(seat)
@@ -617,7 +641,7 @@ class ChanceEncoder(Encoder):
             return TERMINAL
         if self.turned == state.round:
             return CHANCE
-        return state.acting_seats()[0]
+        return state.placed.index(None)  # acting_seats()[0], without the tuple
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         cards = list(self.state.deck_order()[self.state.round :])
@@ -639,7 +663,7 @@ class ChanceEncoder(Encoder):
             # the next seat to place (a new round waits for its card first): its mask is
             # exactly its legal placements inside the window (``window_is_full``), and
             # computed now it serves its legal actions next
-            self.stuck = not self._mask(state.acting_seats()[0]).any()
+            self.stuck = not self._legal(state.placed.index(None))  # the first to place
         self._acting = self._whose_turn()
 
     def observe(self, seat: int) -> np.ndarray:
