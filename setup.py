@@ -51,5 +51,14 @@ setup(
             extra_compile_args=["-O3", "-std=c11", "-ffp-contract=off"],
             optional=True,
         ),
+        # Nova Luna's OpenSpiel game (chance nodes, observation, mask) in C: without it
+        # the pure Python ChanceEncoder serves
+        Extension(
+            "tabletop.games.novaluna._novalunafast",
+            ["src/tabletop/games/novaluna/_novalunafast.c"],
+            # no fused multiply-add: the scaled observation is bitwise Scaler's
+            extra_compile_args=["-O2", "-std=c11", "-ffp-contract=off"],
+            optional=True,
+        ),
     ]
 )
