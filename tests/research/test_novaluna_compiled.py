@@ -21,8 +21,8 @@ from tabletop.games.novaluna.chance import ChanceEncoder  # noqa: E402
 from tabletop.games.novaluna.encoding import (  # noqa: E402
     ACTIONS,
     CELLS,
-    END_PHASE_ACTION,
     ENCODING,
+    END_PHASE_ACTION,
     REFILL_ACTION,
     NovaLunaSetup,
     decode,
@@ -43,7 +43,7 @@ class Pair:
 
     def __init__(self, players: int, first_game: bool) -> None:
         self.setup: NovaLunaSetup = ENCODING.setup(players, first_game=first_game)
-        self.py: ChanceEncoder = self.setup.undealt()
+        self.py = ChanceEncoder(self.setup)  # the Python game (undealt() is the C one)
         self.c = fast.Game(players, self.setup.rules.supply)
         self.size = observation_size(players)
 

@@ -137,6 +137,8 @@ class _Observer:
         seat = 0 if self.public else player  # perfect information: all of it is public
         if self.recall:
             self.tensor[:] = encoder.information_tensor(seat, state.history())
+        elif (scaled := getattr(encoder, "observe_scaled", None)) is not None:
+            scaled(seat, self.tensor)  # a compiled game's, in one pass
         else:
             self.scale(encoder.observe(seat), self.tensor)  # in place: every step asks
 
@@ -318,6 +320,8 @@ class SpielState(pyspiel.State):
         players = self.num_players()
         if not 0 <= player < players:
             raise pyspiel.SpielError(f"no player {player} to observe: 0 to {players - 1}")
+        if not recall and (listed := getattr(self._encoder, "observe_list", None)):
+            return listed(player)  # a compiled game's, in one pass
         observer = self.get_game().tensor_observer(recall)
         observer.set_from(self, player)
         return _as_list(observer.tensor)

@@ -3,6 +3,7 @@ encoding (``encoding.NovaLunaSetup.undealt``), which never holds the pile's orde
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -28,7 +29,36 @@ if TYPE_CHECKING:
 __all__ = ["ENCODING", "ChanceEncoder"]
 
 
-class ChanceEncoder:
+class ChanceInformation(ABC):
+    """The information state of a game of perfect information with explicit chance
+    (everything that happened is public), from ``setup`` and ``observe``: shared by the
+    Python ``ChanceEncoder`` and the compiled one (``fastchance``)."""
+
+    __slots__ = ()
+    setup: NovaLunaSetup
+
+    @abstractmethod
+    def observe(self, seat: int) -> np.ndarray:
+        """The observation of ``seat`` (``encoding.Encoder.observe``)."""
+
+    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
+        """The observation scaled (``Setup.scaler``), then the whole history (every
+        action and chance outcome is public), each index ``i`` as ``(i + 1) / ACTIONS``
+        (``research.encoding.scaled_index``) and 0 after the last: all on ``[0, 1]``."""
+        out = np.zeros(self.setup.information_size, np.float32)
+        size = observation_size(self.setup.players)
+        out[:size] = self.setup.scaler(self.observe(seat))
+        out[size : size + len(history)] = np.add(history, 1, dtype=np.float32) / ACTIONS
+        return out
+
+    def information_string(self, seat: int, history: Sequence[int]) -> str:
+        return " ".join(map(str, history))  # everything that happened is public
+
+    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
+        return []  # every move is public
+
+
+class ChanceEncoder(ChanceInformation):
     """A game whose draws the chance nodes decide (OpenSpiel): **perfect information with
     explicit chance**. The draw pile's order, the only secret of the rules, is never held:
     each tile drawn (the 11 at set-up, every refill, the automatic refill when the wheel
@@ -188,22 +218,6 @@ class ChanceEncoder:
         if self.stack is None:
             return f"start stack {self.setup.stacks[outcome]}"
         return f"draw tile {outcome + 1}"
-
-    def information_tensor(self, seat: int, history: Sequence[int]) -> np.ndarray:
-        """The observation scaled (``Setup.scaler``), then the whole history (every
-        action and chance outcome is public), each index ``i`` as ``(i + 1) / ACTIONS``
-        (``research.encoding.scaled_index``) and 0 after the last: all on ``[0, 1]``."""
-        out = np.zeros(self.setup.information_size, np.float32)
-        size = observation_size(self.setup.players)
-        out[:size] = self.setup.scaler(self.observe(seat))
-        out[size : size + len(history)] = np.add(history, 1, dtype=np.float32) / ACTIONS
-        return out
-
-    def information_string(self, seat: int, history: Sequence[int]) -> str:
-        return " ".join(map(str, history))  # everything that happened is public
-
-    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
-        return []  # every move is public
 
     def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
         """Reorder the rules' draw pile (the tiles not drawn): the chance nodes put each

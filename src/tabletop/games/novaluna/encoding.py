@@ -73,6 +73,7 @@ from .rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
 
 if TYPE_CHECKING:
     from .chance import ChanceEncoder
+    from .fastchance import CompiledChanceEncoder
 
 RADIUS = 44
 GRID = 2 * RADIUS + 1
@@ -558,10 +559,11 @@ class NovaLunaSetup:
         )
         return Encoder(state)
 
-    def undealt(self) -> ChanceEncoder:
-        from .chance import ChanceEncoder  # it builds on this module's Encoder
+    def undealt(self) -> ChanceEncoder | CompiledChanceEncoder:
+        """OpenSpiel's game: compiled where the C extension is built (``fastchance``)."""
+        from .fastchance import undealt  # it builds on this module's Encoder
 
-        return ChanceEncoder(self)
+        return undealt(self)
 
 
 def encoder_from_seat_record(seat_record: Any, seed: int) -> Encoder:
@@ -600,7 +602,9 @@ def spiel_history(setup: NovaLunaSetup, seat_record: Any, seed: int) -> list[int
         )
     outcomes = [] if setup.players == 1 else [setup.stacks.index(state.start_stack)]
     outcomes += [tile - 1 for tile in state.pile_order()[: state.drawn]]
-    return follow(setup.undealt(), outcomes, found.moves, _index)
+    from .chance import ChanceEncoder  # the Python game: its state gives the indices
+
+    return follow(ChanceEncoder(setup), outcomes, found.moves, _index)
 
 
 def _index(action: Action, chance: ChanceEncoder) -> int:
