@@ -239,6 +239,7 @@ EXTENSIONS = (
     "tabletop.games.nmbr9.bots._nmbr9kernel",
     "tabletop.games.nmbr9._nmbr9fast",
     "tabletop.research._tensorfast",
+    "tabletop.games.novaluna._novalunafast",
 )
 #: the planner levels' fallback, said where play starts
 MISSING = "compiled search kernel missing (no C compiler at install)"

@@ -18,8 +18,8 @@ run, with the ratio to it (``0.5× backgammon's``). pyspiel's ``observation_tens
 builds a new Python list of floats per call, which dominates for a large tensor (NMBR
 9's has 6,418 entries, backgammon's 200), so the steps are also measured reading the
 tensor through OpenSpiel's ``make_observation`` (a numpy array filled in place).
-Which NMBR 9 mask served (compiled or pure Python) and whether the observations were
-scaled and listed in C or by numpy are printed first.
+Which NMBR 9 mask and which OpenSpiel Nova Luna served (compiled or pure Python), and
+whether the observations were scaled and listed in C or by numpy, are printed first.
 
 >>> wall, cpu = aec_steps_per_second("novaluna", 2, seconds=0.05)
 >>> wall > 0 and cpu > 0
@@ -280,6 +280,11 @@ def main(argv: list[str] | None = None) -> None:
 
         how = "compiled (C extension _nmbr9fast)" if COMPILED else "pure Python (no C extension)"
         print(f"NMBR 9 masks: {how}", flush=True)
+    if "nova-luna" in games:
+        from ..games.novaluna.fastchance import COMPILED as NOVA_LUNA_COMPILED
+
+        how = "compiled (C extension _novalunafast)" if NOVA_LUNA_COMPILED else "pure Python"
+        print(f"OpenSpiel Nova Luna: {how}", flush=True)
     from .encoding import TENSORS_COMPILED
 
     how = "in C (extension _tensorfast)" if TENSORS_COMPILED else "by numpy (no C extension)"
