@@ -26,9 +26,11 @@ from tabletop.games.novaluna.encoding import (  # noqa: E402
     REFILL_ACTION,
     NovaLunaSetup,
     decode,
+    encode_place,
     observation_size,
 )
-from tabletop.games.novaluna.rules import Place  # noqa: E402
+from tabletop.games.novaluna.rules import Game, Place  # noqa: E402
+from tabletop.games.novaluna.rules.display import cell_key as display_key  # noqa: E402
 from tabletop.games.novaluna.rules.tiles import TILE_COLOR, TILE_COST, TILE_TASKS  # noqa: E402
 from tabletop.research.encoding import CHANCE, TERMINAL  # noqa: E402
 
@@ -38,11 +40,20 @@ fast.setup(TILE_COLOR, TILE_COST, TILE_TASKS)
 VARIANTS = [(1, False), (2, False), (3, False), (4, False), (2, True), (3, True), (4, True)]
 
 
+def few_discs(players: int, discs: int) -> Game:
+    """The rules with a supply of ``discs`` (a variant for tests only: the supplies run
+    out early, often on a placement that fulfils more tasks than there are discs)."""
+    rules = type("FewDiscs", (Game,), {"supply": property(lambda self: discs)})
+    return rules(players=players)  # type: ignore[no-any-return]
+
+
 class Pair:
     """The Python reference and the C game, driven together."""
 
-    def __init__(self, players: int, first_game: bool) -> None:
+    def __init__(self, players: int, first_game: bool, discs: int | None = None) -> None:
         self.setup: NovaLunaSetup = ENCODING.setup(players, first_game=first_game)
+        if discs is not None:
+            self.setup.rules = few_discs(players, discs)
         self.py = ChanceEncoder(self.setup)  # the Python game (undealt() is the C one)
         self.c = fast.Game(players, self.setup.rules.supply)
         self.size = observation_size(players)
@@ -210,6 +221,43 @@ def test_random_games_match_the_python(players: int, first_game: bool) -> None:
         assert seen["ended without a last disc"] > 0
     if first_game:
         assert seen["supply short"] > 0
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_small_supplies_match_the_python(players: int) -> None:
+    """Supplies of 1 to 5 discs: a seat runs out early, often on a placement that
+    fulfils more tasks than it has discs (only the first ones in cell order count)."""
+    rng = random.Random(50 + players)
+    seen: Counter[str] = Counter()
+    for game in range(10):
+        choose = Chooser(rng, greedy=(0.5, 1.0)[game % 2], refill=0.3, end=0.3)
+        play(Pair(players, False, discs=1 + game % 5), choose, rng.randrange, seen)
+    assert seen["supply short"] > 0 and seen["several tasks"] > 0
+
+
+def test_cell_order_decides_which_tasks_a_short_supply_covers() -> None:
+    """A solo game with one disc: the last placement fulfils a task on the tile to its
+    left, (0, 1), and one on the tile above it, (1, 0). The rules sort the tasks by
+    ``cell_key``, x first, so the disc goes to (0, 1) (by rows it would go to (1, 0))."""
+    first, left, above, last = 52, 12, 46, 18  # yellow, red, cyan, blue
+    assert [TILE_COLOR[t] for t in (first, left, above, last)] == [3, 0, 2, 1]
+    assert TILE_TASKS[first] == TILE_TASKS[last] == ()
+    assert TILE_TASKS[left][1] == TILE_TASKS[above][1] == ((1, 1),)  # one blue tile
+    pair = Pair(1, False, discs=1)
+    rest = [t for t in range(1, 69) if t not in (first, left, above, last)]
+    for tile in [first, left, above, last, *rest[:7]]:
+        pair.chance(tile - 1)
+        pair.check()
+    for x, y in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        pair.act(encode_place(0, x, y))  # always the first tile clockwise
+        pair.check()
+    state = pair.py.state
+    assert state is not None and state.is_over
+    display = state.displays[0]
+    assert display.covered == 1 and display.is_covered(display_key(0, 1), 1)
+    assert not display.is_covered(display_key(1, 0), 1) and display.is_fulfilled(
+        display_key(1, 0), 1
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
