@@ -320,7 +320,7 @@ class SpielState(pyspiel.State):
         players = self.num_players()
         if not 0 <= player < players:
             raise pyspiel.SpielError(f"no player {player} to observe: 0 to {players - 1}")
-        if not recall and (listed := getattr(self._encoder, "observe_list", None)):
+        if not recall and (listed := getattr(self._encoder, "observe_list", None)) is not None:
             return listed(player)  # a compiled game's, in one pass
         observer = self.get_game().tensor_observer(recall)
         observer.set_from(self, player)
@@ -380,8 +380,8 @@ class SpielState(pyspiel.State):
 
 
 def _as_list(tensor: np.ndarray) -> list[float]:
-    """``tensor.tolist()``, faster: the zeros share one float (and, in C, the ones
-    another) and only the others are converted (a new float per entry is what costs)."""
+    """``tensor.tolist()``, faster: in C equal entries share one float; in Python the
+    zeros do, and only the others are converted (a new float per entry is what costs)."""
     if _tensorfast is not None:
         return _tensorfast.as_list(tensor)
     at = (tensor != 0).nonzero()[0]
