@@ -350,6 +350,7 @@ static void place(NL *g, int space, int key, Source *src) {
 /* The space and cell of a legal placement ``action``; 0 if it is not one. */
 static int legal_place(const NL *g, long action, int *space, int *key) {
     if (action < 0 || action >= REFILL_ACTION || g->over) return 0;
+    if (g->d[g->current].n >= MAXT) return 0; /* never (45 at most): the arrays' bound */
     int spaces[3], n = takeable(g, spaces), choice = (int)(action / CELLS), cell = (int)(action % CELLS);
     if (choice >= n) return 0;
     int k = key_of(cell % GRIDW - RADIUS, cell / GRIDW - RADIUS);
@@ -671,7 +672,11 @@ static void deal(NL *g) {
 static PyObject *game_apply_chance(GameObject *self, PyObject *arg) {
     NL *g = &self->g;
     long outcome = PyLong_AsLong(arg);
-    if (outcome == -1 && PyErr_Occurred()) return NULL;
+    if (outcome == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return NULL;
+        PyErr_Clear();
+        outcome = -2; /* out of range either way */
+    }
     if (acting(g) != CHANCE) {
         PyErr_SetString(PyExc_ValueError, "no chance node is due");
         return NULL;
