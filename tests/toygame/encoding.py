@@ -224,6 +224,7 @@ class ToyEncoding:
     illegal_penalty = -10.0  # every finished solo game sums to 10 or more
     perfect_information = True  # every tile is seen by all once a chance node turns it
     simultaneous = False  # the seats take turns
+    compiled = "nothing: pure Python"
     spiel_parameters = {"players": 2}
 
     def setup(self, players: int, **options: Any) -> ToySetup:

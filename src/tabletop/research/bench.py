@@ -18,8 +18,8 @@ run, with the ratio to it (``0.5× backgammon's``). pyspiel's ``observation_tens
 builds a new Python list of floats per call, which dominates for a large tensor (NMBR
 9's has 6,418 entries, backgammon's 200), so the steps are also measured reading the
 tensor through OpenSpiel's ``make_observation`` (a numpy array filled in place).
-Which NMBR 9 mask and which OpenSpiel Nova Luna served (compiled or pure Python), and
-whether the observations were scaled and listed in C or by numpy, are printed first.
+What of each game's encoding ran compiled (``Encoding.compiled``) and whether the
+observations were scaled and listed in C or by numpy are printed first.
 
 >>> wall, cpu = aec_steps_per_second("novaluna", 2, seconds=0.05)
 >>> wall > 0 and cpu > 0
@@ -42,7 +42,14 @@ import numpy as np
 
 from ..core.game import get_game
 from . import aec
-from .encoding import encoded_games, gym_id, pettingzoo_name, solo_games, spiel_name
+from .encoding import (
+    encoded_games,
+    encoding,
+    gym_id,
+    pettingzoo_name,
+    solo_games,
+    spiel_name,
+)
 
 
 def game_name(text: str) -> str:
@@ -275,16 +282,8 @@ def main(argv: list[str] | None = None) -> None:
         games = [game_name(args.only)] if args.only else encoded_games()
     except ValueError as err:
         parser.error(str(err))
-    if "nmbr9" in games:
-        from ..games.nmbr9.encoding import COMPILED
-
-        how = "compiled (C extension _nmbr9fast)" if COMPILED else "pure Python (no C extension)"
-        print(f"NMBR 9 masks: {how}", flush=True)
-    if "nova-luna" in games:
-        from ..games.novaluna.fastchance import COMPILED as NOVA_LUNA_COMPILED
-
-        how = "compiled (C extension _novalunafast)" if NOVA_LUNA_COMPILED else "pure Python"
-        print(f"OpenSpiel Nova Luna: {how}", flush=True)
+    for game in games:
+        print(f"{get_game(game).title}: {encoding(game).compiled}", flush=True)
     from .encoding import TENSORS_COMPILED
 
     how = "in C (extension _tensorfast)" if TENSORS_COMPILED else "by numpy (no C extension)"

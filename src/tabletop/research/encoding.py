@@ -208,6 +208,9 @@ class Encoding(Protocol):
     # (``acting()`` takes them in seat order): PettingZoo's parallel API plays it
     simultaneous: bool
     spiel_parameters: dict[str, int]  # OpenSpiel's parameters and defaults, "players" first
+    # what of the encoding runs in C here, in words (the benchmark prints it): an optional
+    # extension may be missing where no C compiler was found at install
+    compiled: str
 
     def setup(self, players: int, **options: Any) -> Setup:
         """The variant for ``players`` seats; ``ValueError`` for options it cannot take."""

@@ -920,6 +920,11 @@ class Nmbr9Encoding:
     illegal_penalty = -100.0  # every finished game scores 0 or more
     perfect_information = False
     simultaneous = True  # every seat places every round (``TabletopParallelEnv``)
+    compiled = (
+        "masks compiled (C extension _nmbr9fast)"
+        if COMPILED
+        else "masks in pure Python (no C extension)"
+    )
     spiel_parameters = {"players": 2, "remove": 0}
 
     def setup(self, players: int, **options: Any) -> Nmbr9Setup:

@@ -620,6 +620,15 @@ class NovaLunaEncoding:
     illegal_penalty = -1000.0  # every finished solo game scores above -600
     perfect_information = True
     simultaneous = False  # one seat at a time: the rearmost
+
+    @property
+    def compiled(self) -> str:
+        from .fastchance import COMPILED  # it builds on this module
+
+        if COMPILED:
+            return "OpenSpiel's game compiled (C extension _novalunafast)"
+        return "OpenSpiel's game in pure Python (no C extension)"
+
     spiel_parameters = {"players": 2}
 
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
