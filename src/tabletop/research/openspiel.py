@@ -320,8 +320,6 @@ class SpielState(pyspiel.State):
         players = self.num_players()
         if not 0 <= player < players:
             raise pyspiel.SpielError(f"no player {player} to observe: 0 to {players - 1}")
-        if not recall and (listed := getattr(self._encoder, "observe_list", None)) is not None:
-            return listed(player)  # a compiled game's, in one pass
         observer = self.get_game().tensor_observer(recall)
         observer.set_from(self, player)
         return _as_list(observer.tensor)

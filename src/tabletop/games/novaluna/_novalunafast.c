@@ -568,7 +568,6 @@ typedef struct {
 } GameObject;
 
 static PyTypeObject GameType;
-static PyObject *ZERO, *ONE; /* the shared 0.0 and 1.0 of observe_list */
 
 static int game_init(GameObject *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"players", "supply", NULL};
@@ -839,42 +838,6 @@ static PyObject *game_observe_scaled(GameObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-static PyObject *game_observe_list(GameObject *self, PyObject *args) {
-    PyObject *seat_obj, *low, *factor;
-    int seat;
-    if (!PyArg_ParseTuple(args, "OOO", &seat_obj, &low, &factor) || read_seat(&self->g, seat_obj, &seat) < 0)
-        return NULL;
-    int size = observation_size(self->g.players);
-    Py_buffer lv, fv;
-    if (read_scaler(self, low, factor, &lv, &fv) < 0) return NULL;
-    int16_t raw[MAX_OBS];
-    float scaled[MAX_OBS];
-    observe_raw(&self->g, seat, raw);
-    scale(raw, (const float *)lv.buf, (const float *)fv.buf, scaled, size);
-    PyBuffer_Release(&lv);
-    PyBuffer_Release(&fv);
-    PyObject *list = PyList_New(size);
-    if (!list) return NULL;
-    for (int i = 0; i < size; i++) {
-        double v = scaled[i];
-        uint64_t bits;
-        memcpy(&bits, &v, sizeof bits);
-        PyObject *item;
-        if (bits == 0) { /* +0.0 only: -0.0 keeps its sign */
-            item = ZERO;
-            Py_INCREF(item);
-        } else if (v == 1.0) {
-            item = ONE;
-            Py_INCREF(item);
-        } else if (!(item = PyFloat_FromDouble(v))) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, item);
-    }
-    return list;
-}
-
 static PyObject *game_mask(GameObject *self, PyObject *out) {
     const NL *g = &self->g;
     Py_buffer view;
@@ -976,8 +939,6 @@ static PyMethodDef game_methods[] = {
     {"observe", (PyCFunction)game_observe, METH_VARARGS, "observe(seat, out): the raw int16 observation."},
     {"observe_scaled", (PyCFunction)game_observe_scaled, METH_VARARGS,
      "observe_scaled(seat, out, low, factor): the observation scaled as Scaler does (float32)."},
-    {"observe_list", (PyCFunction)game_observe_list, METH_VARARGS,
-     "observe_list(seat, low, factor): the scaled observation as a list of floats."},
     {"mask", (PyCFunction)game_mask, METH_O, "mask(out): the acting seat's int8 mask (zeros at other nodes)."},
     {"ranks", (PyCFunction)game_ranks, METH_NOARGS, "Per seat its final rank (2-4 players)."},
     {"reward_scores", (PyCFunction)game_reward_scores, METH_NOARGS, "Encoder.reward_scores once over."},
@@ -1018,9 +979,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__novalunafast(void) {
     if (PyType_Ready(&GameType) < 0) return NULL;
-    ZERO = PyFloat_FromDouble(0.0);
-    ONE = PyFloat_FromDouble(1.0);
-    if (!ZERO || !ONE) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&GameType);

@@ -186,11 +186,6 @@ class CompiledChanceEncoder(ChanceInformation):
         scaler = self.setup.scaler
         self._game.observe_scaled(seat, out, scaler.low, scaler._factor)
 
-    def observe_list(self, seat: int) -> list[float]:
-        """``setup.scaler(observe(seat)).tolist()``, equal floats shared."""
-        scaler = self.setup.scaler
-        return self._game.observe_list(seat, scaler.low, scaler._factor)
-
     def ranks(self) -> list[int]:
         return self._game.ranks()
 
