@@ -1,7 +1,7 @@
 /*
  * _nmbr9fast.c -- the research encoding's legal-placement mask in C (CPython extension, C11).
  *
- * The pure Python rules are the reference: ``encoding.legal_mask`` computes the same
+ * The pure Python rules are the reference: ``window.legal_mask`` computes the same
  * mask from the rules' bitboards, and tests/research/test_nmbr9_fast.py checks the two
  * agree on random positions. This module is optional (setup.py builds it when a compiler
  * is there); without it the encoding uses the Python mask.
