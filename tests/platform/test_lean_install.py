@@ -63,6 +63,7 @@ NEEDS_EXTRA = {
     "tabletop.games.novaluna.chance",
     "tabletop.games.novaluna.fastchance",
     "tabletop.games.nmbr9.encoding",
+    "tabletop.games.nmbr9.window",
     "tabletop.server.pgstore",
     "tabletop.server.dbcopy",
 }
