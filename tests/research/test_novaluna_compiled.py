@@ -392,8 +392,9 @@ def test_buffers_and_seats_are_checked() -> None:
 
 
 def test_the_listed_observation_shares_zero_and_one() -> None:
-    """In OpenSpiel's list of the scaled observation every 0.0 and every 1.0 is one
-    object: building a float per entry is what would cost."""
+    """In OpenSpiel's list of the scaled observation the 0.0s are a few shared objects
+    (eight, taken in turn) and every 1.0 is one: building a float per entry is what
+    would cost."""
     tensorfast = pytest.importorskip("tabletop.research._tensorfast")
     pair = Pair(2, False)
     advance(pair, random.Random(3), 30)
@@ -403,7 +404,7 @@ def test_the_listed_observation_shares_zero_and_one() -> None:
     values = tensorfast.as_list(scaled)
     zeros = {id(v) for v in values if v == 0.0}
     ones = {id(v) for v in values if v == 1.0}
-    assert len(zeros) == 1 and len(ones) == 1
+    assert len(zeros) <= 8 and len(ones) == 1
     assert values.count(0.0) > 100 and values.count(1.0) > 10
 
 

@@ -74,6 +74,22 @@ def test_the_listed_floats_outlive_the_tensor_and_later_lists():
     assert first == [0.0, 0.25, 1.0, 0.0] and second == [0.75, 0.0, 0.0, 0.5]
 
 
+def test_the_shared_zeros_are_counted_exactly():
+    """The zeros' references are added in bulk: a list made and freed leaves each
+    shared zero's count as it was (too few would free it while in use)."""
+    import sys
+
+    tensor = np.zeros(1000, np.float32)
+    tensor[::7] = 0.5
+    kept = tensorfast.as_list(tensor)
+    shared = {id(v): v for v in kept if v == 0.0}
+    assert 1 < len(shared) <= 8  # a few objects, taken in turn
+    before = {key: sys.getrefcount(v) for key, v in shared.items()}
+    for _ in range(50):
+        tensorfast.as_list(tensor)
+    assert {key: sys.getrefcount(v) for key, v in shared.items()} == before
+
+
 def test_the_scaler_falls_back_to_numpy_for_what_c_does_not_take():
     scaler = Scaler(np.array([0, -4]), np.array([1, 4]))
     assert scaler(np.array([1, 2])).tolist() == [1.0, 0.75]  # int64, not int16
