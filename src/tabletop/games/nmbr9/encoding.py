@@ -54,13 +54,15 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
 from ...core.errors import IllegalActionError, RecordError
 from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
+from .information import HIDDEN as HIDDEN  # part of this module's public names
+from .information import ChanceInformation
 from .records import read_seat_record
 from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, Placed, State, View
 from .window import (
@@ -452,10 +454,6 @@ class Encoder:
         return render(self.state, seat)
 
 
-#: In an information state: another seat's placement of the current round.
-HIDDEN = -2
-
-
 def _untell_card(obs: np.ndarray, state: State) -> None:
     """Before the chance node turns the round's card: no card (-1), and the engine's
     placeholder for it counted among the cards not turned, where it is."""
@@ -463,7 +461,7 @@ def _untell_card(obs: np.ndarray, state: State) -> None:
     obs[HEADER + state.deck_order()[state.round]] += 1
 
 
-class ChanceEncoder(Encoder):
+class ChanceEncoder(ChanceInformation, Encoder):
     """A game whose cards the chance nodes turn (OpenSpiel): each round begins with a
     chance node turning the next card, a digit with probability proportional to the
     cards of it not turned yet; then the seats place in seat order, **imperfect
@@ -544,40 +542,6 @@ class ChanceEncoder(Encoder):
     def _card_turned(self) -> bool:
         return self.turned > self.state.round or self.state.is_over
 
-    def action_string(self, action: int) -> str:
-        return str(decode(action, self.size))
-
-    def chance_string(self, outcome: int) -> str:
-        return f"turn card {outcome}"
-
-    def _known_history(self, seat: int | None, history: Sequence[int]) -> list[list[int]]:
-        """The history as ``seat`` knows it, one row per round: the card turned, then
-        the placements in seat order, another seat's of the current round as ``HIDDEN``."""
-        n = self.setup.players
-        rounds: list[list[int]] = []
-        for action in history:
-            if not rounds or len(rounds[-1]) == n + 1:  # a chance node: the round's card
-                rounds.append([action])
-            else:
-                rounds[-1].append(action)
-        last = rounds[-1] if rounds else []
-        if len(last) < n + 1:  # the current round: only the seat's own placement shows
-            last[1:] = [a if s == seat else HIDDEN for s, a in enumerate(last[1:])]
-        return rounds
-
-    def _current_round(self, history: Sequence[int]) -> int:
-        """How many of the last moves in ``history`` are placements of a round not
-        resolved yet (0 at a chance node and once over: the round resolved)."""
-        into = len(history) % (self.setup.players + 1)  # the card, then the placements
-        return into - 1 if into else 0
-
-    def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
-        """The other seats' placements of the round not resolved yet (seat ``k`` places
-        ``k``-th in a round)."""
-        placed = self._current_round(history)
-        start = len(history) - placed
-        return [start + k for k in range(placed) if k != seat]
-
     def shuffle_unseen(self, uniform: Callable[[], float]) -> None:
         """Reorder the cards not turned yet (the removed ones among them): the engine's
         deck holds an order the chance nodes never read."""
@@ -593,35 +557,6 @@ class ChanceEncoder(Encoder):
             shuffle(cards, uniform)
             state.arrange_deck(cards)
 
-    def information_tensor(self, seat: int | None, history: Sequence[int]) -> np.ndarray:
-        """The observation scaled (``Setup.scaler``), then ``_known_history`` as a table
-        of ``rounds × (players + 1)``, all on ``[0, 1]``: 0 where nothing happened yet, a
-        card ``d`` as ``(d + 1) / 10``, another seat's hidden placement as ``1 / (A +
-        1)`` and a placement ``a`` as ``(a + 2) / (A + 1)`` (``A`` actions); ``seat``
-        None: the public ones."""
-        setup = self.setup
-        width = setup.players + 1
-        out = np.zeros(setup.information_size, np.float32)
-        size = setup.observation_shape[0]
-        out[:size] = setup.scaler(self.public_observe() if seat is None else self.observe(seat))
-        places = setup.actions + 1
-        for k, (card, *placed) in enumerate(self._known_history(seat, history)):
-            at = size + k * width
-            out[at] = (card + 1) / 10
-            out[at + 1 : at + 1 + len(placed)] = [
-                1 / places if a == HIDDEN else (a + 2) / places for a in placed
-            ]
-        return out
-
-    def information_string(self, seat: int | None, history: Sequence[int]) -> str:
-        """The cards turned, every placement of the rounds resolved, and of the current
-        round only the seat's own (``seat`` None: none)."""
-        words: list[str] = []
-        for card, *placed in self._known_history(seat, history):
-            words.append(f"card{card}")
-            words += ["?" if a == HIDDEN else str(a) for a in placed]
-        return " ".join(words)
-
     # -- public information (``tabletop.research.encoding.PublicView``) ------------------
 
     def public_observe(self) -> np.ndarray:
@@ -634,12 +569,6 @@ class ChanceEncoder(Encoder):
 
     def public_render(self) -> str:
         return render(self.state, turned=self._card_turned(), public=True)
-
-    def public_information_tensor(self, history: Sequence[int]) -> np.ndarray:
-        return self.information_tensor(None, history)
-
-    def public_information_string(self, history: Sequence[int]) -> str:
-        return self.information_string(None, history)
 
 
 class Nmbr9Setup:
