@@ -36,11 +36,13 @@ setup(
             extra_link_args=["-pthread"],
             optional=True,
         ),
-        # The research encoding's mask in C: without it the pure Python mask serves
+        # NMBR 9's OpenSpiel game and research mask in C: without it the pure Python
+        # ChanceEncoder and mask serve
         Extension(
             "tabletop.games.nmbr9._nmbr9fast",
             ["src/tabletop/games/nmbr9/_nmbr9fast.c"],
-            extra_compile_args=["-O2", "-std=c11"],
+            # no fused multiply-add: the scaled observation is bitwise Scaler's
+            extra_compile_args=["-O2", "-std=c11", "-ffp-contract=off"],
             optional=True,
         ),
         # The research tensors' scaling and listing in C: without it numpy serves
