@@ -135,6 +135,108 @@ static int read_tile(PyObject *tile, int *d, int *r, int *x, int *y, int *level)
     return 0;
 }
 
+/* A tile as the mask's kernel reads it: x, y are the window column and row of its box's
+ * top-left corner (board x + size / 2), clamped to -8 .. size + 8 (a tile further out
+ * has no square on the grid either way). */
+typedef struct { uint8_t digit, rotation, level; int8_t x, y; } Tile;
+
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+
+/* The legal placements of ``digit`` inside the window on the board of ``tiles`` (in the
+ * order laid, at least one; levels below MAXLEVELS - 1) as bits: bit x of
+ * ``bits[rotation * size + y]`` for the box's top-left corner on window square (x, y).
+ * Returns how many. Only the levels used and, per level, the rows near its tiles are
+ * cleared and scanned: a placement on a level with tiles touches one of them, and one
+ * above the table lies on the tiles of the level below. */
+static int legal_bits(const Tile *tiles, int count, int digit, int size, uint64_t *bits) {
+    int grid = size + 2, levels = 0;
+    for (int i = 0; i < count; i++)
+        if (tiles[i].level + 1 > levels) levels = tiles[i].level + 1;
+    /* occ[k][gy]: squares covered on level k; rows 0 and grid + 1 are empty padding so
+     * that a row's neighbours above and below always exist (grid row gy is occ row gy+1) */
+    uint64_t occ[MAXLEVELS][MAXGRID + 2];
+    uint8_t top[MAXGRID][MAXGRID];   /* 1 + index of the top tile on a square, 0: none */
+    int per_level[MAXLEVELS], lo[MAXLEVELS], hi[MAXLEVELS];  /* grid rows with squares */
+    memset(occ, 0, (size_t)(levels + 1) * sizeof occ[0]);
+    memset(top, 0, (size_t)grid * sizeof top[0]);
+    for (int k = 0; k <= levels; k++) { per_level[k] = 0; lo[k] = grid; hi[k] = -1; }
+    for (int i = 0; i < count; i++) {
+        const Tile *t = &tiles[i];
+        const Shape *s = &SHAPES[t->digit][t->rotation];
+        per_level[t->level]++;
+        for (int q = 0; q < s->n; q++) {
+            int gx = t->x + s->dx[q] + 1, gy = t->y + s->dy[q] + 1;
+            if (gx < 0 || gx >= grid || gy < 0 || gy >= grid) continue;  /* beyond the ring */
+            occ[t->level][gy + 1] |= 1ULL << gx;
+            top[gy][gx] = (uint8_t)(i + 1);
+            if (gy < lo[t->level]) lo[t->level] = gy;
+            if (gy > hi[t->level]) hi[t->level] = gy;
+        }
+    }
+    memset(bits, 0, (size_t)4 * size * sizeof *bits);
+    /* window squares of a row: grid columns 1 .. size */
+    uint64_t inside = ((1ULL << size) - 1) << 1;
+    uint64_t S[MAXGRID + 2], N[MAXGRID + 2];
+    int found = 0;
+    for (int level = 0; level <= levels && level < MAXLEVELS - 1; level++) {
+        if (level > 0 && per_level[level - 1] < 2) continue;  /* nothing rests on one tile */
+        int touch = level < levels;  /* tiles on this level already: touch one of them */
+        int first = 1, last = size;  /* grid rows where a tile's top row may lie */
+        if (level > 0) { first = imax(first, lo[level - 1]); last = imin(last, hi[level - 1]); }
+        if (touch) { first = imax(first, lo[level] - 4); last = imin(last, hi[level] + 1); }
+        if (first > last) continue;
+        int end = imin(last + 4, grid + 1);  /* the last occ row a tile there covers */
+        for (int row = first + 1; row <= end; row++) {
+            int real = row >= 2 && row <= size + 1;  /* a window row (grid rows 1 .. size) */
+            uint64_t here = occ[level][row];
+            uint64_t below = level ? occ[level - 1][row] : ~0ULL;
+            S[row] = real ? below & ~here & inside : 0;  /* squares of height == level */
+            if (touch) {
+                uint64_t above = occ[level][row - 1];
+                uint64_t under = row < grid + 1 ? occ[level][row + 1] : 0;
+                N[row] = ((here << 1) | (here >> 1) | above | under) & ~here;
+            }
+        }
+        for (int i = 0; i < NDISTINCT[digit]; i++) {
+            int r = DISTINCT[digit][i];
+            const Shape *s = &SHAPES[digit][r];
+            uint64_t *plane = bits + (size_t)r * size;
+            for (int gy = first; gy <= last && gy + s->h - 1 <= size; gy++) {
+                uint64_t fit = ~0ULL, adjacent = 0;
+                for (int q = 0; q < s->n && fit; q++) {
+                    int row = gy + s->dy[q] + 1;
+                    fit &= S[row] >> s->dx[q];
+                    if (touch) adjacent |= N[row] >> s->dx[q];
+                }
+                if (touch) fit &= adjacent;
+                if (level == 0) {  /* on the table: every fit is legal */
+                    plane[gy - 1] |= fit >> 1;
+                    continue;
+                }
+                while (fit) {  /* above it: two different tiles under it */
+                    int gx = __builtin_ctzll(fit);
+                    fit &= fit - 1;
+                    int under = top[gy + s->dy[0]][gx + s->dx[0]], two = 0;
+                    for (int q = 1; q < s->n && !two; q++)
+                        two = top[gy + s->dy[q]][gx + s->dx[q]] != under;
+                    if (two) plane[gy - 1] |= 1ULL << (gx - 1);
+                }
+            }
+        }
+    }
+    for (int i = 0; i < 4 * size; i++) found += __builtin_popcountll(bits[i]);
+    return found;
+}
+
+/* Spread mask bits into a byte per action (``out``: 4 * size * size bytes). */
+static void bits_to_bytes(const uint64_t *bits, int size, char *out) {
+    memset(out, 0, (size_t)4 * size * size);
+    for (int row = 0; row < 4 * size; row++)
+        for (uint64_t b = bits[row]; b; b &= b - 1)
+            out[(size_t)row * size + __builtin_ctzll(b)] = 1;
+}
+
 /* window_mask(out, tiles, digit, size): set ``out`` (a writable buffer of 4 * size * size
  * bytes) to the mask of ``digit`` on the board of ``tiles`` ((digit, rotation, x, y,
  * level) in the order laid, at least one); ValueError for a size above 62. */
@@ -163,17 +265,8 @@ static PyObject *py_window_mask(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "1 to 255 tiles");
         goto fail;
     }
-
-    int grid = size + 2, half = size / 2;
-    /* occ[k][gy]: squares covered on level k; rows 0 and grid + 1 are empty padding so
-     * that a row's neighbours above and below always exist (grid row gy is occ row gy+1) */
-    uint64_t occ[MAXLEVELS][MAXGRID + 2];
-    uint8_t top[MAXGRID][MAXGRID];   /* 1 + index of the top tile on a square, 0: none */
-    int per_level[MAXLEVELS];
-    int levels = 0;
-    memset(occ, 0, sizeof occ);
-    memset(top, 0, sizeof top);
-    memset(per_level, 0, sizeof per_level);
+    Tile board[MAXTILES];
+    int half = size / 2;
     for (Py_ssize_t i = 0; i < count; i++) {
         int d, r, x, y, level;
         if (read_tile(PySequence_Fast_GET_ITEM(seq, i), &d, &r, &x, &y, &level) < 0) goto fail;
@@ -181,62 +274,16 @@ static PyObject *py_window_mask(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "bad tile: (digit 0-9, rotation 0-3, x, y, level)");
             goto fail;
         }
-        if (level + 1 > levels) levels = level + 1;
-        per_level[level]++;
-        const Shape *s = &SHAPES[d][r];
-        for (int q = 0; q < s->n; q++) {
-            long gx = (long)x + s->dx[q] + half + 1, gy = (long)y + s->dy[q] + half + 1;
-            if (gx < 0 || gx >= grid || gy < 0 || gy >= grid) continue;  /* beyond the ring */
-            occ[level][gy + 1] |= 1ULL << gx;
-            top[gy][gx] = (uint8_t)(i + 1);
-        }
+        long wx = (long)x + half, wy = (long)y + half;
+        board[i].digit = (uint8_t)d;
+        board[i].rotation = (uint8_t)r;
+        board[i].level = (uint8_t)level;
+        board[i].x = (int8_t)(wx < -8 ? -8 : wx > size + 8 ? size + 8 : wx);
+        board[i].y = (int8_t)(wy < -8 ? -8 : wy > size + 8 ? size + 8 : wy);
     }
-
-    char *mask = (char *)out.buf;
-    memset(mask, 0, (size_t)out.len);
-    /* window squares of a row: grid columns 1 .. size */
-    uint64_t inside = ((1ULL << size) - 1) << 1;
-    uint64_t S[MAXGRID + 2], N[MAXGRID + 2];
-    for (int level = 0; level <= levels && level < MAXLEVELS - 1; level++) {
-        if (level > 0 && per_level[level - 1] < 2) continue;  /* nothing rests on one tile */
-        int touch = level < levels;  /* tiles on this level already: touch one of them */
-        for (int row = 0; row < grid + 2; row++) {
-            int real = row >= 2 && row <= size + 1;  /* a window row (grid rows 1 .. size) */
-            uint64_t here = occ[level][row];
-            uint64_t below = level ? occ[level - 1][row] : ~0ULL;
-            S[row] = real ? below & ~here & inside : 0;  /* squares of height == level */
-            if (touch) {
-                uint64_t above = row > 0 ? occ[level][row - 1] : 0;
-                uint64_t under = row < grid + 1 ? occ[level][row + 1] : 0;
-                N[row] = ((here << 1) | (here >> 1) | above | under) & ~here;
-            }
-        }
-        for (int i = 0; i < NDISTINCT[digit]; i++) {
-            int r = DISTINCT[digit][i];
-            const Shape *s = &SHAPES[digit][r];
-            char *plane = mask + (size_t)r * size * size;
-            for (int gy = 1; gy + s->h - 1 <= size; gy++) {
-                uint64_t fit = ~0ULL, adjacent = 0;
-                for (int q = 0; q < s->n && fit; q++) {
-                    int row = gy + s->dy[q] + 1;
-                    fit &= S[row] >> s->dx[q];
-                    if (touch) adjacent |= N[row] >> s->dx[q];
-                }
-                if (touch) fit &= adjacent;
-                while (fit) {
-                    int gx = __builtin_ctzll(fit);
-                    fit &= fit - 1;
-                    if (level > 0) {  /* two different tiles under it */
-                        int first = top[gy + s->dy[0]][gx + s->dx[0]], two = 0;
-                        for (int q = 1; q < s->n && !two; q++)
-                            two = top[gy + s->dy[q]][gx + s->dx[q]] != first;
-                        if (!two) continue;
-                    }
-                    plane[(gy - 1) * size + gx - 1] = 1;
-                }
-            }
-        }
-    }
+    uint64_t bits[4 * (MAXGRID - 2)];
+    legal_bits(board, (int)count, digit, size, bits);
+    bits_to_bytes(bits, size, (char *)out.buf);
     Py_DECREF(seq);
     PyBuffer_Release(&out);
     Py_RETURN_NONE;
