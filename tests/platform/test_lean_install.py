@@ -64,6 +64,8 @@ NEEDS_EXTRA = {
     "tabletop.games.novaluna.fastchance",
     "tabletop.games.nmbr9.encoding",
     "tabletop.games.nmbr9.window",
+    "tabletop.games.nmbr9.information",
+    "tabletop.games.nmbr9.fastchance",
     "tabletop.server.pgstore",
     "tabletop.server.dbcopy",
 }

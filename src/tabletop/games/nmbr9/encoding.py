@@ -55,7 +55,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -78,6 +78,9 @@ from .window import (
 )
 from .window import COMPILED_SIZE as COMPILED_SIZE  # part of this module's public names
 from .window import window_is_full as window_is_full
+
+if TYPE_CHECKING:
+    from .fastchance import CompiledChanceEncoder
 
 HEADER = 6
 #: ``Encoder.truncation`` once a seat that must place has no placement in the window.
@@ -618,8 +621,11 @@ class Nmbr9Setup:
         """A game shuffled from ``seed``; ``options`` may fix it: ``{"deck": 20 digits}``."""
         return Encoder(self, self.rules.new_state(seed, deck=options.get("deck")))
 
-    def undealt(self) -> ChanceEncoder:
-        return ChanceEncoder(self)
+    def undealt(self) -> ChanceEncoder | CompiledChanceEncoder:
+        """OpenSpiel's game: compiled where the C extension is built (``fastchance``)."""
+        from .fastchance import undealt  # it builds on this module's ChanceEncoder
+
+        return undealt(self)
 
 
 def _window(size: int) -> Callable[[int, Place], bool]:
@@ -713,9 +719,9 @@ class Nmbr9Encoding:
     perfect_information = False
     simultaneous = True  # every seat places every round (``TabletopParallelEnv``)
     compiled = (
-        "masks compiled (C extension _nmbr9fast)"
+        "OpenSpiel's game and the masks compiled (C extension _nmbr9fast)"
         if COMPILED
-        else "masks in pure Python (no C extension)"
+        else "OpenSpiel's game and the masks in pure Python (no C extension)"
     )
     spiel_parameters = {"players": 2, "remove": 0}
 
