@@ -65,7 +65,7 @@ def check(encoder: enc.Encoder) -> None:
 @given(seed=SEEDS, players=PLAYERS, size=SIZES, policy=POLICIES)
 def test_observations_and_masks_are_the_references_all_game(seed, players, size, policy):
     setup = enc.ENCODING.setup(players, size=size)
-    encoder = setup.deal(seed, {})
+    encoder = enc.Encoder(setup, setup.rules.new_state(seed))  # the Python one
     replay = setup.rules.new_state(seed)  # the same game through the checked ``apply``
     rng = random.Random(seed)
     check(encoder)

@@ -75,10 +75,14 @@ class CompiledChanceEncoder:
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its class, setup, log and reference (if made): OpenSpiel pickles a
-        state to serialize it; the compiled game is replayed from the log."""
+        """Pickled as its class, arguments, log and reference (if made): OpenSpiel
+        pickles a state to serialize it; the compiled game is replayed from the log."""
         entries = self._entries(self._length)
-        return _restore, (type(self), self.setup, entries, self._reference, self._synced)
+        return _restore, (type(self), self._arguments(), entries, self._reference, self._synced)
+
+    def _arguments(self) -> tuple[Any, ...]:
+        """What the class is made from (a subclass that takes more says so)."""
+        return (self.setup,)
 
     # -- the reference ------------------------------------------------------------------
 
@@ -198,13 +202,13 @@ class CompiledChanceEncoder:
 
 def _restore(
     cls: type[CompiledChanceEncoder],
-    setup: Any,
+    arguments: tuple[Any, ...],
     entries: list[tuple[bool, int]],
     reference: Any,
     synced: int,
 ) -> CompiledChanceEncoder:
     """The game ``CompiledChanceEncoder.__reduce__`` pickled."""
-    game = cls(setup)
+    game = cls(*arguments)
     for chance, value in entries:
         if chance:
             game.apply_chance(value)

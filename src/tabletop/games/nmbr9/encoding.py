@@ -80,7 +80,7 @@ from .window import COMPILED_SIZE as COMPILED_SIZE  # part of this module's publ
 from .window import window_is_full as window_is_full
 
 if TYPE_CHECKING:
-    from .fastchance import CompiledChanceEncoder
+    from .fastchance import CompiledChanceEncoder, CompiledEncoder
 
 HEADER = 6
 #: ``Encoder.truncation`` once a seat that must place has no placement in the window.
@@ -617,9 +617,11 @@ class Nmbr9Setup:
         both.flags.writeable = False
         return both, len(cells)
 
-    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder:
+    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder | CompiledEncoder:
         """A game shuffled from ``seed``; ``options`` may fix it: ``{"deck": 20 digits}``."""
-        return Encoder(self, self.rules.new_state(seed, deck=options.get("deck")))
+        from .fastchance import deal  # compiled where the C extension is built
+
+        return deal(self, self.rules.new_state(seed, deck=options.get("deck")))
 
     def undealt(self) -> ChanceEncoder | CompiledChanceEncoder:
         """OpenSpiel's game: compiled where the C extension is built (``fastchance``)."""
@@ -650,7 +652,8 @@ def encoder_from_seat_record(seat_record: Any, seed: int, size: int = SIZE) -> E
     found = read_seat_record(seat_record, seed, _window(size))
     state = found.recorder.state
     setup = Nmbr9Setup(state.game.players, state.removed, size)  # a random removal is known
-    encoder = setup.deal(seed, found.deal)
+    # the Python encoder: each move reads the rules' state, which it holds
+    encoder = Encoder(setup, setup.rules.new_state(seed, deck=found.deal.get("deck")))
     for seat, place in found.moves:
         state = encoder.state
         if state.card is None or not in_window(state.card, place, size):

@@ -26,10 +26,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...research.compiled import CompiledChanceEncoder as CompiledGame
-from .encoding import WINDOW_FULL, ChanceEncoder
+from ...research.encoding import CHANCE
+from .encoding import WINDOW_FULL, ChanceEncoder, Encoder
 from .information import ChanceInformation
-from .rules import CARDS, State
+from .rules import CARDS, Place, State
 from .window import COMPILED as MASK_COMPILED
+from .window import encode, in_window
 
 if TYPE_CHECKING:
     from .encoding import Nmbr9Setup
@@ -104,6 +106,102 @@ class CompiledChanceEncoder(CompiledGame, ChanceInformation):
     chance_string = ChanceInformation.chance_string
 
 
+class CompiledEncoder(CompiledGame):
+    """The dealt ``Encoder``'s game (PettingZoo, Gymnasium: same answers, same errors) on
+    ``_nmbr9fast.Game``: the deck is known, so each round's card is turned as the round
+    begins and no caller sees a chance node. Made from a new rules' state (round 0)."""
+
+    __slots__ = ("_initial", "_deck", "_truncation")
+    setup: Nmbr9Setup
+
+    def __init__(self, setup: Nmbr9Setup, state: State) -> None:
+        assert COMPILED, "the C extension is not built (see COMPILED)"
+        assert state.round == 0 and not any(state.placed), "a new game"
+        self._initial = state  # never changed: the reference plays a clone
+        self._deck = state.deck_order()
+        super().__init__(setup)
+        self._game.apply_chance(self._deck[0])
+        self._truncation = self._window_full()
+
+    def _new_game(self, setup: Nmbr9Setup) -> Any:
+        return _nmbr9fast.Game(setup.players, self._initial.rounds, setup.size)
+
+    def _new_reference(self, setup: Nmbr9Setup) -> Encoder:
+        return Encoder(setup, self._initial.clone())
+
+    def _arguments(self) -> tuple[Any, ...]:
+        return self.setup, self._initial
+
+    def __deepcopy__(self, memo: dict) -> CompiledEncoder:
+        new = super().__deepcopy__(memo)
+        new._initial, new._deck, new._truncation = self._initial, self._deck, self._truncation
+        return new
+
+    def copy(self) -> CompiledEncoder:
+        """An independent copy."""
+        return self.__deepcopy__({})
+
+    def _window_full(self) -> str | None:
+        """As a round begins: ``WINDOW_FULL`` if a seat has no placement in the window."""
+        game = self._game
+        if game.in_round and any(not game.legal_actions(s) for s in range(self.setup.players)):
+            return WINDOW_FULL
+        return None
+
+    @property
+    def state(self) -> State:
+        return self.reference.state
+
+    @property
+    def is_over(self) -> bool:
+        game = self._game
+        return game.is_over and not game.stuck  # a full window truncates, not ends
+
+    @property
+    def truncation(self) -> str | None:
+        """``WINDOW_FULL`` from the start of a round in which a seat has no placement
+        inside the window (``encoding.Encoder.truncation``)."""
+        return self._truncation
+
+    def acting(self) -> int:
+        game = self._game
+        if game.stuck:  # C stops there; the rules go on with the seat that cannot place
+            return self._length % self.setup.players  # seats place in order each round
+        return game.acting()
+
+    def apply(self, action: int, seat: int | None = None) -> None:
+        """``encoding.Encoder.apply``; the next round's card is turned as it begins."""
+        super().apply(action, seat)
+        game = self._game
+        if game.acting() == CHANCE:
+            game.apply_chance(self._deck[self._length // self.setup.players])
+            self._truncation = self._window_full()
+
+    def legal_actions(self, seat: int) -> list[int]:
+        return self._game.legal_actions(seat)
+
+    def mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(self.setup.actions, np.int8)
+        self._game.mask(seat, mask)
+        return mask
+
+    def scores(self) -> list[int]:
+        return self._game.scores()
+
+    def action_index(self, action: Place) -> int:
+        """``encoding.Encoder.action_index`` without the rules' state (no replay: data
+        sets ask it at every move)."""
+        card, size = self._game.card, self.setup.size
+        if card < 0 or not in_window(card, action, size):
+            raise ValueError(f"{action} lies outside the {size} x {size} window")
+        return encode(action, size)
+
+
+def deal(setup: Nmbr9Setup, state: State) -> CompiledEncoder | Encoder:
+    """The dealt game of a new rules' ``state``: the compiled one where it is built."""
+    return CompiledEncoder(setup, state) if COMPILED else Encoder(setup, state)
+
+
 def undealt(setup: Nmbr9Setup) -> CompiledChanceEncoder | ChanceEncoder:
     """OpenSpiel's undealt game: the compiled one where it is built (and the number of
     cards removed is fixed: a random removal stays the Python game's)."""
@@ -112,4 +210,4 @@ def undealt(setup: Nmbr9Setup) -> CompiledChanceEncoder | ChanceEncoder:
     return ChanceEncoder(setup)
 
 
-__all__ = ["COMPILED", "CompiledChanceEncoder", "undealt"]
+__all__ = ["COMPILED", "CompiledChanceEncoder", "CompiledEncoder", "deal", "undealt"]
