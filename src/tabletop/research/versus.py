@@ -34,7 +34,6 @@ import numpy as np
 from gymnasium import spaces
 
 from ..games.novaluna import encoding as nlenc
-from ..games.novaluna.rules import State
 from .aec import NovaLunaEnv
 
 #: The two-player observation's bounds (``research.encoding.Scaler``).
@@ -68,13 +67,6 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         """The learner's PettingZoo agent name."""
         return self.aec.possible_agents[self.learner]
 
-    @property
-    def _state(self) -> State:
-        """The Nova Luna state of the game in progress (dealt by ``reset``)."""
-        state = self.aec.state
-        assert isinstance(state, State)
-        return state
-
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
     ) -> tuple[np.ndarray, dict]:
@@ -98,7 +90,7 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         self.aec.step(index)
         self._play_opponent()
         reward = self.disc_reward * (self._disc_lead() - before)
-        over = self._state.is_over
+        over = self.aec.encoder.is_over
         info = {"action_mask": self._mask}
         if over:
             reward += self.aec.rewards[self.agent]
@@ -114,15 +106,16 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
 
     def _play_opponent(self) -> None:
         """The ``random`` policy moves until the learner is to move or the game ends."""
-        state, enc = self._state, self.aec.encoder
-        while not state.is_over and state.current_seat != self.learner:
-            self.aec.step(self._rng.choice(np.flatnonzero(enc.mask(state.current_seat)).tolist()))
+        enc = self.aec.encoder  # asked, not its rules' state: the compiled one replays it
+        while not enc.is_over and (seat := enc.acting()) != self.learner:
+            self.aec.step(self._rng.choice(np.flatnonzero(enc.mask(seat)).tolist()))
         self._mask = enc.mask(self.learner)
 
     def _disc_lead(self) -> int:
-        """Discs the learner has placed minus those the opponent has."""
-        state = self._state
-        return state.discs_placed(self.learner) - state.discs_placed(1 - self.learner)
+        """Discs the learner has placed minus those the opponent has (the learner's
+        observation: its seat first, each seat's discs placed second)."""
+        seats = nlenc.split(self.aec.encoder.observe(self.learner), 2)["seats"]
+        return int(seats[0, 1]) - int(seats[1, 1])
 
     def _observe(self) -> np.ndarray:
         obs = self.aec.encoder.observe(self.learner)

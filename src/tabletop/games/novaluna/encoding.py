@@ -73,7 +73,7 @@ from .rules.tiles import TILE_COLOR, TILE_COST, TILE_IDS, TILE_TASKS
 
 if TYPE_CHECKING:
     from .chance import ChanceEncoder
-    from .fastchance import CompiledChanceEncoder
+    from .fastchance import CompiledChanceEncoder, CompiledEncoder
 
 RADIUS = 44
 GRID = 2 * RADIUS + 1
@@ -551,9 +551,22 @@ class NovaLunaSetup:
     def __deepcopy__(self, memo: dict) -> NovaLunaSetup:
         return self  # never changes: OpenSpiel's clones share it
 
-    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder:
+    def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder | CompiledEncoder:
         """A game shuffled from ``seed``; ``options`` may fix the deal: ``{"pile": 68 tile
-        ids in draw order, "start_stack": seats bottom to top}``."""
+        ids in draw order, "start_stack": seats bottom to top}``. Compiled where the C
+        extension is built (``fastchance.CompiledEncoder``), ``deal_python``'s otherwise:
+        the same game."""
+        from .fastchance import dealt  # it builds on this module's Encoder
+
+        return dealt(self, seed, options)
+
+    def deal_python(self, seed: int, options: Mapping[str, Any]) -> Encoder:
+        """``deal``'s game as the pure Python ``Encoder`` (the compiled one's reference).
+
+        >>> setup = NovaLunaSetup(2)
+        >>> setup.deal_python(5, {}).render() == setup.deal(5, {}).render()
+        True
+        """
         state = self.rules.new_state(
             seed, pile=options.get("pile"), start_stack=options.get("start_stack")
         )
@@ -566,7 +579,7 @@ class NovaLunaSetup:
         return undealt(self)
 
 
-def encoder_from_seat_record(seat_record: Any, seed: int) -> Encoder:
+def encoder_from_seat_record(seat_record: Any, seed: int) -> Encoder | CompiledEncoder:
     """The ``Encoder`` of a game at the point ``seat_record`` (``GameType.seat_record``)
     shows: dealt as ``GameType.determinize(seat_record, seed)`` deals it and every action
     applied through it, so that its observations, masks and action indices are the
@@ -634,7 +647,9 @@ class NovaLunaEncoding:
     def setup(self, players: int, **options: Any) -> NovaLunaSetup:
         return NovaLunaSetup(players, **options)
 
-    def from_seat_record(self, seat_record: Any, seed: int, **options: Any) -> Encoder:
+    def from_seat_record(
+        self, seat_record: Any, seed: int, **options: Any
+    ) -> Encoder | CompiledEncoder:
         if options:
             raise ValueError(f"Nova Luna's encoder takes no options, not {', '.join(options)}")
         return encoder_from_seat_record(seat_record, seed)
