@@ -152,12 +152,10 @@ class CompiledEncoder(CompiledGame):
         """An independent copy (``Encoder.copy``): the compiled game's copy."""
         return self.__deepcopy__({})
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickled as its setup, deal, actions and reference (if made)."""
+    def _arguments(self) -> tuple[Any, ...]:
+        """Pickled as the deal (``research.compiled``), not the seed."""
         first = self._first
-        deal = {"pile": first.pile_order(), "start_stack": first.start_stack}
-        actions = [value for _, value in self._entries(self._length)]
-        return _restore, (type(self), self.setup, deal, actions, self._reference, self._synced)
+        return self.setup, 0, {"pile": first.pile_order(), "start_stack": first.start_stack}
 
     # -- playing ------------------------------------------------------------------------
 
@@ -206,22 +204,6 @@ class CompiledEncoder(CompiledGame):
             game.mask(mask)  # zeros it first; all 0 once over
             return mask
         return np.zeros(ACTIONS, np.int8)
-
-
-def _restore(
-    cls: type[CompiledEncoder],
-    setup: NovaLunaSetup,
-    deal: dict[str, Any],
-    actions: list[int],
-    reference: Encoder | None,
-    synced: int,
-) -> CompiledEncoder:
-    """The game ``CompiledEncoder.__reduce__`` pickled."""
-    game = cls(setup, 0, deal)
-    for action in actions:
-        game.apply(action)
-    game._reference, game._synced = reference, synced
-    return game
 
 
 def undealt(setup: NovaLunaSetup) -> CompiledChanceEncoder | ChanceEncoder:
