@@ -1,4 +1,6 @@
-"""NMBR 9's OpenSpiel game with its hot methods in C: ``CompiledChanceEncoder``.
+"""NMBR 9's games with their hot methods in C: OpenSpiel's ``CompiledChanceEncoder`` and
+the environments' dealt ``CompiledEncoder`` (``Nmbr9Setup.deal()``: PettingZoo,
+Gymnasium), which plays the same C game and turns each round's card from the dealt deck.
 
 The pure Python rules and encoder cost some 50 µs a step, more than a training loop's
 budget (20,000 steps a second), so ``Nmbr9Setup.undealt()`` hands OpenSpiel this
