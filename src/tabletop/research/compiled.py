@@ -64,15 +64,30 @@ class CompiledChanceEncoder:
 
     # -- copies and pickles -------------------------------------------------------------
 
+    #: The slots subclasses add: values a copy shares (a deal, what the last round
+    #: decided), never changed in place.
+    _shared: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._shared = cls._shared + tuple(cls.__dict__.get("__slots__", ()))
+
     def __deepcopy__(self, memo: dict) -> Any:
-        """A copy for OpenSpiel's ``clone()``: the compiled game copied, the log shared,
-        the reference (if one was made) deep-copied: it may hold a reordered deck."""
+        """A copy for OpenSpiel's ``clone()``: the compiled game copied, the log and the
+        subclasses' slots shared, the reference (if one was made) deep-copied: it may hold
+        a reordered deck."""
         new = type(self).__new__(type(self))
         new.setup = self.setup
         new._game = self._game.copy()
         new._log, new._length, new._synced = self._log, self._length, self._synced
         new._reference = None if self._reference is None else copy.deepcopy(self._reference)
+        for name in self._shared:
+            setattr(new, name, getattr(self, name))
         return new
+
+    def copy(self) -> Any:
+        """An independent copy (``Encoder.copy``)."""
+        return self.__deepcopy__({})
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its class, arguments, log and reference (if made): OpenSpiel

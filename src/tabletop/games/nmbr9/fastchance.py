@@ -134,15 +134,6 @@ class CompiledEncoder(CompiledGame):
     def _arguments(self) -> tuple[Any, ...]:
         return self.setup, self._initial
 
-    def __deepcopy__(self, memo: dict) -> CompiledEncoder:
-        new = super().__deepcopy__(memo)
-        new._initial, new._deck, new._truncation = self._initial, self._deck, self._truncation
-        return new
-
-    def copy(self) -> CompiledEncoder:
-        """An independent copy."""
-        return self.__deepcopy__({})
-
     def _window_full(self) -> str | None:
         """As a round begins: ``WINDOW_FULL`` if a seat has no placement in the window."""
         game = self._game

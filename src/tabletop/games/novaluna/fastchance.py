@@ -143,15 +143,6 @@ class CompiledEncoder(CompiledGame):
 
     # -- copies and pickles -------------------------------------------------------------
 
-    def __deepcopy__(self, memo: dict) -> CompiledEncoder:
-        new = super().__deepcopy__(memo)
-        new._first, new._deal, new._drawn = self._first, self._deal, self._drawn
-        return new
-
-    def copy(self) -> CompiledEncoder:
-        """An independent copy (``Encoder.copy``): the compiled game's copy."""
-        return self.__deepcopy__({})
-
     def _arguments(self) -> tuple[Any, ...]:
         """Pickled as the deal (``research.compiled``), not the seed."""
         first = self._first
