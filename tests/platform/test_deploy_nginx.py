@@ -16,20 +16,26 @@ per-address limits stay apart."""
 
 from __future__ import annotations
 
+import argparse
 import json
+import re
+import shlex
 import socket
 import ssl
 import uuid
 from collections.abc import Iterator
 from contextlib import closing
+from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from account_support import PASSWORD
-from nginx_support import HOST, Nginx
+from nginx_support import CONFIG, HOST, Nginx
 from tabletop.server.accounts import COOKIE
+from tabletop.server.main import add_arguments
 
 from server_support import ServerProcess, receive
 
@@ -130,7 +136,7 @@ def test_game_websocket_plays(nginx: Nginx) -> None:
         game = r.json()
     tokens = [seat["token"] for seat in game["seats"]]
     url = f"{nginx.ws_url}/api/games/{game['id']}/ws"
-    with connect(url, ssl=nginx.tls, open_timeout=10) as ws:
+    with connect(url, ssl=nginx.tls, open_timeout=30) as ws:
         ws.send(json.dumps({"type": "hello", "tokens": tokens}))
         state = receive(ws, lambda m: m["type"] == "state")
         action = state["choices"][0]["action"]
@@ -151,12 +157,14 @@ def test_account_socket_passes_the_origin_check(nginx: Nginx) -> None:
         cookie = {"Cookie": f"{COOKIE}={c.cookies[COOKIE]}"}
         url = f"{nginx.ws_url}/api/account/ws"
         with connect(
-            url, ssl=nginx.tls, origin=nginx.url, additional_headers=cookie, open_timeout=10
+            url, ssl=nginx.tls, origin=nginx.url, additional_headers=cookie, open_timeout=30
         ) as ws:
             assert receive(ws, lambda m: True)["type"] == "games"
         foreign = f"http://{HOST}:{nginx.https}"  # the same host and port, not HTTPS
-        with pytest.raises(Exception, match="403"):
-            connect(url, ssl=nginx.tls, origin=foreign, additional_headers=cookie).close()
+        with pytest.raises(InvalidStatus, match="403"):
+            connect(
+                url, ssl=nginx.tls, origin=foreign, additional_headers=cookie, open_timeout=30
+            ).close()
 
 
 def test_event_stream_is_not_buffered(nginx: Nginx) -> None:
@@ -266,3 +274,65 @@ def test_connections_per_address_are_capped(nginx: Nginx) -> None:
     finally:
         for sock in held:
             sock.close()
+
+
+# The documents agree with the files and the server: no nginx needed.
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY_DOC = ROOT / "docs" / "deploy.md"
+UNIT = ROOT / "deploy" / "systemd" / "novaluna.service"
+
+
+def serve_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="novaluna serve", exit_on_error=False)
+    add_arguments(parser)
+    return parser
+
+
+def logical_lines(text: str) -> list[str]:
+    """``text``'s lines with backslash continuations joined."""
+    return text.replace("\\\n", " ").splitlines()
+
+
+def test_the_service_unit_runs_a_valid_command() -> None:
+    (exec_start,) = (
+        line.removeprefix("ExecStart=")
+        for line in logical_lines(UNIT.read_text())
+        if line.startswith("ExecStart=")
+    )
+    program, command, *args = shlex.split(exec_start)
+    assert program.endswith("/bin/novaluna") and command == "serve"
+    options = serve_parser().parse_args(args)
+    assert options.host == "127.0.0.1" and options.trusted_proxy == ["127.0.0.1"]
+
+
+def test_the_documented_serve_options_exist() -> None:
+    """Every ``novaluna serve`` command line of docs/deploy.md, and every line of
+    options it tells to add, is one that ``serve`` takes."""
+    blocks = re.findall(r"```sh\n(.*?)```", DEPLOY_DOC.read_text(), re.S)
+    checked = 0
+    for line in (line for block in blocks for line in logical_lines(block)):
+        words = shlex.split(line, comments=True)
+        if "serve" in words and words[words.index("serve") - 1].endswith("novaluna"):
+            args = words[words.index("serve") + 1 :]
+        elif words and words[0].startswith("--"):
+            args = words
+        else:
+            continue
+        serve_parser().parse_args(args)
+        checked += 1
+    assert checked >= 2
+
+
+def test_the_documented_nginx_settings_are_the_files() -> None:
+    """A setting docs/deploy.md names as the file's (``directive value`` in its nginx
+    section) is in deploy/nginx/tabletop.conf as written."""
+    conf = " ".join(CONFIG.read_text().split())
+    directives = {line.split()[0] for line in CONFIG.read_text().splitlines() if line.strip()}
+    section = DEPLOY_DOC.read_text().split("## nginx", 1)[1].split("\n## ", 1)[0]
+    section = re.sub(r"```.*?```", "", section, flags=re.S)  # commands, not settings
+    spans = [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", section)]
+    named = [s for s in spans if " " in s and s.split()[0] in directives and "[::]" not in s]
+    assert len(named) >= 8, named
+    for setting in named:
+        assert setting in conf, setting
