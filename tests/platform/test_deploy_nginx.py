@@ -10,9 +10,9 @@ visitor by the address nginx saw (and not by one a visitor claims), and nginx's
 limits hold: bodies too large, bodies that stall, headers too large and too many
 connections from one address are refused before the server sees them.
 
-Every client comes from an address of its own on the loopback network (127.0.0.x,
-never 127.0.0.1, nginx's own address towards the server), so that the tests'
-per-address limits stay apart."""
+Every client that reaches the server comes from an address of its own on the loopback
+network (127.0.0.x, never 127.0.0.1, nginx's own address towards the server), so that
+the tests' per-address limits stay apart."""
 
 from __future__ import annotations
 
