@@ -177,7 +177,8 @@ def watched(room: Room, account_id: int) -> bool:
 
 
 class Notifier:
-    """Composes the mails and decides when they go (see the module)."""
+    """Decides when mails go and hands them to the mailer (see the module; what each
+    says: compose.py); limits the confirmation mails (``save_unconfirmed``)."""
 
     def __init__(
         self,
