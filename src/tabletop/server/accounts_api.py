@@ -198,12 +198,18 @@ async def _my_data(request: Request) -> Response:
     account = signed_in(request)
     hub = hub_of(request)
     profile = hub.reads.profile(account)
+    records = hub.store.account_records(account.id)
+    email = records.pop("email")
     data = {
         "account": {
             "name": account.name,
             "created": hub.store.account_created(account.id),
+            "bot": account.bot,
             "sessions": hub.store.sessions_of(account.id),
         },
+        # the e-mail address and what the account asked for (null: none given)
+        "email": email[0] if email else None,
+        **records,  # mails sent, confirmation mails, API tokens, sessions, daily attempts
         "ratings": profile["ratings"],
         "games": hub.reads.my_games(account, limit=100_000),
     }

@@ -179,6 +179,7 @@ def _add_mail_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mail-from",
+        type=_sender,
         metavar="ADDRESS",
         help="the sender of the mails (default: tabletop@ the public URL's host)",
     )
@@ -208,6 +209,15 @@ def _smtp(text: str) -> SmtpServer:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _sender(text: str) -> str:
+    from .mail import check_sender
+
+    try:
+        return check_sender(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _public_url(text: str) -> str:
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -223,7 +233,8 @@ def _mail(args: argparse.Namespace) -> MailSettings | None:
         return None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     public = args.public_url or f"http://{shown}:{args.port}"
-    sender = args.mail_from or f"tabletop@{urlsplit(public).hostname}"
+    host = urlsplit(public).hostname or ""
+    sender = args.mail_from or f"tabletop@{host if '.' in host else 'localhost'}"
     return MailSettings(
         args.smtp, sender, public, max(0.0, args.mail_delay), args.mail_digest_check
     )

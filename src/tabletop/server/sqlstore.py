@@ -553,6 +553,37 @@ class SqlStore(ABC):
             for account, name, address, verified, mode, lang in rows
         ]
 
+    def account_records(self, account_id: int) -> dict[str, list[dict[str, Any]]]:
+        """What else is kept of an account, for its export: its e-mail settings, the
+        keys of the mails it was sent, the confirmation mails it asked for (the last
+        day's), its API tokens, sessions and daily attempts; never a secret (no
+        password, token or address hash)."""
+
+        def read(sql: Sql) -> dict[str, list[dict[str, Any]]]:
+            found = {}
+            for what, (table, columns, order) in _ACCOUNT_RECORDS.items():
+                query = f"SELECT {', '.join(columns)} FROM {table} WHERE account_id = ? "
+                rows = sql.rows(query + f"ORDER BY {order}", (account_id,))  # names from code
+                found[what] = [dict(zip(columns, row, strict=True)) for row in rows]
+            return found
+
+        found = self._read(read)
+        for row in found["email"]:
+            row["verified"] = bool(row["verified"])
+        for row in found["api_tokens"]:
+            row["scopes"] = row["scopes"].split()
+        return found
+
+
+#: the export's other records (``account_records``): (table, columns, order)
+_ACCOUNT_RECORDS = {
+    "email": ("mail_settings", ("address", "verified", "mode", "lang", "updated"), "updated"),
+    "mails_sent": ("mails_sent", ("key", "created"), "created"),
+    "confirmation_mails": ("mail_confirmations", ("created",), "created"),
+    "api_tokens": ("api_tokens", ("id", "name", "scopes", "created", "last_used"), "id"),
+    "sessions": ("sessions", ("created", "last_used"), "created"),
+    "daily_attempts": ("daily_attempts", ("type", "day", "game_id", "created"), "created"),
+}
 
 #: 1 for a provisional player of the ``_players`` table ``t`` (its parameter: the
 #: opponents needed), else 0: the leaderboard's first order

@@ -22,6 +22,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from . import ratings
@@ -369,6 +370,8 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)
         sql.run("DELETE FROM mails_sent WHERE account_id = ?", account)
         sql.run("DELETE FROM mail_settings WHERE account_id = ?", account)
+        # the address's count stays (a new account starts no new day of mails to it)
+        sql.run("UPDATE mail_confirmations SET account_id = NULL WHERE account_id = ?", account)
         sql.run("DELETE FROM ratings WHERE player = ?", player)
         sql.run("DELETE FROM rating_changes WHERE player = ?", player)
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
@@ -586,6 +589,58 @@ class SaveMailSettings(Write[None]):
             "lang = excluded.lang, updated = excluded.updated",
             (self.account_id, self.address, self.verified, self.mode, self.lang, now()),
         )
+
+
+@dataclass(frozen=True)
+class MailRefusal:
+    """Why a confirmation mail may not go now: ``"address"`` (that address had its
+    share today) or ``"account"`` (the account asked for its share), and the seconds
+    until the oldest of them leaves the day."""
+
+    limit: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ReserveConfirmation(Write[MailRefusal | None]):
+    """Count a confirmation mail to ``address_key`` asked by ``account_id`` at ``at``
+    (an ISO time) and save the settings ``then`` in the same transaction; or, when the
+    address has had ``per_address`` or the account ``per_account`` since ``since``
+    (a day before), change nothing and say why. Rows from before ``since`` go."""
+
+    account_id: int
+    address_key: str
+    at: str
+    since: str
+    per_address: int
+    per_account: int
+    then: SaveMailSettings
+
+    def run(self, sql: Sql) -> MailRefusal | None:
+        sql.lock_mail_limits()
+        sql.run("DELETE FROM mail_confirmations WHERE created < ?", (self.since,))
+        for limit, column, key, most in (
+            ("address", "address_key", self.address_key, self.per_address),
+            ("account", "account_id", self.account_id, self.per_account),
+        ):
+            found = sql.rows(
+                f"SELECT created FROM mail_confirmations WHERE {column} = ? "  # names from code
+                "ORDER BY created DESC",
+                (key,),
+            )
+            if len(found) >= most:
+                return MailRefusal(limit, _seconds_between(self.since, found[most - 1][0]))
+        sql.run(
+            "INSERT INTO mail_confirmations (address_key, account_id, created) VALUES (?, ?, ?)",
+            (self.address_key, self.account_id, self.at),
+        )
+        self.then.run(sql)
+        return None
+
+
+def _seconds_between(earlier: str, later: str) -> float:
+    """Seconds from one stored ISO time to another."""
+    return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds()
 
 
 @dataclass(frozen=True)
