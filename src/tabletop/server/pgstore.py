@@ -34,6 +34,7 @@ from .sql import (
     ANALYSIS_TABLES,
     BOT_TABLES,
     DAILY_TABLES,
+    FAIR_PLAY_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
     MAIL_TABLES,
@@ -79,6 +80,7 @@ MIGRATIONS: dict[int, str] = {
     7: ddl(SESSION_TABLES, POSTGRES),
     8: ddl(INVITATION_TABLES, POSTGRES),
     9: ddl(BOT_TABLES, POSTGRES),
+    10: ddl(FAIR_PLAY_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

@@ -13,8 +13,8 @@ The schema is kept in the steps in which it grew, since databases made at each
 step exist: ``GAME_TABLES`` (the first tables), ``ACCOUNT_TABLES`` (accounts,
 sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
 ``DAILY_TABLES`` (daily challenges, hints used), ``RATING_RULES_TABLES`` (who ran
-out of time, the weight of a rated game) and ``MAIL_TABLES`` (e-mail
-notifications). Each store runs them in its own
+out of time, the weight of a rated game), ``MAIL_TABLES`` (e-mail
+notifications) and ``FAIR_PLAY_TABLES`` (blocks, invitations sent). Each store runs them in its own
 migrations.
 
 >>> import sqlite3
@@ -262,6 +262,25 @@ CREATE TABLE api_tokens (
     last_used TEXT
 );
 CREATE INDEX api_tokens_account ON api_tokens (account_id);
+"""
+
+#: fair play with invitations (issue 42): who blocked whom (a blocked account cannot
+#: invite the one that blocked it), and each invitation sent, kept a few days, so that
+#: the caps per day hold (``newcomer``: a provisional account invited to a rated game)
+FAIR_PLAY_TABLES = """
+CREATE TABLE blocks (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    blocked {big} NOT NULL REFERENCES accounts(id),
+    created TEXT NOT NULL,
+    PRIMARY KEY (account_id, blocked)
+);
+CREATE TABLE invitations_sent (
+    inviter {big} NOT NULL REFERENCES accounts(id),
+    invitee {big} NOT NULL REFERENCES accounts(id),
+    newcomer {flag} NOT NULL DEFAULT {false},
+    created TEXT NOT NULL
+);
+CREATE INDEX invitations_sent_inviter ON invitations_sent (inviter, created);
 """
 
 
