@@ -93,9 +93,16 @@ async def play(
         room = hub.rooms.room(game_id)
         if until is not None and until(room):
             return
-        seat = room.match.to_move()
+        seat = to_move(room)
         action = room.match.choices(seat)[0]["action"]
         await hub.authority.act(game_id, frozenset({seat}), action, room.ply)
+
+
+def to_move(room: Any) -> int:
+    """The one seat to move in a sequential game."""
+    seat = room.match.to_move()
+    assert seat is not None
+    return int(seat)
 
 
 def moves_of(hub: Hub, game_id: str, seat: int) -> int:
@@ -133,14 +140,14 @@ def test_a_rated_game_allows_no_hint_and_an_unrated_one_does(tmp_path: Path) -> 
         ann, ben = await established(hub, "Ann"), await established(hub, "Ben")
         game_id = await duel(hub, ann, ben)
         room = hub.rooms.room(game_id)
-        seat = room.match.to_move()
+        seat = to_move(room)
         with _Refused(409) as no:
             await hub.scheduler.hint(room, frozenset({seat}), room.ply)
         assert no.error is not None and "rated" in no.error.message
         assert not hub.rooms.room(game_id).row.hinted  # nothing stored: still rated
         casual = await duel(hub, ann, ben, rated=False)
         room = hub.rooms.room(casual)
-        seat = room.match.to_move()
+        seat = to_move(room)
         hint = await hub.scheduler.hint(room, frozenset({seat}), room.ply)
         assert hint["action"] and hub.rooms.room(casual).row.hinted
         assert hub.encoder.state(room, frozenset())["unrated"] == "casual"
@@ -154,7 +161,7 @@ def test_a_rated_game_against_a_bot_allows_no_undo(tmp_path: Path) -> None:
         seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}]
         game_id = (await hub.create({"type": GAME, "seats": seats}, ann))["id"]
         room = hub.rooms.room(game_id)
-        while room.match.to_move() != 0:  # the bot may begin
+        while to_move(room) != 0:  # the bot may begin
             await asyncio.sleep(0.01)
             room = hub.rooms.room(game_id)
         await play(hub, game_id, 1)
@@ -191,7 +198,7 @@ def test_the_waiting_player_claims_a_stalled_game_and_the_staller_loses(tmp_path
         game_id = await duel(hub, ann, ben, time_limit=3600)
         await both_moved_twice(hub, game_id)
         room = hub.rooms.room(game_id)
-        staller = room.match.to_move()
+        staller = to_move(room)
         waiting = frozenset({1 - staller})
         deadline = room.time_limit_deadline()
         assert deadline is not None

@@ -204,7 +204,8 @@ export class GameScreen {
     const live = !this.replay;
     const turnBegins = previous && state.acting !== null && (previous.acting !== state.acting || this.turnKey(previous) !== this.turnKey(state));
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
-    this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
+    // a rated game has no hints (fair play): the button is not offered at all
+    this.hintBtn.hidden = !(live && state.acting !== null && !state.over && state.unrated !== null);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
     this.undoBtn.textContent = this.mod.undoLabel?.(state) || t("Undo"); // NMBR 9: "Take back"
     this.resultBtn.hidden = !(live && state.over && (!state.abandoned || lostOnTime(state)));
@@ -669,7 +670,8 @@ function ratedText(state) {
     hint: t("Unrated: a hint was used"),
     undo: t("Unrated: a move was taken back"),
     seed: t("Unrated: the seed was chosen"),
+    casual: t("Unrated game: hints and undo allowed"),
   };
-  if (state.unrated === null && !state.over) return t("Rated game: a hint or taking back a move makes it unrated");
+  if (state.unrated === null && !state.over) return t("Rated game: no hints, no undo, and running out of time loses");
   return why[state.unrated] || null;
 }
