@@ -209,14 +209,6 @@ export class GameScreen {
     this.undoBtn.hidden = !(live && state.undo && !state.over);
     this.undoBtn.textContent = this.mod.undoLabel?.(state) || t("Undo"); // NMBR 9: "Take back"
     this.resultBtn.hidden = !(live && state.over && (!state.abandoned || lostOnTime(state)));
-    // before a hint or an undo: it makes a rated game unrated (the button says so)
-    const warn = state.unrated === null ? t("Using it makes this game unrated") : "";
-    // a take-back of a placement not yet revealed is no help: the game stays rated
-    const unrates = [[this.hintBtn, true], [this.undoBtn, state.undo_unrates !== false]];
-    for (const [btn, unrating] of unrates) {
-      if (warn && unrating) btn.title = warn;
-      else btn.removeAttribute("title");
-    }
     if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
@@ -431,13 +423,6 @@ export class GameScreen {
   // aria-disabled says so, and a second press is ignored.
   async undo() {
     if (this.undoBtn.getAttribute("aria-disabled") === "true") return;
-    if (this.state.unrated === null && this.state.undo_unrates !== false) {
-      this.confirmUnrated(t("Taking back a move makes this game unrated: it will not change anyone's rating."), t("Take it back"), () => {
-        this.state = { ...this.state, unrated: "undo" }; // asked once: the server says so next
-        this.undo();
-      });
-      return;
-    }
     this.undoBtn.setAttribute("aria-disabled", "true");
     try {
       await this.conn.request("undo", { ply: this.state.ply });
@@ -450,13 +435,6 @@ export class GameScreen {
   }
 
   async askHint() {
-    if (this.state.unrated === null && !this.hintAgreed) {
-      this.confirmUnrated(t("A hint makes this game unrated: it will not change anyone's rating."), t("Show a hint"), () => {
-        this.hintAgreed = true;
-        this.askHint();
-      });
-      return;
-    }
     const ply = this.state.ply;
     const turn = this.turnKey(this.state);
     if (this.hintBtn.getAttribute("aria-disabled") === "true") return;
@@ -482,20 +460,6 @@ export class GameScreen {
       this.hintBtn.removeAttribute("aria-disabled");
       this.hintBtn.textContent = t("Hint");
     }
-  }
-
-  /** Ask before a hint or an undo makes a rated game unrated: a small box under the
-   * controls (not a modal), its button focused. */
-  confirmUnrated(message, yes, then) {
-    clear(this.hintBox);
-    this.hintBox.hidden = false;
-    const go = h("button", { class: "btn small primary", "data-testid": "confirm-unrated", onclick: () => { this.hintBox.hidden = true; then(); } }, yes);
-    this.hintBox.append(
-      h("p", { id: "unrated-warning", "data-testid": "unrated-warning" }, message),
-      h("div", { class: "row" }, go,
-        h("button", { class: "btn small ghost", "data-testid": "cancel-unrated", onclick: () => { this.hintBox.hidden = true; focusOn(this.hintBtn); } }, t("Cancel"))));
-    go.setAttribute("aria-describedby", "unrated-warning");
-    focusOn(go);
   }
 
   clearHint() {
