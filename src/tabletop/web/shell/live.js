@@ -152,7 +152,8 @@ function notify(before, msg) {
 }
 
 // Invitations seen while hidden, told in one notification a few seconds after the first
-// (a stranger's twenty invitations are one notification, replaced, never twenty)
+// (a stranger's twenty invitations are one notification, never twenty): later ones
+// replace it (the same tag) with the count since the tab was last looked at
 const INVITES_AFTER_MS = 3000;
 let invitedBy = [];
 let inviteTimer = null;
@@ -162,14 +163,18 @@ function inviteNote(creator) {
   if (inviteTimer === null) inviteTimer = setTimeout(showInvites, INVITES_AFTER_MS);
 }
 
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) invitedBy = []; // seen: the next notification counts afresh
+});
+
 function showInvites() {
   inviteTimer = null;
   const names = invitedBy;
-  invitedBy = [];
   if (!names.length || !notifying()) return;
-  const title = names.length === 1 && names[0]
+  const title = new Set(names).size === 1 && names[0]
     ? t("{name} invites you to a game", { name: names[0] })
     : tn("You have {n} new invitation", "You have {n} new invitations", names.length);
+  // one inviter: "Ben invites you to a game" (however often); several: only the count
   const note = new Notification(title, { body: t("Accept or decline it in My games."), tag: "invitations" });
   note.onclick = () => go(note, "/me");
 }
