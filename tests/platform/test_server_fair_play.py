@@ -19,7 +19,12 @@ from tabletop.server import ratings
 from tabletop.server.botpool import BotPool
 from tabletop.server.errors import ApiError
 from tabletop.server.hub import Hub
-from tabletop.server.invitations import NEWCOMERS_PER_DAY, OPEN_PER_INVITEE
+from tabletop.server.invitations import (
+    NEWCOMERS_PER_DAY,
+    OPEN_PER_INVITEE,
+    OPEN_PER_INVITER,
+    PER_DAY,
+)
 from tabletop.server.ratings import RatedEnd
 from tabletop.server.rows import Account, Seat
 from tabletop.server.setup import RATED_TIME_LIMIT
@@ -344,5 +349,20 @@ def test_an_invitee_gets_few_invitations_and_none_from_an_account_it_blocked(
         assert full.error is not None and blocked.error is not None
         assert full.error.message == blocked.error.message  # the block stays unseen
         await hub.create(invite_body(ben.name, rated=False), strangers[0])  # others may
+
+    run(tmp_path, test)
+
+
+def test_an_account_sends_a_limited_number_of_invitations_a_day(tmp_path: Path) -> None:
+    async def test(hub: Hub) -> None:
+        ann = await account(hub, "Ann")
+        invitees = [await account(hub, f"Inv{i}") for i in range(PER_DAY + 1)]
+        for start in range(0, PER_DAY, OPEN_PER_INVITER):  # answered in between: not open
+            for invitee in invitees[start : start + OPEN_PER_INVITER]:
+                await hub.create(invite_body(invitee.name, rated=False), ann)
+                await hub.authority.decline_all(invitee)
+        with _Refused(429) as capped:
+            await hub.create(invite_body(invitees[-1].name, rated=False), ann)
+        assert capped.error is not None and "today" in capped.error.message
 
     run(tmp_path, test)
