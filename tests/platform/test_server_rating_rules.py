@@ -179,7 +179,10 @@ def test_games_of_one_pair_count_less_and_new_accounts_are_provisional(
         game = my_game(ann, game_id)
         assert game["rated"]
         weights.append(game["rating"]["weight"])
-    assert weights == pytest.approx([1, 1 / 2, 1 / 3])
+    # the k-th game of the pair counts 1/k, times what is known of the other's rating
+    # (ratings.certainty: it grows a little with each game, never by half)
+    assert 1 > weights[0] > weights[1] > weights[2] > 0
+    assert weights[1] < weights[0] * 3 / 4 and weights[2] < weights[0] / 2
     board = ann.get("/api/leaderboard/nmbr9?limit=100").json()
     players = {p["name"]: p for p in board["players"]}
     mine = players[name_of(ann)]

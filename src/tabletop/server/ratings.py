@@ -24,12 +24,12 @@ losing one game at once, lifted a new account to the top of the board):
 
 * **Only a tested opponent moves your rating** (``trust``): a game counts for an
   account only if every other account in it is established (not provisional) in the
-  game type. A provisional account's own rating moves as usual against established
-  accounts and bots, so newcomers get rated, and become established by playing them;
-  but a win over a provisional account, of which anyone can make any number, lifts
-  nobody. An alt that first gets established against bots carries the low rating it
-  earned there, and beating it gains little (openskill weighs the win by the loser's
-  rating), and less with each game of the pair.
+  game type, and then only as far as their ratings are known (``certainty``). A
+  provisional account's own rating moves against established accounts and bots, so
+  newcomers get rated, and become established by playing them; but a win over a
+  provisional account, of which anyone can make any number, lifts nobody. An alt
+  that first gets established against bots carries the low and uncertain rating it
+  earned there: beating it gains a fraction, and less with each game of the pair.
 
 >>> import sqlite3
 >>> from tabletop.server.sql import SQLITE, Sql
@@ -170,10 +170,23 @@ def _games_together(sql: Sql, game_type: str, player: str, other: str, since: st
 
 
 def trust(sql: Sql, game_type: str, player: str, players: tuple[str, ...]) -> float:
-    """0 if another account among ``players`` is still provisional in ``game_type``
-    (its result says nothing yet: anyone can make such accounts), else 1."""
+    """How much the game may move ``player``'s rating, by what is known of the other
+    accounts among ``players`` (the least known decides): 0 while one is provisional
+    in ``game_type`` (its result says nothing yet: anyone can make such accounts),
+    then ``certainty`` of its rating. Bots are known: they do not lower it."""
     others = [o for o in players if o.startswith("a:") and o != player]
-    return 0.0 if any(provisional(o, opponents(sql, game_type, o)) for o in others) else 1.0
+    if any(provisional(o, opponents(sql, game_type, o)) for o in others):
+        return 0.0
+    return min((certainty(current(sql, game_type, o)) for o in others), default=1.0)
+
+
+def certainty(rating: PlackettLuceRating) -> float:
+    """``1 - (sigma / sigma0)**2``: the share of a new player's uncertainty (openskill's
+    variance) its games have removed, 0 for a new account, near 1 for a well-known
+    one. A win over an account that has played a few games moves a rating a little;
+    an alt made established cheaply (three games) lifts its maker by a fraction."""
+    sigma0 = MODEL.rating().sigma
+    return max(0.0, min(1.0, 1.0 - (rating.sigma / sigma0) ** 2))
 
 
 def opponents(sql: Sql, game_type: str, player: str) -> int:

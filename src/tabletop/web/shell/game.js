@@ -549,11 +549,14 @@ export class GameScreen {
     const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
       name: this.seatName(seat), before: formatNumber(r.before, 1), after: formatNumber(r.after, 1),
     }) : null)).filter(Boolean);
-    // a pair of accounts' k-th game together within the period counts 1/k
+    // a pair of accounts' k-th game together within the period counts 1/k, and a game
+    // against an account whose rating is still uncertain counts less (fair play)
     const weight = Math.min(...state.ratings.filter(Boolean).map((r) => r.weight ?? 1));
+    const counted = weight <= 0 ? t("It did not count for everyone: an opponent is still provisional.")
+      : t("It counted {share} %: the same players met again within 30 days, or an opponent's rating is still uncertain.", { share: formatNumber(weight * 100, 0) });
     return h("p", { class: "muted center", "data-testid": "rating-changes" },
       t("Rated game. Ratings: {changes}", { changes: parts.join(", ") }), " ",
-      weight < 1 ? t("It counted 1/{k}: the same two players met again within 30 days.", { k: Math.round(1 / weight) }) + " " : "",
+      weight < 1 ? counted + " " : "",
       h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
