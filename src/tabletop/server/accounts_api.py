@@ -159,8 +159,9 @@ async def _change_password(request: Request) -> Response:
 
 
 async def _delete_account(request: Request) -> Response:
-    """``{"password"}``: the account goes; its games stay with a "deleted player" in its
-    seats, its ratings and sessions go with it."""
+    """``{"password"}``: the account resigns its running games (a loss where rated) and
+    goes; its games stay with a "deleted player" in its seats, its ratings and sessions
+    go with it."""
     account = signed_in(request)
     hub = hub_of(request)
     body = json_object(await json_body(request))
@@ -168,6 +169,7 @@ async def _delete_account(request: Request) -> Response:
     await check_password(
         hub, own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
     )
+    await hub.leave_all_games(account)  # resigned: deleting never dodges a loss
     await hub.write(DeleteAccount(account.id))
     hub.sessions.ended(account.id)
     _forget_seats(hub, account)

@@ -34,6 +34,7 @@ from .sql import (
     ANALYSIS_TABLES,
     BOT_TABLES,
     DAILY_TABLES,
+    FAIR_PLAY_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
     MAIL_LIMIT_TABLES,
@@ -81,6 +82,7 @@ MIGRATIONS: dict[int, str] = {
     8: ddl(INVITATION_TABLES, POSTGRES),
     9: ddl(BOT_TABLES, POSTGRES),
     10: ddl(MAIL_LIMIT_TABLES, POSTGRES),
+    11: ddl(FAIR_PLAY_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

@@ -15,7 +15,8 @@ sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
 ``DAILY_TABLES`` (daily challenges, hints used), ``RATING_RULES_TABLES`` (who ran
 out of time, the weight of a rated game), ``MAIL_TABLES`` (e-mail
 notifications) and the later steps below (``MAIL_LIMIT_TABLES``: the confirmation
-mails of the last day). Each store runs them in its own migrations.
+mails of the last day; ``FAIR_PLAY_TABLES``: blocks, invitations sent). Each store runs
+them in its own migrations.
 
 >>> import sqlite3
 >>> sql = Sql(sqlite3.connect(":memory:"), SQLITE)
@@ -278,6 +279,25 @@ CREATE TABLE mail_confirmations (
 CREATE INDEX mail_confirmations_address ON mail_confirmations (address_key, created);
 CREATE INDEX mail_confirmations_account ON mail_confirmations (account_id, created);
 CREATE INDEX mail_confirmations_created ON mail_confirmations (created);
+"""
+
+#: fair play with invitations (issue 42): who blocked whom (a blocked account cannot
+#: invite the one that blocked it), and each invitation sent, kept a few days, so that
+#: the caps per day hold (``newcomer``: a provisional account invited to a rated game)
+FAIR_PLAY_TABLES = """
+CREATE TABLE blocks (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    blocked {big} NOT NULL REFERENCES accounts(id),
+    created TEXT NOT NULL,
+    PRIMARY KEY (account_id, blocked)
+);
+CREATE TABLE invitations_sent (
+    inviter {big} NOT NULL REFERENCES accounts(id),
+    invitee {big} NOT NULL REFERENCES accounts(id),
+    newcomer {flag} NOT NULL DEFAULT {false},
+    created TEXT NOT NULL
+);
+CREATE INDEX invitations_sent_inviter ON invitations_sent (inviter, created);
 """
 
 

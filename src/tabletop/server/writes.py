@@ -27,7 +27,7 @@ from typing import Any, Generic, TypeVar
 
 from . import ratings
 from .ratings import RatedEnd
-from .rows import OPEN_NAME, ActionRow, Seat, StoreError, hash_token, now
+from .rows import OPEN_NAME, ActionRow, Seat, StoreError, days_ago, hash_token, now
 from .sql import Sql
 
 T_co = TypeVar("T_co", covariant=True)
@@ -51,6 +51,8 @@ class CreateGame(Write[None]):
     seats: Sequence[Seat]
     seed_chosen: bool = False
     creator: int | None = None
+    #: invited accounts still provisional, invited to a rated game (``invitations``)
+    newcomers: frozenset[int] = frozenset()
 
     def run(self, sql: Sql) -> None:
         stamp = now()
@@ -73,6 +75,14 @@ class CreateGame(Write[None]):
                 for s in self.seats
             ],
         )
+        invited = [s.invited for s in self.seats if s.invited is not None]
+        if invited and self.creator is not None:  # counted for the caps per day
+            sql.run("DELETE FROM invitations_sent WHERE created < ?", (days_ago(2),))
+            sql.run_many(
+                "INSERT INTO invitations_sent (inviter, invitee, newcomer, created) "
+                "VALUES (?, ?, ?, ?)",
+                [(self.creator, i, i in self.newcomers, stamp) for i in invited],
+            )
 
 
 @dataclass(frozen=True)
@@ -376,7 +386,45 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM rating_changes WHERE player = ?", player)
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
         sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
+        sql.run("DELETE FROM blocks WHERE account_id = ? OR blocked = ?", account * 2)
+        sql.run("DELETE FROM invitations_sent WHERE inviter = ? OR invitee = ?", account * 2)
         sql.run("DELETE FROM accounts WHERE id = ?", account)
+
+
+@dataclass(frozen=True)
+class Block(Write[bool]):
+    """``account_id`` blocks ``blocked`` (whose invitations it no longer gets); whether
+    that is new."""
+
+    account_id: int
+    blocked: int
+
+    def run(self, sql: Sql) -> bool:
+        return (
+            sql.run(
+                "INSERT INTO blocks (account_id, blocked, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (account_id, blocked) DO NOTHING",
+                (self.account_id, self.blocked, now()),
+            )
+            == 1
+        )
+
+
+@dataclass(frozen=True)
+class Unblock(Write[bool]):
+    """``account_id`` no longer blocks ``blocked``; whether it did."""
+
+    account_id: int
+    blocked: int
+
+    def run(self, sql: Sql) -> bool:
+        return (
+            sql.run(
+                "DELETE FROM blocks WHERE account_id = ? AND blocked = ?",
+                (self.account_id, self.blocked),
+            )
+            == 1
+        )
 
 
 @dataclass(frozen=True)
