@@ -243,8 +243,9 @@ async def _flood(kind: str, url: str, size: int, placed: Event, stop: Event, out
 
 
 def one_flood(kind: str, size: int, moves: int, serve: list[str]) -> dict[str, object]:
-    files = ["--max-sockets-per-address", "50"]  # start_server lifts it; the default again
-    proc, url, _ = start_server(workers=1, extra=[*files, *serve], files=_files(kind))
+    # start_server lifts the caps per address: the defaults again
+    caps = ["--max-sockets-per-address", "50", "--max-connections-per-address", "100"]
+    proc, url, _ = start_server(workers=1, extra=[*caps, *serve], files=_files(kind))
     try:
         if kind == "streams":
             body = {"type": "nova-luna", "seats": [{"kind": "human"}] * 2}

@@ -281,6 +281,7 @@ def start_server(
     for name in ("creates", "actions", "hints", "messages", "logins"):
         command += [f"--rate-{name}", "1000000"]
     command += ["--max-sockets-per-address", "1000000"]  # likewise: every socket is ours
+    command += ["--max-connections-per-address", "1000000"]  # and every connection
     command += extra or []
     limit = None if files is None else partial(_limit_files, files)
     proc = subprocess.Popen(
