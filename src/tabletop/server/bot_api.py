@@ -190,7 +190,8 @@ async def _game_stream(request: Request) -> Response:
             if live is not None:
                 live.unwatch(sub)
 
-    return ndjson.stream(request, ndjson.Feed(start, next_text, stop, (GONE, SESSION_ENDED)))
+    feed = ndjson.Feed(start, next_text, stop, (GONE, SESSION_ENDED))
+    return ndjson.stream(request, feed, account_id=None if account is None else account.id)
 
 
 async def _seat_record(request: Request) -> Response:

@@ -76,7 +76,7 @@ class Hub:
         self.clock: Callable[[], float] = time.time  # claims on time read it (tests move it)
         self.open_seat_seconds = open_seat_days * 24 * 3600
         self.crowd = crowd
-        self.sockets = Sockets()
+        self.sockets = Sockets(crowd)
         self.limits = limits
         self.shortest_time_limit = shortest_time_limit  # None: what the page offers
         self.rates = rates.limiters()
@@ -153,15 +153,6 @@ class Hub:
     def check_rate(self, kind: str, key: object, spend: bool = True) -> None:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
         check_rate(self.rates, kind, key, spend)
-
-    def check_sockets(self, address: str | None) -> None:
-        """429 when ``address`` holds more WebSockets than it may (this one counted)."""
-        if self.sockets.per_address[address] > self.crowd.per_address:
-            raise ApiError(
-                429,
-                "too many connections from your address (at most {n}); close some tabs",
-                n=self.crowd.per_address,
-            )
 
     def check_crowd(self, room: Room, seats: frozenset[int]) -> None:
         """503 when a spectator would be one too many for the game: its players
