@@ -179,6 +179,19 @@ def test_bad_settings_and_links_get_a_clear_4xx(server: ServerProcess, inbox: In
     assert bea.get("/api/account/email").json()["mode"] == "turn"  # unchanged
 
 
+@pytest.mark.parametrize("field", ["lang", "mode"])
+@pytest.mark.parametrize("value", [["en"], {"en": 1}])
+def test_a_language_or_mode_that_is_a_list_or_object_gets_a_400(
+    server: ServerProcess, field: str, value: Any
+) -> None:
+    """Found by fuzzing: a list is not hashable, and the check for a known language
+    raised (500) instead of refusing it."""
+    cas = register(server, "Cas")
+    body = {"address": address_of(cas), "mode": "turn", "lang": "en", field: value}
+    assert f"'{field}'" in error(cas.post("/api/account/email", json=body), 400)
+    assert cas.get("/api/account/email").json()["address"] is None  # nothing stored
+
+
 # -- "your turn" -------------------------------------------------------------------------
 
 

@@ -130,7 +130,7 @@ async def _upload_replay(request: Request) -> Response:
         raise ApiError(400, "a record is a JSON object (see docs/records.md)")
     kind = record.get("game")
     types = web_games()
-    if kind not in types:
+    if not isinstance(kind, str) or kind not in types:  # a list or object is unhashable
         raise ApiError(
             422, "not a record of a game this server knows ({games})", games=", ".join(types)
         )
