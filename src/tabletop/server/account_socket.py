@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import ndjson
 from .account_events import ENDED, AccountSocket
 from .errors import ApiError, reading
-from .request import account_of, api_token, hub_of, same_origin, session_token
+from .request import api_token, hub_of, own_account, same_origin, session_token
 from .rows import Account
 from .socket_api import socket_error
 
@@ -63,7 +63,7 @@ def _open(conn: Request | WebSocket) -> tuple[Account, AccountSocket]:
     """The signed-in account's new stream of its games' changes (401 if none): opened
     with an API token, it closes when the token is revoked."""
     hub = hub_of(conn)
-    account = account_of(conn)
+    account = own_account(conn)
     if account is None:
         raise ApiError(401, "sign in first")
     games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
@@ -95,7 +95,7 @@ async def _account_events(request: Request) -> Response:
     """``GET /api/account/events``: the account socket's messages as NDJSON, for
     clients without WebSocket (ndjson.py)."""
     hub = hub_of(request)
-    account = account_of(request)
+    account = own_account(request)
     if account is None:
         raise ApiError(401, "sign in first")
     opened: list[AccountSocket] = []

@@ -39,6 +39,7 @@ from .request import (
     hub_of,
     json_body,
     json_object,
+    player_seats,
     room_and_seats,
     signed_in,
 )
@@ -216,7 +217,7 @@ async def _seat_record(request: Request) -> Response:
 
 async def _resign(request: Request) -> Response:
     body = json_object(await json_body(request))
-    room, seats = await room_and_seats(request)
+    room, seats = await player_seats(request)
     hub = hub_of(request)
     room = await hub.authority.resign(room.id, seats, body.get("seat"))
     state = hub.encoder.state(room, seats)
