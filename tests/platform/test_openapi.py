@@ -295,3 +295,46 @@ def test_the_document_is_served(server: ServerProcess) -> None:
     assert served.status_code == 200
     assert served.headers["content-type"] == "application/json"
     assert served.json() == json.loads(json.dumps(DOCUMENT))
+
+
+# -- stateful: following the document's links ---------------------------------------------
+
+# the games' operations (the links of POST /api/games lead there) and the tokens'
+# (POST /api/account/tokens links to revoking the new one); not the stream (endless)
+STATEFUL = SCHEMA.include(
+    operation_id=sorted(
+        {openapi.operation_id("POST", "/api/games"), *openapi.game_links(*openapi.OF_A_NEW_GAME)}
+        | {
+            openapi.operation_id("POST", "/api/account/tokens"),
+            openapi.operation_id("POST", "/api/account/tokens/{token_id}/revoke"),
+        }
+    )
+)
+
+
+def test_schemathesis_follows_the_links_from_a_new_game_and_a_new_token(
+    server: ServerProcess, accounts: dict[str, Any]
+) -> None:
+    """Sequences of calls where each uses an id an earlier answer gave (a game created,
+    then played, undone, resigned, withdrawn, ...): Ann's session for the games, the
+    bot account's page session for its tokens."""
+    ann, page = _session(accounts["ann"]), _session(accounts["page"])
+
+    class Workflow(STATEFUL.as_state_machine()):  # type: ignore[misc]
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            cookies = page if case.path.startswith("/api/account/tokens") else ann
+            return {"base_url": server.url, "cookies": cookies, "timeout": 30}
+
+        def validate_response(self, response: Any, case: Any, **kwargs: Any) -> None:
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=max(5, FUZZ_EXAMPLES // 5),
+            stateful_step_count=6,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+    )

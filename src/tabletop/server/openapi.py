@@ -194,10 +194,15 @@ def op(
     params: tuple[JSON, ...] = (),
     description: str | None = None,
     body_optional: bool = False,
+    links: JSON | None = None,
 ) -> JSON:
     """One operation: its ``ok`` answer (JSON of that schema) under ``status``, ``more``
-    answers as they are, and the error answers every route may give."""
-    responses: JSON = {status: {"description": "done", "content": json_content(ok or ANY_OBJECT)}}
+    answers as they are, and the error answers every route may give; ``links``: the
+    operations the ``ok`` answer leads to (OpenAPI links: schemathesis follows them)."""
+    done: JSON = {"description": "done", "content": json_content(ok or ANY_OBJECT)}
+    if links:
+        done["links"] = links
+    responses: JSON = {status: done}
     responses.update(more or {})
     error = {"$ref": "#/components/responses/Error"}
     for code in ERRORS:
@@ -227,6 +232,7 @@ NDJSON = {
 DOWNLOAD = "a download: Content-Disposition: attachment"
 
 CREATE_SEAT = obj(
+    ("kind",),
     kind=text(enum=["human", "bot"]),
     name=text(description="a human seat's name"),
     bot=text(description="a bot seat's bot, e.g. greedy, mcts:normal (GET /api/types)"),
@@ -236,9 +242,15 @@ CREATE_SEAT = obj(
 )
 CREATE = obj(
     ("seats",),
-    type=text(description="a game type of GET /api/types (default: the first)"),
-    seats=arr(CREATE_SEAT),
-    options=ANY_OBJECT,
+    type=text(enum=["nova-luna", "nmbr9"], description="a game type (default: the first)"),
+    seats=arr(CREATE_SEAT, minItems=1, maxItems=4),
+    options=obj(  # each game refuses the options it does not know (GET /api/types)
+        closed=True,
+        first_game=boolean(),
+        remove={"anyOf": [integer(minimum=0, maximum=19), {"const": "random"}]},
+        time_limit=nullable(integer(minimum=1)),
+        clock=nullable(integer(minimum=1)),
+    ),
     seed=integer(minimum=0, maximum=2**63 - 1),
     time_limit=nullable(integer(minimum=1)),
     on_timeout=text(enum=["bot", "abandon"]),
@@ -264,6 +276,40 @@ LEADERBOARD_QUERY = (
 )
 DAY = text(pattern=r"^\d{4}-\d{2}-\d{2}$", description="YYYY-MM-DD (UTC)")
 
+
+def game_links(*operations: tuple[str, str]) -> JSON:
+    """Links from an answer holding a game's ``id`` to ``operations`` of that game."""
+    return {
+        operation_id(method, path): {
+            "operationId": operation_id(method, path),
+            "parameters": {"game_id": "$response.body#/id"},
+        }
+        for method, path in operations
+    }
+
+
+def operation_id(method: str, path: str) -> str:
+    """``post_api_games_game_id_actions``: the method and the path's words."""
+    words = "".join(c if c.isalnum() else " " for c in path).split()
+    return "_".join([method.lower(), *words])
+
+
+A_GAME = "/api/games/{game_id}"
+OF_A_NEW_GAME = (
+    ("GET", A_GAME),
+    ("POST", A_GAME + "/actions"),
+    ("POST", A_GAME + "/undo"),
+    ("POST", A_GAME + "/hint"),
+    ("POST", A_GAME + "/resign"),
+    ("POST", A_GAME + "/cancel"),
+    ("POST", A_GAME + "/join"),
+    ("POST", A_GAME + "/invitation"),
+    ("GET", A_GAME + "/seat-record"),
+    ("GET", A_GAME + "/record"),
+    ("GET", A_GAME + "/replay"),
+    ("POST", A_GAME + "/analysis"),
+)
+
 OPERATIONS: dict[tuple[str, str], JSON] = {
     # -- meta
     ("GET", "/api/openapi.json"): op("This document", META, NOBODY, ok=ANY_OBJECT),
@@ -288,6 +334,7 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
         body=CREATE,
         ok=CREATED,
         status="201",
+        links=game_links(*OF_A_NEW_GAME),
         description="`me`, `open` and `invite` seats need an account (401).",
     ),
     ("GET", "/api/games/{game_id}"): op(
@@ -460,6 +507,12 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
         ),
         ok={"allOf": [ref("Token"), obj(("token",), token=text(pattern="^tbt_"))]},
         status="201",
+        links={
+            "revoke": {
+                "operationId": operation_id("POST", "/api/account/tokens/{token_id}/revoke"),
+                "parameters": {"token_id": "$response.body#/id"},
+            }
+        },
     ),
     ("POST", "/api/account/tokens/{token_id}/revoke"): op(
         "Revoke a token: its requests get 401, its streams close",
@@ -671,7 +724,7 @@ def document() -> JSON:
         entry = paths.setdefault(path, {})
         if path_params := _path_parameters(path):
             entry["parameters"] = path_params
-        entry[method.lower()] = operation
+        entry[method.lower()] = {"operationId": operation_id(method, path), **operation}
     for path in PAGES:
         paths[path] = {"get": _page(path)}
     return {
