@@ -2,8 +2,9 @@
 describes every route of the app and nothing else; its schemas are valid JSON Schema;
 and schemathesis, reading it, attacks every operation of a live server with valid
 and hostile inputs, signed out and with every kind of credential (a session, a bot
-account's play and read tokens, a seat token, garbage) and real ids: no answer is a
-5xx, and every answer conforms to the document.
+account's play and read tokens, a seat token, garbage) and real ids, and follows the
+document's links from a new game and a new token: no answer is a 5xx (nor leaves a
+traceback in the server's log), and every answer conforms to the document.
 
 Run alone: ``pytest -m openapi``. The budget here (``FUZZ_EXAMPLES`` per operation and
 mode) keeps it to a few minutes; ``make fuzz`` runs many more (``TABLETOP_FUZZ_EXAMPLES``).
@@ -237,7 +238,7 @@ _SERIAL = itertools.count()
 
 
 def _operations() -> list[tuple[str, str]]:
-    return sorted(openapi.OPERATIONS)
+    return sorted([*openapi.OPERATIONS, *(("GET", page) for page in openapi.PAGES)])
 
 
 CHECKS = [
