@@ -256,15 +256,23 @@ CREATE = obj(
     on_timeout=text(enum=["bot", "abandon"]),
 )
 CREATED = obj(("id", "url", "seats"), id=text(), url=text(), seats=arr(ANY_OBJECT))
-ACT = obj(
-    action=text(description="the move in the game's notation, e.g. 3@1,0 (docs/records.md)"),
-    index=integer(minimum=0, maximum=2**31 - 1, description="or: the research encoding's index"),
-    ply=PLY,
-    seat=SEAT_NUMBER,
+ACT = {
+    **obj(
+        ("ply",),
+        action=text(description="the move in the game's notation, e.g. 3@1,0 (docs/records.md)"),
+        index=integer(minimum=0, maximum=2**31 - 1, description="the research encoding's index"),
+        ply=PLY,
+        seat=SEAT_NUMBER,
+    ),
+    "oneOf": [{"required": ["action"]}, {"required": ["index"]}],  # one, not both
+}
+PLIED = obj(("ply",), ply=PLY, seat=SEAT_NUMBER)
+PASSWORD = text(minLength=8, maxLength=200)
+CREDENTIALS = obj(
+    ("name", "password"),
+    name=text(minLength=2, description="2 to 24 visible characters"),
+    password=PASSWORD,
 )
-PLIED = obj(ply=PLY, seat=SEAT_NUMBER)
-PASSWORD = text(minLength=1)
-CREDENTIALS = obj(("name", "password"), name=text(), password=PASSWORD)
 SIGNED_IN_ANSWER = obj(("account",), account=ref("Account"))
 SIGNED_OUT = obj(
     ("account",), account={"type": "null"}, sessions_ended=integer(), deleted=boolean()
