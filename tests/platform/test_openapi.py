@@ -49,11 +49,7 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 pytestmark = pytest.mark.openapi
 
 FUZZ_EXAMPLES = int(os.environ.get("TABLETOP_FUZZ_EXAMPLES", "50"))
-DOCUMENT = openapi.document()
-SCHEMA = schemathesis.openapi.from_dict(DOCUMENT)
-# the credentials are this test's to choose (real ones, and garbage): schemathesis
-# generates none of its own, and negates none (its "missing cookie" is not a bad body)
-SCHEMA.config.generation.update(with_security_parameters=False)
+DOCUMENT = openapi.document()  # this process's: its game types include the tests' toy game
 # endless answers (NDJSON streams): fuzzed only signed out or with bad credentials,
 # where they end at once (a real stream is tested in test_bot_api.py)
 STREAMS = {("GET", "/api/account/events"), ("GET", "/api/games/{game_id}/stream")}
@@ -115,7 +111,8 @@ def test_the_document_is_valid_and_its_schemas_are_json_schemas() -> None:
             assert operation["responses"], (method, path)
             for entry in operation["security"]:
                 assert set(entry) <= set(DOCUMENT["components"]["securitySchemes"])
-    errors = [r.err() for r in SCHEMA.get_all_operations() if not hasattr(r, "ok")]
+    schema = schemathesis.openapi.from_dict(DOCUMENT)
+    errors = [r.err() for r in schema.get_all_operations() if not hasattr(r, "ok")]
     assert errors == [], "schemathesis cannot read these operations"
 
 
@@ -124,9 +121,10 @@ def test_the_document_is_valid_and_its_schemas_are_json_schemas() -> None:
 
 @dataclass
 class World:
-    """A live server and real credentials and ids to fuzz it with."""
+    """A live server, its document, and real credentials and ids to fuzz it with."""
 
     server: ServerProcess
+    schema: Any
     credentials: dict[str, tuple[dict[str, str], dict[str, str]]] = field(default_factory=dict)
     values: dict[str, list[str]] = field(default_factory=dict)
 
@@ -162,6 +160,16 @@ def _bearer(token: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
+def schema(server: ServerProcess) -> Any:
+    """The document the live server serves, as schemathesis reads it."""
+    loaded = schemathesis.openapi.from_url(f"{server.url}/api/openapi.json")
+    # the credentials are the test's to choose (real ones, and garbage): schemathesis
+    # generates none of its own, and negates none (its "missing cookie" is no bad body)
+    loaded.config.generation.update(with_security_parameters=False)
+    return loaded
+
+
+@pytest.fixture(scope="module")
 def accounts(server: ServerProcess) -> dict[str, Any]:
     """A person (Ann, who has played) and a bot account (its page session, a play and
     a read token), registered once for the module."""
@@ -191,7 +199,9 @@ def _finished_game(ann: httpx.Client) -> str:
 
 
 @pytest.fixture
-def world(server: ServerProcess, accounts: dict[str, Any], request: pytest.FixtureRequest) -> World:
+def world(
+    server: ServerProcess, schema: Any, accounts: dict[str, Any], request: pytest.FixtureRequest
+) -> World:
     """Fresh games for each test (a fuzzed resign or withdrawal ends one): a live Nova
     Luna game of two seat links, Ann's game the bot account accepted, Ann's open game;
     and for the operations that end sessions, accounts of the test's own."""
@@ -228,7 +238,7 @@ def world(server: ServerProcess, accounts: dict[str, Any], request: pytest.Fixtu
         "lang": ["de"],
         "name": ["Ann", "Robo"],
     }
-    return World(server, credentials, values)
+    return World(server, schema, credentials, values)
 
 
 # -- schemathesis ---------------------------------------------------------------------------
@@ -256,7 +266,7 @@ def test_schemathesis_finds_no_5xx_and_no_answer_the_document_does_not_describe(
     world: World, operation: tuple[str, str], mode: GenerationMode
 ) -> None:
     method, path = operation
-    api_operation = SCHEMA[path][method]
+    api_operation = world.schema[path][method]
     names, values = list(world.credentials), world.values
     if operation in STREAMS:
         names, values = ["nobody", "garbage"], {}
@@ -292,36 +302,41 @@ def test_schemathesis_finds_no_5xx_and_no_answer_the_document_does_not_describe(
 
 
 def test_the_document_is_served(server: ServerProcess) -> None:
+    """The module's document, with the game types the server hosts (the tests' own
+    process has a toy game besides)."""
     served = httpx.get(f"{server.url}/api/openapi.json", timeout=30)
     assert served.status_code == 200
     assert served.headers["content-type"] == "application/json"
-    assert served.json() == json.loads(json.dumps(DOCUMENT))
+    hosted = httpx.get(f"{server.url}/api/types", timeout=30).json()["types"]
+    create = served.json()["paths"]["/api/games"]["post"]["requestBody"]
+    types = create["content"]["application/json"]["schema"]["properties"]["type"]["enum"]
+    assert types == sorted(t["name"] for t in hosted)
+    assert served.json()["paths"].keys() == DOCUMENT["paths"].keys()
+    assert served.json()["x-websockets"] == json.loads(json.dumps(DOCUMENT["x-websockets"]))
 
 
 # -- stateful: following the document's links ---------------------------------------------
 
 # the games' operations (the links of POST /api/games lead there) and the tokens'
 # (POST /api/account/tokens links to revoking the new one); not the stream (endless)
-STATEFUL = SCHEMA.include(
-    operation_id=sorted(
-        {openapi.operation_id("POST", "/api/games"), *openapi.game_links(*openapi.OF_A_NEW_GAME)}
-        | {
-            openapi.operation_id("POST", "/api/account/tokens"),
-            openapi.operation_id("POST", "/api/account/tokens/{token_id}/revoke"),
-        }
-    )
+STATEFUL = sorted(
+    {openapi.operation_id("POST", "/api/games"), *openapi.game_links(*openapi.OF_A_NEW_GAME)}
+    | {
+        openapi.operation_id("POST", "/api/account/tokens"),
+        openapi.operation_id("POST", "/api/account/tokens/{token_id}/revoke"),
+    }
 )
 
 
 def test_schemathesis_follows_the_links_from_a_new_game_and_a_new_token(
-    server: ServerProcess, accounts: dict[str, Any]
+    server: ServerProcess, schema: Any, accounts: dict[str, Any]
 ) -> None:
     """Sequences of calls where each uses an id an earlier answer gave (a game created,
     then played, undone, resigned, withdrawn, ...): Ann's session for the games, the
     bot account's page session for its tokens."""
     ann, page = _session(accounts["ann"]), _session(accounts["page"])
 
-    class Workflow(STATEFUL.as_state_machine()):  # type: ignore[misc]
+    class Workflow(schema.include(operation_id=STATEFUL).as_state_machine()):  # type: ignore[misc]
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             cookies = page if case.path.startswith("/api/account/tokens") else ann
             return {"base_url": server.url, "cookies": cookies, "timeout": 30}

@@ -27,6 +27,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .. import __version__ as VERSION
+from ..core.web import web_games
 
 JSON = dict[str, Any]
 
@@ -231,6 +232,14 @@ NDJSON = {
 }
 DOWNLOAD = "a download: Content-Disposition: attachment"
 
+GAME_TYPES = sorted(web_games())
+#: every game's options (``GameType.check_options``): a new game adds its own here
+GAME_OPTIONS: dict[str, JSON] = {
+    "first_game": boolean(),  # Nova Luna
+    "remove": {"anyOf": [integer(minimum=0, maximum=19), {"const": "random"}]},  # NMBR 9
+    "time_limit": nullable(integer(minimum=1)),  # NMBR 9's own move clock
+    "clock": nullable(integer(minimum=1)),  # its old name
+}
 CREATE_SEAT = obj(
     ("kind",),
     kind=text(enum=["human", "bot"]),
@@ -242,15 +251,10 @@ CREATE_SEAT = obj(
 )
 CREATE = obj(
     ("seats",),
-    type=text(enum=["nova-luna", "nmbr9"], description="a game type (default: the first)"),
-    seats=arr(CREATE_SEAT, minItems=1, maxItems=4),
-    options=obj(  # each game refuses the options it does not know (GET /api/types)
-        closed=True,
-        first_game=boolean(),
-        remove={"anyOf": [integer(minimum=0, maximum=19), {"const": "random"}]},
-        time_limit=nullable(integer(minimum=1)),
-        clock=nullable(integer(minimum=1)),
-    ),
+    type=text(enum=GAME_TYPES, description="a game type (default: the first)"),
+    seats=arr(CREATE_SEAT, minItems=1, maxItems=max(g.max_seats for g in web_games().values())),
+    # each game refuses the options it does not know
+    options={"type": "object", "properties": GAME_OPTIONS, "additionalProperties": False},
     seed=integer(minimum=0, maximum=2**63 - 1),
     time_limit=nullable(integer(minimum=1)),
     on_timeout=text(enum=["bot", "abandon"]),
@@ -718,8 +722,8 @@ _PATH_SCHEMAS: dict[str, JSON] = {
     "token_id": text(description="a token's id (a whole number)"),
     "index": text(description="a decision's index: 0, 1, 2, ..."),
     "day": DAY,
-    "type": text(description="a game type: nova-luna, nmbr9"),
-    "game": text(description="a game type: nova-luna, nmbr9"),
+    "type": text(description="a game type: " + ", ".join(GAME_TYPES)),
+    "game": text(description="a game type: " + ", ".join(GAME_TYPES)),
     "lang": text(description="en, de, nl"),
     "name": text(minLength=1, description="an account's name"),
 }
