@@ -333,3 +333,16 @@ def test_the_bot_form_is_offered_only_while_the_account_may_become_one(
     assert invited.get("/api/account").json()["may_become_bot"] is False
     page, _ = bot_account(server)
     assert "may_become_bot" not in page.get("/api/account").json()
+
+
+@pytest.mark.parametrize("seat", ["9" * 5000, "²", "-1", "7"])
+def test_a_seat_record_for_a_seat_that_is_not_yours_gets_a_400(
+    server: ServerProcess, seat: str
+) -> None:
+    """5,000 digits are more than int() reads: the check of the seat raised (500)."""
+    page, name = bot_account(server)
+    bot = as_bot(server, token(page))
+    game_id = challenge(register(server, unique("Ann")), name)
+    assert bot.post(f"/api/games/{game_id}/invitation", json={"accept": True}).status_code == 200
+    refused = bot.get(f"/api/games/{game_id}/seat-record", params={"seat": seat})
+    assert "'seat' must be one of your seats" in error(refused, 400)

@@ -203,7 +203,9 @@ async def _seat_record(request: Request) -> Response:
     seat = min(seats)
     wanted = request.query_params.get("seat")
     if wanted is not None:
-        if not (wanted.isascii() and wanted.isdigit() and int(wanted) in seats):
+        # at most 9 digits: int() refuses over 4,300 (a ValueError, a 500)
+        digits = wanted.isascii() and wanted.isdigit() and len(wanted) <= 9
+        if not (digits and int(wanted) in seats):
             yours = ", ".join(map(str, sorted(seats)))
             raise ApiError(400, "'seat' must be one of your seats ({seats})", seats=yours)
         seat = int(wanted)
