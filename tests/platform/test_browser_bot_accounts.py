@@ -140,7 +140,7 @@ def test_an_account_that_has_played_is_not_offered_the_bot_form(browser: Any, se
     says so instead of offering a form that can only fail."""
     with checked_page(browser, **SIZES["desktop"]) as page:
         client = register_on_page(page, server, "Playedonce")
-        assert page.get_by_test_id("make-bot-submit").is_visible()  # not played yet
+        page.get_by_test_id("make-bot-submit").wait_for()  # not played yet: offered
         game = {"type": "nmbr9", "seats": [{"kind": "human", "me": True}]}
         assert client.post("/api/games", json=game).status_code == 201
         page.reload()
