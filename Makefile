@@ -21,7 +21,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load browser axe catalogues postgres nginx
+.PHONY: serve play solo test lint bench load browser axe catalogues postgres nginx fuzz
 
 $(BASE_STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -77,6 +77,13 @@ axe:
 
 test: $(TEST_STAMP) lint browser axe postgres nginx
 	$(BIN)/python -m pytest
+
+# schemathesis against a live server from the OpenAPI document, far longer than in
+# `make test` (docs/web.md, "The OpenAPI document"): FUZZ_EXAMPLES cases per operation
+# and mode, drawn the same way on every run
+FUZZ_EXAMPLES ?= 500
+fuzz: $(TEST_STAMP)
+	TABLETOP_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -m openapi tests/platform/test_openapi.py
 
 bench: $(BASE_STAMP)
 	$(BIN)/novaluna bench

@@ -223,3 +223,126 @@ def test_an_overlong_token_is_refused_not_ignored(server: ServerProcess) -> None
     forged = as_bot(server, "tbt_" + "a" * 3000)
     assert "unknown" in error(forged.get("/api/account"), 401)
     assert "unknown" in error(forged.post("/api/games", json={}), 401)
+
+
+# -- loose ends (issue 42): what a program is told, and what a bot account's page sees ---
+
+NO_SEAT = "this bot account has no seat in this game (its games: GET /api/account)"
+
+
+def _someone_elses_game(server: ServerProcess) -> str:
+    """A game of two people that has started: no seat of any bot account in it."""
+    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+    game_id = str(ann.post("/api/games", json={"type": "nmbr9", "seats": seats}).json()["id"])
+    assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
+    return game_id
+
+
+def test_a_bot_acting_in_a_game_without_its_seat_is_told_so_with_a_403(
+    server: ServerProcess,
+) -> None:
+    """Not 401 "open your seat link (spectators cannot act)", written for a person."""
+    page, _ = bot_account(server)
+    secret = token(page)
+    bot = as_bot(server, secret)
+    game_id = _someone_elses_game(server)
+    bodies = {
+        "actions": {"action": "0@0,0", "ply": 0},
+        "undo": {"ply": 0},
+        "hint": {"ply": 0},
+        "resign": {},
+    }
+    for verb, body in bodies.items():
+        refused = bot.post(f"/api/games/{game_id}/{verb}", json=body)
+        assert refused.status_code == 403, (verb, refused.text)
+        assert refused.json()["key"] == NO_SEAT
+    url = f"{server.ws_url}/api/games/{game_id}/ws"
+    headers = {"Authorization": f"Bearer {secret}"}
+    with connect(url, open_timeout=10, additional_headers=headers) as ws:
+        ws.send(json.dumps({"type": "hello", "tokens": []}))
+        assert receive(ws, lambda m: m["type"] == "state")["you"] == []
+        ws.send(json.dumps({"type": "act", "action": "0@0,0", "ply": 0, "id": 1}))
+        answer = receive(ws, lambda m: m["type"] == "error")
+        assert (answer["status"], answer["key"]) == (403, NO_SEAT)
+    assert bot.get(f"/api/games/{game_id}").json()["ply"] == 0  # nothing changed
+
+
+@pytest.mark.parametrize("action", [5, 0, 1.5, True, ["0@0,0"], {"index": 3}])
+def test_an_action_that_is_not_a_text_gets_a_400_saying_what_an_action_is(
+    server: ServerProcess, action: Any
+) -> None:
+    """A number under "action" was taken for an action index, and refused as one."""
+    page, name = bot_account(server)
+    bot = as_bot(server, token(page))
+    ann = register(server, unique("Ann"))
+    game_id = challenge(ann, name)
+    assert bot.post(f"/api/games/{game_id}/invitation", json={"accept": True}).status_code == 200
+    refused = bot.post(f"/api/games/{game_id}/actions", json={"action": action, "ply": 0})
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["key"].startswith("'action' is a move in the game's notation")
+    assert bot.get(f"/api/games/{game_id}").json()["ply"] == 0
+
+
+def test_a_bot_account_signed_in_on_the_page_may_look_at_a_game(server: ServerProcess) -> None:
+    """Its page session's game socket was refused (403): it may look, only not play."""
+    page, _ = bot_account(server)
+    game_id = _someone_elses_game(server)
+    cookie = "; ".join(f"{k}={v}" for k, v in page.cookies.items())
+    url = f"{server.ws_url}/api/games/{game_id}/ws"
+    with connect(url, open_timeout=10, additional_headers={"Cookie": cookie}) as ws:
+        ws.send(json.dumps({"type": "hello", "tokens": []}))
+        state = receive(ws, lambda m: m["type"] in ("state", "error"))
+        assert state["type"] == "state" and state["you"] == [], state
+        ws.send(json.dumps({"type": "act", "action": "0@0,0", "ply": 0}))
+        assert receive(ws, lambda m: m["type"] == "error")["status"] == 401  # a spectator
+    assert page.get(f"/api/games/{game_id}").status_code == 200
+    move = page.post(f"/api/games/{game_id}/actions", json={"action": "0@0,0", "ply": 0})
+    assert "token" in error(move, 403)
+
+
+@pytest.mark.parametrize(
+    "header", ["Bearer not-an-api-token", "Basic YW5uOnNlY3JldA==", "Bearer", "tbt_abc"]
+)
+def test_a_wrong_authorization_header_on_the_account_gets_a_401(
+    server: ServerProcess, header: str
+) -> None:
+    """It was read as "signed out": ``{"account": null}``, hiding the mistake."""
+    person = register(server, unique("Ann"))  # a session cookie beside it changes nothing
+    for path in ("/api/account", "/api/account/events", "/api/account/tokens"):
+        answer = person.get(path, headers={"Authorization": header})
+        assert answer.status_code == 401, (path, answer.text)
+        assert answer.json()["key"].startswith("the Authorization header holds no API token")
+    assert person.get("/api/account").json()["account"] is not None  # without the header
+
+
+def test_the_bot_form_is_offered_only_while_the_account_may_become_one(
+    server: ServerProcess,
+) -> None:
+    """``may_become_bot`` tells the page whether ``POST /api/account/bot`` would refuse."""
+    fresh = register(server, unique("Cy"))
+    assert fresh.get("/api/account").json()["may_become_bot"] is True
+    played = register(server, unique("Di"))
+    game = {"type": "nmbr9", "seats": [{"kind": "human", "me": True}]}
+    assert played.post("/api/games", json=game).status_code == 201
+    assert played.get("/api/account").json()["may_become_bot"] is False
+    refused = played.post("/api/account/bot", json={"password": PASSWORD})
+    assert "played as a person" in error(refused, 409)
+    invited = register(server, unique("Ed"))
+    challenge(played, name_of(invited))
+    assert invited.get("/api/account").json()["may_become_bot"] is False
+    page, _ = bot_account(server)
+    assert "may_become_bot" not in page.get("/api/account").json()
+
+
+@pytest.mark.parametrize("seat", ["9" * 5000, "²", "-1", "7"])
+def test_a_seat_record_for_a_seat_that_is_not_yours_gets_a_400(
+    server: ServerProcess, seat: str
+) -> None:
+    """5,000 digits are more than int() reads: the check of the seat raised (500)."""
+    page, name = bot_account(server)
+    bot = as_bot(server, token(page))
+    game_id = challenge(register(server, unique("Ann")), name)
+    assert bot.post(f"/api/games/{game_id}/invitation", json={"accept": True}).status_code == 200
+    refused = bot.get(f"/api/games/{game_id}/seat-record", params={"seat": seat})
+    assert "'seat' must be one of your seats" in error(refused, 400)

@@ -133,3 +133,16 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         refused = bot.get("/api/account")
         assert refused.status_code == 401, refused.text
         wait_until(lambda: not httpx.get(f"{server}/api/bots").json()["bots"])  # its stream ended
+
+
+def test_an_account_that_has_played_is_not_offered_the_bot_form(browser: Any, server: str) -> None:
+    """The server refuses the conversion once the account has taken a seat: the page
+    says so instead of offering a form that can only fail."""
+    with checked_page(browser, **SIZES["desktop"]) as page:
+        client = register_on_page(page, server, "Playedonce")
+        page.get_by_test_id("make-bot-submit").wait_for()  # not played yet: offered
+        game = {"type": "nmbr9", "seats": [{"kind": "human", "me": True}]}
+        assert client.post("/api/games", json=game).status_code == 201
+        page.reload()
+        page.get_by_test_id("make-bot-refused").wait_for()
+        assert page.get_by_test_id("make-bot-submit").count() == 0

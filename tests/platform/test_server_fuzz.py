@@ -169,3 +169,24 @@ def test_random_socket_messages_get_error_messages(
         if first["type"] == "error":
             assert 400 <= first["status"] < 500
     assert api.state(game["id"]) == game["before"]
+
+
+# -- what fuzzing found once ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", [["nova-luna"], {"nova-luna": 1}])
+def test_an_uploaded_record_whose_game_is_a_list_or_object_gets_a_422(api: Api, game: Any) -> None:
+    """A list is not hashable: the look-up of the game's type raised (500)."""
+    answer = api.request("POST", "/api/replay", json={"game": game, "rounds": []})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["key"].startswith("not a record of a game this server knows")
+
+
+@pytest.mark.parametrize("index", ["²", "١", "𝟗"])
+def test_an_analysis_move_in_other_digits_gets_a_400(
+    api: Api, games: dict[str, Any], index: str
+) -> None:
+    """``"²".isdigit()`` is true but ``int("²")`` fails: the move's index raised (500)."""
+    answer = api.request("GET", f"/api/games/{games['nmbr9']['id']}/analysis/{index}")
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["key"] == "the move is a decision's index: 0, 1, 2, ..."

@@ -154,7 +154,8 @@ def test_bad_settings_and_links_get_a_clear_4xx(server: ServerProcess, inbox: In
     assert error(httpx.post(f"{server.url}/api/account/email", json={}), 401)
     assert error(httpx.get(f"{server.url}/api/account/email"), 401)
     verify = f"{server.url}/api/mail/verify"
-    for token in ["garbage", "", None, 7, "1.2.3", "9" * 300]:
+    # "9" * 30: an account id no database integer holds (the look-up raised: 500)
+    for token in ["garbage", "", None, 7, "1.2.3", "9" * 300, "9" * 30 + ".1.mac"]:
         assert "not valid" in error(httpx.post(verify, json={"token": token}), 400)
     assert error(httpx.post(verify, content=b"not json"), 400)
     # a token of the right form for a real account, signed with another key
@@ -177,6 +178,19 @@ def test_bad_settings_and_links_get_a_clear_4xx(server: ServerProcess, inbox: In
     for query in ["", "?token=garbage", "?token=1.", f"?token={account}.forged", "?token=%00"]:
         assert "not valid" in error(httpx.post(unsubscribe + query), 400)
     assert bea.get("/api/account/email").json()["mode"] == "turn"  # unchanged
+
+
+@pytest.mark.parametrize("field", ["lang", "mode"])
+@pytest.mark.parametrize("value", [["en"], {"en": 1}])
+def test_a_language_or_mode_that_is_a_list_or_object_gets_a_400(
+    server: ServerProcess, field: str, value: Any
+) -> None:
+    """Found by fuzzing: a list is not hashable, and the check for a known language
+    raised (500) instead of refusing it."""
+    cas = register(server, "Cas")
+    body = {"address": address_of(cas), "mode": "turn", "lang": "en", field: value}
+    assert f"'{field}'" in error(cas.post("/api/account/email", json=body), 400)
+    assert cas.get("/api/account/email").json()["address"] is None  # nothing stored
 
 
 # -- "your turn" -------------------------------------------------------------------------

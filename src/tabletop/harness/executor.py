@@ -168,7 +168,7 @@ def reachable(address: str, timeout: float = 5.0) -> None:
     if address == "auto" or "://" in address:
         return
     host, _, port = address.rpartition(":")
-    if not host or not port.isdigit():
+    if not host or not (port.isascii() and port.isdigit()):
         raise ExecutorError(f"--address is HOST:PORT (or 'auto'), not {address!r}")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout).close()

@@ -27,7 +27,7 @@ from . import ndjson
 from .account_events import ENDED, AccountSocket
 from .crowds import Slot
 from .errors import ApiError, reading
-from .request import account_of, api_token, hub_of, same_origin, session_token
+from .request import api_token, hub_of, own_account, same_origin, session_token
 from .rows import Account
 from .socket_api import socket_error
 
@@ -74,7 +74,7 @@ def _open(conn: Request | WebSocket, slot: Slot | None = None) -> tuple[Account,
     with an API token, it closes when the token is revoked. ``slot``: the socket's
     place, to count for the account too (429 past its cap)."""
     hub = hub_of(conn)
-    account = account_of(conn)
+    account = own_account(conn)
     if account is None:
         raise ApiError(401, "sign in first")
     if slot is not None:
@@ -108,7 +108,7 @@ async def _account_events(request: Request) -> Response:
     """``GET /api/account/events``: the account socket's messages as NDJSON, for
     clients without WebSocket (ndjson.py)."""
     hub = hub_of(request)
-    account = account_of(request)
+    account = own_account(request)
     if account is None:
         raise ApiError(401, "sign in first")
     opened: list[AccountSocket] = []

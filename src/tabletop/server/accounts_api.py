@@ -14,8 +14,16 @@ from starlette.routing import BaseRoute, Route
 from ..i18n import N_
 from . import accounts
 from .accounts import COOKIE, AccountError
-from .errors import ApiError
-from .request import account_of, hub_of, json_body, json_object, session_token, signed_in
+from .errors import ApiError, reading
+from .request import (
+    account_of,
+    hub_of,
+    json_body,
+    json_object,
+    own_account,
+    session_token,
+    signed_in,
+)
 from .rows import Account, hash_token
 from .writes import (
     DELETED_PLAYER,
@@ -232,12 +240,17 @@ async def rekey_names(hub: Hub) -> None:
 
 
 async def _account_info(request: Request) -> Response:
-    account = account_of(request)
+    account = own_account(request)
     if account is None:
         return JSONResponse({"account": None, "games": []})
-    games = hub_of(request).reads.my_games(account)
-    about = {"name": account.name, "bot": True} if account.bot else {"name": account.name}
-    return JSONResponse({"account": about, "games": games})
+    hub = hub_of(request)
+    games = hub.reads.my_games(account)
+    if account.bot:
+        return JSONResponse({"account": {"name": account.name, "bot": True}, "games": games})
+    # the page offers the conversion only where POST /api/account/bot would allow it
+    may_become_bot = not reading(hub.store.holds_seats, account.id)
+    answer = {"account": {"name": account.name}, "games": games, "may_become_bot": may_become_bot}
+    return JSONResponse(answer)
 
 
 async def _player(request: Request) -> Response:

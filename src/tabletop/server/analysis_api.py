@@ -27,7 +27,9 @@ async def _read(request: Request) -> Response:
 
 async def _boards(request: Request) -> Response:
     text = request.path_params["index"]
-    index: object = int(text) if text.isdigit() and len(text) < 9 else text
+    # isdigit() alone takes "²" and other digits int() refuses
+    digits = text.isascii() and text.isdigit() and len(text) < 9
+    index: object = int(text) if digits else text
     return JSONResponse(await hub_of(request).analyst.boards(request.path_params["game_id"], index))
 
 

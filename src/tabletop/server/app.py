@@ -1,6 +1,7 @@
 """The ASGI application: pages, a JSON HTTP API and a WebSocket per game.
 
-HTTP API (every error is ``{"error": message, "key": msgid, "args": {...}}`` with a
+HTTP API (described by the OpenAPI document ``openapi.py`` serves at ``GET
+/api/openapi.json``; every error is ``{"error": message, "key": msgid, "args": {...}}`` with a
 4xx/5xx status: the English text, and what the page translates, tabletop.i18n):
 
 * ``GET  /i18n/{lang}.json`` — the page's messages in ``lang`` (en, de, nl);
@@ -68,6 +69,7 @@ from . import (
     games_api,
     invitations_api,
     mail_api,
+    openapi,
     pages,
     socket_api,
 )
@@ -158,6 +160,7 @@ def create_app(
         *analysis_api.ROUTES,
         *daily_api.ROUTES,
         *mail_api.ROUTES,
+        *openapi.ROUTES,
         *socket_api.ROUTES,
         *account_socket.ROUTES,
         *assets.routes(),

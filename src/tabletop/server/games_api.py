@@ -20,6 +20,7 @@ from .request import (
     hub_of,
     json_body,
     json_object,
+    player_seats,
     room_and_seats,
 )
 from .room import Room
@@ -29,7 +30,14 @@ def action_of(message: dict[str, Any]) -> Any:
     """The action of an act: ``"action"`` in the game's notation, or ``"index"``, the
     research encoding's action index (docs/bot-api.md)."""
     if "index" not in message:
-        return message.get("action")
+        action = message.get("action")
+        if action is not None and not isinstance(action, str):
+            raise ApiError(
+                400,
+                "'action' is a move in the game's notation, a text such as \"3@1,0\" "
+                "(the legal ones are the state's choices); an action index goes in 'index'",
+            )
+        return action
     if "action" in message:
         raise ApiError(400, "send 'action' or 'index', not both")
     index = message["index"]
@@ -60,7 +68,7 @@ async def _get_state(request: Request) -> Response:
 
 async def _act(request: Request) -> Response:
     body = json_object(await json_body(request))
-    room, seats = await room_and_seats(request)
+    room, seats = await player_seats(request)
     hub = hub_of(request)
     action, ply, seat = action_of(body), body.get("ply"), body.get("seat")
     change = hub.authority.act(room.id, seats, action, ply, seat)
@@ -69,7 +77,7 @@ async def _act(request: Request) -> Response:
 
 async def _undo(request: Request) -> Response:
     body = json_object(await json_body(request))
-    room, seats = await room_and_seats(request)
+    room, seats = await player_seats(request)
     hub = hub_of(request)
     change = hub.authority.undo(room.id, seats, body.get("ply"), body.get("seat"))
     return await _changed(request, room, seats, change)
@@ -103,7 +111,7 @@ async def _claim_timeout(request: Request) -> Response:
 
 async def _hint(request: Request) -> Response:
     body = json_object(await json_body(request))
-    room, seats = await room_and_seats(request)
+    room, seats = await player_seats(request)
     return JSONResponse(
         await hub_of(request).scheduler.hint(room, seats, body.get("ply"), body.get("seat"))
     )
@@ -138,7 +146,7 @@ async def _upload_replay(request: Request) -> Response:
         raise ApiError(400, "a record is a JSON object (see docs/records.md)")
     kind = record.get("game")
     types = web_games()
-    if kind not in types:
+    if not isinstance(kind, str) or kind not in types:  # a list or object is unhashable
         raise ApiError(
             422, "not a record of a game this server knows ({games})", games=", ".join(types)
         )

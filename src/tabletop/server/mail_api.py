@@ -54,9 +54,9 @@ async def _save(request: Request) -> Response:
     hub = hub_of(request)
     body = json_object(await json_body(request))
     mode, lang = body.get("mode", "off"), body.get("lang", "en")
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise ApiError(400, '\'mode\' is "off", "turn" or "digest"')
-    if lang not in LANGUAGES:
+    if not isinstance(lang, str) or lang not in LANGUAGES:  # a list is unhashable
         raise ApiError(400, "'lang' is one of {languages}", languages=", ".join(LANGUAGES))
     if body.get("address") in (None, ""):
         await hub.write(ForgetMail(account.id))

@@ -117,6 +117,8 @@ class Signer:
         parts = token.split(".")
         if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts[:2]):
             return None
+        if len(parts[0]) >= 19:  # no account id: a database cannot even look it up
+            return None
         return int(parts[0]), int(parts[1])
 
     def checks_verify(self, token: str, address: str) -> bool:

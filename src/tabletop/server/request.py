@@ -168,6 +168,8 @@ def account_of(conn: Request | WebSocket) -> Account | None:
     except StoreError as err:  # a WebSocket has no exception handlers: say 503 here
         raise ApiError.plain(503, f"{err}; try again shortly") from None
     if account is not None and account.bot and _plays(conn):
+        if isinstance(conn, WebSocket):  # a game's socket: it looks on, as a spectator
+            return None
         raise ApiError(
             403, "a bot account plays through the bot API with a token (docs/bot-api.md)"
         )
@@ -194,14 +196,44 @@ READS = ("GET", "HEAD")
 
 
 def _plays(conn: Request | WebSocket) -> bool:
-    """Whether the request plays a game (what a bot account's page session may not)."""
+    """Whether the request plays a game (what a bot account's page session may not):
+    asking for a finished game's analysis is looking, not playing."""
     path = conn.url.path
-    playing = path.startswith(("/api/games", "/api/daily"))
+    playing = path.startswith(("/api/games", "/api/daily")) and not path.endswith("/analysis")
     return playing and (isinstance(conn, WebSocket) or conn.method not in READS)
 
 
 def signed_in(request: Request) -> Account:
-    account = account_of(request)
+    account = own_account(request)
     if account is None:
         raise ApiError(401, "sign in first")
     return account
+
+
+def own_account(conn: Request | WebSocket) -> Account | None:
+    """``account_of`` for the account's own routes, where only an API token or the
+    session cookie signs in: 401 for an ``Authorization`` header holding anything
+    else (a seat token, a typo), which would otherwise be answered as signed out."""
+    if "authorization" in conn.headers and api_token(conn) is None:
+        raise ApiError(
+            401,
+            "the Authorization header holds no API token: send 'Authorization: Bearer tbt_...' "
+            "(or no header, and the session cookie)",
+        )
+    return account_of(conn)
+
+
+def require_seat(seats: frozenset[int], by_token: bool) -> None:
+    """403 for a bot account's API token (``by_token``) acting in a game it holds no
+    seat of: a program is told so, not to open a seat link as a spectating person is."""
+    if not seats and by_token:
+        raise ApiError(
+            403, "this bot account has no seat in this game (its games: GET /api/account)"
+        )
+
+
+async def player_seats(request: Request) -> tuple[Room, frozenset[int]]:
+    """``room_and_seats`` of a request that acts (act, undo, hint, resign)."""
+    room, seats = await room_and_seats(request)
+    require_seat(seats, api_token(request) is not None)
+    return room, seats

@@ -19,10 +19,12 @@ from .games_api import action_of
 from .request import (
     MAX_BODY,
     account_of,
+    api_token,
     credential,
     hub_of,
     json_object,
     loads,
+    require_seat,
     same_origin,
     session_token,
 )
@@ -91,7 +93,7 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
             if account is not None and sub.seats and not _session_lives(ws, account):
                 await _session_ended(ws)  # ended in another process, or expired
                 return
-            await _handle(hub, room.id, sub, text)
+            await _handle(hub, room.id, sub, text, by_token=api_token(ws) is not None)
     finally:
         if account is not None:
             hub.sessions.closed(account, sub)
@@ -145,8 +147,11 @@ def _parse_message(text: str) -> dict[str, Any]:
     return json_object(loads(text, N_("the message")))
 
 
-async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
-    """One client message; answers go through the subscriber's outbox, in order."""
+async def _handle(
+    hub: Hub, game_id: str, sub: Subscriber, text: str, *, by_token: bool = False
+) -> None:
+    """One client message; answers go through the subscriber's outbox, in order
+    (``by_token``: the socket was opened with a bot account's API token)."""
     ref = None
     try:
         hub.check_rate("message", id(sub))  # before any parsing: a flood costs only this
@@ -156,6 +161,8 @@ async def _handle(hub: Hub, game_id: str, sub: Subscriber, text: str) -> None:
         room = hub.rooms.room(game_id)
         if kind in ("act", "undo") and sub.read_only:
             raise ApiError(403, "this API token may only read; playing needs the 'play' scope")
+        if kind in ("act", "undo", "hint"):
+            require_seat(sub.seats, by_token)
         if kind == "act":
             action = action_of(message)
             room = await hub.authority.act(

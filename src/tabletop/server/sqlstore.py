@@ -446,6 +446,17 @@ class SqlStore(ABC):
         )
         return None if row is None else str(row[0])
 
+    def holds_seats(self, account_id: int) -> bool:
+        """Whether the account holds (or is invited to) a seat: then it may not become
+        a bot account (``MakeBot``'s condition)."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT 1 FROM seats WHERE account_id = ? OR invited = ? LIMIT 1",
+                (account_id, account_id),
+            )
+        )
+        return row is not None
+
     def account_keys(self) -> list[tuple[int, str, str]]:
         """Every account's ``(id, name, name_key)``."""
         rows = self._read(lambda sql: sql.rows("SELECT id, name, name_key FROM accounts", ()))

@@ -218,10 +218,10 @@ class Follower:
         game_id, seq, *rest = payload.split(" ") + [""]
         room = self.rooms.live.get(game_id)
         if room is not None:
-            if seq.isdigit() and room.seq < int(seq):
+            if seq.isascii() and seq.isdigit() and room.seq < int(seq):
                 self._refresh_soon(game_id)
             return
-        accounts = [int(a) for a in rest[0].split(",") if a.isdigit()]
+        accounts = [int(a) for a in rest[0].split(",") if a.isascii() and a.isdigit()]
         if self.watching(accounts):
             self._refresh_soon(game_id, self.follow_new)
 

@@ -70,7 +70,7 @@ export async function showMe(root, navigate) {
     list,
     blockedCard(),
     accountSettings(navigate),
-    await botAccountCard(info.account, navigate),
+    await botAccountCard(info, navigate),
     await mailSettings());
   // every change of a game of yours, as it happens (the account socket)
   const stop = onGamesChange((games) => {
@@ -88,7 +88,7 @@ const BOT_API_DOC = "docs/bot-api.md";
 
 /** For a person: what a bot account is, and turning this account into one (for good,
  * confirmed with the password). For a bot account: its API tokens. */
-async function botAccountCard(account, navigate) {
+async function botAccountCard({ account, may_become_bot: mayBecomeBot }, navigate) {
   const card = h("section", { class: "card", "data-testid": "bot-account", "aria-labelledby": "bot-account-heading" },
     h("h2", { id: "bot-account-heading" }, t("Bot account"), account.bot ? [" ", botBadge()] : null));
   const docs = () => h("p", { class: "muted" }, ...withNodes(t("The bot API is described in {doc} in the source repository of this server."), { doc: h("code", {}, BOT_API_DOC) }));
@@ -109,7 +109,11 @@ async function botAccountCard(account, navigate) {
     card.append(
       h("p", {}, t("A bot account is played by a program (your game AI) instead of a person: the program plays on this server through the bot API, against people and our bots, and is rated like everyone else, on a leaderboard of its own. Everywhere its name appears it is marked as a bot.")),
       h("p", {}, t("To put a program in front of players, register a new account for it and turn that account into a bot account.")),
-      docs(), form);
+      docs(),
+      // the server refuses the conversion once the account has taken (or been invited to) a seat
+      mayBecomeBot === false
+        ? h("p", { class: "muted", "data-testid": "make-bot-refused" }, t("This account has taken a seat as a person, so it cannot become a bot account."))
+        : form);
     return card;
   }
   card.append(
