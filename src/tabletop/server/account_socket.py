@@ -26,9 +26,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from . import ndjson
 from .account_events import ENDED, AccountSocket
 from .errors import ApiError, reading
-from .request import account_of, api_token, hub_of, same_origin, session_token
+from .request import account_of, credential_of, hub_of, same_origin, session_token
 from .rows import Account
-from .socket_api import socket_error
+from .socket_api import close_ended, ended_line, socket_error
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -60,17 +60,16 @@ async def _account_socket(ws: WebSocket) -> None:
 
 
 def _open(conn: Request | WebSocket) -> tuple[Account, AccountSocket]:
-    """The signed-in account's new stream of its games' changes (401 if none): opened
-    with an API token, it closes when the token is revoked."""
+    """The signed-in account's new stream of its games' changes (401 if none): it
+    closes when the session or API token it was opened with ends."""
     hub = hub_of(conn)
     account = account_of(conn)
-    if account is None:
+    credential = credential_of(conn)
+    if account is None or credential is None:
         raise ApiError(401, "sign in first")
     games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
-    token = api_token(conn)
-    sock = hub.accounts.open(account.id, games, by_token=token is not None)
-    if token is not None:
-        hub.sessions.opened(account, token, sock)
+    sock = hub.accounts.open(account.id, games, by_token=credential.by_token)
+    hub.sessions.opened(account, credential, sock)
     return account, sock
 
 
@@ -84,9 +83,7 @@ async def _writer(ws: WebSocket, sock: AccountSocket) -> None:
         while True:
             text = await sock.outbox.get()
             if text is ENDED:
-                err = ApiError(401, "this API token is unknown or was revoked")
-                await ws.send_json({"type": "error", "status": 401, **socket_error(err)})
-                await ws.close(code=4401)
+                await close_ended(ws, sock.ending)
                 return
             await ws.send_text(text)
 
@@ -110,7 +107,10 @@ async def _account_events(request: Request) -> Response:
     async def next_text() -> str:
         return await opened[0].outbox.get()
 
-    return ndjson.stream(request, ndjson.Feed(start, next_text, stop, (ENDED,)))
+    def farewell() -> str | None:
+        return ended_line(opened[0].ending) if opened else None
+
+    return ndjson.stream(request, ndjson.Feed(start, next_text, stop, (ENDED,), farewell))
 
 
 ROUTES: list[BaseRoute] = [

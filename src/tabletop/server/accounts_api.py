@@ -17,6 +17,7 @@ from .accounts import COOKIE, AccountError
 from .errors import ApiError
 from .request import account_of, hub_of, json_body, json_object, session_token, signed_in
 from .rows import Account, hash_token
+from .sessions import every_session, everything, only, sessions_but
 from .writes import (
     DELETED_PLAYER,
     ChangePassword,
@@ -116,7 +117,7 @@ async def _end_session(hub: Hub, token: str) -> None:
     ended = hub.store.session_of(token)
     await hub.write(EndSession(hash_token(token)))
     if ended is not None:
-        hub.sessions.ended(ended.account.id, only=hash_token(token))
+        hub.sessions.ended(ended.account.id, only(hash_token(token)))
 
 
 async def _logout(request: Request) -> Response:
@@ -131,7 +132,7 @@ async def _logout_everywhere(request: Request) -> Response:
     account = signed_in(request)
     hub = hub_of(request)
     ended = await hub.write(EndSessions(account.id))
-    hub.sessions.ended(account.id)
+    hub.sessions.ended(account.id, every_session)
     return _signed_out({"sessions_ended": ended})
 
 
@@ -142,20 +143,27 @@ def _signed_out(extra: dict[str, Any] | None = None) -> Response:
 
 
 async def _change_password(request: Request) -> Response:
-    """``{"password", "new_password"}``: the current password, then the new one; every
-    other session ends (and its sockets close), this one goes on."""
+    """``{"password", "new_password", "keep_tokens"?}``: the current password, then the
+    new one; every other session ends (and its channels close), this one goes on; the
+    account's API tokens are revoked too unless ``keep_tokens`` is true."""
     account = signed_in(request)
     hub = hub_of(request)
     body = json_object(await json_body(request))
     current = _checked(accounts.check_password, body.get("password"))
     new = _checked(accounts.check_password, body.get("new_password"))
+    keep_tokens = body.get("keep_tokens", False)
+    if not isinstance(keep_tokens, bool):
+        raise ApiError(400, "'keep_tokens' must be true or false")
     await check_password(
         hub, own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
     )
     keep = hash_token(session_token(request) or "")
-    ended = await hub.write(ChangePassword(account.id, await hub.passwords.hash(new), keep))
-    hub.sessions.ended(account.id, keep=keep)
-    return JSONResponse({"account": {"name": account.name}, "sessions_ended": ended})
+    new_hash = await hub.passwords.hash(new)
+    ended, revoked = await hub.write(ChangePassword(account.id, new_hash, keep, not keep_tokens))
+    hub.sessions.ended(account.id, sessions_but(keep, tokens=not keep_tokens))
+    return JSONResponse(
+        {"account": {"name": account.name}, "sessions_ended": ended, "tokens_revoked": revoked}
+    )
 
 
 async def _delete_account(request: Request) -> Response:
@@ -169,7 +177,7 @@ async def _delete_account(request: Request) -> Response:
         hub, own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
     )
     await hub.write(DeleteAccount(account.id))
-    hub.sessions.ended(account.id)
+    hub.sessions.ended(account.id, everything)
     _forget_seats(hub, account)
     return _signed_out({"deleted": True})
 

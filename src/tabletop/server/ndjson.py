@@ -1,5 +1,6 @@
 """NDJSON streams (``application/x-ndjson``) for clients without WebSocket: the same
-messages as a socket, one JSON object per line, an empty line every 20 s when quiet.
+messages as a socket, one JSON object per line, an empty line every 20 s when quiet;
+a stream whose session or API token ends says so in a last error line, then ends.
 
 A stream counts as a socket of its address (``Hub.check_sockets``: 429 past the cap),
 and what it follows is registered only once the response is being sent, so that a
@@ -31,6 +32,8 @@ class Feed:
     next: Callable[[], Awaitable[str]]
     stop: Callable[[], None]
     ends: tuple[str, ...]
+    #: the last line when it ends that way (why: its session or API token ended)
+    farewell: Callable[[], str | None] = lambda: None
 
 
 def stream(request: Request, feed: Feed) -> StreamingResponse:
@@ -55,6 +58,8 @@ def stream(request: Request, feed: Feed) -> StreamingResponse:
                     yield "\n"
                     continue
                 if any(text is end for end in feed.ends):
+                    if (last := feed.farewell()) is not None:
+                        yield last + "\n"
                     return
                 yield text + "\n"
         finally:

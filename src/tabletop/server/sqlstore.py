@@ -333,6 +333,25 @@ class SqlStore(ABC):
             return None
         return SessionRow(Account(row[0], row[1], bool(row[4])), row[2], row[3])
 
+    def credentials_alive(
+        self, session_hashes: list[str], token_hashes: list[str]
+    ) -> tuple[dict[str, tuple[str, str | None]], set[str]]:
+        """Of these hashed session and API tokens, the sessions that exist (with when
+        each began and was last used) and the tokens that do: one read per 500."""
+        sessions: dict[str, tuple[str, str | None]] = {}
+        tokens: set[str] = set()
+        for part in _chunks(session_hashes):
+            for row in self._hashed("token_hash, created, last_used FROM sessions", part):
+                sessions[row[0]] = (row[1], row[2])
+        for part in _chunks(token_hashes):
+            tokens.update(row[0] for row in self._hashed("token_hash FROM api_tokens", part))
+        return sessions, tokens
+
+    def _hashed(self, what: str, hashes: list[str]) -> list[tuple[Any, ...]]:
+        """``SELECT what`` (columns and table, from code) of the rows with these hashes."""
+        query = f"SELECT {what} WHERE token_hash IN ({', '.join('?' for _ in hashes)})"
+        return self._read(lambda sql: sql.rows(query, hashes))
+
     # -- bot accounts and their API tokens ------------------------------------------------
 
     def token_of(self, token: str) -> TokenRow | None:
@@ -603,3 +622,8 @@ def _refusal(err: Exception) -> StoreError:
     if isinstance(err, StoreError):
         return err
     return StoreError(f"the game database refused the write: {err}")
+
+
+def _chunks(items: list[str], size: int = 500) -> list[list[str]]:
+    """``items`` in lists of at most ``size``: a bound on a statement's parameters."""
+    return [items[i : i + size] for i in range(0, len(items), size)]
