@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -99,24 +99,32 @@ class Holder:
     server: ServerProcess
     headers: dict[str, str]  # what the channel is opened with
     page: httpx.Client  # signed in on the page with the password
-    by_token: bool
+    kind: str  # what opens the channel: "session", "token" or "link" (its own seat's)
     ending: httpx.Client  # the channel's own client (a cookie's: logs itself out)
     game_id: str = ""
+    own_seat: str = ""  # the link of its own seat
     other_seat: str = ""  # the link of the game's other seat: it makes the news
+
+    def on(self, server: ServerProcess) -> Holder:
+        """The same holder, its channels opened on another server process."""
+        return replace(self, server=server)
 
 
 def open_channel(holder: Holder, kind: str, stack: ExitStack) -> Channel:
     server, headers = holder.server, dict(holder.headers)
     if "Cookie" in headers:
         headers["Origin"] = server.url  # the page of the server the channel is opened on
+    links = [holder.own_seat] if holder.kind == "link" else []
     if kind in ("game-ws", "account-ws"):
         path = f"/api/games/{holder.game_id}/ws" if kind == "game-ws" else "/api/account/ws"
         ws = stack.enter_context(
             connect(f"{server.ws_url}{path}", open_timeout=10, additional_headers=headers)
         )
         if kind == "game-ws":
-            ws.send(json.dumps({"type": "hello", "tokens": []}))
+            ws.send(json.dumps({"type": "hello", "tokens": links}))
         return Socket(ws)
+    if links:
+        headers["Authorization"] = f"Bearer {links[0]}"
     path = f"/api/games/{holder.game_id}/stream" if kind == "game-stream" else "/api/account/events"
     http = stack.enter_context(httpx.Client(base_url=server.url, timeout=READ))
     response = stack.enter_context(http.stream("GET", path, headers=headers))
@@ -132,9 +140,15 @@ def a_person(server: ServerProcess) -> Holder:
     own = client(server)
     assert own.post("/api/account/login", json={"name": name, "password": PASSWORD}).is_success
     cookie = {"Cookie": f"session={own.cookies['session']}", "Origin": server.url}
-    holder = Holder(server, cookie, page, by_token=False, ending=own)
+    holder = Holder(server, cookie, page, "session", ending=own)
     _seat_against_a_link(holder, page)
     return holder
+
+
+def a_seat_link(server: ServerProcess) -> Holder:
+    """A person playing its own seat by its link, signed out (a second device)."""
+    holder = a_person(server)
+    return replace(holder, headers={}, kind="link")
 
 
 def a_bot(server: ServerProcess) -> Holder:
@@ -143,7 +157,7 @@ def a_bot(server: ServerProcess) -> Holder:
     page, _ = bot_account(server, "EndBot")
     secret = token(page)
     holder = Holder(
-        server, {"Authorization": f"Bearer {secret}"}, page, True, as_bot(server, secret)
+        server, {"Authorization": f"Bearer {secret}"}, page, "token", as_bot(server, secret)
     )
     _seat_against_a_link(holder, holder.ending)
     return holder
@@ -154,6 +168,7 @@ def _seat_against_a_link(holder: Holder, creator: httpx.Client) -> None:
     made = creator.post("/api/games", json={"type": "nmbr9", "seats": seats})
     assert made.status_code == 201, made.text
     holder.game_id = made.json()["id"]
+    holder.own_seat = made.json()["seats"][0]["token"]
     holder.other_seat = made.json()["seats"][1]["token"]
 
 
@@ -203,8 +218,8 @@ def assert_ended_without_news(
     errors = [m for m in messages if m["type"] == "error"]
     assert not news, news
     assert [e["status"] for e in errors] == [401], messages
-    expected = "revoked" if holder.by_token else "session has ended"
-    assert expected in errors[0]["message"]
+    expected = {"session": "session has ended", "token": "revoked", "link": "was deleted"}
+    assert expected[holder.kind] in errors[0]["message"]
     assert code in (None, 4401)
     assert code is not None or isinstance(channel, Stream)
     then()
@@ -216,22 +231,25 @@ def assert_ended_without_news(
 CASES = [
     *((kind, "session", how) for kind in KINDS for how in SESSION_ENDINGS),
     *((kind, "token", how) for kind in KINDS for how in TOKEN_ENDINGS),
+    *((kind, "link", "delete") for kind in ("game-ws", "game-stream")),
 ]
+HOLDERS = {"session": a_person, "token": a_bot, "link": a_seat_link}
 
 
 @pytest.mark.parametrize(("kind", "credential", "how"), CASES)
 def test_every_channel_closes_when_what_opened_it_ends(
     sqlite_server: ServerProcess, kind: str, credential: str, how: str
 ) -> None:
-    holder = a_person(sqlite_server) if credential == "session" else a_bot(sqlite_server)
+    holder = HOLDERS[credential](sqlite_server)
     with ExitStack() as stack:
         channel = open_channel(holder, kind, stack)
         assert channel.first()["type"] in ("state", "games")
         end(holder, how)
         make_news(holder)  # before the channel is read: an open one would carry it
         assert_ended_without_news(channel, holder, lambda: make_news(holder))
-    r = httpx.get(f"{sqlite_server.url}/api/account/events", headers=holder.headers)
-    assert r.status_code == 401, r.text  # the ended credential opens nothing new
+    if credential != "link":  # the ended credential opens nothing new
+        r = httpx.get(f"{sqlite_server.url}/api/account/events", headers=holder.headers)
+        assert r.status_code == 401, r.text
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -249,8 +267,14 @@ def test_every_channel_closes_when_its_session_expires(tmp_path: Path, kind: str
         proc.stop()
 
 
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("credential", ["session", "token"])
+ENDED_ELSEWHERE = {"session": "logout-everywhere", "token": "revoke", "link": "delete"}
+ELSEWHERE = [(kind, c) for c in ("session", "token") for kind in KINDS] + [
+    ("game-ws", "link"),
+    ("game-stream", "link"),
+]
+
+
+@pytest.mark.parametrize(("kind", "credential"), ELSEWHERE)
 def test_an_ending_in_one_process_closes_channels_in_another(
     pg_cluster: Any, tmp_path: Path, kind: str, credential: str
 ) -> None:
@@ -259,13 +283,12 @@ def test_an_ending_in_one_process_closes_channels_in_another(
     a = ServerProcess(url, log=tmp_path / "a.log").start()
     b = ServerProcess(url, log=tmp_path / "b.log", options=("--session-check", "1h")).start()
     try:
-        holder = a_person(a) if credential == "session" else a_bot(a)
-        on_b = Holder(b, holder.headers, holder.page, holder.by_token, holder.ending)
-        on_b.game_id, on_b.other_seat = holder.game_id, holder.other_seat
+        holder = HOLDERS[credential](a)
+        on_b = holder.on(b)
         with ExitStack() as stack:
             channel = open_channel(on_b, kind, stack)
             assert channel.first()["type"] in ("state", "games")
-            end(holder, "logout-everywhere" if credential == "session" else "revoke")
+            end(holder, ENDED_ELSEWHERE[credential])
             assert_ended_without_news(channel, on_b, lambda: make_news(holder))
     finally:
         a.stop()

@@ -69,12 +69,12 @@ def _open(conn: Request | WebSocket) -> tuple[Account, AccountSocket]:
         raise ApiError(401, "sign in first")
     games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
     sock = hub.accounts.open(account.id, games, by_token=credential.by_token)
-    hub.sessions.opened(account, credential, sock)
+    hub.sessions.opened(account.id, credential, sock)
     return account, sock
 
 
 def _close(hub: Hub, account: Account, sock: AccountSocket) -> None:
-    hub.sessions.closed(account, sock)
+    hub.sessions.closed(sock)
     hub.accounts.close(sock)
 
 

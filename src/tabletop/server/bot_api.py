@@ -35,6 +35,7 @@ from .request import (
     API_TOKEN_PREFIX,
     account_of,
     api_token,
+    bearer,
     credential_of,
     hub_of,
     json_body,
@@ -45,7 +46,7 @@ from .request import (
 from .room import GONE
 from .rows import Account, TokenRow, hash_token
 from .sessions import SESSION_ENDED, every_token, only
-from .socket_api import ended_line
+from .socket_api import ended_line, hold
 from .writes import CreateToken, MakeBot, RevokeToken, RevokeTokens
 
 #: what a token may do: "read" its games and events; "play" them too
@@ -185,9 +186,8 @@ async def _game_stream(request: Request) -> Response:
     account = account_of(request)
     credential = credential_of(request)
 
-    def start() -> None:
-        if account is not None and credential is not None:  # closed when it ends
-            hub.sessions.opened(account, credential, sub)
+    def start() -> None:  # closed when what opened it ends
+        hold(hub, room, bearer(request), account, credential, sub)
         room.watch(sub)
         hub.encoder.send_states(room, [sub])
 
@@ -195,8 +195,7 @@ async def _game_stream(request: Request) -> Response:
         return (await sub.outbox.get())[1]
 
     def stop() -> None:
-        if account is not None:
-            hub.sessions.closed(account, sub)
+        hub.sessions.closed(sub)
         for live in {room, hub.rooms.live.get(room.id)}:
             if live is not None:
                 live.unwatch(sub)

@@ -16,7 +16,7 @@ from .accounts import COOKIE
 from .errors import ApiError
 from .room import Room
 from .rows import Account, StoreError
-from .sessions import Credential
+from .sessions import SESSION, TOKEN, Credential
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -115,9 +115,9 @@ def credential_of(conn: Request | WebSocket) -> Credential | None:
     a channel it opens is registered under: ``Sessions.opened``)."""
     api = api_token(conn)
     if api is not None:
-        return Credential.of(api, by_token=True)
+        return Credential.of(api, TOKEN)
     token = session_token(conn)
-    return None if token is None else Credential.of(token, by_token=False)
+    return None if token is None else Credential.of(token, SESSION)
 
 
 async def room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:

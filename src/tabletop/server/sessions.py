@@ -71,44 +71,58 @@ class Closable(Protocol):
     def end(self, reason: ApiError) -> None: ...
 
 
+SESSION, TOKEN, LINK = "session", "token", "link"  # what opened a channel
+
+
 @dataclass(frozen=True)
 class Credential:
-    """What opened a channel: a session cookie's token or an API token (hashed)."""
+    """What opened a channel (hashed): a session cookie's token, an API token, or the
+    seat link of a seat an account holds (it ends with the account)."""
 
     token_hash: str
-    by_token: bool  # an API token (else a session)
+    kind: str  # SESSION, TOKEN or LINK
 
     @classmethod
-    def of(cls, token: str, by_token: bool) -> Credential:
-        return cls(hash_token(token), by_token)
+    def of(cls, token: str, kind: str) -> Credential:
+        return cls(hash_token(token), kind)
+
+    @property
+    def by_token(self) -> bool:
+        return self.kind == TOKEN
 
     def reason(self) -> ApiError:
         """What its channels are told when it ends."""
-        return ApiError(401, TOKEN_GONE if self.by_token else SESSION_GONE)
+        return ApiError(401, _GONE[self.kind])
 
+
+_GONE = {
+    SESSION: SESSION_GONE,
+    TOKEN: TOKEN_GONE,
+    LINK: N_("this seat's account was deleted: its seat link plays no more"),
+}
 
 #: which of an account's credentials an ending ends (``Sessions.ended``)
 Which = Callable[[Credential], bool]
 
 
 def everything(_: Credential) -> bool:
-    """The account is gone: every session and token."""
+    """The account is gone: every session and token, and the links of its seats."""
     return True
 
 
 def every_session(credential: Credential) -> bool:
     """Log out everywhere: the sessions, not the API tokens (which are no sessions)."""
-    return not credential.by_token
+    return credential.kind == SESSION
 
 
 def every_token(credential: Credential) -> bool:
     """Revoke all tokens."""
-    return credential.by_token
+    return credential.kind == TOKEN
 
 
 def only(token_hash: str) -> Which:
     """One session (log out) or one token (revoke)."""
-    return lambda credential: credential.token_hash == token_hash
+    return lambda credential: credential.token_hash == token_hash and credential.kind != LINK
 
 
 def sessions_but(keep: str, tokens: bool) -> Which:
@@ -116,9 +130,9 @@ def sessions_but(keep: str, tokens: bool) -> Which:
     tokens too unless kept."""
 
     def which(credential: Credential) -> bool:
-        if credential.by_token:
+        if credential.kind == TOKEN:
             return tokens
-        return credential.token_hash != keep
+        return credential.kind == SESSION and credential.token_hash != keep
 
     return which
 
@@ -138,6 +152,7 @@ class Sessions:
         self._store = store
         self._clock = clock  # injectable: tests expire sessions without waiting
         self._channels: dict[int, dict[Closable, Credential]] = {}  # per account
+        self._held: dict[Closable, set[int]] = {}  # per channel: its accounts
         self._tasks: set[asyncio.Task[None]] = set()
 
     def alive(self, row: SessionRow, at: datetime) -> bool:
@@ -191,19 +206,19 @@ class Sessions:
 
     # -- channels -----------------------------------------------------------------------
 
-    def opened(self, account: Account, credential: Credential, channel: Closable) -> None:
-        """A channel opened by ``credential`` of ``account``: closed when it ends."""
-        self._channels.setdefault(account.id, {})[channel] = credential
+    def opened(self, account_id: int, credential: Credential, channel: Closable) -> None:
+        """A channel opened by ``credential`` of an account: closed when it ends (one
+        channel may be held for several accounts: a link of each one's seat)."""
+        self._channels.setdefault(account_id, {})[channel] = credential
+        self._held.setdefault(channel, set()).add(account_id)
 
-    def closed(self, account: Account, channel: Closable) -> None:
-        mine = self._channels.get(account.id, {})
-        mine.pop(channel, None)
-        if not mine:
-            self._channels.pop(account.id, None)
-
-    def open_channels(self, account_id: int) -> int:
-        """How many channels of the account are open here."""
-        return len(self._channels.get(account_id, {}))
+    def closed(self, channel: Closable) -> None:
+        """The channel has gone: forget it for every account it was held for."""
+        for account_id in self._held.pop(channel, ()):
+            mine = self._channels.get(account_id, {})
+            mine.pop(channel, None)
+            if not mine:
+                self._channels.pop(account_id, None)
 
     def ended(self, account_id: int, which: Which = everything) -> int:
         """Close the account's channels whose credential ``which`` names (it ended);
@@ -237,15 +252,15 @@ class Sessions:
         if not held:
             return 0
         credentials = {credential for _, credential in held}
-        sessions, tokens = self._store.credentials_alive(
-            [c.token_hash for c in credentials if not c.by_token],
-            [c.token_hash for c in credentials if c.by_token],
+        hashes = {kind: [c.token_hash for c in credentials if c.kind == kind] for kind in _GONE}
+        sessions, others = self._store.credentials_alive(
+            hashes[SESSION], hashes[TOKEN], hashes[LINK]
         )
         at = self._clock()
 
         def ended(credential: Credential) -> bool:
-            if credential.by_token:
-                return credential.token_hash not in tokens
+            if credential.kind != SESSION:
+                return credential.token_hash not in others
             times = sessions.get(credential.token_hash)
             return times is None or not self._alive(*times, at)
 
@@ -258,7 +273,7 @@ class Sessions:
         from .writes import EndSession
 
         for credential in gone:
-            if not credential.by_token and credential.token_hash in sessions:
+            if credential.kind == SESSION and credential.token_hash in sessions:
                 self._later(EndSession(credential.token_hash))
 
     def check_account(self, account_id: int) -> None:
@@ -275,5 +290,5 @@ class Sessions:
             await asyncio.sleep(self.limits.check)
             try:
                 self.check()
-            except StoreError as err:
-                log.warning("checking open channels' sessions: %s", err)
+            except Exception:  # a chore must keep going; the next check tries again
+                log.exception("checking open channels' sessions failed")

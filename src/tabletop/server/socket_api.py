@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import N_
 from .encoding import Subscriber, dumps
-from .errors import ApiError
+from .errors import ApiError, reading
 from .games_api import action_of
 from .request import (
     MAX_BODY,
@@ -27,7 +27,7 @@ from .request import (
 )
 from .room import GONE, Room
 from .rows import Account
-from .sessions import SESSION_ENDED, SESSION_GONE
+from .sessions import LINK, SESSION_ENDED, SESSION_GONE, Closable, Credential
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -74,9 +74,12 @@ async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
     except (WebSocketDisconnect, TimeoutError):
         return
     sub = Subscriber(seats, read_only=account is not None and account.read_only)
-    credential = credential_of(ws)
-    if account is not None and credential is not None:  # closed when it ends
-        hub.sessions.opened(account, credential, sub)
+    try:
+        hold(hub, room, tokens, account, credential_of(ws), sub)
+    except ApiError as err:  # the database is down
+        hub.sessions.closed(sub)
+        await _refuse(ws, err)
+        return
     room.watch(sub)
     hub.encoder.send_states(room, [sub])  # the newcomer's state; the others, who is here
     hub.presence.changed(room.id)
@@ -88,14 +91,33 @@ async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
                 return
             await _handle(hub, room.id, sub, text)
     finally:
-        if account is not None:
-            hub.sessions.closed(account, sub)
+        hub.sessions.closed(sub)
         writer.cancel()
         hub.rates["message"].forget(id(sub))
         for live in {room, hub.rooms.live.get(room.id)}:
             if live is not None:
                 live.unwatch(sub)
         hub.presence.changed(room.id)
+
+
+def hold(
+    hub: Hub,
+    room: Room,
+    links: list[str],
+    account: Account | None,
+    credential: Credential | None,
+    channel: Closable,
+) -> None:
+    """Register a game's channel with what opened it (``Sessions.opened``): the session
+    or API token of ``account``, and the seat links of seats another account holds
+    (they end with that account)."""
+    if account is not None and credential is not None:
+        hub.sessions.opened(account.id, credential, channel)
+    for link in links:
+        seat = reading(hub.store.seat_for_token, room.id, link)
+        owner = next((s.account_id for s in room.seats if s.seat == seat), None)
+        if owner is not None and (account is None or owner != account.id):
+            hub.sessions.opened(owner, Credential.of(link, LINK), channel)
 
 
 async def _refuse(ws: WebSocket, err: ApiError) -> None:
