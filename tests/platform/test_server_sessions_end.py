@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,11 @@ from websockets.sync.client import ClientConnection, connect
 
 from account_support import PASSWORD, client, error, register, unique
 from bot_support import as_bot, bot_account, token
+from tabletop.server.account_events import AccountSocket
+from tabletop.server.rows import hash_token
+from tabletop.server.sessions import SESSION, Credential, SessionLimits, Sessions
+from tabletop.server.storage import open_store
+from tabletop.server.writes import CreateAccount, CreateSession, TouchSession
 
 from server_support import ServerProcess
 
@@ -306,6 +312,32 @@ def test_log_out_everywhere_leaves_a_bots_token_channels_open(
         end(holder, "logout-everywhere")
         make_news(holder)
         assert channel.first()["type"] == "game"
+
+
+def test_the_check_ends_sessions_by_an_injected_clock(tmp_path: Path) -> None:
+    """``Sessions.check`` against a real store, its clock moved on instead of waited."""
+    store = open_store(str(tmp_path / "clock.sqlite3"))
+    try:
+        ann = store.write(CreateAccount("Ann", "ann", "hash"))
+        for token in ("used", "idle"):
+            store.write(CreateSession(hash_token(token), ann))
+        now = [datetime.now(UTC)]
+        limits = SessionLimits(idle=60.0, absolute=3600.0, check=3600.0)
+        sessions = Sessions(limits, write=None, store=store, clock=lambda: now[0])
+        used, idle = AccountSocket(ann), AccountSocket(ann)
+        sessions.opened(ann, Credential.of("used", SESSION), used)
+        sessions.opened(ann, Credential.of("idle", SESSION), idle)
+        assert sessions.check() == 0
+        later = now[0] + timedelta(seconds=50)
+        store.write(TouchSession(hash_token("used"), later.isoformat(timespec="milliseconds")))
+        now[0] += timedelta(seconds=61)  # the idle one unused past its limit
+        assert sessions.check() == 1
+        assert idle.ending is not None and used.ending is None
+        sessions.closed(idle)
+        now[0] += timedelta(seconds=3600)  # past the absolute limit, however used
+        assert sessions.check() == 1 and used.ending is not None
+    finally:
+        store.close()
 
 
 # -- what tokens may do ------------------------------------------------------------------------
