@@ -36,6 +36,8 @@ KINDS = ("game-ws", "game-stream", "account-ws", "account-events")
 SESSION_ENDINGS = ("logout", "logout-everywhere", "password", "delete")
 TOKEN_ENDINGS = ("revoke", "revoke-all", "password", "delete")
 NEWS = ("state", "game", "gone")  # what a channel would carry of a game's change
+#: how the close frame of an ended channel says why (its error message's end)
+ENDED_REASONS = ("sign in again", "was revoked", "plays no more")
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +77,8 @@ class Socket(Channel):
                 messages.append(json.loads(self.ws.recv(timeout=READ)))
         except ConnectionClosed as closed:
             assert closed.rcvd is not None, "closed without a close frame"
+            reason = closed.rcvd.reason  # an ended channel's close frame says why
+            assert closed.rcvd.code != 4401 or reason.endswith(ENDED_REASONS), reason
             return messages, closed.rcvd.code
 
 
