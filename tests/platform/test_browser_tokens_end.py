@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from bot_support import wait_until
+from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
     PAGE_PASSWORD,
@@ -53,7 +54,7 @@ def change_password(owner: Any, old: str, new: str, keep: bool) -> str:
 
 
 def test_a_new_password_revokes_tokens_unless_kept_and_all_can_be_revoked(
-    browser: Any, server: str
+    browser: Any, server: str, axe_script: str
 ) -> None:
     with checked_page(browser, **SIZES["desktop"]) as owner:
         http = register_on_page(owner, server, "Tokbot")
@@ -76,6 +77,7 @@ def test_a_new_password_revokes_tokens_unless_kept_and_all_can_be_revoked(
         assert all(works(server, s) for s in secrets)
         owner.get_by_test_id("revoke-all-tokens").click()
         shot(owner, "tokens-revoke-all")
+        axe_checks.check_axe(owner, axe_script, "tokens-axe-revoke-all")
         owner.get_by_test_id("revoke-all-confirm").click()
         owner.get_by_test_id("no-tokens").wait_for()
         assert not any(works(server, s) for s in secrets)
