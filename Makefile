@@ -4,8 +4,9 @@
 # the research ones included, so that their tests run). `make test`
 # also installs Debian's chromium for the browser tests when it is missing, Debian's
 # postgresql (only its binaries: the tests run a throw-away cluster of their own, and
-# no system service is started) and axe-core (npm, pinned in package-lock.json) for
-# the accessibility test.
+# no system service is started), Debian's nginx (only its binary: the deployment
+# test runs its own unprivileged nginx from deploy/nginx/tabletop.conf) and axe-core
+# (npm, pinned in package-lock.json) for the accessibility test.
 
 PYTHON ?= python3
 VENV := .venv
@@ -20,7 +21,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load browser axe catalogues postgres
+.PHONY: serve play solo test lint bench load browser axe catalogues postgres nginx
 
 $(BASE_STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -60,12 +61,21 @@ postgres:
 	test -x $(PG_INITDB) || { $(SUDO) apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q postgresql; }
 
+# nginx in front of a test server (tests/platform/test_deploy_nginx.py), run from the
+# documented configuration in a directory of the test's own. The test needs only the
+# binary; where systemd runs, Debian starts the package's own service on port 80 too
+# (`systemctl disable --now nginx` stops it for good).
+NGINX := /usr/sbin/nginx
+nginx:
+	test -x $(NGINX) || { $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q nginx; }
+
 # axe-core, injected into the pages by tests/novaluna/test_browser_axe.py
 AXE := node_modules/axe-core/axe.min.js
 axe:
 	test -f $(AXE) || npm ci --no-audit --no-fund
 
-test: $(TEST_STAMP) lint browser axe postgres
+test: $(TEST_STAMP) lint browser axe postgres nginx
 	$(BIN)/python -m pytest
 
 bench: $(BASE_STAMP)

@@ -31,12 +31,14 @@ import asyncio
 import json
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -253,14 +255,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def _limit_files(files: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+
 def start_server(
-    workers: int, port: int | None = None, db: str | None = None, extra: list[str] | None = None
+    workers: int,
+    port: int | None = None,
+    db: str | None = None,
+    extra: list[str] | None = None,
+    files: int | None = None,
 ) -> tuple[subprocess.Popen[bytes], str, Path | str]:
     """Our own server on a free port, or ``SystemExit``: never benchmark, or write
     games into, somebody else's server. ``novaluna serve`` refuses a taken port
     before it creates its database, so an answer counts only once our fresh
     database exists and our process still runs. ``db``: a PostgreSQL URL to share
-    (default: a new SQLite file); ``extra``: more ``serve`` options."""
+    (default: a new SQLite file); ``extra``: more ``serve`` options; ``files``: the
+    server's limit on open files (default: this process's)."""
     if db is None:
         db = Path(tempfile.mkdtemp(prefix="novaluna-load-")) / "load.sqlite3"
     port = port or free_port()
@@ -270,8 +281,12 @@ def start_server(
     for name in ("creates", "actions", "hints", "messages", "logins"):
         command += [f"--rate-{name}", "1000000"]
     command += ["--max-sockets-per-address", "1000000"]  # likewise: every socket is ours
+    command += ["--max-connections-per-address", "1000000"]  # and every connection
     command += extra or []
-    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    limit = None if files is None else partial(_limit_files, files)
+    proc = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limit
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
         if proc.poll() is not None:

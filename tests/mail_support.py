@@ -18,18 +18,26 @@ from server_support import free_port
 
 
 class Inbox:
-    """Every mail the server received, parsed, in order of arrival."""
+    """Every mail the server received, parsed, in order of arrival; and each one's bytes
+    as they came (``raw``: what a mail program reads, not what ``email`` makes of it)."""
 
     def __init__(self) -> None:
         self.mails: list[EmailMessage] = []
+        self.raw: dict[int, bytes] = {}  # id() of a parsed mail: its bytes
         self._lock = threading.Lock()
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802 - aiosmtpd's name
-        mail = message_from_bytes(envelope.original_content, policy=policy.default)
+        raw = envelope.original_content  # as sent, less the SMTP dot-stuffing
+        mail = message_from_bytes(raw, policy=policy.default)
         assert isinstance(mail, EmailMessage)
         with self._lock:
             self.mails.append(mail)
+            self.raw[id(mail)] = raw
         return "250 OK"
+
+    def raw_of(self, mail: EmailMessage) -> bytes:
+        with self._lock:
+            return self.raw[id(mail)]
 
     def to(self, address: str, subject: str = "") -> list[EmailMessage]:
         """The mails to ``address`` so far whose subject holds ``subject``."""

@@ -36,8 +36,10 @@ class ServerProcess:
         rates: bool = False,
         options: tuple[str, ...] = (),
         log: Path | None = None,
+        files: tuple[int, int] | None = None,
     ) -> None:
         self.db = db  # a SQLite file or a PostgreSQL URL (then ``log`` is needed)
+        self.files = files  # its RLIMIT_NOFILE (soft, hard); None: this process's
         self.options = options  # more ``serve`` options, e.g. ("--bot-max-seconds", "30")
         self.rates = rates  # False: limits far above what any test sends
         self.port = free_port()
@@ -85,7 +87,11 @@ class ServerProcess:
         with self.log.open("ab") as out:
             # A session of its own, so that kill() can take the bot workers down too.
             self.proc = subprocess.Popen(
-                command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+                command,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=None if self.files is None else self._limit_files,
             )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -97,6 +103,12 @@ class ServerProcess:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
+
+    def _limit_files(self) -> None:
+        import resource
+
+        assert self.files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def query_one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
         """One row of ``sql`` (``?`` placeholders) run on the server's database."""

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 from browser_support import (
@@ -139,3 +140,64 @@ def test_an_open_seat_is_named_in_the_page_language(browser: Any, server: str) -
         # before: "Open seat", the server's English name, on a Dutch page
         assert "Open plaats" in row.inner_text() and "Open seat" not in row.inner_text()
         shot(gus, "inv-open-seat-nl-phone")
+
+
+#: Records each notification the page shows (the real Notification, subclassed), and
+#: lets the test hide the tab, as a tab in the background is (test_browser_turns.py).
+NOTIFICATIONS = """
+window.shownNotifications = [];
+window.tabHidden = false;
+Object.defineProperty(document, "hidden", { get: () => window.tabHidden });
+if (window.Notification) {
+  const Real = window.Notification;
+  window.Notification = class extends Real {
+    constructor(title, options) {
+      super(title, options);
+      window.shownNotifications.push({ title, ...options });
+    }
+  };
+}
+"""
+HOSTILE = "CLICK evil.example NOW"
+
+
+def test_strangers_invitations_make_one_notification_without_their_text(
+    browser: Any, server: str
+) -> None:
+    """Issue 42: 20 invitations from strangers raised 20 notifications, carrying the
+    text of the games' seats. Now one, replaced as more come, says only the count (or
+    the one inviter's account name); Decline all and Block are on My games."""
+    with checked_page(browser, **SIZES["desktop"], permissions=["notifications"]) as page:
+        page.add_init_script(NOTIFICATIONS)
+        nia = register_on_page(page, server, "Nia")
+        page.reload()  # the init script in place
+        page.get_by_test_id("notify-switch").click()
+        page.locator("[data-testid=notify-switch][aria-pressed=true]").wait_for()
+        page.evaluate("window.tabHidden = true")
+        strangers = []
+        for i in range(5):
+            stranger = httpx.Client(base_url=server, timeout=30)
+            body = {"name": f"Stranger{i}", "password": "correct horse"}
+            assert stranger.post("/api/account/register", json=body).status_code == 201
+            seats = [
+                {"kind": "human", "me": True},
+                {"kind": "human", "invite": "Nia"},
+                {"kind": "bot", "bot": "greedy", "name": HOSTILE},
+            ]
+            game = {"type": "nmbr9", "seats": seats, "rated": False}
+            assert stranger.post("/api/games", json=game).status_code == 201
+            strangers.append(stranger)
+        page.wait_for_function(
+            "() => window.shownNotifications.some((n) => n.title === 'You have 5 new invitations')"
+        )
+        shown = page.evaluate("window.shownNotifications")
+        assert all(n["tag"] == "invitations" for n in shown)  # each replaces the one before
+        assert not [n for n in shown if "evil" in f"{n['title']} {n.get('body', '')}"]
+
+        page.evaluate("window.tabHidden = false")
+        page.get_by_test_id("block-" + nia.get("/api/account").json()["games"][0]["id"]).click()
+        page.get_by_test_id("blocked").get_by_text("Stranger").wait_for()
+        page.get_by_test_id("decline-all").click()
+        page.wait_for_function("() => !document.querySelector('[data-testid^=accept-]')")
+        shot(page, "inv-blocked-and-declined")
+        assert not [g for g in nia.get("/api/account").json()["games"] if g["invited"]]

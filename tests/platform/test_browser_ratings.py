@@ -1,6 +1,6 @@
 """Ratings that mean something, in a real browser (issue 29): the leaderboard explains
 itself in plain words, tells a signed-in player how to get ranked and pages; the game
-page warns before a hint makes a rated game unrated and says so after; a player who
+page offers no hint in a rated game and hints in an unrated one; a player who
 runs out of time in a rated game is told they lost, by name, on the page, in the log
 and on the end screen. Screenshots go to test-output/screenshots/ratings-*.png."""
 
@@ -76,7 +76,7 @@ def test_the_leaderboard_explains_itself_pages_and_says_how_to_get_ranked(
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_a_hint_warns_first_and_the_game_then_says_it_is_unrated(
+def test_a_rated_game_offers_no_hint_and_an_unrated_one_does(
     browser: Any, server: str, size: str
 ) -> None:
     with checked_page(browser, **SIZES[size]) as page:
@@ -84,21 +84,19 @@ def test_a_hint_warns_first_and_the_game_then_says_it_is_unrated(
         game_id = new_game(player)
         page.goto(f"{server}/g/{game_id}")
         page.wait_for_function("() => document.title.includes('Your turn')")
-        assert page.get_by_test_id("rated-note").inner_text().startswith("Rated game")
-        assert "unrated" in (page.get_by_test_id("hint").get_attribute("title") or "")
-        page.get_by_test_id("hint").click()
-        warning = page.get_by_test_id("unrated-warning")
-        assert "makes this game unrated" in warning.inner_text()
-        shot(page, f"ratings-hint-warning-{size}")
-        assert page.evaluate("() => document.activeElement.dataset.testid") == "confirm-unrated"
-        page.keyboard.press("Enter")
-        page.get_by_test_id("play-hint").wait_for()
-        page.wait_for_function(
-            "() => document.querySelector('[data-testid=rated-note]').textContent"
-            " === 'Unrated: a hint was used'"
+        note = page.get_by_test_id("rated-note").inner_text()
+        assert note == "Rated game: no hints, no undo, and running out of time loses"
+        assert page.get_by_test_id("hint").is_hidden()  # fair play: no help in a rated game
+        shot(page, f"ratings-rated-no-hint-{size}")
+        casual = new_game(player, rated=False)
+        page.goto(f"{server}/g/{casual}")
+        page.wait_for_function("() => document.title.includes('Your turn')")
+        assert page.get_by_test_id("rated-note").inner_text() == (
+            "Unrated game: hints and undo allowed"
         )
-        assert page.get_by_test_id("hint").get_attribute("title") is None
-        shot(page, f"ratings-hint-unrated-{size}")
+        page.get_by_test_id("hint").click()
+        page.get_by_test_id("play-hint").wait_for()
+        shot(page, f"ratings-unrated-hint-{size}")
 
 
 @pytest.mark.parametrize("size", list(SIZES))

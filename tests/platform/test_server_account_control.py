@@ -350,6 +350,10 @@ def test_my_data_downloads_account_games_and_ratings(server: ServerProcess) -> N
     assert data["account"]["name"] == name and data["account"]["created"]
     assert [g["id"] for g in data["games"]] == [game_id]
     assert set(data["ratings"]) == {"nova-luna", "nmbr9"}
+    assert data["email"] is None and data["mails_sent"] == [] and data["api_tokens"] == []
+    assert data["account"]["bot"] is False and [set(s) for s in data["sessions"]] == [
+        {"created", "last_used"}
+    ]
     assert error(client(server).get("/api/account/data"), 401) == "sign in first"
 
 

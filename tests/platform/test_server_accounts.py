@@ -201,7 +201,8 @@ def test_open_game_is_listed_joined_and_named(server: ServerProcess) -> None:
     ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
     game_id = open_game(ann, time_limit=2 * 24 * 3600)
     listed = next(g for g in ann.get("/api/lobby").json()["games"] if g["id"] == game_id)
-    assert listed["time_limit"] == 2 * 24 * 3600 and listed["on_timeout"] == "bot"
+    # rated among people: running out of time loses (fair play, docs/web.md)
+    assert listed["time_limit"] == 2 * 24 * 3600 and listed["on_timeout"] == "abandon"
     # the time per move under its name, and under the name older clients know
     assert listed["options"]["time_limit"] == listed["options"]["clock"] == 2 * 24 * 3600
     assert [s["open"] for s in listed["seats"]] == [False, True, False]
@@ -290,24 +291,35 @@ def test_the_leaderboard_names_bots_as_their_seats_and_counts_their_tournament(
     assert all(name in german for name in bots)
 
 
+def established(player: httpx.Client) -> None:
+    """Rated NMBR 9 games lost to three bot strengths: no longer provisional (a game
+    against a provisional account changes no one else's rating)."""
+    for bot in ("random", "greedy", "planner:fast"):
+        seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": bot}]
+        game_id = player.post("/api/games", json={"type": "nmbr9", "seats": seats}).json()["id"]
+        assert player.post(f"/api/games/{game_id}/resign", json={}).status_code == 200
+
+
 def test_a_rated_game_moves_both_ratings_once(server: ServerProcess) -> None:
     ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    established(ann)
+    established(ben)
     game_id = open_game(ann)
     ben.post(f"/api/games/{game_id}/join", json={})
     board = ann.get("/api/leaderboard/nmbr9").json()["players"]
     greedy_before = next((p for p in board if p["name"].startswith("Greedy")), {"games": 0})
     play_out(game_id, [ann, ben])
-    game = ann.get("/api/account").json()["games"][0]
+    game = next(g for g in ann.get("/api/account").json()["games"] if g["id"] == game_id)
     assert game["over"] and game["rated"] and game["rank"] in (1, 2, 3)
     assert game["rating"]["before"] != game["rating"]["after"]
     board = ann.get("/api/leaderboard/nmbr9").json()["players"]
     names = {p["name"]: p for p in board}
     ann_name = ann.get("/api/account").json()["account"]["name"]
-    assert names[ann_name]["games"] == 1
+    assert names[ann_name]["games"] == 4
     greedy = next(p for p in board if p["name"].startswith("Greedy"))
     assert greedy["games"] == greedy_before["games"] + 1
     profile = ann.get(f"/api/players/{ann_name}").json()
-    assert profile["ratings"]["nmbr9"]["games"] == 1 and profile["history"][0]["id"] == game_id
+    assert profile["ratings"]["nmbr9"]["games"] == 4 and profile["history"][0]["id"] == game_id
 
 
 def test_a_fixed_seed_game_is_unrated(server: ServerProcess) -> None:
@@ -319,11 +331,12 @@ def test_a_fixed_seed_game_is_unrated(server: ServerProcess) -> None:
     assert game["over"] and not game["rated"] and game["rating"] is None
 
 
-def test_a_game_with_undo_is_unrated(server: ServerProcess) -> None:
+def test_an_unrated_game_allows_undo_and_stays_unrated(server: ServerProcess) -> None:
     ann = register(server, unique("Und"))
-    body = {
+    body = {  # a rated game allows no undo (fair play): this one is made unrated
         "type": "nova-luna",
         "seats": [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}],
+        "rated": False,
     }
     game_id = ann.post("/api/games", json=body).json()["id"]
     state = wait(ann, game_id, lambda s: s["acting"] is not None)

@@ -28,6 +28,11 @@ def _rated_game_against(server: ServerProcess) -> tuple[httpx.Client, str, httpx
     assert [s["bot_account"] for s in created_seats] == [False, True]  # invited: marked already
     accepted = bot.post(f"/api/games/{game_id}/invitation", json={"accept": True})
     assert accepted.status_code == 200, accepted.text
+    for _ in range(2):  # two rounds: resigned before, the game would rate nobody
+        for player in (ann, bot):
+            state = player.get(f"/api/games/{game_id}").json()
+            move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+            assert player.post(f"/api/games/{game_id}/actions", json=move).status_code == 200
     resigned = bot.post(f"/api/games/{game_id}/resign", json={})
     assert resigned.status_code == 200, resigned.text
     assert [s["bot_account"] for s in resigned.json()["game"]["seats"]] == [False, True]

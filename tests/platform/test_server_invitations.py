@@ -139,3 +139,83 @@ def test_deleting_an_invited_account_opens_its_seat(server: ServerProcess) -> No
         "SELECT name, invited, open FROM seats WHERE game_id = ? AND seat = 1", game_id
     )
     assert row is not None and row[0] == "Open seat" and row[1] is None and row[2]
+
+
+# -- unwanted invitations (issue 42) ------------------------------------------------------
+
+
+def name_of(client: httpx.Client) -> str:
+    return str(client.get("/api/account").json()["account"]["name"])
+
+
+def test_blocking_declines_the_waiting_invitations_and_refuses_new_ones(
+    server: ServerProcess,
+) -> None:
+    ann, ben, cy = (register(server, unique(n)) for n in ("Ann", "Ben", "Cy"))
+    ben_name, ann_name = name_of(ben), name_of(ann)
+    game_id = invite(ann, ben_name, rated=False).json()["id"]
+    assert ben.get("/api/account/blocks").json() == {"blocked": []}
+    blocked = ben.post("/api/account/blocks", json={"name": ann_name.upper()})
+    assert blocked.status_code == 200, blocked.text
+    assert blocked.json() == {"blocked": [{"name": ann_name}], "declined": [game_id]}
+    assert mine(ben, game_id) is None  # declined: the seat is open to the lobby now
+    refused = error(invite(ann, ben_name, rated=False), 409)
+    assert refused == f"seat 2: {ben_name} cannot be invited now"  # the block stays unseen
+    assert invite(cy, ben_name, rated=False).status_code == 201  # others still may
+    # the export holds the block and the invitations sent, by name
+    exported = ben.get("/api/account/data").json()
+    assert [b["name"] for b in exported["blocks"]] == [ann_name]
+    assert [i["name"] for i in ann.get("/api/account/data").json()["invitations_sent"]] == [
+        ben_name
+    ]
+    assert "yourself" in error(ben.post("/api/account/blocks", json={"name": ben_name}), 400)
+    assert error(ben.post("/api/account/blocks", json={"name": unique("Nobody")}), 404)
+    assert error(ben.post("/api/account/blocks", json={"name": 7}), 400)
+    guest = httpx.Client(base_url=server.url, timeout=30)
+    assert error(guest.get("/api/account/blocks"), 401)
+    removed = ben.post("/api/account/blocks/remove", json={"name": ann_name})
+    assert removed.status_code == 200 and removed.json() == {"blocked": []}
+    assert invite(ann, ben_name, rated=False).status_code == 201
+
+
+def test_decline_all_declines_every_waiting_invitation(server: ServerProcess) -> None:
+    ben = register(server, unique("Ben"))
+    ben_name = name_of(ben)
+    strangers = [register(server, unique(f"Str{i}")) for i in range(3)]
+    games = {invite(s, ben_name, rated=False).json()["id"] for s in strangers}
+    answer = ben.post("/api/account/invitations/decline", json={})
+    assert answer.status_code == 200, answer.text
+    assert set(answer.json()["declined"]) == games
+    assert not [g for g in ben.get("/api/account").json()["games"] if g["invited"]]
+    assert ben.post("/api/account/invitations/decline").json() == {"declined": []}
+    guest = httpx.Client(base_url=server.url, timeout=30)
+    assert error(guest.post("/api/account/invitations/decline"), 401)
+
+
+def test_one_account_cannot_flood_another_with_invitations(server: ServerProcess) -> None:
+    ann = register(server, unique("Ann"))
+    invitees = [name_of(register(server, unique(f"Inv{i}"))) for i in range(11)]
+    for name in invitees[:10]:
+        assert invite(ann, name, rated=False).status_code == 201
+    assert "waiting for an answer" in error(invite(ann, invitees[10], rated=False), 429)
+
+
+def test_a_stalled_game_is_claimed_only_once_the_time_is_over(server: ServerProcess) -> None:
+    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    game_id = invite(ann, name_of(ben), rated=False, time_limit=3600, on_timeout="abandon")
+    game_id = game_id.json()["id"]
+    assert ben.post(f"/api/games/{game_id}/invitation", json={"accept": True}).status_code == 200
+    early = ann.post(f"/api/games/{game_id}/timeout", json={})
+    assert "out of time" in error(early, 409) and not early.json()["state"]["over"]
+    guest = httpx.Client(base_url=server.url, timeout=30)
+    assert error(guest.post(f"/api/games/{game_id}/timeout", json={}), 401)
+
+
+def test_deleting_an_account_mid_game_resigns_it(server: ServerProcess) -> None:
+    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
+    game_id = invite(ann, name_of(ben)).json()["id"]
+    assert ben.post(f"/api/games/{game_id}/invitation", json={"accept": True}).status_code == 200
+    deleted = ben.post("/api/account/delete", json={"password": PASSWORD})
+    assert deleted.status_code == 200, deleted.text
+    state = ann.get(f"/api/games/{game_id}").json()
+    assert state["over"] and state["resigned"] and state["timed_out"] == [1]  # not waiting

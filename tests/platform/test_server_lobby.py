@@ -87,7 +87,7 @@ def test_the_lobby_says_whether_a_game_will_be_rated(server: ServerProcess) -> N
 def test_the_lobby_filters_by_game_and_time_per_move(server: ServerProcess) -> None:
     ann = register(server, unique("Ann"))
     daily = open_game(ann, time_limit=24 * 3600)  # NMBR 9, a day a move
-    untimed = open_game(ann)  # NMBR 9, no limit
+    untimed = open_game(ann, rated=False)  # NMBR 9, no limit (a rated game always has one)
     seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
     luna = ann.post("/api/games", json={"type": "nova-luna", "seats": seats}).json()["id"]
 

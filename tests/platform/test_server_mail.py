@@ -371,3 +371,43 @@ def test_an_invitation_mail_arrives_once_and_links_to_my_games(
     (mail,) = inbox.wait(address, "Your turn")  # then it is a game like any other
     time.sleep(0.5)
     assert len(inbox.to(address, "invites you")) == 1
+
+
+def test_the_export_holds_the_address_settings_mails_and_tokens(
+    server: ServerProcess, inbox: Inbox
+) -> None:
+    """``GET /api/account/data`` says it holds everything kept of the account: its
+    address and what it asked for, the mails it was sent (by key) and asked for, its
+    sessions and a bot's tokens (their names and times, never a hash or a secret)."""
+    kim = register(server, "Kim")
+    assert kim.post("/api/account/bot", json={"password": PASSWORD}).status_code == 200
+    made = kim.post("/api/account/tokens", json={"name": "laptop", "scopes": ["play", "read"]})
+    assert made.status_code == 201, made.text
+    address = subscribe(kim, inbox, "digest", lang="de")
+    bearer = {"Authorization": f"Bearer {made.json()['token']}"}
+    seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "greedy"}]
+    created = httpx.post(
+        f"{server.url}/api/games", json={"type": "nmbr9", "seats": seats}, headers=bearer
+    )
+    assert created.status_code == 201, created.text
+    inbox.wait(address, "Zug")  # the digest: a mail sent, kept by its key
+    data = kim.get("/api/account/data").json()
+    email = data["email"]
+    assert email.pop("updated") and email == {
+        **{"address": address, "verified": True, "mode": "digest", "lang": "de"},
+    }
+    assert [m["key"].split(":")[0] for m in data["mails_sent"]] == ["digest"]
+    assert len(data["confirmation_mails"]) == 1 and data["confirmation_mails"][0]["created"]
+    (token,) = data["api_tokens"]
+    assert token["name"] == "laptop" and token["scopes"] == ["play", "read"]
+    assert token["created"] and made.json()["token"] not in str(data)
+    assert data["account"]["bot"] is True and len(data["sessions"]) == 1
+    assert data["daily_attempts"] == []
+    text = str(data)
+    name = kim.get("/api/account").json()["account"]["name"]
+    found = server.query_one("SELECT password_hash FROM accounts WHERE name = ?", name)
+    assert found is not None
+    password_hash = found[0]
+    assert password_hash and password_hash not in text and "token_hash" not in text
+    kim.post("/api/account/email", json={"address": None})
+    assert kim.get("/api/account/data").json()["email"] is None  # forgotten: not kept

@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import ndjson
 from .account_events import ENDED, AccountSocket
+from .crowds import Slot
 from .errors import ApiError, reading
 from .request import account_of, credential_of, hub_of, same_origin, session_token
 from .rows import Account
@@ -40,8 +41,17 @@ async def _account_socket(ws: WebSocket) -> None:
         await ws.close(code=4403)  # another site must not read its visitor's games
         return
     await ws.accept()
+    slot = hub.sockets.slot()  # counted as a socket of its address and its account
     try:
-        account, sock = _open(ws)
+        await _serve(ws, hub, slot)
+    finally:
+        slot.release()
+
+
+async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
+    try:
+        slot.hold_address(ws.client.host if ws.client else None)
+        account, sock = _open(ws, slot)
     except ApiError as err:
         await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
         await ws.close(code=4000 + err.status)
@@ -59,14 +69,17 @@ async def _account_socket(ws: WebSocket) -> None:
         _close(hub, account, sock)
 
 
-def _open(conn: Request | WebSocket) -> tuple[Account, AccountSocket]:
+def _open(conn: Request | WebSocket, slot: Slot | None = None) -> tuple[Account, AccountSocket]:
     """The signed-in account's new stream of its games' changes (401 if none): it
-    closes when the session or API token it was opened with ends."""
+    closes when the session or API token it was opened with ends. ``slot``: the
+    socket's place, to count for the account too (429 past its cap)."""
     hub = hub_of(conn)
     account = account_of(conn)
     credential = credential_of(conn)
     if account is None or credential is None:
         raise ApiError(401, "sign in first")
+    if slot is not None:
+        slot.hold_account(account.id)
     games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
     sock = hub.accounts.open(account.id, games, by_token=credential.by_token)
     hub.sessions.opened(account.id, credential, sock)
@@ -110,7 +123,8 @@ async def _account_events(request: Request) -> Response:
     def farewell() -> str | None:
         return ended_line(opened[0].ending) if opened else None
 
-    return ndjson.stream(request, ndjson.Feed(start, next_text, stop, (ENDED,), farewell))
+    feed = ndjson.Feed(start, next_text, stop, (ENDED,), farewell)
+    return ndjson.stream(request, feed, account_id=account.id)
 
 
 ROUTES: list[BaseRoute] = [

@@ -167,8 +167,9 @@ async def _change_password(request: Request) -> Response:
 
 
 async def _delete_account(request: Request) -> Response:
-    """``{"password"}``: the account goes; its games stay with a "deleted player" in its
-    seats, its ratings and sessions go with it."""
+    """``{"password"}``: the account resigns its running games (a loss where rated) and
+    goes; its games stay with a "deleted player" in its seats, its ratings and sessions
+    go with it."""
     account = signed_in(request)
     hub = hub_of(request)
     body = json_object(await json_body(request))
@@ -176,6 +177,7 @@ async def _delete_account(request: Request) -> Response:
     await check_password(
         hub, own_login(hub, account), accounts.name_key(account.name), password, NOT_YOURS
     )
+    await hub.leave_all_games(account)  # resigned: deleting never dodges a loss
     await hub.write(DeleteAccount(account.id))
     hub.sessions.ended(account.id, everything)
     _forget_seats(hub, account)
@@ -206,12 +208,18 @@ async def _my_data(request: Request) -> Response:
     account = signed_in(request)
     hub = hub_of(request)
     profile = hub.reads.profile(account)
+    records = hub.store.account_records(account.id)
+    email = records.pop("email")
     data = {
         "account": {
             "name": account.name,
             "created": hub.store.account_created(account.id),
+            "bot": account.bot,
             "sessions": hub.store.sessions_of(account.id),
         },
+        # the e-mail address and what the account asked for (null: none given)
+        "email": email[0] if email else None,
+        **records,  # mails sent, confirmation mails, API tokens, sessions, daily attempts
         "ratings": profile["ratings"],
         "games": hub.reads.my_games(account, limit=100_000),
     }

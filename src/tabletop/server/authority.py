@@ -173,6 +173,20 @@ class Authority:
 
         return await self.in_turn(room.id, change)
 
+    async def decline_all(self, account: Account, creator: int | None = None) -> list[str]:
+        """Decline every invitation ``account`` has waiting (only ``creator``'s, if
+        given); the games declined. One that was withdrawn meanwhile is skipped."""
+        declined = []
+        for row in reading(self.store.invitations_of, account.id):
+            try:
+                if creator is not None and self.rooms.room(row.id).row.creator != creator:
+                    continue
+                await self.answer_invitation(row.id, account, False)
+            except ApiError:  # withdrawn or answered meanwhile
+                continue
+            declined.append(row.id)
+        return declined
+
     async def withdraw(self, game_id: str, account: Account | None) -> None:
         """Withdraw an open game that has not started: by its creator (``account``),
         or by the server when its open seats expire (``None``). The game is deleted
@@ -369,6 +383,27 @@ class Authority:
 
         return await self.in_turn(room.id, change)
 
+    async def claim_timeout(self, game_id: str, seats: frozenset[int], now: float) -> Room:
+        """A waiting player ends the game whose players to act are out of time (``now``
+        past the deadline): they lose, as when the server's own timer ends it. The claim
+        makes that certain whatever happened to the timer (a restart, a lost lease)."""
+        room = self.rooms.room(game_id)
+        require_player(seats)
+
+        async def change(room: Room) -> Room:
+            if room.finished:
+                raise ApiError(409, "the game is over")
+            deadline = room.time_limit_deadline()
+            if deadline is None or room.on_timeout != "abandon":
+                raise ApiError(409, "this game cannot be won on time: running out plays a bot")
+            late = late_seats(room)
+            if now < deadline or not late or seats & set(late):
+                raise ApiError(409, "no opponent of yours is out of time (yet)")
+            await self.abandon(room, late)
+            return room
+
+        return await self.in_turn(room.id, change)
+
     async def record_hint(self, room: Room) -> None:
         """Store that a seat of the game asked for a hint (it survives restarts; a daily
         board marks such an attempt "with help"; the game is unrated from now on). Not
@@ -398,6 +433,12 @@ class Authority:
 
 
 # -- which seat may act --------------------------------------------------------------
+
+
+def late_seats(room: Room) -> tuple[int, ...]:
+    """The people still to act in the current turn or round (bots never wait)."""
+    active = room.match.active_seats()
+    return tuple(s.seat for s in room.seats if s.seat in active and s.kind == "human")
 
 
 def acting_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
@@ -498,6 +539,8 @@ def rewind(room: Room, seat: int | None) -> Undo | str:
         return N_("the game is over")
     if seat is None:
         return N_("only a player can undo")
+    if unrated_reason(room) is None:  # else a loser could undo his way out of a rated loss
+        return N_("there is no undo in a rated game (create an unrated game to practise)")
     if room.humans != [seat]:
         if room.simultaneous:
             return N_(
@@ -555,8 +598,9 @@ def seat_ranks(match: Match, seats: int) -> tuple[int, ...] | None:
 
 def unrated_reason(room: Room, when_full: bool = False) -> str | None:
     """Why the game does not count for the ratings, or ``None`` while it does:
-    ``"seed"`` (its creator fixed the seed), ``"undo"``, ``"hint"``, or ``"players"``
-    (fewer than two seats, a seat without an account, or one account in two seats).
+    ``"seed"`` (its creator fixed the seed), ``"casual"`` (its creator chose an unrated
+    game), ``"undo"``, ``"hint"``, or ``"players"`` (fewer than two seats, a seat without
+    an account, or one account in two seats).
     ``when_full``: as it will be once its open seats are taken (by other accounts)."""
     if len(room.seats) < 2:
         return "players"
@@ -566,6 +610,8 @@ def unrated_reason(room: Room, when_full: bool = False) -> str | None:
         return "players"
     if room.row.seed_chosen:
         return "seed"
+    if room.row.options.get("rated") is False:
+        return "casual"
     if room.row.undone:
         return "undo"
     if room.row.hinted:
@@ -597,7 +643,37 @@ def timeout_ranks(seats: int, timed_out: tuple[int, ...]) -> tuple[int, ...] | N
 
 
 def rated_timeout(room: Room, ranks: tuple[int, ...] | None) -> RatedEnd | None:
-    """The rating update for a rated game ended by a move's time running out."""
-    if ranks is None or unrated_reason(room) is not None:
+    """The rating update for a rated game ended unfinished (a move's time ran out, a
+    seat resigned or left): none before the game really started (``started_for_real``)."""
+    if ranks is None or unrated_reason(room) is not None or not started_for_real(room):
         return None
     return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)
+
+
+#: the moves each person must have made before a resignation or timeout is rated
+REAL_START_MOVES = 2
+
+
+def started_for_real(room: Room) -> bool:
+    """Whether every person in a game among people has made ``REAL_START_MOVES`` moves
+    of their own (not the clock's, not a take-back). Before that, ending the game rates
+    nobody: else a fresh account that resigns at once hands its opponent a win (alts
+    farming a rating, issue 42). Against bots alone a resignation always counts: a bot
+    farms nothing."""
+    humans = room.humans
+    if len(humans) < 2:
+        return True
+    made = dict.fromkeys(humans, 0)
+    for logged, seat in zip(room.log, room.action_seats, strict=True):
+        if seat in made and logged.get("by") is None and logged.get("kind") != TAKE_BACK:
+            made[seat] += 1
+    return min(made.values()) >= REAL_START_MOVES
+
+
+def check_hint_allowed(room: Room) -> None:
+    """409 for a hint in a rated game: asked for in the last round it made the game
+    unrated and so cancelled a loss (issue 42). Unrated games allow hints."""
+    if unrated_reason(room) is None:
+        raise ApiError(
+            409, "there are no hints in a rated game (create an unrated game to practise)"
+        )

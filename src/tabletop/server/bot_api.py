@@ -204,7 +204,7 @@ async def _game_stream(request: Request) -> Response:
         return None if sub.ending is None else ended_line(sub.ending)
 
     feed = ndjson.Feed(start, next_text, stop, (GONE, SESSION_ENDED), farewell)
-    return ndjson.stream(request, feed)
+    return ndjson.stream(request, feed, account_id=None if account is None else account.id)
 
 
 async def _seat_record(request: Request) -> Response:

@@ -14,8 +14,10 @@ import asyncio
 import time
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from .encoding import dumps
+from .errors import ApiError
 from .room import Rooms
 
 
@@ -26,6 +28,8 @@ class CrowdLimits:
     per_address: int = 50  # WebSockets one address may hold open, all games together
     per_game: int = 1000  # WebSockets one game may have (its players' own always fit)
     presence_interval: float = 1.0  # seconds between two presence messages of a game
+    per_account: int = 50  # WebSockets and streams one account may hold, all addresses
+    hello_timeout: float = 30.0  # seconds a game socket has to say hello
 
 
 class Presence:
@@ -62,15 +66,66 @@ class Presence:
 
 
 class Sockets:
-    """How many WebSockets each address holds open."""
+    """How many WebSockets and streams each address and each account holds open."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: CrowdLimits) -> None:
+        self.limits = limits
         self.per_address: Counter[str | None] = Counter()
+        self.per_account: Counter[int] = Counter()
 
-    def open(self, address: str | None) -> None:
-        self.per_address[address] += 1
+    def slot(self) -> Slot:
+        """A new socket's place, holding nothing yet."""
+        return Slot(self)
 
-    def close(self, address: str | None) -> None:
-        self.per_address[address] -= 1
-        if self.per_address[address] <= 0:
-            del self.per_address[address]
+
+class Slot:
+    """One socket's (or stream's) place in its address's and account's counts.
+
+    Each ``hold_*`` counts and checks in one step, with no ``await`` between: of many
+    sockets opening at once, no more than the cap get in (checked, then counted
+    after an await, 200 streams of one address got 75 to 169 places of 50).
+    ``release`` gives back what is held, once, however often it is called."""
+
+    def __init__(self, sockets: Sockets) -> None:
+        self.sockets = sockets
+        self.address: str | None = None
+        self.account_id: int | None = None
+        self._holds_address = False
+
+    def hold_address(self, address: str | None) -> None:
+        """Count the socket for ``address``; 429 (and nothing held) past its cap."""
+        counts, cap = self.sockets.per_address, self.sockets.limits.per_address
+        if counts[address] >= cap:
+            raise ApiError(
+                429,
+                "too many connections from your address (at most {n}); close some tabs",
+                n=cap,
+            )
+        counts[address] += 1
+        self.address, self._holds_address = address, True
+
+    def hold_account(self, account_id: int) -> None:
+        """Count the socket for the account it is opened by; 429 past its cap."""
+        counts, cap = self.sockets.per_account, self.sockets.limits.per_account
+        if counts[account_id] >= cap:
+            raise ApiError(
+                429,
+                "too many connections for your account (at most {n}); close some",
+                n=cap,
+            )
+        counts[account_id] += 1
+        self.account_id = account_id
+
+    def release(self) -> None:
+        if self._holds_address:
+            self._holds_address = False
+            _take_one(self.sockets.per_address, self.address)
+        if self.account_id is not None:
+            _take_one(self.sockets.per_account, self.account_id)
+            self.account_id = None
+
+
+def _take_one(counts: Counter[Any], key: object) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]

@@ -44,6 +44,7 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "mail_settings", MAIL_COLUMNS, flags=("verified",))
             _copy_table(old, db, "mails_sent", "key, account_id, created")
             _copy_table(old, db, "server_secrets", "name, value")
+            _copy_table(old, db, "blocks", "account_id, blocked, created")
     finally:
         old.close()
     return copied, skipped

@@ -93,6 +93,14 @@ async def _changed(
     return JSONResponse(_without_type(hub.encoder.state(room, seats)))
 
 
+async def _claim_timeout(request: Request) -> Response:
+    """A waiting player ends a game whose opponent ran out of time (they lose)."""
+    room, seats = await room_and_seats(request)
+    hub = hub_of(request)
+    change = hub.authority.claim_timeout(room.id, seats, hub.clock())
+    return await _changed(request, room, seats, change)
+
+
 async def _hint(request: Request) -> Response:
     body = json_object(await json_body(request))
     room, seats = await room_and_seats(request)
@@ -240,6 +248,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/games/{game_id}/actions", _act, methods=["POST"]),
     Route("/api/games/{game_id}/undo", _undo, methods=["POST"]),
     Route("/api/games/{game_id}/hint", _hint, methods=["POST"]),
+    Route("/api/games/{game_id}/timeout", _claim_timeout, methods=["POST"]),
     Route("/api/games/{game_id}/record", _record),
     Route("/api/games/{game_id}/replay", _stored_replay),
     Route("/api/replay", _upload_replay, methods=["POST"]),

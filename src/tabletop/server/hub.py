@@ -18,6 +18,8 @@ import logging
 import os
 import secrets
 import socket
+import time
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
@@ -30,6 +32,7 @@ from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
 from .encoding import Encoder, seat_bots
 from .errors import ApiError, reading
+from .invitations import check_invitations, newcomers
 from .mail import MailSettings
 from .notify import Notifier
 from .ratelimit import RateLimits, check_rate
@@ -38,7 +41,7 @@ from .room import Room, Rooms, room_age
 from .rows import Account
 from .scheduling import Scheduler
 from .sessions import SessionLimits, Sessions
-from .setup import check_setup, created_seat
+from .setup import can_be_rated, check_setup, created_seat
 from .storage import GameStore
 from .sync import Follower, Leases, Refresher, Takeover
 from .writes import CreateGame, Write
@@ -70,9 +73,10 @@ class Hub:
         password_queue: int = 8,
     ) -> None:
         self.store = store
+        self.clock: Callable[[], float] = time.time  # claims on time read it (tests move it)
         self.open_seat_seconds = open_seat_days * 24 * 3600
         self.crowd = crowd
-        self.sockets = Sockets()
+        self.sockets = Sockets(crowd)
         self.limits = limits
         self.shortest_time_limit = shortest_time_limit  # None: what the page offers
         self.rates = rates.limiters()
@@ -151,15 +155,6 @@ class Hub:
         """429 when ``key`` has used up its ``kind`` (create, action, hint, message)."""
         check_rate(self.rates, kind, key, spend)
 
-    def check_sockets(self, address: str | None) -> None:
-        """429 when ``address`` holds more WebSockets than it may (this one counted)."""
-        if self.sockets.per_address[address] > self.crowd.per_address:
-            raise ApiError(
-                429,
-                "too many connections from your address (at most {n}); close some tabs",
-                n=self.crowd.per_address,
-            )
-
     def check_crowd(self, room: Room, seats: frozenset[int]) -> None:
         """503 when a spectator would be one too many for the game: its players
         always get in, however many watch."""
@@ -182,8 +177,11 @@ class Hub:
         creator = account.id if account else None
         game_type, seats, options = setup.type, setup.seats, setup.options
         seed, seed_chosen = setup.seed, setup.seed_chosen
+        rated = options.get("rated") is not False and not seed_chosen and can_be_rated(seats)
+        new = newcomers(self.store, game_type.name, seats) if rated else frozenset()
+        check_invitations(self.store, account, seats, new)
         await self._write(
-            CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator)
+            CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator, new)
         )
         room = self.rooms.room(game_id)
         bots = seat_bots(self.store, room)
@@ -207,6 +205,24 @@ class Hub:
         """The account a name signs in to (``login_of``): an invitation's."""
         found = self.login_of(name)
         return None if found is None else found[0]
+
+    async def leave_all_games(self, account: Account) -> None:
+        """Before an account goes: it resigns every game it plays (a loss where rated,
+        so deleting never dodges one; nobody waits for a "deleted player"), and the
+        games of it that have not started are withdrawn."""
+        for row in reading(self.store.games_of, account.id, 10_000):
+            if row.over:
+                continue
+            try:
+                room = await self.authority.fresh(row.id)
+                if room.finished:
+                    continue
+                if room.waiting:
+                    await self.authority.withdraw(row.id, None)
+                else:
+                    await self.authority.resign(row.id, room.seats_of(account))
+            except ApiError as err:  # gone or ended meanwhile: nothing to leave
+                log.info("leaving game %s: %s", row.id, err.message)
 
     async def resume(self) -> None:
         """After a restart: load unfinished games and let their bots move on."""

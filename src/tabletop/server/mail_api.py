@@ -64,11 +64,12 @@ async def _save(request: Request) -> Response:
     address = check_address(body.get("address"))
     before = reading(hub.store.mail_settings, account.id)
     verified = before is not None and before.address == address and before.verified
-    if not verified:  # a verification mail to any address: as limited as sign-ins
+    save = SaveMailSettings(account.id, address, verified, mode, lang)
+    if verified:
+        await hub.write(save)
+    else:  # a confirmation mail to any address: as limited as sign-ins, and counted
         hub.check_rate("login", request.client.host if request.client else None)
-    await hub.write(SaveMailSettings(account.id, address, verified, mode, lang))
-    if not verified:
-        notifier.send_verification(account, address, lang)
+        await notifier.save_unconfirmed(account, save)
     found = reading(hub.store.mail_settings, account.id)
     return JSONResponse({**_shown(found), "verification_sent": not verified})
 

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from .crowds import CrowdLimits
+from .httpproto import ConnectionLimits
 from .ratelimit import RateLimits
 from .sessions import SessionLimits
 from .sync import Takeover
@@ -25,10 +26,10 @@ from .sync import Takeover
 if TYPE_CHECKING:
     from starlette.applications import Starlette
 
+    from .httpproto import Connections
     from .mail import MailSettings, SmtpServer
 
 APP_NAME = "novaluna"
-HEADER_TIMEOUT = 10.0  # seconds a connection has for a request's headers
 
 
 def default_db_path() -> Path:
@@ -179,6 +180,7 @@ def _add_mail_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--mail-from",
+        type=_sender,
         metavar="ADDRESS",
         help="the sender of the mails (default: tabletop@ the public URL's host)",
     )
@@ -208,6 +210,15 @@ def _smtp(text: str) -> SmtpServer:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
+def _sender(text: str) -> str:
+    from .mail import check_sender
+
+    try:
+        return check_sender(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def _public_url(text: str) -> str:
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -223,7 +234,8 @@ def _mail(args: argparse.Namespace) -> MailSettings | None:
         return None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     public = args.public_url or f"http://{shown}:{args.port}"
-    sender = args.mail_from or f"tabletop@{urlsplit(public).hostname}"
+    host = urlsplit(public).hostname or ""
+    sender = args.mail_from or f"tabletop@{host if '.' in host else 'localhost'}"
     return MailSettings(
         args.smtp, sender, public, max(0.0, args.mail_delay), args.mail_digest_check
     )
@@ -260,12 +272,56 @@ def _add_crowd_arguments(parser: argparse.ArgumentParser) -> None:
         help="days an open game waits in the lobby before it is withdrawn (default %(default)s)",
     )
     parser.add_argument(
+        "--max-sockets-per-account",
+        type=_positive(int),
+        default=crowd.per_account,
+        metavar="N",
+        help="WebSockets and event streams one account may hold open, from any "
+        "address (default %(default)s)",
+    )
+    parser.add_argument(
+        "--hello-timeout",
+        type=_positive(float),
+        default=crowd.hello_timeout,
+        metavar="S",
+        help="close a game socket that has not said hello after S seconds (default %(default)s)",
+    )
+    _add_connection_arguments(parser)
+
+
+def _add_connection_arguments(parser: argparse.ArgumentParser) -> None:
+    """Limits on HTTP connections (httpproto.py)."""
+    limits = ConnectionLimits()
+    parser.add_argument(
         "--header-timeout",
         type=_positive(float),
-        default=HEADER_TIMEOUT,
+        default=limits.header_timeout,
         metavar="S",
-        help="close a connection that takes longer to send a request's headers "
-        "(default %(default)s)",
+        help="answer 408 and close a connection that takes longer to send a request's "
+        "headers, or to finish a WebSocket handshake (default %(default)s)",
+    )
+    parser.add_argument(
+        "--body-timeout",
+        type=_positive(float),
+        default=limits.body_timeout,
+        metavar="S",
+        help="answer 408 and close a connection that takes longer to send a request's "
+        "body, from its headers (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=_positive(int),
+        default=limits.per_address,
+        metavar="N",
+        help="HTTP connections (WebSockets included) one address may hold open; "
+        "429 past it (default %(default)s)",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=_positive(int),
+        metavar="N",
+        help="connections a server process may hold open; 503 past it (default: its "
+        "limit on open files, raised to the hard limit, less an eighth for its own files)",
     )
 
 
@@ -376,6 +432,8 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
             args.max_sockets_per_address,
             args.max_sockets_per_game,
             args.presence_interval,
+            args.max_sockets_per_account,
+            args.hello_timeout,
         ],
         "sessions": [args.session_idle, args.session_max, args.session_check],
         "password_queue": args.password_queue,
@@ -434,7 +492,7 @@ def prepare_db(db: str, workers: int) -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from .httpproto import HeaderTimeoutProtocol
+    from .httpproto import LimitedProtocol
 
     _check_free(args.host, args.port)
     db = str(args.db or default_db_path())
@@ -448,8 +506,9 @@ def serve(args: argparse.Namespace) -> int:
         "ws_per_message_deflate": False,  # CPU matters more than bytes for ~10 KB states
         "log_level": "warning",
         "timeout_graceful_shutdown": 2,
-        # uvicorn would wait for ever for a request's headers (httpproto.py)
-        "http": partial(HeaderTimeoutProtocol, header_timeout=args.header_timeout),
+        # uvicorn would wait for ever for a request's headers or body, and count no
+        # connections (httpproto.py)
+        "http": partial(LimitedProtocol, connections=_connections(args)),
         # X-Forwarded-For decides the address rate limits count by: believed only
         # from the proxies named, or anyone could pick a fresh address per request
         "proxy_headers": bool(args.trusted_proxy),
@@ -481,6 +540,21 @@ def serve(args: argparse.Namespace) -> int:
     tune_gc()
     uvicorn.run(app, **options)
     return 0
+
+
+def _connections(args: argparse.Namespace) -> Connections:
+    """The connection limits of ``serve``'s arguments, with the process's file limit
+    raised to the hard limit first (``--workers`` processes inherit it)."""
+    from .httpproto import Connections, capacity_for, file_limit
+
+    limits = ConnectionLimits(
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        per_address=args.max_connections_per_address,
+        capacity=args.max_connections or capacity_for(file_limit()),
+        trusted_proxies=tuple(args.trusted_proxy),
+    )
+    return Connections(limits)
 
 
 def add_db_commands(parser: argparse.ArgumentParser) -> None:

@@ -31,29 +31,46 @@ import base64
 import hashlib
 import hmac
 import logging
+import math
 import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from typing import Any
-from urllib.parse import quote, urlsplit
 
-from ..i18n import LANGUAGES, fill, translate
+from ..i18n import N_
+from .compose import Composer
 from .errors import ApiError, reading
-from .mail import Mailer, MailSettings
+from .mail import Mail, Mailer, MailSettings
 from .room import Room
 from .rows import Account, MailRow
 from .storage import GameStore
-from .writes import ClaimMail, PruneMails, ServerSecret, Write
+from .writes import (
+    ClaimMail,
+    MailRefusal,
+    PruneMails,
+    ReserveConfirmation,
+    SaveMailSettings,
+    ServerSecret,
+    Write,
+)
 
 log = logging.getLogger("tabletop.mail")
 
 MODES = ("off", "turn", "digest")
 KEEP_SENT = 31 * 86400  # seconds a sent mail's key is kept (``PruneMails``)
 VERIFY_SECONDS = 3 * 24 * 3600  # how long a verification link works
+CONFIRMATIONS_PER_ADDRESS = 3  # confirmation mails one address gets in a day, from anyone
+CONFIRMATIONS_PER_ACCOUNT = 5  # confirmation mails one account asks for in a day
+CONFIRMATION_DAY = 86400.0  # the day those count in (rolling), seconds
+#: the refusals' msgids (``{hours}``: until one more may go, rounded up)
+REFUSALS = {
+    "address": N_(
+        "this address was sent enough confirmation mails for today; try again in {hours} h"
+    ),
+    "account": N_("you asked for enough confirmation mails for today; try again in {hours} h"),
+}
 MAX_ADDRESS = 254  # the longest address SMTP carries (RFC 5321)
 # an address as mails carry it: ASCII, no quoting, no comments (nothing a header could misread)
 ADDRESS = re.compile(
@@ -119,6 +136,11 @@ class Signer:
             return None
         return int(account)
 
+    def address_key(self, address: str) -> str:
+        """What the limits store of an address: not the address (the HMAC of it, any
+        case), so the count of a stranger's address keeps no readable trace of it."""
+        return self._mac("address", address.lower())
+
     def checks_unsubscribe(self, token: str, address: str) -> bool:
         account = self.unsubscribe_account(token)
         if account is None:
@@ -154,22 +176,9 @@ def watched(room: Room, account_id: int) -> bool:
     return any(seats & subscriber.seats for subscriber in room.subscribers)
 
 
-class Texts:
-    """A mail's sentences in one language (msgids, translated as the page's are)."""
-
-    def __init__(self, lang: str) -> None:
-        self.lang = lang if lang in LANGUAGES else "en"
-
-    def __call__(self, msgid: str, **args: Any) -> str:
-        return fill(translate(self.lang, msgid), args)
-
-    def name(self, name: str, kind: str) -> str:
-        """A seat's name: a bot's is a label the page translates too."""
-        return translate(self.lang, name) if kind == "bot" else name
-
-
 class Notifier:
-    """Composes the mails and decides when they go (see the module)."""
+    """Decides when mails go and hands them to the mailer (see the module; what each
+    says: compose.py); limits the confirmation mails (``save_unconfirmed``)."""
 
     def __init__(
         self,
@@ -186,6 +195,8 @@ class Notifier:
         self.settings = settings
         self.mailer = Mailer(settings.server) if settings else None
         self.signer: Signer | None = None  # once ``start`` has read the key
+        self.composer: Composer | None = None  # with the signer
+        self.clock: Callable[[], float] = time.time  # the day confirmation mails count in
         self._pending: set[str] = set()  # turn keys waiting out their delay
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -199,6 +210,7 @@ class Notifier:
             return []
         key = await self._write(ServerSecret("mail-links", secrets.token_urlsafe(32)))
         self.signer = Signer(key.encode())
+        self.composer = Composer(self.settings, self.signer.unsubscribe_token)
         self.mailer.start()
         return [asyncio.create_task(self.digests_now_and_then(self.settings.digest_check))]
 
@@ -243,50 +255,26 @@ class Notifier:
             if found is None or not found.verified or found.mode != "turn":
                 return
             if await self._write(ClaimMail(key, account_id)):
-                mail = self.invitation_mail if invitation else self.turn_mail
-                self._send(found, mail(found, room))
+                self._send(self._room_mail(found, room, invitation))
         except ApiError as err:  # the database is down: this turn goes unmailed
             log.warning("no turn mail for game %s: %s", game_id, err.message)
         finally:
             self._pending.discard(key)
 
-    def turn_mail(self, to: MailRow, room: Room) -> EmailMessage:
-        t = Texts(to.lang)
-        others = ", ".join(
-            t.name(s.name, s.kind) for s in room.seats if s.account_id != to.account_id
-        )
-        body = [
-            t("Hello {name},", name=to.name),
-            "",
-            t("it is your turn in {game} with {players}.", game=room.type.title, players=others),
-            "",
-            t("Open the game:"),
-            self.link(f"/g/{room.id}"),
+    def _room_mail(self, to: MailRow, room: Room, invitation: bool) -> Mail:
+        """The turn or invitation mail of ``room`` to ``to``."""
+        assert self.composer is not None
+        others = [
+            (s.name, s.kind)
+            for s in room.seats
+            if (s.invited if invitation else s.account_id) != to.account_id
         ]
-        subject = t("Your turn: {game} with {players}", game=room.type.title, players=others)
-        return self.message(to, subject, body)
-
-    def invitation_mail(self, to: MailRow, room: Room) -> EmailMessage:
-        t = Texts(to.lang)
+        if not invitation:
+            return self.composer.turn_mail(to, room.id, room.type.title, others)
         creator = room.row.creator
         names = reading(self.store.account_names, [creator] if creator is not None else [])
         inviter = names.get(creator, "?") if creator is not None else "?"
-        others = ", ".join(t.name(s.name, s.kind) for s in room.seats if s.invited != to.account_id)
-        body = [
-            t("Hello {name},", name=to.name),
-            "",
-            t(
-                "{inviter} invites you to {game} with {players}.",
-                inviter=inviter,
-                game=room.type.title,
-                players=others,
-            ),
-            "",
-            t("Accept or decline the invitation in My games:"),
-            self.link("/me"),
-        ]
-        subject = t("{inviter} invites you to {game}", inviter=inviter, game=room.type.title)
-        return self.message(to, subject, body)
+        return self.composer.invitation_mail(to, inviter, room.type.title, others)
 
     # -- the daily digest ---------------------------------------------------------------
 
@@ -313,80 +301,51 @@ class Notifier:
             if not waiting:
                 continue
             if await self._write(ClaimMail(f"digest:{reader.account_id}:{day}", reader.account_id)):
-                self._send(reader, self.digest_mail(reader, waiting))
+                assert self.composer is not None
+                self._send(self.composer.digest_mail(reader, waiting))
                 sent += 1
         return sent
 
-    def digest_mail(self, to: MailRow, games: list[dict[str, Any]]) -> EmailMessage:
-        t = Texts(to.lang)
-        body = [
-            t("Hello {name},", name=to.name),
-            "",
-            t("these games are waiting for your move:"),
-            "",
-        ]
-        for game in games:
-            others = ", ".join(
-                t.name(s["name"], s["kind"]) for s in game["seats"] if s["seat"] != game["seat"]
-            )
-            body += ["* " + t("{game} with {players}", game=game["title"], players=others)]
-            body += [f"  {self.link(game['url'])}"]
-        subject = t("{n} games are waiting for your move", n=len(games))
-        if len(games) == 1:
-            subject = t("A game is waiting for your move")
-        return self.message(to, subject, body)
-
     # -- verification ---------------------------------------------------------------------
 
-    def send_verification(self, account: Account, address: str, lang: str) -> None:
-        assert self.signer is not None
-        expires = int(time.time()) + VERIFY_SECONDS
-        token = self.signer.verify_token(account.id, address, expires)
-        to = MailRow(account.id, account.name, address, False, "off", lang)
-        t = Texts(lang)
-        body = [
-            t("Hello {name},", name=account.name),
-            "",
-            t("please confirm that this is your e-mail address for game notifications:"),
-            self.link(f"/mail/verify?token={quote(token)}"),
-            "",
-            t("The link works for three days. If you did not ask for this, ignore this mail."),
-        ]
-        self._send(to, self.message(to, t("Confirm your e-mail address"), body))
+    async def save_unconfirmed(self, account: Account, save: SaveMailSettings) -> None:
+        """Save settings with an address not confirmed yet and mail it a link that
+        confirms it, if the limits allow; else a 429 that changed nothing. An address
+        gets at most ``CONFIRMATIONS_PER_ADDRESS`` such mails a day from however many
+        accounts, and an account asks for at most ``CONFIRMATIONS_PER_ACCOUNT``; they are
+        counted in the database, so every process of a shared one keeps the same count."""
+        assert self.signer is not None and self.composer is not None
+        now = self.clock()
+        refusal = await self._write(
+            ReserveConfirmation(
+                save.account_id,
+                self.signer.address_key(save.address),
+                _iso(now),
+                _iso(now - CONFIRMATION_DAY),
+                CONFIRMATIONS_PER_ADDRESS,
+                CONFIRMATIONS_PER_ACCOUNT,
+                save,
+            )
+        )
+        if refusal is not None:
+            raise _refused(refusal)
+        expires = int(now) + VERIFY_SECONDS
+        token = self.signer.verify_token(save.account_id, save.address, expires)
+        to = MailRow(account.id, account.name, save.address, False, "off", save.lang)
+        self._send(self.composer.verification_mail(to, token))
 
-    # -- every mail -------------------------------------------------------------------------
-
-    def link(self, path: str) -> str:
-        assert self.settings is not None
-        return self.settings.public_url.rstrip("/") + path
-
-    def message(self, to: MailRow, subject: str, body: list[str]) -> EmailMessage:
-        """A plain-text mail to ``to`` with an unsubscribe link (in the text and as
-        ``List-Unsubscribe``, one click: RFC 8058)."""
-        assert self.settings is not None and self.signer is not None
-        t = Texts(to.lang)
-        token = quote(self.signer.unsubscribe_token(to.account_id, to.address))
-        unsubscribe = self.link(f"/mail/unsubscribe?token={token}")
-        host = urlsplit(self.settings.public_url).hostname or "localhost"
-        footer = [
-            "",
-            "-- ",
-            t("You get this mail because you asked for it on {site}.", site=host),
-            t("No more mails: {link}", link=unsubscribe),
-        ]
-        message = EmailMessage()
-        message.set_content("\n".join([*body, *footer]) + "\n")  # first: it drops Content-*
-        message["From"] = self.settings.sender
-        message["To"] = to.address
-        message["Subject"] = subject
-        message["Date"] = format_datetime(datetime.now(UTC))
-        message["Message-ID"] = make_msgid(domain=host)
-        message["Content-Language"] = t.lang
-        message["Auto-Submitted"] = "auto-generated"
-        message["List-Unsubscribe"] = f"<{self.link(f'/api/mail/unsubscribe?token={token}')}>"
-        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-        return message
-
-    def _send(self, to: MailRow, message: EmailMessage) -> None:
+    def _send(self, mail: Mail) -> None:
         assert self.mailer is not None
-        self.mailer.send(message)
+        self.mailer.send(mail)
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="milliseconds")
+
+
+def _refused(refusal: MailRefusal) -> ApiError:
+    """The 429 of a confirmation mail the limits refuse, with ``Retry-After``."""
+    seconds = max(1, math.ceil(refusal.seconds))
+    err = ApiError(429, REFUSALS[refusal.limit], hours=math.ceil(seconds / 3600))
+    err.retry_after = seconds
+    return err

@@ -34,8 +34,10 @@ from .sql import (
     ANALYSIS_TABLES,
     BOT_TABLES,
     DAILY_TABLES,
+    FAIR_PLAY_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
+    MAIL_LIMIT_TABLES,
     MAIL_TABLES,
     POSTGRES,
     RATING_RULES_TABLES,
@@ -81,10 +83,13 @@ MIGRATIONS: dict[int, str] = {
     7: ddl(SESSION_TABLES, POSTGRES),
     8: ddl(INVITATION_TABLES, POSTGRES),
     9: ddl(BOT_TABLES, POSTGRES),
+    10: ddl(MAIL_LIMIT_TABLES, POSTGRES),
+    11: ddl(FAIR_PLAY_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time
 _RATINGS_LOCK = 0x7AB1F  # pg_advisory_xact_lock key: one rated game's end at a time
+_MAIL_LIMITS_LOCK = 0x7AB20  # pg_advisory_xact_lock key: one confirmation mail's count
 
 
 def connect(url: str) -> psycopg.Connection[TupleRow]:
@@ -157,6 +162,12 @@ class SharedSql(Sql):
         """Games ending at once in two processes would otherwise both read a player's
         old rating, and one update would be lost."""
         self.run("SELECT pg_advisory_xact_lock(?)", (_RATINGS_LOCK,))
+
+    def lock_mail_limits(self) -> None:
+        """Two processes counting an address's confirmation mails at once would both
+        see room for one more (read committed: the count after the lock sees the
+        other's row)."""
+        self.run("SELECT pg_advisory_xact_lock(?)", (_MAIL_LIMITS_LOCK,))
 
 
 class PgStore(SqlStore):

@@ -15,8 +15,21 @@ Two rules keep one person with two accounts from lifting one of them (issue 29):
   Among several accounts an account's weight comes from its most frequent partner.
   Bots are not accounts: a game against a bot always counts in full.
 * **Provisional until tested**: an account is provisional in a game type until it has
-  played rated games against ``PROVISIONAL_OPPONENTS`` different opponents (accounts
-  or bot strengths); the leaderboard lists it apart, after the established players.
+  played rated games that counted for it (weight above 0) against
+  ``PROVISIONAL_OPPONENTS`` different opponents (accounts or bot strengths); the
+  leaderboard lists it apart, after the established players.
+
+And one rule keeps fresh accounts from lifting anybody (issue 42: eight alts, each
+losing one game at once, lifted a new account to the top of the board):
+
+* **Only a tested opponent moves your rating** (``trust``): a game counts for an
+  account only if every other account in it is established (not provisional) in the
+  game type, and then only as far as their ratings are known (``certainty``). A
+  provisional account's own rating moves against established accounts and bots, so
+  newcomers get rated, and become established by playing them; but a win over a
+  provisional account, of which anyone can make any number, lifts nobody. An alt
+  that first gets established against bots carries the low and uncertain rating it
+  earned there: beating it gains a fraction, and less with each game of the pair.
 
 >>> import sqlite3
 >>> from tabletop.server.sql import SQLITE, Sql
@@ -26,10 +39,14 @@ Two rules keep one person with two accounts from lifting one of them (issue 29):
 >>> _ = db.run("CREATE TABLE rating_changes (game_id TEXT, player TEXT, rank INTEGER, "
 ...     "before REAL, after REAL)")
 >>> _ = db.run("CREATE TABLE games (id TEXT, type TEXT, updated TEXT)")
+>>> _ = db.run("INSERT INTO games VALUES ('g1', 'nmbr9', '2026'), ('g2', 'nmbr9', '2026')")
 >>> _ = db.run("ALTER TABLE rating_changes ADD COLUMN weight REAL NOT NULL DEFAULT 1")
 >>> apply(db, "g1", RatedEnd("nmbr9", ("a:1", "a:2"), (1, 2)))
 >>> [round(r.ordinal()) for r in (current(db, "nmbr9", "a:1"), current(db, "nmbr9", "a:2"))]
-[3, -2]
+[0, 0]
+>>> apply(db, "g2", RatedEnd("nmbr9", ("a:1", "b:test"), (1, 2)))  # a bot is tested
+>>> round(current(db, "nmbr9", "a:1").ordinal())
+3
 >>> scaled(MODEL.rating(mu=25, sigma=8), MODEL.rating(mu=27, sigma=7), 0.5)
 (26.0, 7.5)
 """
@@ -98,7 +115,10 @@ def apply(sql: Sql, game_id: str, rated: RatedEnd) -> None:
     each player's change scaled by its ``pair_weight``."""
     before = [current(sql, rated.type, p) for p in rated.players]
     after = MODEL.rate([[r] for r in before], ranks=list(rated.ranks))
-    weights = [pair_weight(sql, rated.type, p, rated.players) for p in rated.players]
+    weights = [
+        pair_weight(sql, rated.type, p, rated.players) * trust(sql, rated.type, p, rated.players)
+        for p in rated.players
+    ]
     rows = zip(rated.players, rated.ranks, before, after, weights, strict=True)
     for player, rank, old, (full,), weight in rows:
         mu, sigma = scaled(old, full, weight)
@@ -149,11 +169,45 @@ def _games_together(sql: Sql, game_type: str, player: str, other: str, since: st
     return int(row[0]) if row else 0
 
 
-#: SQL for a ``ratings`` row ``r``'s distinct opponents in rated games of its type
+def trust(sql: Sql, game_type: str, player: str, players: tuple[str, ...]) -> float:
+    """How much the game may move ``player``'s rating, by what is known of the other
+    accounts among ``players`` (the least known decides): 0 while one is provisional
+    in ``game_type`` (its result says nothing yet: anyone can make such accounts),
+    then ``certainty`` of its rating. Bots are known: they do not lower it."""
+    others = [o for o in players if o.startswith("a:") and o != player]
+    if any(provisional(o, opponents(sql, game_type, o)) for o in others):
+        return 0.0
+    return min((certainty(current(sql, game_type, o)) for o in others), default=1.0)
+
+
+def certainty(rating: PlackettLuceRating) -> float:
+    """``1 - (sigma / sigma0)**2``: the share of a new player's uncertainty (openskill's
+    variance) its games have removed, 0 for a new account, near 1 for a well-known
+    one. A win over an account that has played a few games moves a rating a little;
+    an alt made established cheaply (three games) lifts its maker by a fraction."""
+    sigma0 = MODEL.rating().sigma
+    return max(0.0, min(1.0, 1.0 - (rating.sigma / sigma0) ** 2))
+
+
+def opponents(sql: Sql, game_type: str, player: str) -> int:
+    """The different opponents ``player`` met in rated games of ``game_type`` that
+    counted for it (``OPPONENTS_SQL`` for one player)."""
+    row = sql.row(
+        "SELECT COUNT(DISTINCT o.player) FROM rating_changes m "
+        "JOIN rating_changes o ON o.game_id = m.game_id AND o.player <> m.player "
+        "JOIN games g ON g.id = m.game_id WHERE m.player = ? AND g.type = ? AND m.weight > 0",
+        (player, game_type),
+    )
+    return int(row[0]) if row else 0
+
+
+#: SQL for a ``ratings`` row ``r``'s distinct opponents in rated games of its type that
+#: counted for it (a game against a provisional account does not: ``trust``)
 OPPONENTS_SQL = (
     "(SELECT COUNT(DISTINCT o.player) FROM rating_changes m "
     "JOIN rating_changes o ON o.game_id = m.game_id AND o.player <> m.player "
-    "JOIN games g ON g.id = m.game_id WHERE m.player = r.player AND g.type = r.type)"
+    "JOIN games g ON g.id = m.game_id "
+    "WHERE m.player = r.player AND g.type = r.type AND m.weight > 0)"
 )
 
 

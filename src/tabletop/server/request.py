@@ -202,13 +202,22 @@ def _token_account(conn: Request | WebSocket, token: str) -> Account:
 
 
 READS = ("GET", "HEAD")
-#: what a token may open under /api/account: its event stream (socket or NDJSON)
-TOKEN_ACCOUNT_PATHS = ("/api/account", "/api/account/events", "/api/account/ws")
+#: what a token may use under /api/account: its event stream (socket or NDJSON), and
+#: what concerns its games (declining invitations, the block list against them)
+TOKEN_ACCOUNT_PATHS = (
+    "/api/account",
+    "/api/account/events",
+    "/api/account/ws",
+    "/api/account/invitations/decline",
+    "/api/account/blocks",
+    "/api/account/blocks/remove",
+)
 
 
 def _manages_account(conn: Request | WebSocket) -> bool:
     """Whether the request manages the account (log out, a password, deleting it, its
-    data, its mail settings): what no API token may do, whatever its scopes."""
+    data, its mail settings, its tokens): what no API token may do, whatever its
+    scopes."""
     path = conn.url.path.rstrip("/") or "/"
     return path.startswith("/api/account/") and path not in TOKEN_ACCOUNT_PATHS
 

@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 
@@ -189,3 +189,8 @@ def hash_token(token: str) -> str:
 def now() -> str:
     """The time stored with a change: UTC, ISO 8601, to the millisecond (sorts as text)."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def days_ago(days: float) -> str:
+    """The stored time (``now``'s form) ``days`` days ago."""
+    return (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="milliseconds")

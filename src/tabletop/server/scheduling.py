@@ -21,7 +21,15 @@ from functools import partial
 from typing import Any
 
 from ..core.web import JSON, BotLimits
-from .authority import Authority, acting_seat, check_fresh, check_ply, require_player
+from .authority import (
+    Authority,
+    acting_seat,
+    check_fresh,
+    check_hint_allowed,
+    check_ply,
+    late_seats,
+    require_player,
+)
 from .botpool import BotPool
 from .errors import ApiError
 from .ratelimit import RateLimit, check_rate
@@ -29,12 +37,6 @@ from .room import Room, Rooms
 from .sync import Leases
 
 log = logging.getLogger("tabletop.server")
-
-
-def timed_out_seats(room: Room) -> tuple[int, ...]:
-    """The players still to act when the move's time ran out (bots never wait)."""
-    active = room.match.active_seats()
-    return tuple(s.seat for s in room.seats if s.seat in active and s.kind == "human")
 
 
 def derived_seed(seed: int, ply: int, purpose: str) -> int:
@@ -69,6 +71,7 @@ class Scheduler:
 
     async def hint(self, room: Room, seats: frozenset[int], ply: Any, wanted: Any = None) -> JSON:
         require_player(seats)
+        check_hint_allowed(room)
         check_rate(self.rates, "hint", (room.id, seats))
         if not room.simultaneous:
             check_ply(room, ply)
@@ -194,7 +197,7 @@ class Scheduler:
         async def change(live: Room) -> None:
             if room.on_timeout == "abandon":
                 if live is room and room.round_start() == start and not room.finished:
-                    await self.authority.abandon(room, timed_out_seats(room))
+                    await self.authority.abandon(room, late_seats(room))
                 return
             for seat in sorted(room.match.active_seats()):
                 if live is not room or room.round_start() != start:

@@ -21,6 +21,9 @@ MAX_TIME_LIMIT = 14 * 24 * 3600
 #: game would see the bot play every move for them.
 TURN_BASED_SHORTEST = 3600
 ON_TIMEOUT = ("bot", "abandon")  # what happens when a move's time runs out
+#: A rated game's time per move when its creator chose none: the longest the lobby page
+#: offers (lobby.js ``TIME_LIMITS``). Without one, a loser could stop moving for good.
+RATED_TIME_LIMIT = 7 * 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,9 @@ def check_setup(
     invited = [s.invited for s in seats if s.invited is not None]
     if len(set(invited)) != len(invited):
         raise ApiError(400, "invite each account to one seat only")
+    rated = body.get("rated", True)
+    if type(rated) is not bool:
+        raise ApiError(400, "'rated' is true (the game counts for the ratings) or false")
     turn_based = _time_limit(body)
     try:
         options = game_type.check_setup(_plain_seats(raw_seats), options, limits)
@@ -93,7 +99,39 @@ def check_setup(
     own = _own_time_limit(game_type)
     if own is not None:  # the game's own move clock option (stored as ``time_limit``)
         _check_range(options.get("time_limit", 0), least, own.get("max", MAX_TIME_LIMIT))
+    if not rated:
+        return Setup(game_type, seats, {**options, **turn_based, "rated": False}, seed, seed_chosen)
+    if can_be_rated(seats) and not seed_chosen:
+        turn_based = _rated_time_limit(body, turn_based, options, seats)
     return Setup(game_type, seats, {**options, **turn_based}, seed, seed_chosen)
+
+
+def can_be_rated(seats: list[Seat]) -> bool:
+    """Whether a game with these seats counts for the ratings once its open seats are
+    taken (``authority.unrated_reason``): two seats or more, every person an account."""
+    people = [s for s in seats if s.kind == "human"]
+    return len(seats) >= 2 and all(s.account_id is not None or s.open for s in people)
+
+
+def _rated_time_limit(body: JSON, turn_based: JSON, options: JSON, seats: list[Seat]) -> JSON:
+    """A rated game's time per move and what running out means (fair play, docs/web.md):
+    ``RATED_TIME_LIMIT`` unless one was chosen; and among people running out of time
+    loses ("abandon"): with the default bot playing for them, a player could stall
+    forever without losing."""
+    chosen = dict(turn_based)
+    if not chosen.get("time_limit") and not options.get("time_limit"):
+        chosen["time_limit"] = RATED_TIME_LIMIT
+    if sum(s.kind == "human" for s in seats) >= 2:
+        if body.get("on_timeout", "abandon") != "abandon":
+            raise ApiError(
+                400,
+                "in a rated game against people, running out of time loses: 'on_timeout' "
+                'is "abandon" (or make the game unrated: "rated": false)',
+            )
+        chosen["on_timeout"] = "abandon"
+    elif "time_limit" in chosen and "on_timeout" not in chosen:
+        chosen["on_timeout"] = "bot"
+    return chosen
 
 
 def shortest_time_limit(game_type: WebGame) -> int:

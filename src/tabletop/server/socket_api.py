@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import N_
+from .crowds import Slot
 from .encoding import Subscriber, dumps
 from .errors import ApiError, reading
 from .games_api import action_of
@@ -32,7 +33,6 @@ from .sessions import LINK, SESSION_ENDED, SESSION_GONE, Closable, Credential
 if TYPE_CHECKING:
     from .hub import Hub
 
-HELLO_TIMEOUT = 30.0
 GOING_AWAY = "\x00going away"  # an outbox item no state or answer can be: close with 1001
 
 
@@ -51,27 +51,32 @@ async def _socket(ws: WebSocket) -> None:
         await ws.close(code=4403)  # another site must not play with its visitor's session
         return
     await ws.accept()
-    address = ws.client.host if ws.client else None
-    hub.sockets.open(address)
+    slot = hub.sockets.slot()
     try:
-        await _serve(ws, hub, address)
+        await _serve(ws, hub, slot)
     finally:
-        hub.sockets.close(address)
+        slot.release()
 
 
-async def _serve(ws: WebSocket, hub: Hub, address: str | None) -> None:
+async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
     """One accepted socket: its hello, then its messages until it goes."""
     try:
-        hub.check_sockets(address)
-        tokens = await _hello(ws)
+        slot.hold_address(ws.client.host if ws.client else None)
+        tokens = await _hello(ws, hub.crowd.hello_timeout)
         room = await hub.authority.fresh(ws.path_params["game_id"])  # a reconnect misses nothing
         account = account_of(ws)
+        if account is not None:
+            slot.hold_account(account.id)
         seats = hub.authority.seats_for(room, tokens, account)
         hub.check_crowd(room, seats)
     except ApiError as err:
         await _refuse(ws, err)
         return
-    except (WebSocketDisconnect, TimeoutError):
+    except TimeoutError:  # a client that never says hello is told why it is dropped
+        wait = f"{hub.crowd.hello_timeout:g}"
+        await _refuse(ws, ApiError(408, "say hello within {seconds} seconds", seconds=wait))
+        return
+    except WebSocketDisconnect:
         return
     sub = Subscriber(seats, read_only=account is not None and account.read_only)
     try:
@@ -140,9 +145,9 @@ async def _next_text(ws: WebSocket) -> str | None:
     return (message.get("bytes") or b"").decode("utf-8", "replace")
 
 
-async def _hello(ws: WebSocket) -> list[str]:
+async def _hello(ws: WebSocket, timeout: float) -> list[str]:
     """The tokens of the client's hello (none: a spectator)."""
-    text = await asyncio.wait_for(_next_text(ws), HELLO_TIMEOUT)
+    text = await asyncio.wait_for(_next_text(ws), timeout)
     if text is None:
         raise WebSocketDisconnect()
     message = _parse_message(text)

@@ -13,9 +13,10 @@ The schema is kept in the steps in which it grew, since databases made at each
 step exist: ``GAME_TABLES`` (the first tables), ``ACCOUNT_TABLES`` (accounts,
 sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
 ``DAILY_TABLES`` (daily challenges, hints used), ``RATING_RULES_TABLES`` (who ran
-out of time, the weight of a rated game) and ``MAIL_TABLES`` (e-mail
-notifications). Each store runs them in its own
-migrations.
+out of time, the weight of a rated game), ``MAIL_TABLES`` (e-mail
+notifications) and the later steps below (``MAIL_LIMIT_TABLES``: the confirmation
+mails of the last day; ``FAIR_PLAY_TABLES``: blocks, invitations sent). Each store runs
+them in its own migrations.
 
 >>> import sqlite3
 >>> sql = Sql(sqlite3.connect(":memory:"), SQLITE)
@@ -264,6 +265,41 @@ CREATE TABLE api_tokens (
 CREATE INDEX api_tokens_account ON api_tokens (account_id);
 """
 
+#: the confirmation mails of the last day (``writes.ReserveConfirmation``): who asked
+#: and to which address (an HMAC of it, not the address), so that a stranger's address
+#: gets only a few a day however many accounts or processes ask. The account is kept
+#: no longer than the account (set to NULL when it is deleted, no reference: the
+#: address's count outlives it); rows older than a day are deleted as new ones come.
+MAIL_LIMIT_TABLES = """
+CREATE TABLE mail_confirmations (
+    address_key TEXT NOT NULL,
+    account_id {big},
+    created TEXT NOT NULL
+);
+CREATE INDEX mail_confirmations_address ON mail_confirmations (address_key, created);
+CREATE INDEX mail_confirmations_account ON mail_confirmations (account_id, created);
+CREATE INDEX mail_confirmations_created ON mail_confirmations (created);
+"""
+
+#: fair play with invitations (issue 42): who blocked whom (a blocked account cannot
+#: invite the one that blocked it), and each invitation sent, kept a few days, so that
+#: the caps per day hold (``newcomer``: a provisional account invited to a rated game)
+FAIR_PLAY_TABLES = """
+CREATE TABLE blocks (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    blocked {big} NOT NULL REFERENCES accounts(id),
+    created TEXT NOT NULL,
+    PRIMARY KEY (account_id, blocked)
+);
+CREATE TABLE invitations_sent (
+    inviter {big} NOT NULL REFERENCES accounts(id),
+    invitee {big} NOT NULL REFERENCES accounts(id),
+    newcomer {flag} NOT NULL DEFAULT {false},
+    created TEXT NOT NULL
+);
+CREATE INDEX invitations_sent_inviter ON invitations_sent (inviter, created);
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""
@@ -361,3 +397,7 @@ class Sql:
     def lock_ratings(self) -> None:
         """Keep two rated ends from reading one player's old rating at once. Nothing to
         do here: a SQLite writer holds the whole database (``BEGIN IMMEDIATE``)."""
+
+    def lock_mail_limits(self) -> None:
+        """Keep two confirmation mails asked for at once from both counting the same
+        rows (nothing to do on SQLite, as ``lock_ratings``)."""

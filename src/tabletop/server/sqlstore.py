@@ -295,6 +295,54 @@ class SqlStore(ABC):
         )
         return [AccountGame(id_, type_, seat, False, False, at) for id_, type_, seat, at in rows]
 
+    # -- fair play: blocks and invitations sent -----------------------------------
+
+    def blocked_by(self, account_id: int) -> list[Account]:
+        """The accounts ``account_id`` blocked, by name."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT a.id, a.name FROM blocks b JOIN accounts a ON a.id = b.blocked "
+                "WHERE b.account_id = ? ORDER BY a.name",
+                (account_id,),
+            )
+        )
+        return [Account(int(id_), str(name)) for id_, name in rows]
+
+    def blocks(self, account_id: int, other: int) -> bool:
+        """Whether ``account_id`` blocked ``other``."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT 1 FROM blocks WHERE account_id = ? AND blocked = ?", (account_id, other)
+            )
+        )
+        return row is not None
+
+    def open_invitations_sent(self, account_id: int) -> int:
+        """Seats kept for invited accounts in unfinished games ``account_id`` created."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT COUNT(*) FROM seats s JOIN games g ON g.id = s.game_id "
+                "WHERE g.creator = ? AND s.invited IS NOT NULL AND s.open AND NOT g.over",
+                (account_id,),
+            )
+        )
+        return int(row[0]) if row else 0
+
+    def invitations_sent_since(self, account_id: int, since: str) -> tuple[int, int]:
+        """Invitations ``account_id`` sent since ``since``: all, and of newcomers."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT COUNT(*), COALESCE(SUM(CASE WHEN newcomer THEN 1 ELSE 0 END), 0) "
+                "FROM invitations_sent WHERE inviter = ? AND created >= ?",
+                (account_id, since),
+            )
+        )
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+    def rated_opponents(self, game_type: str, player: str) -> int:
+        """``ratings.opponents``: whether ``player`` is still provisional."""
+        return self._read(lambda sql: ratings.opponents(sql, game_type, player))
+
     # -- accounts ----------------------------------------------------------------
 
     def account_login(self, key: str) -> tuple[Account, str] | None:
@@ -576,6 +624,55 @@ class SqlStore(ABC):
             for account, name, address, verified, mode, lang in rows
         ]
 
+    def account_records(self, account_id: int) -> dict[str, list[dict[str, Any]]]:
+        """What else is kept of an account, for its export: its e-mail settings, the
+        keys of the mails it was sent, the confirmation mails it asked for (the last
+        day's), its API tokens, sessions, daily attempts, the accounts it blocked and the
+        invitations it sent (kept a few days); never a secret (no
+        password, token or address hash)."""
+
+        def read(sql: Sql) -> dict[str, list[dict[str, Any]]]:
+            found = {}
+            for what, (table, columns, order) in _ACCOUNT_RECORDS.items():
+                query = f"SELECT {', '.join(columns)} FROM {table} WHERE account_id = ? "
+                rows = sql.rows(query + f"ORDER BY {order}", (account_id,))  # names from code
+                found[what] = [dict(zip(columns, row, strict=True)) for row in rows]
+            # the fair-play records name the other account, never its id
+            found["blocks"] = [
+                {"name": name, "created": created}
+                for name, created in sql.rows(
+                    "SELECT a.name, b.created FROM blocks b JOIN accounts a ON a.id = b.blocked "
+                    "WHERE b.account_id = ? ORDER BY b.created",
+                    (account_id,),
+                )
+            ]
+            found["invitations_sent"] = [
+                {"name": name, "created": created}
+                for name, created in sql.rows(
+                    "SELECT a.name, i.created FROM invitations_sent i "
+                    "JOIN accounts a ON a.id = i.invitee WHERE i.inviter = ? ORDER BY i.created",
+                    (account_id,),
+                )
+            ]
+            return found
+
+        found = self._read(read)
+        for row in found["email"]:
+            row["verified"] = bool(row["verified"])
+        for row in found["api_tokens"]:
+            row["scopes"] = row["scopes"].split()
+        return found
+
+
+#: the export's other records (``account_records``): (table, columns, order)
+_ACCOUNT_RECORDS = {
+    "email": ("mail_settings", ("address", "verified", "mode", "lang", "updated"), "updated"),
+    "mails_sent": ("mails_sent", ("key", "created"), "created"),
+    "confirmation_mails": ("mail_confirmations", ("created",), "created"),
+    "api_tokens": ("api_tokens", ("id", "name", "scopes", "created", "last_used"), "id"),
+    "sessions": ("sessions", ("created", "last_used"), "created"),
+    "daily_attempts": ("daily_attempts", ("type", "day", "game_id", "created"), "created"),
+}
 
 #: 1 for a provisional player of the ``_players`` table ``t`` (its parameter: the
 #: opponents needed), else 0: the leaderboard's first order

@@ -22,11 +22,12 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from . import ratings
 from .ratings import RatedEnd
-from .rows import OPEN_NAME, ActionRow, Seat, StoreError, hash_token, now
+from .rows import OPEN_NAME, ActionRow, Seat, StoreError, days_ago, hash_token, now
 from .sql import Sql
 
 T_co = TypeVar("T_co", covariant=True)
@@ -50,6 +51,8 @@ class CreateGame(Write[None]):
     seats: Sequence[Seat]
     seed_chosen: bool = False
     creator: int | None = None
+    #: invited accounts still provisional, invited to a rated game (``invitations``)
+    newcomers: frozenset[int] = frozenset()
 
     def run(self, sql: Sql) -> None:
         stamp = now()
@@ -72,6 +75,14 @@ class CreateGame(Write[None]):
                 for s in self.seats
             ],
         )
+        invited = [s.invited for s in self.seats if s.invited is not None]
+        if invited and self.creator is not None:  # counted for the caps per day
+            sql.run("DELETE FROM invitations_sent WHERE created < ?", (days_ago(2),))
+            sql.run_many(
+                "INSERT INTO invitations_sent (inviter, invitee, newcomer, created) "
+                "VALUES (?, ?, ?, ?)",
+                [(self.creator, i, i in self.newcomers, stamp) for i in invited],
+            )
 
 
 @dataclass(frozen=True)
@@ -377,12 +388,52 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)
         sql.run("DELETE FROM mails_sent WHERE account_id = ?", account)
         sql.run("DELETE FROM mail_settings WHERE account_id = ?", account)
+        # the address's count stays (a new account starts no new day of mails to it)
+        sql.run("UPDATE mail_confirmations SET account_id = NULL WHERE account_id = ?", account)
         sql.run("DELETE FROM ratings WHERE player = ?", player)
         sql.run("DELETE FROM rating_changes WHERE player = ?", player)
         sql.announce_account(self.account_id)
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
         sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
+        sql.run("DELETE FROM blocks WHERE account_id = ? OR blocked = ?", account * 2)
+        sql.run("DELETE FROM invitations_sent WHERE inviter = ? OR invitee = ?", account * 2)
         sql.run("DELETE FROM accounts WHERE id = ?", account)
+
+
+@dataclass(frozen=True)
+class Block(Write[bool]):
+    """``account_id`` blocks ``blocked`` (whose invitations it no longer gets); whether
+    that is new."""
+
+    account_id: int
+    blocked: int
+
+    def run(self, sql: Sql) -> bool:
+        return (
+            sql.run(
+                "INSERT INTO blocks (account_id, blocked, created) VALUES (?, ?, ?) "
+                "ON CONFLICT (account_id, blocked) DO NOTHING",
+                (self.account_id, self.blocked, now()),
+            )
+            == 1
+        )
+
+
+@dataclass(frozen=True)
+class Unblock(Write[bool]):
+    """``account_id`` no longer blocks ``blocked``; whether it did."""
+
+    account_id: int
+    blocked: int
+
+    def run(self, sql: Sql) -> bool:
+        return (
+            sql.run(
+                "DELETE FROM blocks WHERE account_id = ? AND blocked = ?",
+                (self.account_id, self.blocked),
+            )
+            == 1
+        )
 
 
 @dataclass(frozen=True)
@@ -607,6 +658,58 @@ class SaveMailSettings(Write[None]):
             "lang = excluded.lang, updated = excluded.updated",
             (self.account_id, self.address, self.verified, self.mode, self.lang, now()),
         )
+
+
+@dataclass(frozen=True)
+class MailRefusal:
+    """Why a confirmation mail may not go now: ``"address"`` (that address had its
+    share today) or ``"account"`` (the account asked for its share), and the seconds
+    until the oldest of them leaves the day."""
+
+    limit: str
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ReserveConfirmation(Write[MailRefusal | None]):
+    """Count a confirmation mail to ``address_key`` asked by ``account_id`` at ``at``
+    (an ISO time) and save the settings ``then`` in the same transaction; or, when the
+    address has had ``per_address`` or the account ``per_account`` since ``since``
+    (a day before), change nothing and say why. Rows from before ``since`` go."""
+
+    account_id: int
+    address_key: str
+    at: str
+    since: str
+    per_address: int
+    per_account: int
+    then: SaveMailSettings
+
+    def run(self, sql: Sql) -> MailRefusal | None:
+        sql.lock_mail_limits()
+        sql.run("DELETE FROM mail_confirmations WHERE created < ?", (self.since,))
+        for limit, column, key, most in (
+            ("address", "address_key", self.address_key, self.per_address),
+            ("account", "account_id", self.account_id, self.per_account),
+        ):
+            found = sql.rows(
+                f"SELECT created FROM mail_confirmations WHERE {column} = ? "  # names from code
+                "ORDER BY created DESC",
+                (key,),
+            )
+            if len(found) >= most:
+                return MailRefusal(limit, _seconds_between(self.since, found[most - 1][0]))
+        sql.run(
+            "INSERT INTO mail_confirmations (address_key, account_id, created) VALUES (?, ?, ?)",
+            (self.address_key, self.account_id, self.at),
+        )
+        self.then.run(sql)
+        return None
+
+
+def _seconds_between(earlier: str, later: str) -> float:
+    """Seconds from one stored ISO time to another."""
+    return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds()
 
 
 @dataclass(frozen=True)

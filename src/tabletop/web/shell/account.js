@@ -68,6 +68,7 @@ export async function showMe(root, navigate) {
         h("button", { class: "btn ghost", type: "button", "data-testid": "logout-everywhere", onclick: () => logout(navigate, true) }, t("Log out everywhere")),
         notifySwitch((message) => toast(message, "error")))),
     list,
+    blockedCard(),
     accountSettings(navigate, info.account),
     await botAccountCard(info.account, navigate),
     await mailSettings());
@@ -433,6 +434,7 @@ function gameList(games, empty) {
     card.append(h("p", { class: "muted" }, empty));
     return card;
   }
+  if (games.filter((g) => g.invited).length > 1) card.append(declineAllButton());
   const list = h("ul", { class: "game-list" });
   for (const game of games) {
     list.append(h("li", { class: "game-item", "data-testid": `my-game-${game.id}` },
@@ -470,6 +472,59 @@ export function timeLeft(deadline, testid = "time-left", who = null) {
   return el;
 }
 
+/** Decline every invitation at once (their seats open to the lobby). */
+function declineAllButton() {
+  return h("div", { class: "row end" }, h("button", {
+    class: "btn ghost small", type: "button", "data-testid": "decline-all",
+    onclick: async (event) => {
+      event.target.disabled = true;
+      try {
+        const done = await api("/api/account/invitations/decline", { method: "POST", body: {} });
+        toast(tn("{n} invitation declined.", "{n} invitations declined.", done.declined.length), "ok");
+      } catch (err) {
+        toast(err.message, "error");
+        event.target.disabled = false;
+      }
+    },
+  }, t("Decline all invitations")));
+}
+
+/** Block an account: its invitations are declined, and it can no longer invite you. */
+async function block(name) {
+  try {
+    await api("/api/account/blocks", { method: "POST", body: { name } });
+    toast(t("{name} is blocked: their invitations no longer reach you.", { name }), "ok");
+    document.querySelector("[data-testid=blocked]")?.replaceWith(blockedCard());
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+/** The accounts you blocked, each with a button to unblock it (none: nothing shown). */
+function blockedCard() {
+  const card = h("section", { class: "card", "data-testid": "blocked", hidden: true });
+  api("/api/account/blocks").then(({ blocked }) => {
+    if (!blocked.length) return;
+    const list = h("ul", { class: "game-list" });
+    for (const { name } of blocked) {
+      list.append(h("li", { class: "row wrap" }, h("span", {}, name), h("button", {
+        class: "btn ghost small", type: "button", "data-testid": `unblock-${name}`,
+        onclick: async () => {
+          try {
+            await api("/api/account/blocks/remove", { method: "POST", body: { name } });
+            card.replaceWith(blockedCard());
+          } catch (err) {
+            toast(err.message, "error");
+          }
+        },
+      }, t("Unblock"))));
+    }
+    card.append(h("h2", {}, t("Blocked accounts")), h("p", { class: "muted" }, t("They cannot invite you.")), list);
+    card.hidden = false;
+  }).catch(() => {});
+  return card;
+}
+
 /** Accept (on to the game) or decline (the seat opens to the lobby) an invitation. */
 function invitationButtons(game) {
   const what = `${game.title}: ${game.seats.map((s) => s.name).join(" · ")}`;
@@ -492,7 +547,8 @@ function invitationButtons(game) {
   };
   return h("span", { class: "invitation row wrap" },
     h("button", { class: "btn primary small", type: "button", "data-testid": `accept-${game.id}`, "aria-label": t("Accept the invitation: {game}", { game: what }), onclick: answer(true) }, t("Accept")),
-    h("button", { class: "btn ghost small", type: "button", "data-testid": `decline-${game.id}`, "aria-label": t("Decline the invitation: {game}", { game: what }), onclick: answer(false) }, t("Decline")));
+    h("button", { class: "btn ghost small", type: "button", "data-testid": `decline-${game.id}`, "aria-label": t("Decline the invitation: {game}", { game: what }), onclick: answer(false) }, t("Decline")),
+    game.creator ? h("button", { class: "btn ghost small", type: "button", "data-testid": `block-${game.id}`, onclick: () => block(game.creator) }, t("Block {name}", { name: game.creator })) : null);
 }
 
 /** A game the clock ended: who ran out of time, and (rated) the rating it cost or won. */
@@ -626,7 +682,8 @@ function openGameItem(game, account, types, navigate) {
       h("small", { class: "muted" }, [
         optionText(types.find((x) => x.name === game.type), game.options),
         timeText(game.time_limit, game.on_timeout),
-        game.rated ? t("rated") : game.unrated === "seed" ? t("unrated: the creator chose the seed") : t("unrated: not every seat is an account's"),
+        game.rated ? t("rated: no hints, no undo") : game.unrated === "seed" ? t("unrated: the creator chose the seed")
+          : game.unrated === "casual" ? t("unrated: hints and undo allowed") : t("unrated: not every seat is an account's"),
       ].filter(Boolean).join(" — "))),
     button);
   return item;
@@ -705,8 +762,9 @@ export async function showLeaderboard(root, typeName, navigate) {
     h("details", { class: "leaderboard-rules", "data-testid": "leaderboard-rules" },
       h("summary", {}, t("How ratings work")),
       h("ul", {},
-        h("li", {}, t("Rated are games between accounts (and bots) without a chosen seed, a hint or a taken-back move.")),
-        h("li", {}, t("A player whose time runs out in a rated game loses it.")),
+        h("li", {}, t("Rated are games between accounts (and bots) without a chosen seed, unless their creator made them unrated. Rated games allow no hints and no undo, and always have a time per move.")),
+        h("li", {}, t("A player whose time runs out in a rated game, who resigns or who deletes the account loses it; ended before each player made two moves, a game against people is not rated.")),
+        h("li", {}, t("A game against an account that is still provisional does not change your rating (its own rating changes).")),
         h("li", {}, t("Two accounts that play each other often count less: their k-th game together within {days} days counts 1/k.", { days: board.rules.pair_window_days })),
         h("li", {}, tn("A new account is provisional, listed apart, until it has played {n} different opponent.", "A new account is provisional, listed apart, until it has played {n} different opponents.", needed)),
         h("li", {}, t("The bots started from a tournament among themselves.")),

@@ -204,18 +204,11 @@ export class GameScreen {
     const live = !this.replay;
     const turnBegins = previous && state.acting !== null && (previous.acting !== state.acting || this.turnKey(previous) !== this.turnKey(state));
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
-    this.hintBtn.hidden = !(live && state.acting !== null && !state.over);
+    // a rated game has no hints (fair play): the button is not offered at all
+    this.hintBtn.hidden = !(live && state.acting !== null && !state.over && state.unrated !== null);
     this.undoBtn.hidden = !(live && state.undo && !state.over);
     this.undoBtn.textContent = this.mod.undoLabel?.(state) || t("Undo"); // NMBR 9: "Take back"
     this.resultBtn.hidden = !(live && state.over && (!state.abandoned || lostOnTime(state)));
-    // before a hint or an undo: it makes a rated game unrated (the button says so)
-    const warn = state.unrated === null ? t("Using it makes this game unrated") : "";
-    // a take-back of a placement not yet revealed is no help: the game stays rated
-    const unrates = [[this.hintBtn, true], [this.undoBtn, state.undo_unrates !== false]];
-    for (const [btn, unrating] of unrates) {
-      if (warn && unrating) btn.title = warn;
-      else btn.removeAttribute("title");
-    }
     if (live) this.announceChange(previous, state);
     if (live && state.over && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
@@ -430,13 +423,6 @@ export class GameScreen {
   // aria-disabled says so, and a second press is ignored.
   async undo() {
     if (this.undoBtn.getAttribute("aria-disabled") === "true") return;
-    if (this.state.unrated === null && this.state.undo_unrates !== false) {
-      this.confirmUnrated(t("Taking back a move makes this game unrated: it will not change anyone's rating."), t("Take it back"), () => {
-        this.state = { ...this.state, unrated: "undo" }; // asked once: the server says so next
-        this.undo();
-      });
-      return;
-    }
     this.undoBtn.setAttribute("aria-disabled", "true");
     try {
       await this.conn.request("undo", { ply: this.state.ply });
@@ -449,13 +435,6 @@ export class GameScreen {
   }
 
   async askHint() {
-    if (this.state.unrated === null && !this.hintAgreed) {
-      this.confirmUnrated(t("A hint makes this game unrated: it will not change anyone's rating."), t("Show a hint"), () => {
-        this.hintAgreed = true;
-        this.askHint();
-      });
-      return;
-    }
     const ply = this.state.ply;
     const turn = this.turnKey(this.state);
     if (this.hintBtn.getAttribute("aria-disabled") === "true") return;
@@ -481,20 +460,6 @@ export class GameScreen {
       this.hintBtn.removeAttribute("aria-disabled");
       this.hintBtn.textContent = t("Hint");
     }
-  }
-
-  /** Ask before a hint or an undo makes a rated game unrated: a small box under the
-   * controls (not a modal), its button focused. */
-  confirmUnrated(message, yes, then) {
-    clear(this.hintBox);
-    this.hintBox.hidden = false;
-    const go = h("button", { class: "btn small primary", "data-testid": "confirm-unrated", onclick: () => { this.hintBox.hidden = true; then(); } }, yes);
-    this.hintBox.append(
-      h("p", { id: "unrated-warning", "data-testid": "unrated-warning" }, message),
-      h("div", { class: "row" }, go,
-        h("button", { class: "btn small ghost", "data-testid": "cancel-unrated", onclick: () => { this.hintBox.hidden = true; focusOn(this.hintBtn); } }, t("Cancel"))));
-    go.setAttribute("aria-describedby", "unrated-warning");
-    focusOn(go);
   }
 
   clearHint() {
@@ -584,11 +549,14 @@ export class GameScreen {
     const parts = state.ratings.map((r, seat) => (r ? t("{name} {before} → {after}", {
       name: this.seatName(seat), before: formatNumber(r.before, 1), after: formatNumber(r.after, 1),
     }) : null)).filter(Boolean);
-    // a pair of accounts' k-th game together within the period counts 1/k
+    // a pair of accounts' k-th game together within the period counts 1/k, and a game
+    // against an account whose rating is still uncertain counts less (fair play)
     const weight = Math.min(...state.ratings.filter(Boolean).map((r) => r.weight ?? 1));
+    const counted = weight <= 0 ? t("It did not count for everyone: an opponent is still provisional.")
+      : t("It counted {share} %: the same players met again within 30 days, or an opponent's rating is still uncertain.", { share: formatNumber(weight * 100, 0) });
     return h("p", { class: "muted center", "data-testid": "rating-changes" },
       t("Rated game. Ratings: {changes}", { changes: parts.join(", ") }), " ",
-      weight < 1 ? t("It counted 1/{k}: the same two players met again within 30 days.", { k: Math.round(1 / weight) }) + " " : "",
+      weight < 1 ? counted + " " : "",
       h("a", { href: `/leaderboard/${state.game.type}` }, t("Leaderboard")));
   }
 
@@ -669,7 +637,8 @@ function ratedText(state) {
     hint: t("Unrated: a hint was used"),
     undo: t("Unrated: a move was taken back"),
     seed: t("Unrated: the seed was chosen"),
+    casual: t("Unrated game: hints and undo allowed"),
   };
-  if (state.unrated === null && !state.over) return t("Rated game: a hint or taking back a move makes it unrated");
+  if (state.unrated === null && !state.over) return t("Rated game: no hints, no undo, and running out of time loses");
   return why[state.unrated] || null;
 }

@@ -2,7 +2,7 @@
 // player. Every change of their games arrives as it happens: the count of games waiting
 // for them (top bar and the tab's title, "(2) …"), My games, and — opted in — a browser
 // notification while this tab is hidden.
-import { durationWords, t } from "./i18n.js";
+import { durationWords, t, tn } from "./i18n.js";
 import { h } from "./util.js";
 
 const NOTIFY_KEY = "boardgames.notify.v1";
@@ -132,26 +132,62 @@ export function notifySwitch(onError) {
 
 /** A notification for a change seen while this tab is hidden: your turn, or a game
  * over — not in a game against bots only (you are playing it), once per game and change
- * (the tag: every tab of yours shows the same one). */
+ * (the tag: every tab of yours shows the same one). It says only what the page itself
+ * words: no seat names, which anyone creating a game chooses (issue 42). */
 function notify(before, msg) {
   const game = msg.game;
   if (!document.hidden || !notifying()) return;
+  if (game.invited && !before) {
+    inviteNote(game.creator);
+    return;
+  }
   if (game.seats.filter((s) => s.kind === "human").length < 2) return;
   const turn = game.your_turn && !(before && before.your_turn);
   const over = game.over && !(before && before.over);
-  const invited = game.invited && !before;
-  if (!turn && !over && !invited) return;
-  const names = game.seats.map((s) => s.name).join(" · ");
+  if (!turn && !over) return;
   const left = turn && game.deadline ? t("{time} left", { time: durationWords((Date.parse(game.deadline) - Date.now()) / 1000) }) : "";
-  const title = over ? t("Game over · {game}", { game: game.title })
-    : invited ? t("{name} invites you · {game}", { name: game.creator || "?", game: game.title })
-      : t("Your turn · {game}", { game: game.title });
-  const tag = `${game.id}:${over ? "over" : invited ? "invited" : "turn"}`;
-  const note = new Notification(title, { body: [names, left].filter(Boolean).join("\n"), tag });
-  note.onclick = () => {
-    window.focus();
-    history.pushState(null, "", game.url);
-    window.dispatchEvent(new PopStateEvent("popstate")); // the router shows the game
-    note.close();
-  };
+  const title = over ? t("Game over · {game}", { game: game.title }) : t("Your turn · {game}", { game: game.title });
+  const note = new Notification(title, { body: left, tag: `${game.id}:${over ? "over" : "turn"}` });
+  note.onclick = () => go(note, game.url);
+}
+
+// Invitations seen while hidden, told in one notification a few seconds after the first
+// (a stranger's twenty invitations are one notification, never twenty): later ones
+// replace it (the same tag) with the count since the tab was last looked at
+const INVITES_AFTER_MS = 3000;
+let invitedBy = [];
+let inviteTimer = null;
+
+function inviteNote(creator) {
+  invitedBy.push(accountName(creator));
+  if (inviteTimer === null) inviteTimer = setTimeout(showInvites, INVITES_AFTER_MS);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) invitedBy = []; // seen: the next notification counts afresh
+});
+
+function showInvites() {
+  inviteTimer = null;
+  const names = invitedBy;
+  if (!names.length || !notifying()) return;
+  const title = new Set(names).size === 1 && names[0]
+    ? t("{name} invites you to a game", { name: names[0] })
+    : tn("You have {n} new invitation", "You have {n} new invitations", names.length);
+  // one inviter: "Ben invites you to a game" (however often); several: only the count
+  const note = new Notification(title, { body: t("Accept or decline it in My games."), tag: "invitations" });
+  note.onclick = () => go(note, "/me");
+}
+
+/** An account name as a notification may show it: the server's names are checked at
+ * registration; here too, at most 32 letters (with their marks), digits, spaces, "_", "-" or "." — else none. */
+export function accountName(name) {
+  return typeof name === "string" && /^[\p{L}\p{M}\p{N} _.-]{1,32}$/u.test(name) ? name : "";
+}
+
+function go(note, url) {
+  window.focus();
+  history.pushState(null, "", url);
+  window.dispatchEvent(new PopStateEvent("popstate")); // the router shows it
+  note.close();
 }

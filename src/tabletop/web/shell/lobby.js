@@ -130,6 +130,12 @@ function createForm(type, mod, navigate, account) {
   const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
     h("span", {}, t("When the time runs out")), onTimeout);
   const timeChosen = () => (gameTimeLimit ? options.time_limit : Number(timeLimit.value));
+  // Fair play (docs/web.md): said before the game, not found out in it
+  const ratedBox = h("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
+  ratedBox.checked = true;
+  const ratedField = account ? h("div", { class: "field" },
+    h("label", { class: "check", for: "rated" }, ratedBox, " ", t("Rated game")),
+    h("small", { class: "muted", "data-testid": "rated-note" }, t("A rated game allows no hints and no undo. It always has a time per move (7 days unless you choose one), and against people whoever runs out of time loses. Untick it to play with hints and undo."))) : null;
 
   function render() {
     const mode = mod.modeFor(seats.length);
@@ -231,6 +237,7 @@ function createForm(type, mod, navigate, account) {
     h("div", { class: "options" },
       gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
       onTimeoutField),
+    ratedField,
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
       h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same tiles)")), seedInput,
@@ -266,6 +273,11 @@ function createForm(type, mod, navigate, account) {
       }
       body.seed = Number(seedText);
     }
+    if (account && !ratedBox.checked) body.rated = false;
+    // rated among people: running out of time loses (the server refuses the bot then)
+    const accounts = body.seats.every((s) => s.kind === "bot" || s.open || s.invite || s.me);
+    const people = body.seats.filter((s) => s.open || s.invite || s.me).length;
+    if (account && ratedBox.checked && body.seed === undefined && accounts && people >= 2 && limit) body.on_timeout = "abandon";
     const firstHuman = seats.find((s) => s.kind === "human");
     if (firstHuman && firstHuman.name) localStorage.setItem(NAME_KEY, firstHuman.name.trim());
     submit.disabled = true;

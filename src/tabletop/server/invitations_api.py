@@ -1,0 +1,72 @@
+"""The HTTP API of a signed-in account's defences against unwanted invitations: its
+block list, and declining every invitation at once (invitations.py says why)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from . import accounts
+from .accounts import AccountError
+from .errors import ApiError
+from .request import hub_of, json_body, json_object, signed_in
+from .rows import Account
+from .writes import Block, Unblock
+
+
+def _blocked(request: Request, account: Account) -> list[dict[str, str]]:
+    return [{"name": a.name} for a in hub_of(request).store.blocked_by(account.id)]
+
+
+async def _named(request: Request) -> Account:
+    """The account named by the body's ``"name"`` (found as at sign-in); 400/404."""
+    body = json_object(await json_body(request))
+    try:
+        name = accounts.check_name(body.get("name"))
+    except AccountError:
+        raise ApiError(400, "'name' is the name of an account") from None
+    found = hub_of(request).account_called(name)
+    if found is None:
+        raise ApiError(404, "there is no player of that name")
+    return found
+
+
+async def _list(request: Request) -> Response:
+    account = signed_in(request)
+    return JSONResponse({"blocked": _blocked(request, account)})
+
+
+async def _block(request: Request) -> Response:
+    """``{"name"}``: that account can no longer invite this one; its invitations
+    waiting here are declined."""
+    account = signed_in(request)
+    other = await _named(request)
+    if other.id == account.id:
+        raise ApiError(400, "you cannot block yourself")
+    hub = hub_of(request)
+    await hub.write(Block(account.id, other.id))
+    declined = await hub.authority.decline_all(account, creator=other.id)
+    return JSONResponse({"blocked": _blocked(request, account), "declined": declined})
+
+
+async def _unblock(request: Request) -> Response:
+    """``{"name"}``: that account may invite this one again."""
+    account = signed_in(request)
+    other = await _named(request)
+    await hub_of(request).write(Unblock(account.id, other.id))
+    return JSONResponse({"blocked": _blocked(request, account)})
+
+
+async def _decline_all(request: Request) -> Response:
+    """Every invitation waiting for this account is declined (its seats open)."""
+    account = signed_in(request)
+    return JSONResponse({"declined": await hub_of(request).authority.decline_all(account)})
+
+
+ROUTES: list[BaseRoute] = [
+    Route("/api/account/blocks", _list),
+    Route("/api/account/blocks", _block, methods=["POST"]),
+    Route("/api/account/blocks/remove", _unblock, methods=["POST"]),
+    Route("/api/account/invitations/decline", _decline_all, methods=["POST"]),
+]
