@@ -3,12 +3,14 @@ absolute one (counted from sign-in, used or not); and every channel that a sessi
 API token holds open — game sockets and streams, account sockets and event streams —
 registered here, in one place, and closed the moment what opened it ends (log out,
 log out everywhere, a new password, a deleted account, a revoked token, expiry), so
-that an old cookie or token neither plays nor reads any further.
+that an old cookie or token neither plays nor reads any further. A game channel
+opened with the seat link of an account's seat is held for that account too, and
+closes when the account is deleted.
 
 Expiry, and endings in another process on the same PostgreSQL database, are caught
 by ``Sessions.check``: every ``SessionLimits.check`` seconds (and at once when
 another process announces an ending: ``sync.Follower``) the credentials of the
-channels open here are looked up again, all in one query.
+channels open here are looked up again, a read per kind rather than per channel.
 
 >>> sessions = Sessions(SessionLimits(idle=60.0), write=None)
 >>> row = SessionRow(Account(1, "Ann"), "2026-01-01T00:00:00+00:00", None)
@@ -240,7 +242,8 @@ class Sessions:
     def check(self, account_ids: Iterable[int] | None = None) -> int:
         """Look up the credentials of the channels open here (of ``account_ids``, or
         all) and close the channels of those that expired or ended, maybe in another
-        process; how many closed. One read for all of them."""
+        process; how many closed. A read per kind of credential (and 500 of them),
+        not per channel."""
         if self._store is None:
             return 0
         wanted = self._channels if account_ids is None else set(account_ids)
