@@ -300,7 +300,7 @@ def test_changing_the_password_asks_the_current_one(server: ServerProcess) -> No
     assert error(client(server).post("/api/account/password", json=wrong), 401) == "sign in first"
     assert elsewhere.get("/api/account").json()["account"] is not None  # nothing changed
     r = ann.post("/api/account/password", json={"password": PASSWORD, "new_password": new})
-    assert r.json() == {"account": {"name": name}, "sessions_ended": 1}
+    assert r.json() == {"account": {"name": name}, "sessions_ended": 1, "tokens_revoked": 0}
     assert ann.get("/api/account").json()["account"] == {"name": name}
     assert elsewhere.get("/api/account").json()["account"] is None
     c = client(server)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from ..core.web import JSON
 from .encoding import dumps
+from .errors import ApiError
 from .readmodels import ReadModels
 from .room import Room
 
@@ -45,9 +46,12 @@ class AccountSocket:
     account_id: int
     outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     by_token: bool = False  # opened with an API token: a bot account's event stream
+    ending: ApiError | None = None  # why it closes (``end``)
 
-    def end(self) -> None:
-        """The API token it was opened with was revoked: close it."""
+    def end(self, reason: ApiError) -> None:
+        """The session or API token it was opened with has ended: close it (4401),
+        saying ``reason``; nothing queued after this is sent."""
+        self.ending = reason
         self.outbox.put_nowait(ENDED)
 
 

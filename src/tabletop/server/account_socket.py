@@ -27,9 +27,9 @@ from . import ndjson
 from .account_events import ENDED, AccountSocket
 from .crowds import Slot
 from .errors import ApiError, reading
-from .request import api_token, hub_of, own_account, same_origin, session_token
+from .request import credential_of, hub_of, own_account, same_origin, session_token
 from .rows import Account
-from .socket_api import socket_error
+from .socket_api import close_ended, ended_line, socket_error
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -70,25 +70,24 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
 
 
 def _open(conn: Request | WebSocket, slot: Slot | None = None) -> tuple[Account, AccountSocket]:
-    """The signed-in account's new stream of its games' changes (401 if none): opened
-    with an API token, it closes when the token is revoked. ``slot``: the socket's
-    place, to count for the account too (429 past its cap)."""
+    """The signed-in account's new stream of its games' changes (401 if none): it
+    closes when the session or API token it was opened with ends. ``slot``: the
+    socket's place, to count for the account too (429 past its cap)."""
     hub = hub_of(conn)
     account = own_account(conn)
-    if account is None:
+    credential = credential_of(conn)
+    if account is None or credential is None:
         raise ApiError(401, "sign in first")
     if slot is not None:
         slot.hold_account(account.id)
     games = reading(hub.reads.my_games, account)  # loads their rooms: followed from now on
-    token = api_token(conn)
-    sock = hub.accounts.open(account.id, games, by_token=token is not None)
-    if token is not None:
-        hub.sessions.opened(account, token, sock)
+    sock = hub.accounts.open(account.id, games, by_token=credential.by_token)
+    hub.sessions.opened(account.id, credential, sock)
     return account, sock
 
 
 def _close(hub: Hub, account: Account, sock: AccountSocket) -> None:
-    hub.sessions.closed(account, sock)
+    hub.sessions.closed(sock)
     hub.accounts.close(sock)
 
 
@@ -97,9 +96,7 @@ async def _writer(ws: WebSocket, sock: AccountSocket) -> None:
         while True:
             text = await sock.outbox.get()
             if text is ENDED:
-                err = ApiError(401, "this API token is unknown or was revoked")
-                await ws.send_json({"type": "error", "status": 401, **socket_error(err)})
-                await ws.close(code=4401)
+                await close_ended(ws, sock.ending)
                 return
             await ws.send_text(text)
 
@@ -123,7 +120,10 @@ async def _account_events(request: Request) -> Response:
     async def next_text() -> str:
         return await opened[0].outbox.get()
 
-    feed = ndjson.Feed(start, next_text, stop, (ENDED,))
+    def farewell() -> str | None:
+        return ended_line(opened[0].ending) if opened else None
+
+    feed = ndjson.Feed(start, next_text, stop, (ENDED,), farewell)
     return ndjson.stream(request, feed, account_id=account.id)
 
 

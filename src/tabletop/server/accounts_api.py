@@ -25,6 +25,7 @@ from .request import (
     signed_in,
 )
 from .rows import Account, hash_token
+from .sessions import every_session, everything, only, sessions_but
 from .writes import (
     DELETED_PLAYER,
     ChangePassword,
@@ -124,7 +125,7 @@ async def _end_session(hub: Hub, token: str) -> None:
     ended = hub.store.session_of(token)
     await hub.write(EndSession(hash_token(token)))
     if ended is not None:
-        hub.sessions.ended(ended.account.id, only=hash_token(token))
+        hub.sessions.ended(ended.account.id, only(hash_token(token)))
 
 
 async def _logout(request: Request) -> Response:
@@ -139,7 +140,7 @@ async def _logout_everywhere(request: Request) -> Response:
     account = signed_in(request)
     hub = hub_of(request)
     ended = await hub.write(EndSessions(account.id))
-    hub.sessions.ended(account.id)
+    hub.sessions.ended(account.id, every_session)
     return _signed_out({"sessions_ended": ended})
 
 
@@ -150,20 +151,27 @@ def _signed_out(extra: dict[str, Any] | None = None) -> Response:
 
 
 async def _change_password(request: Request) -> Response:
-    """``{"password", "new_password"}``: the current password, then the new one; every
-    other session ends (and its sockets close), this one goes on."""
+    """``{"password", "new_password", "keep_tokens"?}``: the current password, then the
+    new one; every other session ends (and its channels close), this one goes on; the
+    account's API tokens are revoked too unless ``keep_tokens`` is true."""
     account = signed_in(request)
     hub = hub_of(request)
     body = json_object(await json_body(request))
     current = _checked(accounts.check_password, body.get("password"))
     new = _checked(accounts.check_password, body.get("new_password"))
+    keep_tokens = body.get("keep_tokens", False)
+    if not isinstance(keep_tokens, bool):
+        raise ApiError(400, "'keep_tokens' must be true or false")
     await check_password(
         hub, own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
     )
     keep = hash_token(session_token(request) or "")
-    ended = await hub.write(ChangePassword(account.id, await hub.passwords.hash(new), keep))
-    hub.sessions.ended(account.id, keep=keep)
-    return JSONResponse({"account": {"name": account.name}, "sessions_ended": ended})
+    new_hash = await hub.passwords.hash(new)
+    ended, revoked = await hub.write(ChangePassword(account.id, new_hash, keep, not keep_tokens))
+    hub.sessions.ended(account.id, sessions_but(keep, tokens=not keep_tokens))
+    return JSONResponse(
+        {"account": {"name": account.name}, "sessions_ended": ended, "tokens_revoked": revoked}
+    )
 
 
 async def _delete_account(request: Request) -> Response:
@@ -179,7 +187,7 @@ async def _delete_account(request: Request) -> Response:
     )
     await hub.leave_all_games(account)  # resigned: deleting never dodges a loss
     await hub.write(DeleteAccount(account.id))
-    hub.sessions.ended(account.id)
+    hub.sessions.ended(account.id, everything)
     _forget_seats(hub, account)
     return _signed_out({"deleted": True})
 

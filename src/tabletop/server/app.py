@@ -140,6 +140,7 @@ def create_app(
             asyncio.create_task(hub.forget_finished_now_and_then()),
             *await hub.notifier.start(),
             asyncio.create_task(hub.expire_open_games_now_and_then()),
+            asyncio.create_task(hub.sessions.check_now_and_then()),
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))

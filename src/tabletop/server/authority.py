@@ -229,15 +229,30 @@ class Authority:
         self, room: Room, tokens: list[str], account: Account | None = None
     ) -> frozenset[int]:
         """The seats these tokens (and the signed-in ``account``) play; 403 if any token
-        is not one of this game's."""
-        seats = set(room.seats_of(account))
+        is not one of this game's, or is the link of a bot account's seat: a bot
+        account plays only through its API tokens (revoking them stops it for good)."""
+        mine = room.seats_of(account)
+        seats = set(mine)
         for token in tokens:
             valid = isinstance(token, str)
             seat = reading(self.store.seat_for_token, room.id, token) if valid else None
             if seat is None:
                 raise ApiError(403, "that seat link is not valid for this game")
+            if seat not in mine and self._bot_account_seat(room, seat):
+                raise ApiError(
+                    403,
+                    "this seat belongs to a bot account, which plays only with its API "
+                    "token (docs/bot-api.md)",
+                )
             seats.add(seat)
         return frozenset(seats)
+
+    def _bot_account_seat(self, room: Room, seat: int) -> bool:
+        """Whether a bot account holds ``seat``."""
+        from .encoding import seat_bots  # encoding builds on this module
+
+        owner = next((s.account_id for s in room.seats if s.seat == seat), None)
+        return owner is not None and owner in reading(seat_bots, self.store, room)
 
     # -- acting -----------------------------------------------------------------------
 

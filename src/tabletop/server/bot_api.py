@@ -6,7 +6,7 @@ its seat has seen it, moves by the research encoding's action index, resigning.
   account, for good (only one that has never held a seat as a person);
 * ``GET /api/account/tokens``, ``POST /api/account/tokens`` ``{"name", "scopes"}`` (the
   token is in the answer, once), ``POST /api/account/tokens/{id}/revoke`` — signed in
-  on the page (a token cannot make tokens);
+  on the page (a token cannot make tokens); ``POST /api/account/tokens/revoke-all``;
 * ``GET /api/bots`` — the bot accounts online (an event stream open here);
 * ``GET /api/games/{id}/stream`` — the seat's states as NDJSON, as the game's socket
   sends them; ``GET /api/games/{id}/seat-record`` — the game so far as the seat saw it;
@@ -35,7 +35,8 @@ from .request import (
     API_TOKEN_PREFIX,
     account_of,
     api_token,
-    credential,
+    bearer,
+    credential_of,
     hub_of,
     json_body,
     json_object,
@@ -45,8 +46,9 @@ from .request import (
 )
 from .room import GONE
 from .rows import Account, TokenRow, hash_token
-from .sessions import SESSION_ENDED
-from .writes import CreateToken, MakeBot, RevokeToken
+from .sessions import SESSION_ENDED, every_token, only
+from .socket_api import ended_line, hold
+from .writes import CreateToken, MakeBot, RevokeToken, RevokeTokens
 
 #: what a token may do: "read" its games and events; "play" them too
 SCOPES = ("play", "read")
@@ -147,8 +149,18 @@ async def _revoke_token(request: Request) -> Response:
     revoked = await hub.write(RevokeToken(account.id, int(text)))
     if revoked is None:
         raise ApiError(404, "you have no API token of that number")
-    hub.sessions.ended(account.id, only=revoked)  # its streams close at once
+    hub.sessions.ended(account.id, only(revoked))  # its channels close at once
     return JSONResponse({"id": int(text), "revoked": True})
+
+
+async def _revoke_all_tokens(request: Request) -> Response:
+    """Revoke every API token of the account at once (a leaked laptop, a lost key):
+    their channels close; ``{"revoked": n}``."""
+    account = _on_the_page(request)
+    hub = hub_of(request)
+    revoked = await hub.write(RevokeTokens(account.id))
+    hub.sessions.ended(account.id, every_token)
+    return JSONResponse({"revoked": revoked})
 
 
 async def _online_bots(request: Request) -> Response:
@@ -173,11 +185,10 @@ async def _game_stream(request: Request) -> Response:
     hub.check_crowd(room, seats)
     sub = Subscriber(seats)
     account = account_of(request)
-    token = credential(request)
+    credential = credential_of(request)
 
-    def start() -> None:
-        if account is not None and token is not None:  # closed when the token is revoked
-            hub.sessions.opened(account, token, sub)
+    def start() -> None:  # closed when what opened it ends
+        hold(hub, room, bearer(request), account, credential, sub)
         room.watch(sub)
         hub.encoder.send_states(room, [sub])
 
@@ -185,13 +196,15 @@ async def _game_stream(request: Request) -> Response:
         return (await sub.outbox.get())[1]
 
     def stop() -> None:
-        if account is not None:
-            hub.sessions.closed(account, sub)
+        hub.sessions.closed(sub)
         for live in {room, hub.rooms.live.get(room.id)}:
             if live is not None:
                 live.unwatch(sub)
 
-    feed = ndjson.Feed(start, next_text, stop, (GONE, SESSION_ENDED))
+    def farewell() -> str | None:
+        return None if sub.ending is None else ended_line(sub.ending)
+
+    feed = ndjson.Feed(start, next_text, stop, (GONE, SESSION_ENDED), farewell)
     return ndjson.stream(request, feed, account_id=None if account is None else account.id)
 
 
@@ -231,6 +244,7 @@ ROUTES: list[BaseRoute] = [
     Route("/api/account/bot", _make_bot, methods=["POST"]),
     Route("/api/account/tokens", _tokens),
     Route("/api/account/tokens", _create_token, methods=["POST"]),
+    Route("/api/account/tokens/revoke-all", _revoke_all_tokens, methods=["POST"]),
     Route("/api/account/tokens/{token_id}/revoke", _revoke_token, methods=["POST"]),
     Route("/api/bots", _online_bots),
     Route("/api/games/{game_id}/stream", _game_stream),

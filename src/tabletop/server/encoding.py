@@ -17,6 +17,7 @@ import orjson
 
 from ..core.web import JSON
 from .authority import takes_back, undo_blocker, undoing_seat, unrated_reason
+from .errors import ApiError
 from .ratings import player_key
 from .room import Room
 from .rows import Seat
@@ -98,6 +99,7 @@ class Subscriber:
     log_known: int = 0
     choices_known: ChoicesKey | None = None
     read_only: bool = False  # opened with an API token that may only read
+    ending: ApiError | None = None  # why it closes: its session or token ended (``end``)
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""
@@ -107,10 +109,12 @@ class Subscriber:
         """Queue a message other than a state, already encoded (one text for many)."""
         self.outbox.put_nowait((None, text, None))
 
-    def end(self) -> None:
-        """The session or API token it was opened with has ended: close it (4401)."""
+    def end(self, reason: ApiError) -> None:
+        """The session or API token it was opened with has ended: close it (4401),
+        saying ``reason``; nothing queued after this is sent."""
         from .sessions import SESSION_ENDED
 
+        self.ending = reason
         self.outbox.put_nowait((None, SESSION_ENDED, None))
 
     def send_state(

@@ -83,7 +83,7 @@ class Hub:
         self.rooms = Rooms(store)
         self.writer = Writer(store)
         self._write = self.writer.write
-        self.sessions = Sessions(sessions, self._write)
+        self.sessions = Sessions(sessions, self._write, store)
         self.passwords = Passwords(password_queue)
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms, self.open_seat_seconds)
@@ -121,6 +121,7 @@ class Hub:
             self.analyst.start,
             self.accounts.watching,
             self.follow_new,
+            self.sessions.check_account,
         )
         self.notifier = Notifier(
             store, self._write, self.authority.fresh, self.reads.my_games, mail

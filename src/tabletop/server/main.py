@@ -342,6 +342,14 @@ def _add_account_arguments(parser: argparse.ArgumentParser) -> None:
         help="a session ends this long after sign-in, however used (default 365d)",
     )
     parser.add_argument(
+        "--session-check",
+        type=_duration,
+        default=limits.check,
+        metavar="TIME",
+        help="how often the sockets and streams open here are checked for sessions that "
+        "expired or ended in another process (default 5s)",
+    )
+    parser.add_argument(
         "--password-queue",
         type=_positive(int),
         default=8,
@@ -427,7 +435,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
             args.max_sockets_per_account,
             args.hello_timeout,
         ],
-        "sessions": [args.session_idle, args.session_max],
+        "sessions": [args.session_idle, args.session_max, args.session_check],
         "password_queue": args.password_queue,
     }
 

@@ -1,5 +1,6 @@
 """NDJSON streams (``application/x-ndjson``) for clients without WebSocket: the same
-messages as a socket, one JSON object per line, an empty line every 20 s when quiet.
+messages as a socket, one JSON object per line, an empty line every 20 s when quiet;
+a stream whose session or API token ends says so in a last error line, then ends.
 
 A stream counts as a socket of its address and of its account (``crowds.Slot``: 429
 past either cap), from the request until its response ends, however it ends; what it
@@ -34,6 +35,8 @@ class Feed:
     next: Callable[[], Awaitable[str]]
     stop: Callable[[], None]
     ends: tuple[str, ...]
+    #: the last line when it ends that way (why: its session or API token ended)
+    farewell: Callable[[], str | None] = lambda: None
 
 
 def stream(request: Request, feed: Feed, account_id: int | None = None) -> StreamingResponse:
@@ -59,6 +62,8 @@ def stream(request: Request, feed: Feed, account_id: int | None = None) -> Strea
                     yield "\n"
                     continue
                 if any(text is end for end in feed.ends):
+                    if (last := feed.farewell()) is not None:
+                        yield last + "\n"
                     return
                 yield text + "\n"
         finally:

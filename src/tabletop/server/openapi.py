@@ -474,11 +474,21 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
         "End every session of the account", ACCOUNTS, SIGNED_IN, ok=SIGNED_OUT
     ),
     ("POST", "/api/account/password"): op(
-        "A new password; every other session ends",
+        "A new password; every other session ends, and the API tokens unless kept",
         ACCOUNTS,
         SIGNED_IN,
-        body=obj(("password", "new_password"), password=PASSWORD, new_password=PASSWORD),
-        ok=obj(("account", "sessions_ended"), account=ref("Account"), sessions_ended=integer()),
+        body=obj(
+            ("password", "new_password"),
+            password=PASSWORD,
+            new_password=PASSWORD,
+            keep_tokens=boolean(),  # else the account's API tokens are revoked too
+        ),
+        ok=obj(
+            ("account", "sessions_ended"),
+            account=ref("Account"),
+            sessions_ended=integer(),
+            tokens_revoked=integer(),
+        ),
     ),
     ("POST", "/api/account/delete"): op(
         "Delete the account (its running games resigned first)",
@@ -555,6 +565,12 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
                 "parameters": {"token_id": "$response.body#/id"},
             }
         },
+    ),
+    ("POST", "/api/account/tokens/revoke-all"): op(
+        "Revoke every API token of the account (on the page: 403 with a token)",
+        BOTS,
+        ON_THE_PAGE,
+        ok=obj(("revoked",), revoked=integer()),
     ),
     ("POST", "/api/account/tokens/{token_id}/revoke"): op(
         "Revoke a token: its requests get 401, its streams close",

@@ -49,6 +49,8 @@ from .sqlstore import SqlStore, action_row
 
 T = TypeVar("T")
 CHANNEL = "tabletop"
+#: a notice's first word when an account's sessions or tokens ended (no game id: too short)
+SESSIONS_NOTICE = "sessions"
 CONNECT_TIMEOUT = 3  # seconds: a database that is down answers 503 quickly
 
 #: what only a shared database has, from its first version on
@@ -149,6 +151,12 @@ class SharedSql(Sql):
             "FROM games WHERE id = ?",
             (CHANNEL, game_id),
         )
+
+    def announce_account(self, account_id: int) -> None:
+        """``NOTIFY`` ``'sessions <account id>'``: some of the account's sessions or API
+        tokens ended, so the processes with its channels open look them up again
+        (``sync.Follower``). Sent when the transaction commits."""
+        self.run("SELECT pg_notify(?, ?)", (CHANNEL, f"{SESSIONS_NOTICE} {account_id}"))
 
     def lock_ratings(self) -> None:
         """Games ending at once in two processes would otherwise both read a player's

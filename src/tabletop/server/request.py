@@ -16,6 +16,7 @@ from .accounts import COOKIE
 from .errors import ApiError
 from .room import Room
 from .rows import Account, StoreError
+from .sessions import SESSION, TOKEN, Credential
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -109,9 +110,14 @@ def api_token(conn: Request | WebSocket) -> str | None:
     return None
 
 
-def credential(conn: Request | WebSocket) -> str | None:
-    """What signs the request in: an API token, else the session cookie's token."""
-    return api_token(conn) or session_token(conn)
+def credential_of(conn: Request | WebSocket) -> Credential | None:
+    """What signs the request in: an API token, else the session cookie's token (what
+    a channel it opens is registered under: ``Sessions.opened``)."""
+    api = api_token(conn)
+    if api is not None:
+        return Credential.of(api, TOKEN)
+    token = session_token(conn)
+    return None if token is None else Credential.of(token, SESSION)
 
 
 async def room_and_seats(request: Request) -> tuple[Room, frozenset[int]]:
@@ -186,6 +192,11 @@ def _token_account(conn: Request | WebSocket, token: str) -> Account:
         raise ApiError.plain(503, f"{err}; try again shortly") from None
     if row is None:
         raise ApiError(401, "this API token is unknown or was revoked")
+    if _manages_account(conn):
+        raise ApiError(
+            403,
+            "an API token cannot manage its account; sign in on the page with the password",
+        )
     if row.account.read_only and isinstance(conn, Request) and conn.method not in READS:
         raise ApiError(403, "this API token may only read; playing needs the 'play' scope")
     hub.sessions.token_used(row, token)
@@ -193,6 +204,24 @@ def _token_account(conn: Request | WebSocket, token: str) -> Account:
 
 
 READS = ("GET", "HEAD")
+#: what a token may use under /api/account: its event stream (socket or NDJSON), and
+#: what concerns its games (declining invitations, the block list against them)
+TOKEN_ACCOUNT_PATHS = (
+    "/api/account",
+    "/api/account/events",
+    "/api/account/ws",
+    "/api/account/invitations/decline",
+    "/api/account/blocks",
+    "/api/account/blocks/remove",
+)
+
+
+def _manages_account(conn: Request | WebSocket) -> bool:
+    """Whether the request manages the account (log out, a password, deleting it, its
+    data, its mail settings, its tokens): what no API token may do, whatever its
+    scopes."""
+    path = conn.url.path.rstrip("/") or "/"
+    return path.startswith("/api/account/") and path not in TOKEN_ACCOUNT_PATHS
 
 
 def _plays(conn: Request | WebSocket) -> bool:

@@ -13,14 +13,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import N_
 from .crowds import Slot
-from .encoding import Subscriber
-from .errors import ApiError
+from .encoding import Subscriber, dumps
+from .errors import ApiError, reading
 from .games_api import action_of
 from .request import (
     MAX_BODY,
     account_of,
     api_token,
-    credential,
+    credential_of,
     hub_of,
     json_object,
     loads,
@@ -30,7 +30,7 @@ from .request import (
 )
 from .room import GONE, Room
 from .rows import Account
-from .sessions import SESSION_ENDED
+from .sessions import LINK, SESSION_ENDED, SESSION_GONE, Closable, Credential
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -81,9 +81,12 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
     except WebSocketDisconnect:
         return
     sub = Subscriber(seats, read_only=account is not None and account.read_only)
-    token = credential(ws)
-    if account is not None and token is not None:  # closed when this session ends
-        hub.sessions.opened(account, token, sub)
+    try:
+        hold(hub, room, tokens, account, credential_of(ws), sub)
+    except ApiError as err:  # the database is down
+        hub.sessions.closed(sub)
+        await _refuse(ws, err)
+        return
     room.watch(sub)
     hub.encoder.send_states(room, [sub])  # the newcomer's state; the others, who is here
     hub.presence.changed(room.id)
@@ -95,8 +98,7 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
                 return
             await _handle(hub, room.id, sub, text, by_token=api_token(ws) is not None)
     finally:
-        if account is not None:
-            hub.sessions.closed(account, sub)
+        hub.sessions.closed(sub)
         writer.cancel()
         hub.rates["message"].forget(id(sub))
         for live in {room, hub.rooms.live.get(room.id)}:
@@ -105,13 +107,31 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
         hub.presence.changed(room.id)
 
 
+def hold(
+    hub: Hub,
+    room: Room,
+    links: list[str],
+    account: Account | None,
+    credential: Credential | None,
+    channel: Closable,
+) -> None:
+    """Register a game's channel with what opened it (``Sessions.opened``): the session
+    or API token of ``account``, and the seat links of seats another account holds
+    (they end with that account)."""
+    if account is not None and credential is not None:
+        hub.sessions.opened(account.id, credential, channel)
+    for link in links:
+        seat = reading(hub.store.seat_for_token, room.id, link)
+        owner = next((s.account_id for s in room.seats if s.seat == seat), None)
+        if owner is not None and (account is None or owner != account.id):
+            hub.sessions.opened(owner, Credential.of(link, LINK), channel)
+
+
 async def _refuse(ws: WebSocket, err: ApiError) -> None:
     """Say why in an error message, then close with 4000 + its status and the reason."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
-        # a close reason is at most 123 bytes
-        reason = err.message.encode()[:123].decode("utf-8", "ignore")
-        await ws.close(code=4000 + err.status, reason=reason)
+        await ws.close(code=4000 + err.status, reason=_close_reason(err))
 
 
 async def _next_text(ws: WebSocket) -> str | None:
@@ -203,7 +223,7 @@ async def _writer(ws: WebSocket, sub: Subscriber) -> None:
                 await ws.close(code=4410, reason="the game was withdrawn")
                 return
             if text is SESSION_ENDED:
-                await _session_ended(ws)
+                await close_ended(ws, sub.ending)
                 return
             await ws.send_text(text)
 
@@ -219,10 +239,27 @@ def _session_lives(ws: WebSocket, account: Account) -> bool:
 
 async def _session_ended(ws: WebSocket) -> None:
     """The session this socket was opened with has ended: say so, and close it (4401)."""
-    err = ApiError(401, "your session has ended; sign in again")
+    await close_ended(ws, ApiError(401, SESSION_GONE))
+
+
+async def close_ended(ws: WebSocket, reason: ApiError | None) -> None:
+    """What opened the socket (a session, an API token) has ended: say so in an error
+    message, and close it with 4401 and the reason."""
+    err = reason or ApiError(401, SESSION_GONE)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         await ws.send_json({"type": "error", "status": 401, **socket_error(err)})
-        await ws.close(code=4401)
+        await ws.close(code=4401, reason=_close_reason(err))
+
+
+def ended_line(reason: ApiError | None) -> str | None:
+    """The last line of a stream whose session or API token ended: the error."""
+    err = reason or ApiError(401, SESSION_GONE)
+    return dumps({"type": "error", "status": 401, **socket_error(err)})
+
+
+def _close_reason(err: ApiError) -> str:
+    """A close frame's reason: the message, cut to the 123 bytes a frame holds."""
+    return err.message.encode()[:123].decode("utf-8", "ignore")
 
 
 def socket_error(err: ApiError) -> dict[str, Any]:

@@ -390,6 +390,10 @@ class Sql:
     def announce(self, game_id: str) -> None:
         """Tell other processes the game changed: none share a SQLite store."""
 
+    def announce_account(self, account_id: int) -> None:
+        """Tell other processes some of the account's sessions or API tokens ended: none
+        share a SQLite store."""
+
     def lock_ratings(self) -> None:
         """Keep two rated ends from reading one player's old rating at once. Nothing to
         do here: a SQLite writer holds the whole database (``BEGIN IMMEDIATE``)."""

@@ -381,6 +381,29 @@ class SqlStore(ABC):
             return None
         return SessionRow(Account(row[0], row[1], bool(row[4])), row[2], row[3])
 
+    def credentials_alive(
+        self, session_hashes: list[str], token_hashes: list[str], link_hashes: list[str]
+    ) -> tuple[dict[str, tuple[str, str | None]], set[str]]:
+        """Of these hashed session tokens, API tokens and seat links (of seats an account
+        holds), the sessions that exist (with when each began and was last used), and
+        the API tokens and links that do: one read per 500."""
+        sessions: dict[str, tuple[str, str | None]] = {}
+        others: set[str] = set()
+        for part in _chunks(session_hashes):
+            for row in self._hashed("token_hash, created, last_used FROM sessions WHERE", part):
+                sessions[row[0]] = (row[1], row[2])
+        for part in _chunks(token_hashes):
+            others.update(row[0] for row in self._hashed("token_hash FROM api_tokens WHERE", part))
+        for part in _chunks(link_hashes):
+            seats = "token_hash FROM seats WHERE account_id IS NOT NULL AND"
+            others.update(row[0] for row in self._hashed(seats, part))
+        return sessions, others
+
+    def _hashed(self, what: str, hashes: list[str]) -> list[tuple[Any, ...]]:
+        """``SELECT what`` (columns, table and ``WHERE``, from code) ``token_hash IN`` these."""
+        query = f"SELECT {what} token_hash IN ({', '.join('?' for _ in hashes)})"
+        return self._read(lambda sql: sql.rows(query, hashes))
+
     # -- bot accounts and their API tokens ------------------------------------------------
 
     def token_of(self, token: str) -> TokenRow | None:
@@ -711,3 +734,8 @@ def _refusal(err: Exception) -> StoreError:
     if isinstance(err, StoreError):
         return err
     return StoreError(f"the game database refused the write: {err}")
+
+
+def _chunks(items: list[str], size: int = 500) -> list[list[str]]:
+    """``items`` in lists of at most ``size``: a bound on a statement's parameters."""
+    return [items[i : i + size] for i in range(0, len(items), size)]

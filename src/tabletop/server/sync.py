@@ -168,6 +168,7 @@ class Follower:
         analyse: Callable[[str], None],
         watching: Callable[[list[int]], bool],
         follow_new: Callable[[str], Awaitable[None]],
+        sessions_ended: Callable[[int], object] = lambda _: None,
     ) -> None:
         self.store = store
         self.rooms = rooms
@@ -176,6 +177,8 @@ class Follower:
         self.analyse = analyse  # takes up a game's unfinished analysis
         self.watching = watching  # whether any of these accounts has a socket here
         self.follow_new = follow_new  # hold a game not held here, and tell its accounts
+        # some of an account's sessions or tokens ended elsewhere: close its channels here
+        self.sessions_ended = sessions_ended
 
     async def listen(self, every: float = Takeover.check_seconds) -> None:
         """A shared store: follow the changes other processes make. Each notice
@@ -214,8 +217,16 @@ class Follower:
     def _notified(self, payload: str) -> None:
         """A notice ``'<game> <seq> <account ids>'`` (``pgstore.SharedSql.announce``):
         reload a game held here that is behind; load a game not held here whose
-        accounts have an account socket here (they learn of new games and seats)."""
+        accounts have an account socket here (they learn of new games and seats). A
+        notice ``'sessions <account id>'`` (``SharedSql.announce_account``): some of
+        the account's sessions or API tokens ended in another process."""
+        from .pgstore import SESSIONS_NOTICE
+
         game_id, seq, *rest = payload.split(" ") + [""]
+        if game_id == SESSIONS_NOTICE:
+            if seq.isascii() and seq.isdigit():
+                self.sessions_ended(int(seq))
+            return
         room = self.rooms.live.get(game_id)
         if room is not None:
             if seq.isascii() and seq.isdigit() and room.seq < int(seq):

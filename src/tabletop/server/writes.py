@@ -299,7 +299,10 @@ class EndSession(Write[None]):
     token_hash: str
 
     def run(self, sql: Sql) -> None:
-        sql.run("DELETE FROM sessions WHERE token_hash = ?", (self.token_hash,))
+        row = sql.row("SELECT account_id FROM sessions WHERE token_hash = ?", (self.token_hash,))
+        if row is not None:
+            sql.announce_account(int(row[0]))
+            sql.run("DELETE FROM sessions WHERE token_hash = ?", (self.token_hash,))
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,7 @@ class EndSessions(Write[int]):
     account_id: int
 
     def run(self, sql: Sql) -> int:
+        sql.announce_account(self.account_id)
         return sql.run("DELETE FROM sessions WHERE account_id = ?", (self.account_id,))
 
 
@@ -333,6 +337,7 @@ class EndOtherSessions(Write[int]):
     keep: str  # the token hash of the session that asked
 
     def run(self, sql: Sql) -> int:
+        sql.announce_account(self.account_id)
         return sql.run(
             "DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?",
             (self.account_id, self.keep),
@@ -340,20 +345,23 @@ class EndOtherSessions(Write[int]):
 
 
 @dataclass(frozen=True)
-class ChangePassword(Write[int]):
-    """A new password hash; every other session of the account ends (its result: how
-    many), so whoever knew the old password is signed out everywhere."""
+class ChangePassword(Write[tuple[int, int]]):
+    """A new password hash; every other session of the account ends, so whoever knew
+    the old password is signed out everywhere, and its API tokens are revoked unless
+    kept (``revoke_tokens``): its result is how many sessions ended and tokens went."""
 
     account_id: int
     password_hash: str
     keep: str
+    revoke_tokens: bool = True
 
-    def run(self, sql: Sql) -> int:
+    def run(self, sql: Sql) -> tuple[int, int]:
         sql.run(
             "UPDATE accounts SET password_hash = ? WHERE id = ?",
             (self.password_hash, self.account_id),
         )
-        return EndOtherSessions(self.account_id, self.keep).run(sql)
+        revoked = RevokeTokens(self.account_id).run(sql) if self.revoke_tokens else 0
+        return EndOtherSessions(self.account_id, self.keep).run(sql), revoked
 
 
 DELETED_PLAYER = "deleted player"  # the seat name a deleted account leaves in its games
@@ -384,6 +392,7 @@ class DeleteAccount(Write[None]):
         sql.run("UPDATE mail_confirmations SET account_id = NULL WHERE account_id = ?", account)
         sql.run("DELETE FROM ratings WHERE player = ?", player)
         sql.run("DELETE FROM rating_changes WHERE player = ?", player)
+        sql.announce_account(self.account_id)
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
         sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
         sql.run("DELETE FROM blocks WHERE account_id = ? OR blocked = ?", account * 2)
@@ -477,8 +486,20 @@ class RevokeToken(Write[str | None]):
         )
         if row is None:
             return None
+        sql.announce_account(self.account_id)
         sql.run("DELETE FROM api_tokens WHERE id = ?", (self.token_id,))
         return str(row[0])
+
+
+@dataclass(frozen=True)
+class RevokeTokens(Write[int]):
+    """Revoke all of an account's API tokens; its result is how many there were."""
+
+    account_id: int
+
+    def run(self, sql: Sql) -> int:
+        sql.announce_account(self.account_id)
+        return sql.run("DELETE FROM api_tokens WHERE account_id = ?", (self.account_id,))
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ export async function showMe(root, navigate) {
         notifySwitch((message) => toast(message, "error")))),
     list,
     blockedCard(),
-    accountSettings(navigate),
+    accountSettings(navigate, info.account),
     await botAccountCard(info, navigate),
     await mailSettings());
   // every change of a game of yours, as it happens (the account socket)
@@ -153,12 +153,39 @@ function tokenTable(tokens, changed) {
       h("td", {}, token.last_used ? formatDateTime(token.last_used) : t("never")),
       cell);
   });
-  return h("table", { class: "token-table", "data-testid": "token-table" },
+  const table = h("table", { class: "token-table", "data-testid": "token-table" },
     h("caption", { class: "visually-hidden" }, t("Your API tokens")),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, t("Name")), h("th", { scope: "col" }, t("Scopes")), h("th", { scope: "col" }, t("Created")),
       h("th", { scope: "col" }, t("Last used")), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Revoke"))))),
     h("tbody", {}, ...rows));
+  return h("div", {}, table, revokeAll(changed));
+}
+
+/** "Revoke all tokens", asked twice: every program of this account stops at once. */
+function revokeAll(changed) {
+  const box = h("div", { class: "row wrap", role: "group", "aria-label": t("Revoke all tokens") });
+  const start = h("button", { class: "btn ghost small", type: "button", "data-testid": "revoke-all-tokens", onclick: () => {
+    box.replaceChildren(h("span", {}, t("Every program using this account's tokens stops at once.")), sure, cancel);
+    queueMicrotask(() => cancel.focus());
+  } }, t("Revoke all tokens"));
+  const cancel = h("button", { class: "btn ghost small", type: "button", "data-testid": "revoke-all-cancel", onclick: () => {
+    box.replaceChildren(start);
+    start.focus();
+  } }, t("Cancel"));
+  const sure = h("button", { class: "btn danger small", type: "button", "data-testid": "revoke-all-confirm", onclick: async () => {
+    sure.disabled = cancel.disabled = true;
+    try {
+      const answer = await api("/api/account/tokens/revoke-all", { method: "POST" });
+      toast(tn("{n} token was revoked.", "{n} tokens were revoked.", answer.revoked), "ok");
+      await changed();
+    } catch (err) {
+      toast(err.message, "error");
+      sure.disabled = cancel.disabled = false;
+    }
+  } }, t("Revoke all for good"));
+  box.append(start);
+  return box;
 }
 
 /** "Revoke it? Programs using it stop at once." with a Revoke and a Cancel button. */
@@ -327,16 +354,23 @@ function accountForm(testid, title, intro, fields, button, send) {
   return form;
 }
 
-function accountSettings(navigate) {
+function accountSettings(navigate, account) {
   const current = passwordField("current-password", t("Current password"), "current-password");
   const fresh = passwordField("new-password", t("New password (8 characters or more)"), "new-password");
+  // a bot account's API tokens are revoked with the old password, unless kept
+  const keep = h("input", { type: "checkbox", id: "keep-tokens", "data-testid": "keep-tokens" });
+  const keepField = { field: h("label", { class: "check", for: "keep-tokens" }, keep, h("span", {}, t("Keep my API tokens (otherwise they are revoked)"))) };
   const change = accountForm("change-password", t("Change password"),
-    t("Every other device where you are signed in is signed out."), [current, fresh],
+    t("Every other device where you are signed in is signed out."), account.bot ? [current, fresh, keepField] : [current, fresh],
     h("button", { class: "btn", type: "submit", "data-testid": "change-password-submit" }, t("Change password")),
     async () => {
-      const answer = await api("/api/account/password", { method: "POST", body: { password: current.input.value, new_password: fresh.input.value } });
+      const body = { password: current.input.value, new_password: fresh.input.value, keep_tokens: keep.checked };
+      const answer = await api("/api/account/password", { method: "POST", body });
       current.input.value = fresh.input.value = "";
-      return tn("Password changed; {n} other session was ended.", "Password changed; {n} other sessions were ended.", answer.sessions_ended);
+      const ended = tn("Password changed; {n} other session was ended.", "Password changed; {n} other sessions were ended.", answer.sessions_ended);
+      if (!answer.tokens_revoked) return ended;
+      const revoked = tn("{n} API token was revoked.", "{n} API tokens were revoked.", answer.tokens_revoked);
+      return `${ended} ${revoked}`;
     });
   const data = h("div", { class: "account-form" },
     h("h3", {}, t("Your data")),
