@@ -36,6 +36,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+def play_rounds(game_id: str, players: list[httpx.Client], rounds: int) -> None:
+    """Each player places its first choice, ``rounds`` times (NMBR 9: all at once)."""
+    for _ in range(rounds):
+        for player in players:
+            state = player.get(f"/api/games/{game_id}").json()
+            move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
+            answer = player.post(f"/api/games/{game_id}/actions", json=move)
+            assert answer.status_code == 200, answer.text
+
+
 def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
     browser: Any, server: str, axe_script: str
 ) -> None:
@@ -108,6 +118,10 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         assert player.get_by_test_id("bot-badge").inner_text().lower() == "bot"
         assert ann.get_by_test_id("player-0").get_by_test_id("bot-badge").count() == 0
         shot(ann, "bot-game-page")
+        # two rounds each first: a resignation before the real start rates nobody
+        cookies = {c["name"]: c["value"] for c in ann.context.cookies()}
+        ann_client = httpx.Client(base_url=server, cookies={"session": cookies["session"]})
+        play_rounds(game_id, [ann_client, bot], rounds=2)
         assert bot.post(f"/api/games/{game_id}/resign", json={}).status_code == 200
 
         # its own section of the leaderboard, and its profile, with the badge
