@@ -93,7 +93,11 @@ def test_each_failure_doubles_the_wait_up_to_the_cap_and_a_right_password_resets
 
     # 5 tries free, then 1 s doubling with each failure, up to the cap (360 s: 10 an hour)
     assert asyncio.run(run()) == [0] * 5 + [1, 2, 4, 8, 16, 32, 64, 128, 256, 360, 360]
-    clock.now += 360
+    clock.now += 359  # while the account's wait runs, even the right password waits
+    with pytest.raises(ApiError) as refused:
+        asyncio.run(check_password(hub, (ANN, ANN_HASH), "ann", PASSWORD))
+    assert refused.value.status == 429 and refused.value.retry_after == 1
+    clock.now += 1
     asyncio.run(check_password(hub, (ANN, ANN_HASH), "ann", PASSWORD))  # right: resets
     assert sorted(asyncio.run(statuses_of_guesses(hub, 6))) == [401] * 5 + [429]
 
