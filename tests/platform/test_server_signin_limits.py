@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,9 +20,10 @@ from tabletop.server.accounts import ACCOUNT, KNOWN_DEVICE, OTHER, Passwords
 from tabletop.server.accounts_api import check_password
 from tabletop.server.errors import ApiError
 from tabletop.server.rows import Account
+from tabletop.server.storage import GameStore, is_postgres, open_store
 from tabletop.server.store import Store
 from tabletop.server.throttle import DeviceCookies, LoginThrottle, TryLimits, device_key
-from tabletop.server.writes import Write
+from tabletop.server.writes import ReserveLoginTry, Write
 
 from server_support import Api, ServerProcess
 
@@ -113,6 +114,38 @@ def test_a_strangers_trickle_of_guesses_never_keeps_the_owners_browser_out() -> 
     clock.now -= 1  # a second before the stranger's next try
     assert asyncio.run(statuses_of_guesses(hub, 1)) == [429]  # strangers wait
     asyncio.run(check_password(hub, (ANN, ANN_HASH), "ann", PASSWORD, request=owner))
+
+
+def test_processes_sharing_a_database_share_the_tries(
+    database: Callable[[str], str | Path],
+) -> None:
+    """Eight stores on one database (as eight server processes, one connection each):
+    16 reservations at once take at most the 5 free tries (a compare-and-set on the
+    account's row; a try that loses a race is refused, never taken twice)."""
+    db = str(database("tries.sqlite3"))
+    if is_postgres(db):
+        from tabletop.server.pgstore import migrate
+
+        migrate(db)
+    else:
+        open_store(db).close()  # made once, before the processes open it
+    stores = [open_store(db) for _ in range(8)]
+    start = threading.Barrier(8)
+    waits: list[float] = []
+
+    def reserve(store: GameStore) -> None:
+        start.wait()
+        for _ in range(2):
+            waits.append(store.write(ReserveLoginTry("name:ann", 1000.0, 5, 360.0, 86400.0)))
+
+    threads = [threading.Thread(target=reserve, args=(store,)) for store in stores]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for store in stores:
+        store.close()
+    assert len(waits) == 16 and 1 <= waits.count(0.0) <= 5
 
 
 def test_a_device_cookie_counts_only_for_its_own_account_and_cannot_be_forged() -> None:
