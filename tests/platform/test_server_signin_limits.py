@@ -5,6 +5,7 @@ and heavy replays cached, limited and kept off the event loop."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -324,3 +325,17 @@ def test_replays_worked_out_are_rate_limited_per_address(tmp_path: Path) -> None
         api.http.close()
     finally:
         proc.stop()
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="no per-thread priorities here")
+def test_hashes_run_at_a_lower_priority_than_the_event_loop() -> None:
+    """argon2 hashes 4 lanes on threads of its own: at the loop's priority a flood of
+    sign-ins would take every core; at a lower one the games' loop goes first."""
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    async def hashing_thread_niceness() -> int:
+        return await Passwords(queue=1, threads=1).run(niceness)
+
+    assert asyncio.run(hashing_thread_niceness()) >= min(19, niceness() + 10)

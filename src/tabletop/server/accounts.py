@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import itertools
 import os
 import secrets
+import threading
 import unicodedata
 from collections import Counter
 from collections.abc import Callable
@@ -153,6 +155,16 @@ def hash_threads() -> int:
     return max(1, min(4, (os.cpu_count() or 2) - 1))
 
 
+def _yield_to_the_loop() -> None:
+    """Run this hashing thread at a lower CPU priority (Linux: the nice value is per
+    thread, and the threads argon2 starts for its lanes inherit it). A hash of
+    argon2-cffi's defaults works 4 lanes on 4 threads, more than the cores a small
+    server has: without this, a flood of sign-ins would take the event loop's core too."""
+    with contextlib.suppress(OSError, AttributeError):  # elsewhere: as it is
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + 10)
+
+
 @dataclass
 class _Job:
     rank: tuple[int, int, int]  # (class, the address's jobs already in, arrival)
@@ -176,7 +188,9 @@ class Passwords:
     def __init__(self, queue: int = 8, threads: int | None = None) -> None:
         self.queue = queue
         self.threads = threads or hash_threads()
-        self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="tabletop-argon2")
+        self._pool = ThreadPoolExecutor(
+            self.threads, thread_name_prefix="tabletop-argon2", initializer=_yield_to_the_loop
+        )
         self._waiting: list[_Job] = []  # in the order they will run
         self._running = 0
         self._arrivals = itertools.count()
