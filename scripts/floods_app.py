@@ -60,7 +60,10 @@ def start_server(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     command += ["--db", str(db), "--trusted-proxy", "127.0.0.1"]
     for name in ("creates", "actions", "messages"):  # the players' own: out of the way
         command += [f"--rate-{name}", "1000000"]
+    # every client runs here, on one address: the caps on sockets and connections per
+    # address would refuse the crowd (another script measures those caps)
     command += ["--max-sockets-per-address", "1000000"]
+    command += ["--max-connections-per-address", "1000000"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(150):
