@@ -339,3 +339,43 @@ def test_hashes_run_at_a_lower_priority_than_the_event_loop() -> None:
         return await Passwords(queue=1, threads=1).run(niceness)
 
     assert asyncio.run(hashing_thread_niceness()) >= min(19, niceness() + 10)
+
+
+def test_a_full_hash_queue_refuses_before_any_try_is_reserved() -> None:
+    store, clock = Store(":memory:"), Clock()
+    hub = hub_for(store, clock)
+    hub.passwords = Passwords(queue=1, threads=1)
+    gate = threading.Event()
+
+    async def run() -> list[int]:
+        busy = asyncio.ensure_future(hub.passwords.run(gate.wait, "10.0.0.1", ACCOUNT))
+        await asyncio.sleep(0)
+        statuses = await statuses_of_guesses(hub, 8)  # Ann's, from no known device
+        gate.set()
+        await busy
+        return statuses
+
+    assert asyncio.run(run()) == [503] * 8
+    # none of the eight took one of Ann's 5 free tries: all five are still there
+    hub.passwords = Passwords(queue=64, threads=1)
+    assert sorted(asyncio.run(statuses_of_guesses(hub, 6))) == [401] * 5 + [429]
+
+
+def test_a_try_refused_by_the_hash_queue_does_not_wipe_out_the_failures() -> None:
+    """A guesser who gets his tries refused (503) after they were reserved (the queue
+    filled meanwhile) must not reset the account's count of failures."""
+    store, clock = Store(":memory:"), Clock()
+    hub = hub_for(store, clock)
+    for _ in range(5):
+        assert asyncio.run(statuses_of_guesses(hub, 1)) == [401]
+
+    async def refused_after_reserving() -> None:
+        await hub.throttle.reserve("name:ann")  # what check_password does, then a 503
+        await hub.throttle.refund("name:ann")
+
+    clock.now += 1  # the wait after the 5th failure has run
+    asyncio.run(refused_after_reserving())
+    clock.now += 2  # the wait the refused try set stands
+    # still 5 failures (wiped out, the next two would both be free): one is hashed and
+    # fails, then the account waits again
+    assert asyncio.run(statuses_of_guesses(hub, 2)) == [401, 429]

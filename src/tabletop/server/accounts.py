@@ -229,13 +229,25 @@ class Passwords:
                 self._left(job)
             raise
 
+    def check_room(self, address: object = None, rank: int = OTHER) -> None:
+        """503 now if a hash for ``address`` of class ``rank`` would be refused: a flood
+        is answered before it costs anything more (a sign-in try's reservation)."""
+        if self._no_room((rank, self._per_address[address])):
+            raise ApiError.wait(503, BUSY, 1)
+
+    def _no_room(self, rank: tuple[int, int]) -> bool:
+        """Whether the queue is full of jobs that go before one of ``rank``."""
+        if self.busy < self.queue:
+            return False
+        return not self._waiting or self._waiting[-1].rank[:2] <= rank
+
     def _admit(self, work: Callable[[], Any], address: object, rank: int) -> _Job:
         ahead = self._per_address[address]
         job = _Job((rank, ahead, next(self._arrivals)), address, work, _future())
+        if self._no_room(job.rank[:2]):
+            raise ApiError.wait(503, BUSY, 1)
         if self.busy >= self.queue:
-            last = self._waiting[-1] if self._waiting else None
-            if last is None or last.rank[:2] <= job.rank[:2]:
-                raise ApiError.wait(503, BUSY, 1)
+            last = self._waiting[-1]
             self._waiting.pop()
             self._left(last)
             last.done.set_exception(ApiError.wait(503, BUSY, 1))

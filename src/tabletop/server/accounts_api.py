@@ -92,13 +92,14 @@ async def check_password(
     signed in to the account before has tries of its own."""
     device = await _known_device(hub, found, request)
     tries = device_key(found[0].id, device) if found and device else account_key(key)
-    await hub.throttle.reserve(tries)
     address = _address(request)
     rank = accounts.KNOWN_DEVICE if device else accounts.ACCOUNT if found else accounts.OTHER
+    hub.passwords.check_room(address, rank)  # a flood's 503 costs no reservation
+    await hub.throttle.reserve(tries)
     try:
         right = await hub.passwords.verify(found and found[1], password, address, rank)
     except BaseException:
-        await hub.throttle.give_back(tries)  # not hashed (503, the client left): no try
+        await hub.throttle.refund(tries)  # not hashed (503, the client left): no try
         raise
     if not right or found is None:
         raise ApiError(401, wrong)

@@ -34,7 +34,14 @@ from typing import Any
 
 from ..i18n import N_
 from .errors import ApiError
-from .writes import GiveBackLoginTry, PruneLoginTries, ReserveLoginTry, ServerSecret, Write
+from .writes import (
+    GiveBackLoginTry,
+    PruneLoginTries,
+    RefundLoginTry,
+    ReserveLoginTry,
+    ServerSecret,
+    Write,
+)
 
 DEVICE_COOKIE = "device"
 DEVICE_DAYS = 365
@@ -83,7 +90,12 @@ class LoginThrottle:
             raise ApiError.wait(429, TOO_MANY, wait)
 
     async def give_back(self, key: str) -> None:
+        """The password was right: the failures start over."""
         await self._write(GiveBackLoginTry(key))
+
+    async def refund(self, key: str) -> None:
+        """The try was never hashed: it does not count (the wait it set stands)."""
+        await self._write(RefundLoginTry(key))
 
 
 def account_key(name_key: str) -> str:

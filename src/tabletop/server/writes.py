@@ -846,12 +846,27 @@ class ReserveLoginTry(Write[float]):
 
 @dataclass(frozen=True)
 class GiveBackLoginTry(Write[None]):
-    """The try was right (or never hashed): ``key``'s failures start over."""
+    """The try was right: ``key``'s failures start over."""
 
     key: str
 
     def run(self, sql: Sql) -> None:
         sql.run("DELETE FROM login_tries WHERE key = ?", (self.key,))
+
+
+@dataclass(frozen=True)
+class RefundLoginTry(Write[None]):
+    """The try was never hashed (503, the client left): it does not count. Only that
+    one try: a guesser whose tries are refused must not wipe out his failures (the
+    wait it set stands)."""
+
+    key: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "UPDATE login_tries SET failures = failures - 1 WHERE key = ? AND failures > 0",
+            (self.key,),
+        )
 
 
 @dataclass(frozen=True)
