@@ -278,7 +278,7 @@ def start_server(
     command = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
     command += ["--db", str(db), "--bot-workers", str(workers)]
     # one address plays every game (and registers every bot account)
-    for name in ("creates", "actions", "hints", "messages", "logins"):
+    for name in ("creates", "actions", "hints", "messages", "logins", "replays"):
         command += [f"--rate-{name}", "1000000"]
     command += ["--max-sockets-per-address", "1000000"]  # likewise: every socket is ours
     command += ["--max-connections-per-address", "1000000"]  # and every connection

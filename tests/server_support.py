@@ -81,7 +81,7 @@ class ServerProcess:
             str(self.workers),
         ]
         if not self.rates:
-            for name in ("creates", "actions", "hints", "messages", "logins"):
+            for name in ("creates", "actions", "hints", "messages", "logins", "replays"):
                 command += [f"--rate-{name}", "1000000"]
         command += self.options
         with self.log.open("ab") as out:

@@ -1,8 +1,8 @@
 """Optional accounts: a name that is yours, sessions in a cookie, on every device.
 
-Passwords are hashed with argon2 (``argon2-cffi``) on a thread, since a hash
-takes tens of milliseconds of CPU the event loop must not wait for; a bounded
-queue refuses a burst beyond it at once (``Passwords``). A session is
+Passwords are hashed with argon2 (``argon2-cffi``) on threads, since a hash
+takes tens of milliseconds of CPU the event loop must not wait for; a bounded,
+fair queue refuses a burst beyond it at once (``Passwords``). A session is
 a random token in an ``HttpOnly``, ``SameSite=Lax`` cookie (``Secure`` over
 HTTPS); the database keeps only its SHA-256 hash, so a copy of the file opens
 no session, and "log out everywhere" deletes them all. A wrong password and an
@@ -15,11 +15,18 @@ unknown name get the same answer, after the same work.
 from __future__ import annotations
 
 import asyncio
+import bisect
+import contextlib
+import itertools
+import os
 import secrets
+import threading
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
@@ -39,8 +46,6 @@ BUSY = N_("too many people are signing in at once; try again in {seconds} s")
 T = TypeVar("T")
 
 _hasher = PasswordHasher()
-# argon2 takes 64 MiB per hash: two at a time bounds the memory a burst of sign-ins takes
-_threads = ThreadPoolExecutor(2, thread_name_prefix="tabletop-argon2")
 # verified against when the name is unknown: the answer takes as long as a wrong password
 _DUMMY = _hasher.hash(secrets.token_urlsafe(16))
 
@@ -138,19 +143,70 @@ def check_password(raw: object) -> str:
     return raw
 
 
+# who waits for a hash, best first: a browser that signed in to the account before, an
+# account that exists (or a signed-in player's own), then anything else (unknown names,
+# new registrations) — a flood of made-up names from many addresses waits behind them all
+KNOWN_DEVICE, ACCOUNT, OTHER = 0, 1, 2
+
+
+def hash_threads() -> int:
+    """Threads for argon2 (it releases the GIL while hashing): every core but one, which
+    is left for the event loop and so for the games; at most four (64 MiB each)."""
+    return max(1, min(4, (os.cpu_count() or 2) - 1))
+
+
+def _yield_to_the_loop() -> None:
+    """Run this hashing thread at a lower CPU priority (Linux: the nice value is per
+    thread, and the threads argon2 starts for its lanes inherit it). A hash of
+    argon2-cffi's defaults works 4 lanes on 4 threads, more than the cores a small
+    server has: without this, a flood of sign-ins would take the event loop's core too."""
+    with contextlib.suppress(OSError, AttributeError):  # elsewhere: as it is
+        thread = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, thread, os.getpriority(os.PRIO_PROCESS, thread) + 10)
+
+
+@dataclass
+class _Job:
+    rank: tuple[int, int, int]  # (class, the address's jobs already in, arrival)
+    address: object
+    work: Callable[[], Any]
+    done: asyncio.Future[Any]
+
+
 class Passwords:
-    """argon2 on two threads of its own, with at most ``queue`` hashes running or
-    waiting: one more is refused at once (503, retry in a second) instead of making
-    every sign-in, and everybody's requests with them, wait behind a burst."""
+    """argon2 on ``threads`` threads of its own, with at most ``queue`` hashes running or
+    waiting, so that a burst is refused at once (503, retry in a second) instead of
+    making every sign-in wait behind it.
 
-    def __init__(self, queue: int = 8) -> None:
+    The queue is fair rather than first come, first served: a job of a better class
+    (``KNOWN_DEVICE``, ``ACCOUNT``, ``OTHER``) goes first, and within a class each
+    address's first job goes before any address's second. When the queue is full, a
+    newcomer that would go before the last waiting job takes its place (that one is
+    refused), so neither a flood from one address nor a flood of made-up names from
+    many can keep a real player from signing in."""
+
+    def __init__(self, queue: int = 8, threads: int | None = None) -> None:
         self.queue = queue
-        self.busy = 0  # hashes running or waiting for a thread
+        self.threads = threads or hash_threads()
+        self._pool = ThreadPoolExecutor(
+            self.threads, thread_name_prefix="tabletop-argon2", initializer=_yield_to_the_loop
+        )
+        self._waiting: list[_Job] = []  # in the order they will run
+        self._running = 0
+        self._arrivals = itertools.count()
+        self._per_address: Counter[object] = Counter()  # jobs running or waiting
 
-    async def hash(self, password: str) -> str:
-        return await self._run(_hasher.hash, password)
+    @property
+    def busy(self) -> int:
+        """Hashes running or waiting for a thread."""
+        return self._running + len(self._waiting)
 
-    async def verify(self, stored: str | None, password: str) -> bool:
+    async def hash(self, password: str, address: object = None, rank: int = OTHER) -> str:
+        return await self.run(partial(_hasher.hash, password), address, rank)
+
+    async def verify(
+        self, stored: str | None, password: str, address: object = None, rank: int = OTHER
+    ) -> bool:
         """Whether ``password`` matches ``stored`` (``None``: an unknown name, still hashed)."""
 
         def verify() -> bool:
@@ -159,16 +215,75 @@ class Passwords:
             except (VerificationError, InvalidHashError):
                 return False
 
-        return await self._run(verify)
+        return await self.run(verify, address, rank)
 
-    async def _run(self, work: Callable[..., T], *args: Any) -> T:
-        if self.busy >= self.queue:
-            raise ApiError.wait(503, BUSY, 1)
-        self.busy += 1
+    async def run(self, work: Callable[[], T], address: object = None, rank: int = OTHER) -> T:
+        """``work()`` on a hashing thread, in its turn (503 if it gets none)."""
+        job = self._admit(work, address, rank)
+        self._start()
         try:
-            return await asyncio.get_running_loop().run_in_executor(_threads, work, *args)
-        finally:
-            self.busy -= 1
+            return await asyncio.shield(job.done)
+        except asyncio.CancelledError:
+            if job in self._waiting:  # the client left before its turn
+                self._waiting.remove(job)
+                self._left(job)
+            raise
+
+    def check_room(self, address: object = None, rank: int = OTHER) -> None:
+        """503 now if a hash for ``address`` of class ``rank`` would be refused: a flood
+        is answered before it costs anything more (a sign-in try's reservation)."""
+        if self._no_room((rank, self._per_address[address])):
+            raise ApiError.wait(503, BUSY, 1)
+
+    def _no_room(self, rank: tuple[int, int]) -> bool:
+        """Whether the queue is full of jobs that go before one of ``rank``."""
+        if self.busy < self.queue:
+            return False
+        return not self._waiting or self._waiting[-1].rank[:2] <= rank
+
+    def _admit(self, work: Callable[[], Any], address: object, rank: int) -> _Job:
+        ahead = self._per_address[address]
+        job = _Job((rank, ahead, next(self._arrivals)), address, work, _future())
+        if self._no_room(job.rank[:2]):
+            raise ApiError.wait(503, BUSY, 1)
+        if self.busy >= self.queue:
+            last = self._waiting[-1]
+            self._waiting.pop()
+            self._left(last)
+            last.done.set_exception(ApiError.wait(503, BUSY, 1))
+        bisect.insort(self._waiting, job, key=lambda j: j.rank)
+        self._per_address[address] += 1
+        return job
+
+    def _left(self, job: _Job) -> None:
+        self._per_address[job.address] -= 1
+        if not self._per_address[job.address]:
+            del self._per_address[job.address]
+
+    def _start(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running < self.threads and self._waiting:
+            job = self._waiting.pop(0)
+            self._running += 1
+            ran = loop.run_in_executor(self._pool, job.work)
+            ran.add_done_callback(partial(self._finished, job))
+
+    def _finished(self, job: _Job, ran: asyncio.Future[Any]) -> None:
+        self._running -= 1
+        self._left(job)
+        if not job.done.done():
+            if ran.exception() is not None:
+                job.done.set_exception(ran.exception())  # type: ignore[arg-type]
+            else:
+                job.done.set_result(ran.result())
+        self._start()
+
+
+def _future() -> asyncio.Future[Any]:
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    # a refused job's client may have left already: its 503 is nobody's error
+    future.add_done_callback(lambda f: f.cancelled() or f.exception())
+    return future
 
 
 def new_token() -> tuple[str, str]:

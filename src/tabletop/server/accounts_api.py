@@ -26,6 +26,7 @@ from .request import (
 )
 from .rows import Account, hash_token
 from .sessions import every_session, everything, only, sessions_but
+from .throttle import DEVICE_COOKIE, DEVICE_DAYS, account_key, device_key
 from .writes import (
     DELETED_PLAYER,
     ChangePassword,
@@ -65,14 +66,16 @@ async def _register(request: Request) -> Response:
     key = accounts.name_key(name)
     if hub.store.account_named(key) is not None:
         raise ApiError(409, "that name is taken; choose another")
-    password_hash = await hub.passwords.hash(password)
+    password_hash = await hub.passwords.hash(password, _address(request))
     try:
         account_id = await hub.write(CreateAccount(name, key, password_hash))
     except ApiError:
         if hub.store.account_named(key) is None:
             raise  # not a race for the name: the database is down (503)
         raise ApiError(409, "that name is taken; choose another") from None
-    return await _start_session(request, Account(account_id, name), 201)
+    response = await _start_session(request, Account(account_id, name), 201)
+    await _remember_device(request, response, Account(account_id, name))
+    return response
 
 
 async def check_password(
@@ -81,22 +84,63 @@ async def check_password(
     key: str,
     password: str,
     wrong: str = accounts.WRONG,
+    request: Request | None = None,
 ) -> None:
-    """401 unless ``password`` is ``found``'s; failures count per account (``key``), so
-    that guessing from many addresses is throttled too (429 once they are used up)."""
-    hub.check_rate("login-failure", key, spend=False)
-    if not await hub.passwords.verify(found and found[1], password) or found is None:
-        hub.check_rate("login-failure", key)
+    """401 unless ``password`` is ``found``'s. Each try is reserved per account (``key``)
+    before it is hashed, so that guessing from many addresses, or many guesses at once, is
+    throttled too (429 while the account's tries wait, see throttle.py); a browser that
+    signed in to the account before has tries of its own."""
+    device = await _known_device(hub, found, request)
+    tries = device_key(found[0].id, device) if found and device else account_key(key)
+    address = _address(request)
+    rank = accounts.KNOWN_DEVICE if device else accounts.ACCOUNT if found else accounts.OTHER
+    hub.passwords.check_room(address, rank)  # a flood's 503 costs no reservation
+    await hub.throttle.reserve(tries)
+    try:
+        right = await hub.passwords.verify(found and found[1], password, address, rank)
+    except BaseException:
+        await hub.throttle.refund(tries)  # not hashed (503, the client left): no try
+        raise
+    if not right or found is None:
         raise ApiError(401, wrong)
+    await hub.throttle.give_back(tries)
+
+
+async def _known_device(
+    hub: Hub, found: tuple[Account, str] | None, request: Request | None
+) -> str | None:
+    if found is None or request is None:
+        return None
+    return await hub.devices.device_of(request.cookies.get(DEVICE_COOKIE), found[0].id)
+
+
+def _address(request: Request | None) -> str | None:
+    return request.client.host if request is not None and request.client else None
 
 
 async def _login(request: Request) -> Response:
     name, password = await _credentials(request)
     hub = hub_of(request)
     found = hub.login_of(name)
-    await check_password(hub, found, accounts.name_key(name), password)
+    await check_password(hub, found, accounts.name_key(name), password, request=request)
     assert found is not None
-    return await _start_session(request, found[0], 200)
+    response = await _start_session(request, found[0], 200)
+    if await _known_device(hub, found, request) is None:
+        await _remember_device(request, response, found[0])
+    return response
+
+
+async def _remember_device(request: Request, response: Response, account: Account) -> None:
+    """This browser signed in: its later tries are counted apart from strangers'."""
+    response.set_cookie(
+        DEVICE_COOKIE,
+        await hub_of(request).devices.new(account.id),
+        max_age=DEVICE_DAYS * 24 * 3600,
+        path="/api/account",
+        httponly=True,
+        samesite="strict",
+        secure=request.url.scheme == "https",
+    )
 
 
 async def _start_session(request: Request, account: Account, status: int) -> Response:
@@ -166,7 +210,7 @@ async def _change_password(request: Request) -> Response:
         hub, own_login(hub, account), accounts.name_key(account.name), current, NOT_YOURS
     )
     keep = hash_token(session_token(request) or "")
-    new_hash = await hub.passwords.hash(new)
+    new_hash = await hub.passwords.hash(new, _address(request), accounts.ACCOUNT)
     ended, revoked = await hub.write(ChangePassword(account.id, new_hash, keep, not keep_tokens))
     hub.sessions.ended(account.id, sessions_but(keep, tokens=not keep_tokens))
     return JSONResponse(

@@ -111,6 +111,7 @@ def create_app(
     open_seat_days: float = OPEN_SEAT_DAYS,
     session_limits: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
     password_queue: int = 8,
+    password_threads: int | None = None,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
@@ -125,7 +126,7 @@ def create_app(
     hub = Hub(
         *(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget),
         *(takeover, shortest_time_limit, mail, crowd, open_seat_days),
-        *(session_limits, password_queue),
+        *(session_limits, password_queue, password_threads),
     )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 

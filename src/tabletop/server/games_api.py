@@ -3,6 +3,7 @@ the lobby and its seats (join, claim), and the leaderboards."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable
 from typing import Any
 
@@ -11,8 +12,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError, web_games
-from .errors import ApiError
+from .errors import ApiError, reading
 from .readmodels import LEADERBOARDS
+from .replays import CachedReplay, off_loop
 from .request import (
     MAX_RECORD,
     account_of,
@@ -132,15 +134,50 @@ async def _record(request: Request) -> Response:
 
 
 async def _stored_replay(request: Request) -> Response:
-    room = await _finished_room(request)
-    record = room.match.record([s.name for s in room.seats])
-    # which players are bots: the page shows a bot's name (its label) in its language
-    bots = [s.kind == "bot" for s in room.seats]
-    analysable = room.type.analysis is not None and not room.row.abandoned
-    return JSONResponse({**_frames(room.type.name, record), "bots": bots, "analysable": analysable})
+    """A finished game's frames: from the cache, or worked out on the replay thread
+    (rate-limited per address) and kept (replays.py)."""
+    hub = hub_of(request)
+    game_id = request.path_params["game_id"]
+    seats = _finished_seats(request, game_id)
+    cached = None if seats is None else hub.replays.get(game_id, seats)
+    if cached is None:
+        hub.check_rate("replay", _address(request))
+        room = await _finished_room(request)
+        record = room.match.record([s.name for s in room.seats])
+        kind = room.type.name
+        # which players are bots: the page shows a bot's name (its label) in its language
+        extra = {
+            "bots": [s.kind == "bot" for s in room.seats],
+            "analysable": room.type.analysis is not None and not room.row.abandoned,
+        }
+        made = await off_loop(lambda: CachedReplay.of(_json({**_frames(kind, record), **extra})))
+        cached = made if seats is None else hub.replays.keep(game_id, seats, made)
+    return _cached(request, cached)
+
+
+def _finished_seats(request: Request, game_id: str) -> object | None:
+    """What a finished game's replay depends on besides its moves (its seats' names
+    change when an account is deleted); ``None`` while it is not finished."""
+    store = hub_of(request).store
+    row = reading(store.game, game_id)
+    if row is None or not row.over:
+        return None
+    return row.abandoned, tuple((s.name, s.kind) for s in reading(store.seats, game_id))
+
+
+def _cached(request: Request, replay: CachedReplay) -> Response:
+    """The kept bytes, compressed when the browser takes gzip; 304 when it has them."""
+    headers = {"ETag": replay.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    if replay.etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return Response(replay.gzipped, media_type="application/json", headers=headers)
+    return Response(replay.body, media_type="application/json", headers=headers)
 
 
 async def _upload_replay(request: Request) -> Response:
+    hub_of(request).check_rate("replay", _address(request))
     record = await json_body(request, MAX_RECORD)
     if not isinstance(record, dict):
         raise ApiError(400, "a record is a JSON object (see docs/records.md)")
@@ -150,7 +187,19 @@ async def _upload_replay(request: Request) -> Response:
         raise ApiError(
             422, "not a record of a game this server knows ({games})", games=", ".join(types)
         )
-    return JSONResponse(_frames(kind, record))
+    body = await off_loop(lambda: _json(_frames(kind, record)))
+    return Response(body, media_type="application/json")
+
+
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
+def _json(content: Any) -> bytes:
+    """As ``JSONResponse`` writes it."""
+    return json.dumps(
+        content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
 
 
 def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from .mail import MailSettings
 from .notify import Notifier
 from .ratelimit import RateLimits, check_rate
 from .readmodels import ReadModels
+from .replays import ReplayCache
 from .room import Room, Rooms, room_age
 from .rows import Account
 from .scheduling import Scheduler
@@ -44,6 +45,7 @@ from .sessions import SessionLimits, Sessions
 from .setup import can_be_rated, check_setup, created_seat
 from .storage import GameStore
 from .sync import Follower, Leases, Refresher, Takeover
+from .throttle import DeviceCookies, LoginThrottle, TryLimits
 from .writes import CreateGame, Write
 from .writing import Writer
 
@@ -71,6 +73,7 @@ class Hub:
         open_seat_days: float = OPEN_SEAT_DAYS,
         sessions: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
         password_queue: int = 8,
+        password_threads: int | None = None,
     ) -> None:
         self.store = store
         self.clock: Callable[[], float] = time.time  # claims on time read it (tests move it)
@@ -84,7 +87,10 @@ class Hub:
         self.writer = Writer(store)
         self._write = self.writer.write
         self.sessions = Sessions(sessions, self._write, store)
-        self.passwords = Passwords(password_queue)
+        self.passwords = Passwords(password_queue, password_threads)
+        self.throttle = LoginThrottle(self._write, TryLimits(rates.login_failures_per_hour))
+        self.devices = DeviceCookies(self._write)
+        self.replays = ReplayCache()
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms, self.open_seat_seconds)
         self.accounts = AccountEvents(self.reads)

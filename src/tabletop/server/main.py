@@ -151,6 +151,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("hints", "hints per seat", rates.hints_per_minute),
         ("messages", "WebSocket messages per connection", rates.messages_per_minute),
         ("logins", "registrations and logins per address", rates.logins_per_minute),
+        ("replays", "replays worked out (not cached) per address", rates.replays_per_minute),
     ]:
         parser.add_argument(
             f"--rate-{name}",
@@ -357,11 +358,20 @@ def _add_account_arguments(parser: argparse.ArgumentParser) -> None:
         help="password hashes running or waiting before sign-ins get 503 (default 8)",
     )
     parser.add_argument(
+        "--password-threads",
+        type=_positive(int),
+        default=None,
+        metavar="N",
+        help="threads hashing passwords (default: one per core but one, at most 4; "
+        "the core left over keeps the games moving)",
+    )
+    parser.add_argument(
         "--rate-login-failures",
         type=_positive(float),
         default=RateLimits().login_failures_per_hour,
         metavar="N",
-        help="failed sign-ins per account an hour before 429, from any address (default 10)",
+        help="failed sign-ins per account an hour in the long run, from any address; the "
+        "first few are free, then each doubles the wait up to 60/N minutes (default 10)",
     )
     parser.add_argument(
         "--trusted-proxy",
@@ -426,6 +436,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins, args.rate_login_failures),
+            args.rate_replays,
         ],
         "open_seat_days": args.open_seat_days,
         "crowd": [
@@ -437,6 +448,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         ],
         "sessions": [args.session_idle, args.session_max, args.session_check],
         "password_queue": args.password_queue,
+        "password_threads": args.password_threads,
     }
 
 
@@ -465,6 +477,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         open_seat_days=settings.get("open_seat_days", 7.0),
         session_limits=SessionLimits(*settings.get("sessions", [])),
         password_queue=settings.get("password_queue", 8),
+        password_threads=settings.get("password_threads"),
     )
 
 

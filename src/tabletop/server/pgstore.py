@@ -37,6 +37,7 @@ from .sql import (
     FAIR_PLAY_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
+    LOGIN_TABLES,
     MAIL_LIMIT_TABLES,
     MAIL_TABLES,
     POSTGRES,
@@ -85,6 +86,7 @@ MIGRATIONS: dict[int, str] = {
     9: ddl(BOT_TABLES, POSTGRES),
     10: ddl(MAIL_LIMIT_TABLES, POSTGRES),
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
+    12: ddl(LOGIN_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

@@ -32,7 +32,8 @@ class RateLimits:
     hints_per_minute: float = 20  # per seat
     messages_per_minute: float = 600  # WebSocket messages, per connection
     logins_per_minute: float = 10  # registrations and logins, per address
-    login_failures_per_hour: float = 10  # failed sign-ins (and password checks), per account
+    login_failures_per_hour: float = 10  # failed sign-ins per account in the long run (throttle)
+    replays_per_minute: float = 30  # replays worked out (not cached), per address
 
     def limiters(self) -> dict[str, RateLimit]:
         def limit(what: str, per_minute: float, least: float, share: float) -> RateLimit:
@@ -69,12 +70,11 @@ class RateLimits:
                 5,
                 1 / 2,
             ),
-            # a whole hour's worth at once, then one every 60/N minutes: guessing one
-            # account's password from many addresses gets as few tries as from one
-            "login-failure": RateLimit(
-                N_("too many failed sign-ins for this account; wait {seconds} s and try again"),
-                self.login_failures_per_hour / 60,
-                burst=self.login_failures_per_hour,
+            "replay": limit(
+                N_("too many replays at once; wait {seconds} s and try again"),
+                self.replays_per_minute,
+                5,
+                1 / 3,
             ),
         }
 

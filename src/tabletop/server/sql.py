@@ -300,6 +300,18 @@ CREATE TABLE invitations_sent (
 CREATE INDEX invitations_sent_inviter ON invitations_sent (inviter, created);
 """
 
+#: sign-in tries per account (or per account and known device, ``device:`` keys): how
+#: many failed in a row and when the next may be hashed (seconds since the epoch, so
+#: that every process on one database reads the same), see ``throttle.py``
+LOGIN_TABLES = """
+CREATE TABLE login_tries (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    next_try {real} NOT NULL
+);
+CREATE INDEX login_tries_next ON login_tries (next_try);
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""

@@ -803,3 +803,77 @@ class ForgetMail(Write[None]):
 
     def run(self, sql: Sql) -> None:
         sql.run("DELETE FROM mail_settings WHERE account_id = ?", (self.account_id,))
+
+
+@dataclass(frozen=True)
+class ReserveLoginTry(Write[float]):
+    """One sign-in try for ``key``, taken before its password is hashed and counted as
+    failed until ``GiveBackLoginTry``: 0.0 when taken, else the seconds until the next
+    may be. A compare-and-set on the row, so of several processes asking at once each
+    try is taken once (``LoginThrottle``)."""
+
+    key: str
+    now: float
+    free: int  # failures in a row before any wait
+    cap: float  # the longest wait
+    forget: float  # quiet seconds after which past failures no longer count
+
+    def run(self, sql: Sql) -> float:
+        row = sql.row("SELECT failures, next_try FROM login_tries WHERE key = ?", (self.key,))
+        if row is None:
+            taken = sql.run(
+                "INSERT INTO login_tries (key, failures, next_try) VALUES (?, 1, ?) "
+                "ON CONFLICT (key) DO NOTHING",
+                (self.key, self.now + self.wait_after(1)),
+            )
+        else:
+            failures, next_try = int(row[0]), float(row[1])
+            if self.now < next_try:
+                return next_try - self.now
+            counted = 0 if self.now >= next_try + self.forget else failures
+            taken = sql.run(
+                "UPDATE login_tries SET failures = ?, next_try = ? "
+                "WHERE key = ? AND failures = ? AND next_try = ?",
+                (counted + 1, self.now + self.wait_after(counted + 1), self.key, *row),
+            )
+        return 0.0 if taken else 1.0  # another process took it this instant
+
+    def wait_after(self, failures: int) -> float:
+        """The wait after ``failures`` in a row: none for the first ``free - 1``, then
+        1 s, doubling with each one, at most ``cap``."""
+        return 0.0 if failures < self.free else min(self.cap, 2.0 ** (failures - self.free))
+
+
+@dataclass(frozen=True)
+class GiveBackLoginTry(Write[None]):
+    """The try was right: ``key``'s failures start over."""
+
+    key: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run("DELETE FROM login_tries WHERE key = ?", (self.key,))
+
+
+@dataclass(frozen=True)
+class RefundLoginTry(Write[None]):
+    """The try was never hashed (503, the client left): it does not count. Only that
+    one try: a guesser whose tries are refused must not wipe out his failures (the
+    wait it set stands)."""
+
+    key: str
+
+    def run(self, sql: Sql) -> None:
+        sql.run(
+            "UPDATE login_tries SET failures = failures - 1 WHERE key = ? AND failures > 0",
+            (self.key,),
+        )
+
+
+@dataclass(frozen=True)
+class PruneLoginTries(Write[int]):
+    """Forget the counts that no longer count (quiet since before ``before``)."""
+
+    before: float
+
+    def run(self, sql: Sql) -> int:
+        return sql.run("DELETE FROM login_tries WHERE next_try < ?", (self.before,))
