@@ -53,13 +53,15 @@ DOCUMENT = openapi.document()  # this process's: its game types include the test
 # endless answers (NDJSON streams): fuzzed only signed out or with bad credentials,
 # where they end at once (a real stream is tested in test_bot_api.py)
 STREAMS = {("GET", "/api/account/events"), ("GET", "/api/games/{game_id}/stream")}
-# what ends the session it is sent with (signing in again ends the one in the cookie):
+# what ends the session it is sent with (signing in again ends the one in the cookie), or
+# the tokens of the bot account whose page session it is sent with:
 # each test of one gets a session of its own
 ENDS_SESSIONS = {
     ("POST", "/api/account/logout"),
     ("POST", "/api/account/logout-everywhere"),
     ("POST", "/api/account/register"),
     ("POST", "/api/account/login"),
+    ("POST", "/api/account/tokens/revoke-all"),  # ends the bot account's tokens
 }
 
 

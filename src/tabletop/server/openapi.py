@@ -392,10 +392,11 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
         ok=ref("Record"),
     ),
     ("GET", "/api/games/{game_id}/replay"): op(
-        "A finished game's frames for the replay page",
+        "A finished game's frames for the replay page (cached: ETag, If-None-Match)",
         GAMES,
         NOBODY,
         ok=obj(("game", "frames", "bots"), game=text(), frames=arr(), bots=arr(boolean())),
+        more={"304": {"description": "If-None-Match holds the current ETag"}},
     ),
     ("POST", "/api/replay"): op(
         "The frames of an uploaded record (at most 2 MB)",
