@@ -104,7 +104,9 @@ def test_the_open_games_page_shows_filters_and_withdraws(browser: Any, server: s
         item.wait_for()
         creator = item.get_by_test_id("open-game-creator").inner_text()
         assert "by Eve (not rated yet)" in creator and "ago" in creator and "more" in creator
-        assert "rated" in item.inner_text() and "unrated" not in item.inner_text()
+        # rated (its time rule names unrated games, so look for the marker itself)
+        assert "rated: no hints, no undo" in item.inner_text()
+        assert "unrated:" not in item.inner_text()
         assert "chose the seed" in fay.get_by_test_id(f"open-game-{seeded}").inner_text()
         shot(fay, "inv-open-games")
 

@@ -117,7 +117,21 @@ def _account(server: ServerProcess, name: str) -> httpx.Client:
     return client
 
 
-def test_a_game_between_two_accounts_moves_their_ratings(server: ServerProcess) -> None:
+def _play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
+    """Each account takes its highest tile until the game is over (bots play themselves)."""
+    deadline = time.monotonic() + 60
+    while not (state := players[0].get(f"/api/games/{game_id}").json())["over"]:
+        assert time.monotonic() < deadline
+        for player in players:
+            mine = player.get(f"/api/games/{game_id}").json()
+            if mine["acting"] is not None and mine["choices"]:
+                best = max(mine["choices"], key=lambda c: c["tile"])
+                action = {"action": best["action"], "ply": mine["ply"]}
+                assert player.post(f"/api/games/{game_id}/actions", json=action).status_code == 200
+    return dict(state)
+
+
+def test_a_rated_game_moves_ratings_and_two_newcomers_lift_nobody(server: ServerProcess) -> None:
     stamp = time.monotonic_ns() % 10**9
     ann, ben = _account(server, f"Ann{stamp}"), _account(server, f"Ben{stamp}")
     body = {
@@ -126,22 +140,21 @@ def test_a_game_between_two_accounts_moves_their_ratings(server: ServerProcess) 
     }
     game_id = ann.post("/api/games", json=body).json()["id"]
     assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
-    deadline = time.monotonic() + 60
-    while not (state := ann.get(f"/api/games/{game_id}").json())["over"]:
-        assert time.monotonic() < deadline
-        for player in (ann, ben):
-            mine = player.get(f"/api/games/{game_id}").json()
-            if mine["acting"] is not None and mine["choices"]:
-                best = max(mine["choices"], key=lambda c: c["tile"])
-                action = {"action": best["action"], "ply": mine["ply"]}
-                assert player.post(f"/api/games/{game_id}/actions", json=action).status_code == 200
-    ranks = state["result"]["ranks"]
+    ranks = _play_out(game_id, [ann, ben])["result"]["ranks"]
     for player, rank in zip((ann, ben), ranks, strict=True):
         game = player.get("/api/account").json()["games"][0]
         assert game["id"] == game_id and game["rated"] and game["rank"] == rank
-        before, after = game["rating"]["before"], game["rating"]["after"]
-        assert after != before
-        if ranks[0] != ranks[1]:  # the winner goes up, the other down
-            assert (after > before) == (rank == 1)
+        # a win over a provisional account lifts nobody (docs/web.md, "Fair play")
+        assert game["rating"]["after"] == game["rating"]["before"]
     board = {p["name"]: p for p in ann.get("/api/leaderboard/toy").json()["players"]}
     assert board[f"Ann{stamp}"]["games"] == board[f"Ben{stamp}"]["games"] == 1
+    # against a bot a newcomer's rating moves: the winner up, the loser down
+    seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "greedy"}]
+    bot_game = ann.post("/api/games", json={"type": "toy", "seats": seats}).json()["id"]
+    ranks = _play_out(bot_game, [ann])["result"]["ranks"]
+    game = ann.get("/api/account").json()["games"][0]
+    assert game["id"] == bot_game and game["rated"] and game["rank"] == ranks[0]
+    before, after = game["rating"]["before"], game["rating"]["after"]
+    assert after != before
+    if ranks[0] != ranks[1]:
+        assert (after > before) == (ranks[0] == 1)
