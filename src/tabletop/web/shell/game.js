@@ -639,6 +639,11 @@ function ratedText(state) {
     seed: t("Unrated: the seed was chosen"),
     casual: t("Unrated game: hints and undo allowed"),
   };
-  if (state.unrated === null && !state.over) return t("Rated game: no hints, no undo, and running out of time loses");
+  if (state.unrated === null && !state.over) {
+    // against bots running out of time hands the seat to the default bot (its chip says so)
+    return state.game.on_timeout === "abandon"
+      ? t("Rated game: no hints, no undo, and running out of time loses")
+      : t("Rated game: no hints, no undo");
+  }
   return why[state.unrated] || null;
 }
