@@ -100,7 +100,15 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         group.wait_for(state="attached")
         assert group.get_attribute("label") == "Bot accounts online"
         assert "Robo (bot account, online)" in str(group.text_content())
-        ann.get_by_test_id("seat-1-bot").select_option(value="account:Robo")
+        # the page may draw the form again once its requests are answered (seen once in a
+        # full run: the seat went back to our default bot): choose again until it holds
+        picker = ann.get_by_test_id("seat-1-bot")
+        for _ in range(3):
+            picker.select_option(value="account:Robo")
+            ann.wait_for_load_state("networkidle")
+            if picker.input_value() == "account:Robo":
+                break
+        assert picker.input_value() == "account:Robo"
         shot(ann, "bot-seat-picker")
         ann.get_by_test_id("create-game").click()
         invited = ann.get_by_test_id("invited-seat-1")
