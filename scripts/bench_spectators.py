@@ -81,6 +81,23 @@ class Player:
         return time.perf_counter() - sent, answer["ply"]
 
 
+async def new_game(url: str, seed: int, rng: random.Random) -> tuple[list[Player], str]:
+    """A new two-seat Nova Luna game of ``seed``: both seats' sockets, each past its
+    first state, and the game's socket URL (for spectators)."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+        body = {"type": "nova-luna", "seats": [{"kind": "human"}] * 2, "seed": seed}
+        created = (await http.post("/api/games", json=body)).json()
+    ws_url = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
+    players = []
+    for seat in created["seats"]:
+        ws = await websockets.connect(ws_url, max_size=2**22)
+        await ws.send(json.dumps({"type": "hello", "tokens": [seat["token"]]}))
+        players.append(Player(ws, rng))
+    for p in players:
+        await p.read_until(lambda m: m["type"] == "state")
+    return players, ws_url
+
+
 async def play(players: list[Player], moves: int) -> list[float]:
     """``moves`` moves by whoever's turn it is; their latencies."""
     latencies = []
@@ -114,17 +131,7 @@ def quantile(values: list[float], q: int) -> float:
 
 async def one_run(url: str, spectators: int, moves: int, seed: int) -> Figures:
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        body = {"type": "nova-luna", "seats": [{"kind": "human"}] * 2, "seed": seed}
-        created = (await http.post("/api/games", json=body)).json()
-    ws_url = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
-    players = []
-    for seat in created["seats"]:
-        ws = await websockets.connect(ws_url, max_size=2**22)
-        await ws.send(json.dumps({"type": "hello", "tokens": [seat["token"]]}))
-        players.append(Player(ws, rng))
-    for p in players:
-        await p.read_until(lambda m: m["type"] == "state")
+    players, ws_url = await new_game(url, seed, rng)
     alone = await play(players, moves)
     opened: list[float] = []
     start = time.perf_counter()

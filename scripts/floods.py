@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import random
 import resource
@@ -34,17 +33,17 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from loadtest import start_server  # noqa: E402 - a script beside this one
+from bench_spectators import new_game  # noqa: E402 - scripts beside this one
+from loadtest import start_server  # noqa: E402
 
 SOURCES = [f"127.0.0.{n}" for n in range(2, 30)]  # the flood's addresses: not the players'
 
@@ -52,60 +51,12 @@ SOURCES = [f"127.0.0.{n}" for n in range(2, 30)]  # the flood's addresses: not t
 # --- another player's move acks ----------------------------------------------------
 
 
-class Player:
-    """One seat's socket: acts on its turn, timing act -> ack."""
-
-    def __init__(self, ws: websockets.ClientConnection, rng: random.Random) -> None:
-        self.ws = ws
-        self.rng = rng
-        self.choices: list[str] = []
-        self.turn_ply: int | None = None
-        self.over = False
-
-    async def read_until(self, done: Callable[[dict], bool]) -> dict:
-        while True:
-            message = orjson.loads(await self.ws.recv())
-            if message["type"] == "state":
-                self.over = message["over"]
-                if message["choices"] is not None:
-                    self.choices = [c["action"] for c in message["choices"]]
-                self.turn_ply = message["ply"] if message["acting"] is not None else None
-            if done(message):
-                return message
-
-    async def move(self) -> tuple[float, int]:
-        ply = self.turn_ply
-        assert ply is not None
-        sent = time.perf_counter()
-        action = json.dumps({"type": "act", "action": self.rng.choice(self.choices), "ply": ply})
-        await self.ws.send(action)
-        answer = await self.read_until(lambda m: m["type"] in ("ack", "error"))
-        if answer["type"] == "error":
-            raise SystemExit(f"a move was refused: {answer['message']}")
-        return time.perf_counter() - sent, answer["ply"]
-
-
-async def _new_game(url: str, rng: random.Random) -> list[Player]:
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        body = {"type": "nova-luna", "seats": [{"kind": "human"}] * 2, "seed": rng.randrange(10**6)}
-        created = (await http.post("/api/games", json=body)).json()
-    ws_url = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
-    players = []
-    for seat in created["seats"]:
-        ws = await websockets.connect(ws_url, max_size=2**22)
-        await ws.send(json.dumps({"type": "hello", "tokens": [seat["token"]]}))
-        players.append(Player(ws, rng))
-    for p in players:
-        await p.read_until(lambda m: m["type"] == "state")
-    return players
-
-
 async def move_acks(url: str, moves: int, seed: int) -> list[float]:
     """``moves`` move acks, in as many games as it takes."""
     rng = random.Random(seed)
     latencies: list[float] = []
     while len(latencies) < moves:
-        players = await _new_game(url, rng)
+        players, _ = await new_game(url, rng.randrange(10**6), rng)
         while len(latencies) < moves and not any(p.over for p in players):
             mover = next((p for p in players if p.turn_ply is not None), None)
             if mover is None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import multiprocessing
 import random
 import statistics
@@ -42,10 +41,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_spectators import Player, play, spectator  # noqa: E402 - scripts beside this one
+from bench_spectators import Player, new_game, play, spectator  # noqa: E402 - scripts beside this one
 from loadtest import free_port  # noqa: E402
 
 from tabletop.server.ratelimit import RateLimits  # noqa: E402
@@ -152,19 +150,7 @@ async def finished_game(url: str) -> str:
 
 
 async def players_game(url: str, seed: int) -> tuple[list[Player], str]:
-    async with httpx.AsyncClient(base_url=url, timeout=60) as http:
-        body = {"type": "nova-luna", "seats": [{"kind": "human"}] * 2, "seed": seed}
-        created = (await http.post("/api/games", json=body)).json()
-    ws_url = url.replace("http", "ws", 1) + f"/api/games/{created['id']}/ws"
-    rng = random.Random(seed)
-    players = []
-    for seat in created["seats"]:
-        ws = await websockets.connect(ws_url, max_size=2**22)
-        await ws.send(json.dumps({"type": "hello", "tokens": [seat["token"]]}))
-        players.append(Player(ws, rng))
-    for p in players:
-        await p.read_until(lambda m: m["type"] == "state")
-    return players, ws_url
+    return await new_game(url, seed, random.Random(seed))
 
 
 async def sign_ins(url: str, stop: float, results: list[tuple[int, float]]) -> None:
