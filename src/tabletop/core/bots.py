@@ -12,12 +12,16 @@ repeatable.
 Traceback (most recent call last):
 ...
 tabletop.core.errors.BotSpecError: unknown bot 'nobody'; choose from first
+>>> registry.make_explaining("first")  # a hint needs a bot that says why
+Traceback (most recent call last):
+...
+tabletop.core.errors.BotSpecError: the bot 'first' cannot explain its choices
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from ..i18n import Reason
 from .errors import BotSpecError
@@ -50,6 +54,12 @@ class ExplainingBot(Bot, Protocol):
 BotFactory = Callable[[str | None, int | None], Bot]
 
 
+def can_explain(bot: Bot) -> TypeGuard[ExplainingBot]:
+    """Whether ``bot`` also says why it chooses (``ExplainingBot``): for the type
+    checker, what a hint needs is then known."""
+    return callable(getattr(bot, "explain", None))
+
+
 class BotRegistry:
     """Bots by name. ``load`` (if given) imports the modules that register bots,
     the first time a name is looked up, so importing a game stays cheap."""
@@ -75,6 +85,14 @@ class BotRegistry:
         if factory is None:
             raise BotSpecError(f"unknown bot {name!r}; choose from {', '.join(self.names())}")
         return factory(option or None, seed)
+
+    def make_explaining(self, spec: str, seed: int | None = None) -> ExplainingBot:
+        """Build a bot that can explain its choices (a hint's); ``BotSpecError`` if
+        ``spec`` is unknown or its bot does not explain."""
+        bot = self.make(spec, seed)
+        if not can_explain(bot):
+            raise BotSpecError(f"the bot {spec!r} cannot explain its choices")
+        return bot
 
     def _ensure_loaded(self) -> None:
         if self._load is not None:

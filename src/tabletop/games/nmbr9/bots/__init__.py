@@ -28,8 +28,7 @@ def hint_spec() -> str:
 
 def hint_bot(seed: int | None = 0) -> ExplainingBot:
     """The bot that gives hints (``explain(view)`` returns a placement and a reason)."""
-    # make_bot promises a Bot; the hint bots also explain (tests/*/test_bots.py check it)
-    return make_bot(hint_spec(), seed=seed)  # type: ignore[return-value]
+    return REGISTRY.make_explaining(hint_spec(), seed=seed)
 
 
 __all__ = [

@@ -13,7 +13,7 @@ writing a class with ``name`` and ``choose(view)`` and registering it in
 
 from __future__ import annotations
 
-from .base import Bot, BotSpecError, ExplainingBot, bot_names, make_bot, register
+from .base import REGISTRY, Bot, BotSpecError, ExplainingBot, bot_names, make_bot, register
 from .compiled import KERNEL
 
 #: The strongest bot at a short budget, per mode: what hints use.
@@ -28,8 +28,7 @@ def hint_spec(mode: str) -> str:
 
 def hint_bot(mode: str, seed: int | None = 0) -> ExplainingBot:
     """The bot that gives hints for a game ``mode`` (``"standard"`` or ``"solo"``)."""
-    # make_bot promises a Bot; the hint bots also explain (tests/*/test_bots.py check it)
-    return make_bot(hint_spec(mode), seed=seed)  # type: ignore[return-value]
+    return REGISTRY.make_explaining(hint_spec(mode), seed=seed)
 
 
 __all__ = [
