@@ -74,7 +74,7 @@ def test_replay_reports_the_first_violation(tmp_path, capsys):
     [
         (["selfplay", "--bots", "nobody"], "unknown bot 'nobody'"),
         (["selfplay", "--players", "2", "--bots", "a,b,c"], "3 bots named for 2 seat"),
-        (["selfplay", "--players", "1", "--first-game"], "first-game option"),
+        (["selfplay", "--players", "1", "--first-game"], "'first_game' is for 2 seats or more"),
         (["replay", "/nonexistent/file.json"], "no such file"),
     ],
 )

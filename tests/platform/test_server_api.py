@@ -80,7 +80,7 @@ def test_types_describe_bots_options_and_tiles(api: Api) -> None:
         (json.dumps({"seats": [HUMAN, {"kind": "bot", "bot": "nobody"}]}), 400, "unknown bot"),
         (json.dumps({"seats": [HUMAN, {"kind": "bot", "bot": "solo"}]}), 400, "only the solo"),
         (json.dumps({"seats": [HUMAN, {"kind": "bot", "bot": "mcts:x"}]}), 400, "mcts"),
-        (json.dumps({"seats": [HUMAN], "options": {"first_game": True}}), 400, "first-game"),
+        (json.dumps({"seats": [HUMAN], "options": {"first_game": True}}), 400, "2 seats or more"),
         (json.dumps({"seats": [HUMAN, HUMAN], "options": {"speed": 1}}), 400, "unknown option"),
         (json.dumps({"seats": [HUMAN, HUMAN], "seed": "x"}), 400, "'seed'"),
         (json.dumps({"seats": [HUMAN, HUMAN], "type": "chess"}), 400, "unknown game"),

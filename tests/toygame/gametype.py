@@ -15,8 +15,6 @@ from typing import Any
 
 from tabletop.core.errors import OptionsError
 from tabletop.core.game import JSON, SEQUENTIAL, GameType
-from tabletop.core.outcome import Outcome
-from tabletop.i18n import N_
 
 from .bots import REGISTRY
 from .page import BOTS, ToyPage
@@ -38,7 +36,6 @@ class ToyDraft(GameType):
     default_bot = "greedy"
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = False  # only the pile's order is hidden, from everyone
-    option_fields: list[JSON] = []
     #: The research encoding (tests/toygame/encoding.py, loaded only when asked for).
     research = "toygame.encoding:ENCODING"
     #: Its analysis (tests/toygame/analysis.py).
@@ -50,13 +47,8 @@ class ToyDraft(GameType):
     def parse_action(self, text: str) -> Any:
         return parse_action(text)
 
-    def check_options(self, options: JSON, players: int) -> JSON:
-        if not isinstance(options, dict):
-            raise OptionsError(N_("the options must be an object"))
-        if options:
-            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(options)))
-        _rules(players)
-        return {}
+    def check_table(self, options: JSON, players: int) -> None:
+        _rules(players)  # no variant options: only the number of seats to check
 
     def new_recorder(self, players: int, options: JSON, names: list[str], seed: int) -> Recorder:
         return Recorder.new(_rules(players), names, seed=seed)
@@ -85,12 +77,6 @@ class ToyDraft(GameType):
 
     def determinize(self, seat_record: Any, seed: int) -> Any:
         return read_seat_record(seat_record, seed).recorder.state
-
-    def outcome(self, record: JSON) -> Outcome:
-        result = record["result"]
-        return Outcome(
-            tuple(result["ranks"]), tuple(result["scores"]), "sum", False, len(record["turns"])
-        )
 
 
 def _rules(players: int) -> Game:

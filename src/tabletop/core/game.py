@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from ..i18n import N_, Part
 from .errors import BotSpecError, OptionsError, RecordError
 from .limits import UNLIMITED, BotLimits
+from .options import Option, add_flags, check_declared, read_flags
 from .outcome import Outcome
 
 if TYPE_CHECKING:
@@ -156,9 +157,9 @@ class GameType:
     quick_bots: ClassVar[frozenset[str]] = frozenset({"random"})
     #: False when every seat sees the same (no hidden hands): one view serves all.
     view_depends_on_seat: ClassVar[bool] = True
-    #: The game's options as the page offers them: ``{"name", "label", "type",
-    #: "default", ...}`` (``type`` "bool" or "choice" with ``choices``).
-    option_fields: ClassVar[list[JSON]] = []
+    #: The game's variant options, each declared once (``core.options.Option``): the
+    #: page's fields, ``check_options``, the command-line flags all come from them.
+    declared_options: ClassVar[tuple[Option, ...]] = ()
     #: The tournament that seeds the bots' ratings (``scripts/seed_bot_ratings.py``):
     #: seats per table and deals per table, every bot the page offers at every table.
     rating_seed: ClassVar[tuple[int, int]] = (2, 10)
@@ -189,11 +190,6 @@ class GameType:
         """The action written ``text`` (``InvalidActionError`` if it is none)."""
         raise NotImplementedError
 
-    def check_options(self, options: JSON, players: int) -> JSON:
-        """The options normalised (defaults filled in); ``OptionsError`` if they are
-        unknown, malformed or do not fit ``players``."""
-        raise NotImplementedError
-
     def new_recorder(self, players: int, options: JSON, names: list[str], seed: int) -> Recorder:
         """A new game, shuffled from ``seed``, with checked ``options``."""
         raise NotImplementedError
@@ -207,18 +203,35 @@ class GameType:
         """A one-line account of a game, e.g. ``'Ann wins ...; then Bob 4 — 37 turns'``."""
         raise NotImplementedError
 
-    def outcome(self, record: JSON) -> Outcome:
-        """The outcome of a finished game's record (one the game wrote itself)."""
-        raise NotImplementedError
-
     # -- hooks a game may override ------------------------------------------------------
 
+    def outcome(self, record: JSON) -> Outcome:
+        """The outcome of a finished game's record (one the game wrote itself): by
+        default the record replayed (``read_record``) and its state's ``outcome()``.
+        A game may read it from the record instead where that is much faster; the
+        conformance suite checks that both agree."""
+        return self.read_record(record).state.outcome()
+
+    def check_table(self, options: JSON, players: int) -> None:
+        """``OptionsError`` if the checked ``options`` do not fit together or at a
+        table of ``players`` (the rules' own limits); by default nothing."""
+
+    def check_options(self, options: JSON, players: int) -> JSON:
+        """The options normalised (every declared option, defaults filled in);
+        ``OptionsError`` if they are unknown, malformed or do not fit ``players``
+        (``declared_options``, then ``check_table``)."""
+        checked = check_declared(self.declared_options, options, players)
+        self.check_table(checked, players)
+        return checked
+
     def add_options(self, parser: argparse.ArgumentParser) -> None:
-        """Add the game's variant options (e.g. ``--first-game``) to a command."""
+        """Add the game's variant options (e.g. ``--first-game``) to a command: the
+        flags of ``declared_options``."""
+        add_flags(parser, self.declared_options)
 
     def options_from_args(self, args: argparse.Namespace) -> JSON:
         """The variant options as ``check_options`` takes them, from parsed arguments."""
-        return {}
+        return read_flags(args, self.declared_options)
 
     def add_commands(self, commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         """Add the game's own subcommands (terminal play) to the ``argparse``
@@ -318,9 +331,17 @@ class GameType:
             return self.plays_as(str(offer["spec"]))
         return self.default_bot
 
+    @property
+    def option_fields(self) -> list[JSON]:
+        """The game's options as the page offers them (``Option.page_field``)."""
+        return [option.page_field() for option in self.declared_options]
+
     def options(self, args: argparse.Namespace, players: int) -> JSON:
-        """The variant options from parsed arguments, checked for ``players``."""
-        return self.check_options(self.options_from_args(args), players)
+        """The variant options the command line sets, checked for ``players`` (the
+        options without a flag, such as a server's move clock, are left out)."""
+        given = self.options_from_args(args)
+        checked = self.check_options(given, players)
+        return {name: checked[name] for name in given}
 
     def check_bot(self, spec: str, players: int, limits: BotLimits = UNLIMITED) -> None:
         """``BotSpecError`` unless ``spec`` names a bot that can play here."""

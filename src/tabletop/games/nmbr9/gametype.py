@@ -18,28 +18,50 @@ from typing import Any
 from ...core.errors import OptionsError
 from ...core.game import DAILY_HEADLINE, JSON, NO_INDICES, SIMULTANEOUS, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
+from ...core.options import Choice, Option
 from ...core.outcome import Outcome
 from ...i18n import N_, Part
 from .bots.base import REGISTRY
 from .bots.compiled import KERNEL
-from .page import BOTS, MAX_TIME_LIMIT, OPTION_FIELDS, Nmbr9Page
+from .page import BOTS, Nmbr9Page
 from .records import Recorder, read_seat_record, replay, seat_record
 from .rules import CARDS, Game, Place, State, parse_action
 
+#: The longest time per move the game's own option may set, in seconds (the server's
+#: ``time_limit`` of a turn-based game may be longer).
+MAX_TIME_LIMIT = 3600
 
-def removal(text: str) -> int | None:
-    """An ``argparse`` type for ``--remove``: a number of cards, or ``random``."""
-    if text.strip().lower() == "random":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--remove takes a number of cards (0-{CARDS - 1}) or 'random', not {text!r}"
-        ) from None
-    if not 0 <= value < CARDS:
-        raise argparse.ArgumentTypeError(f"--remove takes 0 to {CARDS - 1} cards, not {value}")
-    return value
+#: The game's options, each declared once: the page's field, the check, the flag.
+OPTIONS = (
+    Option(
+        "remove",
+        N_("Remove cards unseen before play"),
+        default=0,
+        choices=(
+            Choice(0, N_("none (20 rounds)")),
+            Choice("random", N_("a random number, 1 to 4")),
+        ),
+        most=CARDS - 1,  # the API and the command line take any number of cards
+        invalid=N_("'remove' is 0 to {most} cards, or \"random\""),
+        flag="--remove",
+        metavar="K",
+        help="remove K cards unseen before play (20-K rounds), or 'random' for 1-4",
+    ),
+    Option(
+        "time_limit",
+        N_("Move clock (the default bot places for a seat out of time)"),
+        default=0,
+        choices=(
+            Choice(0, N_("none")),
+            Choice(30, N_("30 s")),
+            Choice(60, N_("60 s")),
+            Choice(120, N_("2 min")),
+        ),
+        most=MAX_TIME_LIMIT,  # what the API takes: the page offers the choices
+        invalid=N_("'time_limit' is 0 (none) or a number of seconds up to {most}"),
+        old_names=("clock",),  # its name before the server's time per move took it
+    ),
+)
 
 
 class Nmbr9(GameType):
@@ -56,7 +78,7 @@ class Nmbr9(GameType):
     default_bot = "greedy"
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = True  # a seat sees its own pending placement, nobody else's
-    option_fields = OPTION_FIELDS
+    declared_options = OPTIONS
     rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
     research = "tabletop.games.nmbr9.encoding:ENCODING"  # tabletop.research loads it
     analysis = "tabletop.games.nmbr9.analysis:ANALYSER"  # ``nmbr9 analyse FILE``
@@ -75,33 +97,8 @@ class Nmbr9(GameType):
             raise OptionsError(NO_INDICES) from None
         return decode(index) if 0 <= index < actions() else None
 
-    def check_options(self, options: JSON, players: int) -> JSON:
-        unknown = set(options) - {"remove", "time_limit", "clock"}
-        if unknown:
-            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
-        remove = options.get("remove", 0)
-        if remove != "random" and (type(remove) is not int or not 0 <= remove < CARDS):
-            raise OptionsError(N_("'remove' is 0 to {most} cards, or \"random\""), most=CARDS - 1)
-        time_limit = _time_limit(options)
-        _rules(players, {"remove": remove})
-        return {"remove": remove, "time_limit": time_limit}
-
-    def options_from_args(self, args: argparse.Namespace) -> JSON:
-        remove = getattr(args, "remove", 0)
-        return {"remove": "random" if remove is None else remove}
-
-    def options(self, args: argparse.Namespace, players: int) -> JSON:
-        _rules(players, self.options_from_args(args))
-        return self.options_from_args(args)
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--remove",
-            type=removal,
-            default=0,
-            metavar="K",
-            help="remove K cards unseen before play (20-K rounds), or 'random' for 1-4",
-        )
+    def check_table(self, options: JSON, players: int) -> None:
+        _rules(players, options)
 
     def new_recorder(self, players: int, options: JSON, names: list[str], seed: int) -> Recorder:
         return Recorder.new(_rules(players, options), names, seed=seed)
@@ -121,6 +118,7 @@ class Nmbr9(GameType):
         return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
+        # read from the record, not replayed: ratings and harnesses ask for every game
         result = record["result"]
         details: dict[str, float] = {}
         if len(record["players"]) == 1:
@@ -189,17 +187,3 @@ def describe(rec: Recorder) -> str:
 
 
 GAME = Nmbr9()
-
-
-def _time_limit(options: JSON) -> int:
-    """The option ``time_limit`` in seconds (0: none). Its name was ``clock`` before
-    the server's time per move took the name: both are accepted."""
-    if "clock" in options and "time_limit" in options and options["clock"] != options["time_limit"]:
-        raise OptionsError(N_("'clock' is the old name of 'time_limit': give one of them"))
-    seconds = options.get("time_limit", options.get("clock", 0))
-    if type(seconds) is not int or not 0 <= seconds <= MAX_TIME_LIMIT:
-        raise OptionsError(
-            N_("'time_limit' is 0 (none) or a number of seconds up to {most}"),
-            most=MAX_TIME_LIMIT,
-        )
-    return seconds

@@ -52,38 +52,6 @@ BOTS: list[JSON] = [
     {"spec": "planner:strong", "label": N_("Planner strong")},
 ]
 
-#: The longest time per move the game's own option may set, in seconds (the server's
-#: ``time_limit`` of a turn-based game may be longer).
-MAX_TIME_LIMIT = 3600
-
-
-#: The game's options as the page offers them.
-OPTION_FIELDS: list[JSON] = [
-    {
-        "name": "remove",
-        "label": N_("Remove cards unseen before play"),
-        "type": "choice",
-        "choices": [
-            {"value": 0, "label": N_("none (20 rounds)")},
-            {"value": "random", "label": N_("a random number, 1 to 4")},
-        ],
-        "default": 0,
-    },
-    {
-        "name": "time_limit",
-        "label": N_("Move clock (the default bot places for a seat out of time)"),
-        "type": "choice",
-        "choices": [
-            {"value": 0, "label": N_("none")},
-            {"value": 30, "label": N_("30 s")},
-            {"value": 60, "label": N_("60 s")},
-            {"value": 120, "label": N_("2 min")},
-        ],
-        "default": 0,
-        "max": MAX_TIME_LIMIT,  # what the API takes: the page offers the choices
-    },
-]
-
 
 class Nmbr9Page:
     """NMBR 9's browser side."""

@@ -21,6 +21,7 @@ from ...core.errors import OptionsError
 from ...core.game import DAILY_HEADLINE, JSON, NO_INDICES, SEQUENTIAL, GameType, share_line
 from ...core.game import Recorder as CoreRecorder
 from ...core.limits import BotLimits
+from ...core.options import Option
 from ...core.outcome import Outcome
 from ...i18n import N_, Part
 from .bots.base import REGISTRY
@@ -49,15 +50,16 @@ class NovaLuna(GameType):
     default_bot = "greedy"
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = False  # only the pile order is hidden, from everyone
-    option_fields = [
-        {
-            "name": "first_game",
-            "label": N_("First game (fewer discs to place)"),
-            "type": "bool",
-            "default": False,
-            "min_seats": 2,
-        }
-    ]
+    declared_options = (
+        Option(
+            "first_game",
+            N_("First game (fewer discs to place)"),
+            default=False,
+            min_seats=2,  # the solo game has no first-game variant
+            flag="--first-game",
+            help="fewer discs with 3-4 players (17/15)",
+        ),
+    )
     daily_play = ("solo",)  # the daily deal is the solo game: its own command plays it
     rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
     research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
@@ -77,23 +79,8 @@ class NovaLuna(GameType):
             raise OptionsError(NO_INDICES) from None
         return decode(index, state)
 
-    def check_options(self, options: JSON, players: int) -> JSON:
-        unknown = set(options) - {"first_game"}
-        if unknown:
-            raise OptionsError(N_("unknown option(s): {names}"), names=", ".join(sorted(unknown)))
-        first_game = options.get("first_game", False)
-        if not isinstance(first_game, bool):
-            raise OptionsError(N_("'first_game' must be true or false"))
-        _rules(players, {"first_game": first_game})
-        return {"first_game": first_game}
-
-    def options_from_args(self, args: argparse.Namespace) -> JSON:
-        return {"first_game": bool(getattr(args, "first_game", False))}
-
-    def add_options(self, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument(
-            "--first-game", action="store_true", help="fewer discs with 3-4 players (17/15)"
-        )
+    def check_table(self, options: JSON, players: int) -> None:
+        _rules(players, options)
 
     def bot_refusal(
         self, spec: str, bot: Bot, players: int, limits: BotLimits
@@ -131,6 +118,7 @@ class NovaLuna(GameType):
         return read_seat_record(seat_record, seed).recorder.state
 
     def outcome(self, record: JSON) -> Outcome:
+        # read from the record, not replayed: ratings and harnesses ask for every game
         result, turns = record["result"], len(record["turns"])
         if record["mode"] == "solo":
             details = {"phase 1": result["phase1"], "phase 2": result["phase2"]}

@@ -70,7 +70,8 @@ def setup(args: argparse.Namespace) -> tuple[Game, list[Seat], int]:
     """The game, the seats and the seed the options ask for."""
     seed = chosen_seed(args.seed)
     players, humans = args.players, args.humans
-    game = new_game(Game, players=players, remove=args.remove)
+    remove = None if args.remove == "random" else args.remove  # the option says "random"
+    game = new_game(Game, players=players, remove=remove)
     return game, make_seats(players, humans, bot_specs(args.bots), seed, make_bot), seed
 
 
