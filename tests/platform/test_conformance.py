@@ -1,20 +1,24 @@
 """What every game the platform hosts must do, checked the same way for each.
 
 Random games through the game's ``Table`` end, record themselves, replay to the
-same outcome and are fixed by their seed; outcomes are well formed; bad bot
-names and bad records are refused with the game's own errors.
+same outcome and are fixed by their seed; outcomes are well formed (and a game that
+reads a record's outcome itself agrees with replaying it); bad bot names and bad
+records are refused with the game's own errors; the declared options make the page's
+fields, the check and the command line's flags alike.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import pickle
 import random
 
 import pytest
 
-from tabletop.core.errors import BotSpecError, RecordError
-from tabletop.core.game import game_types, get_game
+from tabletop.core.errors import BotSpecError, OptionsError, RecordError
+from tabletop.core.game import GameType, game_types, get_game
+from tabletop.core.options import UNKNOWN
 from tabletop.core.web import SIMULTANEOUS, TAKE_BACK, ActionRejected, web_games
 from tabletop.harness.selfplay import play_game
 
@@ -51,6 +55,50 @@ def test_random_games_end_record_and_replay(name, players):
             assert rank == 1 + sum(other < rank for other in outcome.ranks)
             assert outcome.wins(seat) == (1 / outcome.ranks.count(1) if rank == 1 else 0)
         assert outcome.length > 0
+
+
+@pytest.mark.parametrize(("name", "players"), CASES)
+def test_the_outcome_of_a_record_is_that_of_its_replayed_state(name, players):
+    """``GameType.outcome`` replays the record by default; a game that reads the record
+    instead (much faster) must say the same as ``State.outcome()``."""
+    game = get_game(name)
+    for seed in (3, 4, 5):
+        record = play_game(game, ["random"] * players, seed)
+        assert game.outcome(record) == game.read_record(record).state.outcome()
+
+
+def _options_parser(game: GameType) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(exit_on_error=False)
+    game.add_options(parser)
+    return parser
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_declared_options_make_the_page_fields_the_check_and_the_flags(name):
+    game = get_game(name)
+    fields = game.describe()["options"]
+    assert fields == [option.page_field() for option in game.declared_options]
+    assert json.loads(json.dumps(fields)) == fields  # the page reads them as JSON
+    defaults = {option.name: option.default for option in game.declared_options}
+    for players in seat_counts(name):
+        assert game.check_options({}, players) == defaults
+        assert game.check_options(defaults, players) == defaults
+    with pytest.raises(OptionsError) as refused:
+        game.check_options({"no_such_option": 1}, game.max_seats)
+    assert refused.value.key == UNKNOWN
+    parser = _options_parser(game)
+    assert game.options(parser.parse_args([]), game.max_seats) == {
+        option.name: option.default for option in game.declared_options if option.flag
+    }
+    for option in game.declared_options:
+        if option.flag is None:
+            continue
+        values = [c.value for c in option.choices] if option.choices else [True, False]
+        for value in values:
+            switch = [option.flag] * (value != option.default)  # a switch: given or not
+            argv = [option.flag, str(value)] if option.choices else switch
+            read = game.options(parser.parse_args(argv), game.max_seats)
+            assert read[option.name] == value, argv  # a flag reads back the option's value
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -97,7 +97,7 @@ class Option:
             return type(value) is bool
         if any(type(value) is type(c.value) and value == c.value for c in self.choices):
             return True
-        return self.most is not None and type(value) is int and 0 <= value <= self.most
+        return self._in_range(value)
 
     def checked(self, value: object) -> Value:
         """``value`` if this option takes it; ``OptionsError`` (translated) otherwise."""
@@ -130,6 +130,19 @@ class Option:
         if self.min_seats is not None:
             field["min_seats"] = self.min_seats
         return field
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON schema of the values the option takes (the API's document)."""
+        if self.kind == "bool":
+            return {"type": "boolean"}
+        alternatives: list[dict[str, Any]] = []
+        if self.most is not None:
+            alternatives.append({"type": "integer", "minimum": 0, "maximum": self.most})
+        alternatives += [{"const": c.value} for c in self.choices if not self._in_range(c.value)]
+        return alternatives[0] if len(alternatives) == 1 else {"anyOf": alternatives}
+
+    def _in_range(self, value: object) -> bool:
+        return self.most is not None and type(value) is int and 0 <= value <= self.most
 
     def parse_flag(self, text: str) -> Value:
         """A ``"choice"`` flag's argument as the option's value (an ``argparse`` type)."""

@@ -233,13 +233,22 @@ NDJSON = {
 DOWNLOAD = "a download: Content-Disposition: attachment"
 
 GAME_TYPES = sorted(web_games())
-#: every game's options (``GameType.check_options``): a new game adds its own here
-GAME_OPTIONS: dict[str, JSON] = {
-    "first_game": boolean(),  # Nova Luna
-    "remove": {"anyOf": [integer(minimum=0, maximum=19), {"const": "random"}]},  # NMBR 9
-    "time_limit": nullable(integer(minimum=1)),  # NMBR 9's own move clock
-    "clock": nullable(integer(minimum=1)),  # its old name
-}
+
+
+def game_options() -> dict[str, JSON]:
+    """Every web game's options as a new game's request takes them, from the games'
+    declarations (``GameType.declared_options``), old names included."""
+    schemas: dict[str, list[JSON]] = {}
+    for game in web_games().values():
+        for option in game.declared_options:
+            for name in (option.name, *option.old_names):
+                found = schemas.setdefault(name, [])
+                if option.json_schema() not in found:
+                    found.append(option.json_schema())
+    return {name: s[0] if len(s) == 1 else {"anyOf": s} for name, s in sorted(schemas.items())}
+
+
+GAME_OPTIONS = game_options()
 CREATE_SEAT = obj(
     ("kind",),
     kind=text(enum=["human", "bot"]),
