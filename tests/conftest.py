@@ -24,7 +24,7 @@ from tabletop.core.game import register_game
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 from server_support import Api, ServerProcess, new_db
 
-register_game("toy", "toygame.gametype:GAME")  # a third game, in tests/toygame/ (in-process)
+register_game("toy", "toygame")  # a third game, in tests/toygame/ (in-process)
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
 

@@ -7,7 +7,8 @@ Its files: ``rules.py`` (the engine), ``records.py`` (the record format, replay)
 (the ``GameType``), ``web/`` (the page module), and its tests beside them.
 """
 
-#: ``register_game(NAME, TARGET)`` hosts it; ``TABLETOP_GAMES=toy=toygame.gametype:GAME``
-#: does for another process (with ``tests/`` on its ``PYTHONPATH``).
+#: ``register_game(NAME, TARGET)`` hosts it (the package: its ``gametype:GAME``);
+#: ``TABLETOP_GAMES=toy=toygame`` does for another process (with ``tests/`` on its
+#: ``PYTHONPATH``).
 NAME = "toy"
-TARGET = "toygame.gametype:GAME"
+TARGET = "toygame"

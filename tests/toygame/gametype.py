@@ -37,9 +37,9 @@ class ToyDraft(GameType):
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = False  # only the pile's order is hidden, from everyone
     #: The research encoding (tests/toygame/encoding.py, loaded only when asked for).
-    research = "toygame.encoding:ENCODING"
+    research = ".encoding:ENCODING"
     #: Its analysis (tests/toygame/analysis.py).
-    analysis = "toygame.analysis:ANALYSER"
+    analysis = ".analysis:ANALYSER"
     bots = REGISTRY
     bot_offers = {"standard": BOTS}
     page = ToyPage()

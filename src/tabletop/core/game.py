@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Sequence
 from importlib import import_module
 from importlib.util import find_spec
@@ -163,10 +164,12 @@ class GameType:
     #: The tournament that seeds the bots' ratings (``scripts/seed_bot_ratings.py``):
     #: seats per table and deals per table, every bot the page offers at every table.
     rating_seed: ClassVar[tuple[int, int]] = (2, 10)
-    #: ``"module:attribute"`` of the game's research encoding (optional extra), or None.
+    #: ``"module:attribute"`` of the game's research encoding (optional extra), or None;
+    #: a module starting with ``.`` lies in the game's package (``".encoding:ENCODING"``,
+    #: ``load``), so the game's folder moves without edits.
     research: ClassVar[str | None] = None
     #: ``"module:attribute"`` of the game's ``analysis.Analyser`` (finished games judged
-    #: move by move), or None.
+    #: move by move), or None; relative as ``research``.
     analysis: ClassVar[str | None] = None
     #: The daily challenge (``tabletop.daily``): the seats and options of each day's
     #: deal, and the arguments of the game's own terminal play that deal the same way
@@ -245,7 +248,7 @@ class GameType:
         warning = self.kernel_warning()
         if warning is not None:
             print(f"warning: {warning}")
-        package = type(self).__module__.rpartition(".")[0]
+        package = self.package
         if find_spec(f"{package}.bench") is None:
             print(f"{self.title} has no engine benchmark")
             return 0
@@ -255,7 +258,7 @@ class GameType:
     def play(self, args: argparse.Namespace) -> int:
         """Terminal play (``add_commands``): the ``play_from_args`` of the game folder's
         ``terminal/app.py``, imported only when a game is played."""
-        package = type(self).__module__.rpartition(".")[0]
+        package = self.package
         return int(import_module(f"{package}.terminal.app").play_from_args(args))
 
     def bot_refusal(
@@ -412,9 +415,19 @@ class GameType:
         """The game's analyser (``analysis``), imported when first asked for."""
         if self.analysis is None:
             return None
-        module, _, attribute = self.analysis.partition(":")
-        found: Analyser = getattr(import_module(module), attribute)
+        found: Analyser = self.load(self.analysis)
         return found
+
+    @property
+    def package(self) -> str:
+        """The package the game's ``GameType`` lies in: relative names start there."""
+        module = type(self).__module__
+        return sys.modules[module].__package__ or module.rpartition(".")[0]
+
+    def load(self, target: str) -> Any:  # Any: whatever the target names
+        """What ``target`` (``"module:attribute"``, e.g. ``research``) names, its module
+        imported; a module starting with ``.`` is found in the game's ``package``."""
+        return load_target(target, self.package)
 
     @property
     def assets(self) -> Traversable:
@@ -425,23 +438,49 @@ class GameType:
         return self.page.assets
 
 
-#: The games this platform ships: name -> "module:attribute" of the ``GameType``.
+#: The games this platform ships: name -> their package in ``tabletop.games`` (each
+#: one's ``GameType`` is ``gametype:GAME`` there, ``load_target``).
 BUILTIN = {
-    "nova-luna": "tabletop.games.novaluna.gametype:GAME",
-    "nmbr9": "tabletop.games.nmbr9.gametype:GAME",
+    "nova-luna": ".novaluna",
+    "nmbr9": ".nmbr9",
 }
+SHIPPED_PACKAGE = "tabletop.games"
 
-#: Games added from outside the package, e.g. by tests: ``name=module:attribute``
-#: pairs separated by ``;``. A server started in a subprocess sees them too.
+#: Games added from outside the package, e.g. by tests: ``name=target`` pairs
+#: separated by ``;`` (``register_game``). A server started in a subprocess sees them.
 GAMES_VARIABLE = "TABLETOP_GAMES"
 
-_REGISTRY: dict[str, str] = dict(BUILTIN)
+#: The game type a package holds when a registration names only the package.
+GAME_TYPE_IN_PACKAGE = "gametype:GAME"
+
+
+def load_target(target: str, package: str | None = None) -> Any:  # Any: what it names
+    """What ``target`` names: ``"module:attribute"``, the module absolute or, starting
+    with ``.``, relative to ``package``; a target without ``:`` names a game's package,
+    whose ``GameType`` is ``gametype:GAME`` (``GAME_TYPE_IN_PACKAGE``).
+
+    >>> load_target(".nmbr9", "tabletop.games").title
+    'NMBR 9'
+    >>> load_target("tabletop.games.nmbr9.gametype:GAME").name
+    'nmbr9'
+    """
+    if ":" not in target:
+        module, attribute = f"{target}.{GAME_TYPE_IN_PACKAGE}".split(":")
+    else:
+        module, _, attribute = target.partition(":")
+    if module.startswith(".") and package is None:
+        raise ValueError(f"{target!r} is relative: it needs the package it starts from")
+    return getattr(import_module(module, package), attribute)
+
+
+_REGISTRY: dict[str, str] = {name: SHIPPED_PACKAGE + package for name, package in BUILTIN.items()}
 _LOADED: dict[str, GameType] = {}
 
 
 def register_game(name: str, target: str) -> None:
-    """Host the game whose ``GameType`` is ``target`` (``"module:attribute"``) as
-    ``name``, in this process; see ``GAMES_VARIABLE`` for other processes."""
+    """Host the game whose ``GameType`` is ``target`` as ``name``, in this process:
+    its package (``"toygame"``: ``toygame.gametype:GAME``) or ``"module:attribute"``;
+    see ``GAMES_VARIABLE`` for other processes."""
     _REGISTRY[name] = target
     _LOADED.pop(name, None)
 
@@ -469,6 +508,5 @@ def get_game(name: str) -> GameType:
         registry = _registry()
         if not isinstance(name, str) or name not in registry:
             raise OptionsError(f"unknown game {name!r}; choose from {', '.join(sorted(registry))}")
-        module, _, attribute = registry[name].partition(":")
-        _LOADED[name] = getattr(import_module(module), attribute)
+        _LOADED[name] = load_target(registry[name])
     return _LOADED[name]

@@ -33,7 +33,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import import_module
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from ..core.errors import IllegalActionError, RecordError
@@ -234,18 +233,19 @@ class Encoding(Protocol):
         ``reset(options=...)``): a record read into the encoding (``research.dataset``)."""
 
 
-_LOADED: dict[str, Encoding] = {}  # by "module:attribute"
+_LOADED: dict[tuple[str, str], Encoding] = {}  # by (the game's package, ``research``)
 
 
 def encoding(name: str) -> Encoding:
     """The encoding of the registered game ``name``; ``ValueError`` if it has none."""
-    target = getattr(get_game(name), "research", None)
+    game = get_game(name)
+    target = getattr(game, "research", None)
     if not target:
         raise ValueError(f"the game {name!r} has no research encoding")
-    if target not in _LOADED:
-        module, _, attribute = target.partition(":")
-        _LOADED[target] = getattr(import_module(module), attribute)
-    return _LOADED[target]
+    key = (game.package, target)  # ".encoding:ENCODING" is each game's own
+    if key not in _LOADED:
+        _LOADED[key] = game.load(target)
+    return _LOADED[key]
 
 
 def encoded_games() -> list[str]:

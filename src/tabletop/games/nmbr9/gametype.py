@@ -80,8 +80,8 @@ class Nmbr9(GameType):
     view_depends_on_seat = True  # a seat sees its own pending placement, nobody else's
     declared_options = OPTIONS
     rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
-    research = "tabletop.games.nmbr9.encoding:ENCODING"  # tabletop.research loads it
-    analysis = "tabletop.games.nmbr9.analysis:ANALYSER"  # ``nmbr9 analyse FILE``
+    research = ".encoding:ENCODING"  # tabletop.research loads it
+    analysis = ".analysis:ANALYSER"  # ``nmbr9 analyse FILE``
     bots = REGISTRY
     kernel = KERNEL  # optional: without it the planner levels play as greedy, said at start
     bot_offers = {"standard": BOTS}

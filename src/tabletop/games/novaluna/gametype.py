@@ -62,8 +62,8 @@ class NovaLuna(GameType):
     )
     daily_play = ("solo",)  # the daily deal is the solo game: its own command plays it
     rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
-    research = "tabletop.games.novaluna.encoding:ENCODING"  # tabletop.research loads it
-    analysis = "tabletop.games.novaluna.analysis:ANALYSER"  # `novaluna analyse FILE`
+    research = ".encoding:ENCODING"  # tabletop.research loads it
+    analysis = ".analysis:ANALYSER"  # `novaluna analyse FILE`
     bots = REGISTRY
     kernel = KERNEL  # optional: without it the solo planner plays as greedy, said at start
     bot_offers = BOTS
