@@ -22,6 +22,7 @@ from browser_support import (
     running_server,
     shot,
     wait_for_ply_after,
+    wait_until_over,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -722,3 +723,18 @@ def test_a_hint_names_its_spot_as_the_keyboard_does_and_moves_the_ghost_there(
     text = page.inner_text("[data-testid=hint-box]")
     assert f"at {spot_name(g['x'], g['y'])}, on level" in text, text
     assert page.locator("[data-testid=hint-outline]").count() == 1
+
+
+@pytest.mark.parametrize("size", ["desktop"])
+def test_a_replay_steps_round_by_round(page: Any, server: str) -> None:
+    """The replay counts NMBR 9's steps as rounds: the game's facts say so
+    (``replay_step``), not a word in its page module."""
+    game = create_n9(server, [GREEDY, {"kind": "bot", "bot": "random"}], options={"remove": 17})
+    wait_until_over(server, game["id"])
+    page.goto(f"{server}/replay/{game['id']}")
+    counter = page.locator("[data-testid=replay-counter]")
+    counter.wait_for()
+    assert counter.inner_text().startswith("Start · 3 rounds")
+    assert page.get_attribute("[data-testid=replay-slider]", "aria-label") == "Round"
+    page.click("[data-testid=replay-next]")
+    assert counter.inner_text().startswith("Round 1 of 3")

@@ -17,7 +17,7 @@ import random
 import pytest
 
 from tabletop.core.errors import BotSpecError, OptionsError, RecordError
-from tabletop.core.game import GameType, game_types, get_game
+from tabletop.core.game import ROUND, TURN, GameType, game_types, get_game
 from tabletop.core.options import UNKNOWN
 from tabletop.core.web import SIMULTANEOUS, TAKE_BACK, ActionRejected, web_games
 from tabletop.harness.selfplay import play_game
@@ -190,6 +190,19 @@ def test_web_matches_play_out_and_rebuild_from_their_stored_actions(name):
     assert frames[-1]["view"] == json.loads(json.dumps(match.view(None)))
     with pytest.raises(ActionRejected):
         match.apply(0, stored[-1][1])
+
+
+@pytest.mark.parametrize("name", WEB_GAMES)
+def test_the_page_is_told_what_a_replay_step_is(name):
+    """replay.js counts turns or rounds by the facts' ``replay_step`` (by default rounds
+    in a simultaneous game): the replay's steps must be what the outcome counts."""
+    web = web_games()[name]
+    step = web.describe()["replay_step"]
+    assert step in (TURN, ROUND)
+    record = play_game(web, ["random"] * min(2, web.max_seats), 6)
+    outcome = web.outcome(record)
+    # the replay's steps are those the outcome counts: "Turn 3 of 37" is the 37 turns
+    assert (len(web.replay(record)) - 1, outcome.length_name) == (outcome.length, step + "s")
 
 
 @pytest.mark.parametrize("name", [n for n in WEB_GAMES if web_games()[n].dynamics == SIMULTANEOUS])

@@ -54,6 +54,10 @@ JSON = dict[str, Any]
 SEQUENTIAL = "sequential"
 SIMULTANEOUS = "simultaneous"
 
+#: ``GameType.replay_step``: what one step of the replay page shows.
+TURN = "turn"
+ROUND = "round"
+
 
 class View(Protocol):
     """What one seat may know: a bot chooses from it, and it holds nothing more."""
@@ -335,6 +339,13 @@ class GameType:
         return self.default_bot
 
     @property
+    def replay_step(self) -> str:
+        """What one step of the replay page (``replay``'s frames) is: a ``ROUND`` in a
+        simultaneous game, whose actions come to light a round at a time, else a
+        ``TURN``. The page counts and names its steps by it."""
+        return ROUND if self.dynamics == SIMULTANEOUS else TURN
+
+    @property
     def option_fields(self) -> list[JSON]:
         """The game's options as the page offers them (``Option.page_field``)."""
         return [option.page_field() for option in self.declared_options]
@@ -398,6 +409,7 @@ class GameType:
             "dynamics": self.dynamics,
             "bots": self.bot_offers,
             "options": self.option_fields,
+            "replay_step": self.replay_step,
             "analysable": self.analysis is not None,
         }
         if self.page is not None:

@@ -21,7 +21,7 @@ export async function showReplay(root, gameId, navigate) {
     const type = types.find((t) => t.name === data.game) || types[0];
     const mod = await gameModule(type.name, type);
     offerColourSymbols(mod);
-    viewer = new ReplayViewer(page, mod, data, label, gameId ? null : () => { viewer.destroy(); viewer = null; clear(page); page.append(uploadCard(open)); }, gameId);
+    viewer = new ReplayViewer(page, mod, type, data, label, gameId ? null : () => { viewer.destroy(); viewer = null; clear(page); page.append(uploadCard(open)); }, gameId);
   }
 
   if (gameId) {
@@ -99,14 +99,15 @@ function icon(path) {
 }
 
 class ReplayViewer {
-  constructor(root, mod, data, label, onClose, gameId = null) {
+  constructor(root, mod, type, data, label, onClose, gameId = null) {
     this.mod = mod;
+    this.rounds = type.replay_step === "round"; // a step is a round (simultaneous play), else a turn
     this.frames = data.frames;
     this.players = data.players || [];
     this.bots = data.bots || []; // a stored game says which seats are bots (their names translate)
     this.index = 0;
     const n = this.frames.length - 1;
-    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": this.mod.replayStep === "Round" ? t("Round") : t("Turn"),
+    this.slider = h("input", { type: "range", min: "0", max: String(n), value: "0", "data-testid": "replay-slider", "aria-label": this.rounds ? t("Round") : t("Turn"),
       oninput: (e) => this.go(Number(e.target.value)) });
     this.counter = h("span", { class: "replay-counter", "data-testid": "replay-counter" });
     const btn = (icon, testid, title, f) => h("button", { class: "btn small icon", "data-testid": testid, title, "aria-label": title, onclick: f }, icon);
@@ -143,10 +144,9 @@ class ReplayViewer {
     const n = this.frames.length - 1;
     this.index = Math.max(0, Math.min(n, i));
     this.slider.value = String(this.index);
-    const rounds = this.mod.replayStep === "Round";
     this.counter.textContent = this.index === 0
-      ? (rounds ? tn("Start · {n} round", "Start · {n} rounds", n) : tn("Start · {n} turn", "Start · {n} turns", n))
-      : (rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n }));
+      ? (this.rounds ? tn("Start · {n} round", "Start · {n} rounds", n) : tn("Start · {n} turn", "Start · {n} turns", n))
+      : (this.rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n }));
     const frame = this.frames[this.index];
     const view = frame.view;
     const count = this.mod.seatCount ? this.mod.seatCount(view) : view.seats.length;
@@ -174,16 +174,15 @@ class ReplayViewer {
 
   /** What a screen reader hears at a step: the turn and its move (the log's own words). */
   sentence(frame, n) {
-    const rounds = this.mod.replayStep === "Round";
     if (this.index === 0) {
-      return rounds ? tn("Start of the game: {n} round.", "Start of the game: {n} rounds.", n)
+      return this.rounds ? tn("Start of the game: {n} round.", "Start of the game: {n} rounds.", n)
         : tn("Start of the game: {n} turn.", "Start of the game: {n} turns.", n);
     }
     const entry = frame.log[frame.log.length - 1];
     const name = (i) => (this.players[i] ? (this.bots[i] ? t(this.players[i]) : this.players[i]) : t("Seat {n}", { n: i + 1 }));
     const said = this.mod.moveSentence ? this.mod.moveSentence(entry, name) : partsText(entry.parts, entry.text);
     // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
-    const step = rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n });
+    const step = this.rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n });
     // a game may word the whole step itself (NMBR 9: "Round 3 of 20, the 7: Ann placed …")
     const own = this.mod.replaySentence ? this.mod.replaySentence(entry, name, n) : null;
     if (own) return frame.view.over ? t("{move}. Game over.", { move: own }) : t("{move}.", { move: own });

@@ -231,8 +231,6 @@ const nmbr9 = {
     return view.players;
   },
 
-  replayStep: "Round",
-
   bannerTitle(state) {
     const v = state.view;
     return v.over ? t("Game over") : t("{i} of {n} rounds played", { i: v.round, n: v.rounds });
