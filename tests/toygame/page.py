@@ -75,7 +75,7 @@ class ToyPage:
         return frames
 
     def hint(self, view: View, seed: int) -> JSON:
-        action, reason = REGISTRY.make("greedy", seed=seed).explain(view)  # type: ignore[attr-defined]
+        action, reason = REGISTRY.make_explaining("greedy", seed=seed).explain(view)
         return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
 
     def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
