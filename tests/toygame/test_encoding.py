@@ -2,8 +2,9 @@
 encoder follows the rules, sees no pile order, and PettingZoo's ``api_test``,
 Gymnasium's ``check_env`` and OpenSpiel's ``random_sim_test`` pass for it.
 
-The encoding contract (``tabletop.research.encoding``) and the adapters written over it
-come from the research branch: without them this module is skipped."""
+The encoding contract is ``tabletop.research.encoding``'s; the checks that every encoded
+game gets are in ``tests/research`` (docs/adding-a-game.md, "The research encoding").
+Without numpy (the extra ``rl``) this module is skipped."""
 
 from __future__ import annotations
 

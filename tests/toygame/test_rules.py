@@ -12,11 +12,11 @@ import toygame
 from tabletop.core.errors import IllegalActionError, InvalidActionError, RecordError
 from tabletop.core.game import get_game
 from tabletop.harness.selfplay import play_game
-from toygame import bots, gametype, page, records, rules
+from toygame import analysis, bots, gametype, page, records, rules
 from toygame.rules import MARKET, TILES, Game, Take, parse_action
 
 
-@pytest.mark.parametrize("module", [toygame, rules, records, bots, page, gametype])
+@pytest.mark.parametrize("module", [toygame, rules, records, bots, page, gametype, analysis])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 
