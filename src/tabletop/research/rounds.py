@@ -112,10 +112,11 @@ def follow_rounds(
 ) -> list[int]:
     """OpenSpiel's history of an undealt game (``Setup.undealt()``) along a seat
     record's rounds (per round its chance outcome and each seat's action, ``None`` where
-    not made or hidden), up to where ``seat`` is to act, or, if it has acted, to the
-    next seat that has not. OpenSpiel's round goes in seat order: the seats before
-    ``seat`` that have not acted (or whose action is hidden) get one drawn with ``rng``
-    among their legal actions. ``index(round, seat, action)`` is a made action's index
+    not made; a hidden one drawn already, ``core.rounds.draw_hidden``), up to where
+    ``seat`` is to act, or, if it has acted, to the first seat that has not (its own
+    action then waits: OpenSpiel's round goes in seat order, and would resolve). The
+    seats before ``seat`` that have not acted get an action drawn with ``rng`` among
+    their legal ones, so that ``seat`` is to act. ``index(round, seat, action)`` is a made action's index
     (``RecordError`` where the encoding cannot express it)."""
     history: list[int] = []
     try:
@@ -125,7 +126,7 @@ def follow_rounds(
             for other in range(len(made)):
                 if made[other] is not None:
                     action = index(number, other, made[other])
-                elif other < seat:
+                elif other < seat and made[seat] is None:
                     legal = chance.legal_actions(other)
                     if not legal:
                         raise RecordError(f"round {number + 1}: seat {other} has no legal action")
