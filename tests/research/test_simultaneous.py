@@ -19,12 +19,12 @@ from research_support import research_games
 SIMULTANEOUS = [name for name in research_games() if encoding(name).simultaneous]
 
 
-def test_the_simultaneous_games_are_there():
+def test_the_simultaneous_games_are_there() -> None:
     assert {"nmbr9", "sealed-bids"} <= set(SIMULTANEOUS)
 
 
 @pytest.mark.parametrize("name", SIMULTANEOUS)
-def test_no_observation_changes_while_other_seats_act_in_the_open_round(name):
+def test_no_observation_changes_while_other_seats_act_in_the_open_round(name: str) -> None:
     players = min(3, get_game(name).max_seats)
     encoder = encoding(name).setup(players).deal(7, {})
     rng = random.Random(7)
@@ -45,7 +45,7 @@ def test_no_observation_changes_while_other_seats_act_in_the_open_round(name):
 
 
 @pytest.mark.parametrize("name", SIMULTANEOUS)
-def test_the_information_state_hides_the_open_rounds_other_actions(name):
+def test_the_information_state_hides_the_open_rounds_other_actions(name: str) -> None:
     undealt = encoding(name).setup(2).undealt()
     history: list[int] = []
     rng = random.Random(3)

@@ -234,7 +234,7 @@ class SealedSetup:
     def __init__(self, players: int) -> None:
         Game(players)  # ValueError for a seat count the game does not have
         self.players = players
-        self.observation_shape = (HEADER + CARDS + players * (1 + CARDS),)
+        self.observation_shape: tuple[int, ...] = (HEADER + CARDS + players * (1 + CARDS),)
         self.max_game_length = CARDS * (players + 1)  # per round a chance node, the bids
         self.information_size = self.observation_shape[0] + self.max_game_length
         self.min_utility, self.max_utility = -1.0, 1.0

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from tabletop.core.errors import OptionsError
 from tabletop.core.game import JSON, SIMULTANEOUS, GameType
@@ -35,7 +35,7 @@ class SealedBids(GameType):
     default_bot = "greedy"
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = True  # a seat sees its own pending bid, nobody else's
-    option_fields: list[JSON] = []
+    option_fields: ClassVar[list[JSON]] = []
     #: The research encoding (tests/sealedbid/encoding.py, loaded only when asked for).
     research = "sealedbid.encoding:ENCODING"
     bots = REGISTRY

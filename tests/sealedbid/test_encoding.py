@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -23,16 +24,16 @@ from tabletop.research.encoding import CHANCE, TERMINAL, encoding, spiel_name  #
 ENCODING = sealed_encoding.ENCODING
 
 
-def test_doctests():
+def test_doctests() -> None:
     assert doctest.testmod(sealed_encoding).failed == 0
 
 
-def test_the_game_names_its_encoding():
+def test_the_game_names_its_encoding() -> None:
     assert encoding("sealed-bids") is ENCODING
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_a_dealt_encoder_plays_the_recorded_game_to_the_same_ranks(players):
+def test_a_dealt_encoder_plays_the_recorded_game_to_the_same_ranks(players: int) -> None:
     game = get_game("sealed-bids")
     for seed in range(5):
         record = play_game(game, ["random", "greedy", "random"][:players], seed)
@@ -46,7 +47,7 @@ def test_a_dealt_encoder_plays_the_recorded_game_to_the_same_ranks(players):
         assert encoder.reward_scores() == [float(s) for s in record["result"]["scores"]]
 
 
-def test_observations_hold_no_prize_order():
+def test_observations_hold_no_prize_order() -> None:
     setup = ENCODING.setup(2)
     one = setup.deal(0, {"prizes": [2, 1, 3, 4, 5, 6]})
     other = setup.deal(0, {"prizes": [2, 6, 5, 4, 3, 1]})  # same first prize
@@ -54,7 +55,7 @@ def test_observations_hold_no_prize_order():
         assert np.array_equal(one.observe(seat), other.observe(seat))
 
 
-def test_an_observation_does_not_show_whether_another_seat_has_bid():
+def test_an_observation_does_not_show_whether_another_seat_has_bid() -> None:
     """The hidden-history rule (``tabletop.research.rounds``): while the round is open,
     another seat's bid — which, and whether there is one — leaves a seat's observation
     as it was; the round's resolution shows them all."""
@@ -71,7 +72,7 @@ def test_an_observation_does_not_show_whether_another_seat_has_bid():
     assert encoder.is_over
 
 
-def test_the_pettingzoo_api_tests_pass():
+def test_the_pettingzoo_api_tests_pass() -> None:
     from pettingzoo.test import api_test, parallel_api_test
 
     from tabletop.research import aec
@@ -84,7 +85,7 @@ def test_the_pettingzoo_api_tests_pass():
             parallel_api_test(parallel_env("sealed-bids", players=players), num_cycles=50)
 
 
-def test_the_chance_nodes_turn_the_unseen_prizes_uniformly():
+def test_the_chance_nodes_turn_the_unseen_prizes_uniformly() -> None:
     encoder = ENCODING.setup(2).undealt()
     rng = random.Random(2)
     seen: list[int] = []
@@ -103,7 +104,7 @@ def test_the_chance_nodes_turn_the_unseen_prizes_uniformly():
 
 
 @pytest.fixture
-def spiel():
+def spiel() -> Any:
     pyspiel = pytest.importorskip("pyspiel")
     from tabletop.research import openspiel
 
@@ -111,13 +112,13 @@ def spiel():
     return pyspiel
 
 
-def test_openspiels_random_sim_test_passes(spiel):
+def test_openspiels_random_sim_test_passes(spiel: Any) -> None:
     for players in (2, 3):
         game = spiel.load_game(spiel_name("sealed-bids"), {"players": players})
         spiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
-def test_the_information_state_hides_the_open_rounds_other_bids(spiel):
+def test_the_information_state_hides_the_open_rounds_other_bids(spiel: Any) -> None:
     game = spiel.load_game(spiel_name("sealed-bids"), {"players": 2})
     state = game.new_initial_state()
     state.apply_action(2)  # the prize 3
@@ -132,7 +133,7 @@ def test_the_information_state_hides_the_open_rounds_other_bids(spiel):
     assert infos == {"prize 3 ?"} and len(tensors) == 1
 
 
-def test_a_resampled_state_keeps_what_the_seat_knows(spiel):
+def test_a_resampled_state_keeps_what_the_seat_knows(spiel: Any) -> None:
     game = spiel.load_game(spiel_name("sealed-bids"), {"players": 3})
     rng = random.Random(3)
     state, checked = game.new_initial_state(), 0

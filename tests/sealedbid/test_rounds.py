@@ -29,7 +29,7 @@ def play(actions: list[tuple[int, str]]) -> tuple[Match, list[Step]]:
     return match, steps
 
 
-def test_a_bid_is_logged_without_its_card_until_the_round_resolves():
+def test_a_bid_is_logged_without_its_card_until_the_round_resolves() -> None:
     match = new_match()
     prize = match.view(None)["prize"]
     applied = match.apply(0, "bid 5")
@@ -48,7 +48,7 @@ def test_a_bid_is_logged_without_its_card_until_the_round_resolves():
     assert match.view(1)["won"] == [[prize], []] and match.view(1)["round"] == 1
 
 
-def test_a_take_back_is_as_if_the_bid_was_never_made():
+def test_a_take_back_is_as_if_the_bid_was_never_made() -> None:
     match, fresh = new_match(), new_match()
     match.apply(1, "bid 3")
     log = match.apply(1, TAKE_BACK).log
@@ -58,7 +58,7 @@ def test_a_take_back_is_as_if_the_bid_was_never_made():
     assert not match.has_pending(1) and match.active_seats() == {0, 1}
 
 
-def test_only_a_pending_bid_can_be_taken_back():
+def test_only_a_pending_bid_can_be_taken_back() -> None:
     match = new_match()
     for actions in ([], [(0, "bid 1"), (1, "bid 2")]):  # none yet; the round resolved
         for seat, action in actions:
@@ -67,7 +67,7 @@ def test_only_a_pending_bid_can_be_taken_back():
             match.apply(0, TAKE_BACK)
 
 
-def test_undo_against_a_bot_takes_the_seats_bid_back_and_keeps_the_bots():
+def test_undo_against_a_bot_takes_the_seats_bid_back_and_keeps_the_bots() -> None:
     actions = [(1, "bid 6"), (0, "bid 1"), (1, "bid 2"), (0, "bid 3")]
     before, _ = play(actions[:3])  # round 2: the bot has bid, the seat not yet
     match, steps = play(actions)
@@ -80,12 +80,12 @@ def test_undo_against_a_bot_takes_the_seats_bid_back_and_keeps_the_bots():
     assert GAME.verify(after.record(["Ann", "Bot"])).startswith("unfinished after 1 round")
 
 
-def test_undo_before_any_round_resolved_says_why_not():
+def test_undo_before_any_round_resolved_says_why_not() -> None:
     match, steps = play([(1, "bid 4")])
     assert match.undo(steps, 0) == "no round has resolved yet: you have nothing to undo"
 
 
-def test_the_replay_shows_a_frame_per_round_with_the_round_log():
+def test_the_replay_shows_a_frame_per_round_with_the_round_log() -> None:
     match = new_match(3)
     while not match.is_over():
         for seat in sorted(match.active_seats()):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import json
+from types import ModuleType
 
 import pytest
 
@@ -17,11 +18,11 @@ from tabletop.harness.selfplay import play_game
 
 
 @pytest.mark.parametrize("module", [sealedbid, rules, records, bots, page, gametype])
-def test_doctests(module):
+def test_doctests(module: ModuleType) -> None:
     assert doctest.testmod(module).failed == 0
 
 
-def test_the_registered_game_is_sealed_bids():
+def test_the_registered_game_is_sealed_bids() -> None:
     game = get_game("sealed-bids")
     assert game is gametype.GAME
     assert (game.title, game.min_seats, game.max_seats, game.dynamics) == (
@@ -32,7 +33,7 @@ def test_the_registered_game_is_sealed_bids():
     )
 
 
-def test_actions_round_trip_through_their_notation():
+def test_actions_round_trip_through_their_notation() -> None:
     for card in range(1, CARDS + 1):
         assert parse_action(str(Bid(card))) == Bid(card)
     for text in ("bid 0", "bid 7", "bid", "", "bid 1 2", "4"):
@@ -40,7 +41,7 @@ def test_actions_round_trip_through_their_notation():
             parse_action(text)
 
 
-def test_every_seat_bids_at_once_and_the_last_bid_resolves_the_round():
+def test_every_seat_bids_at_once_and_the_last_bid_resolves_the_round() -> None:
     state = Game(players=3).new_state(prizes=[4, 1, 2, 3, 5, 6])
     assert state.acting_seats() == (0, 1, 2)
     state.apply(Bid(2), 1)
@@ -54,14 +55,14 @@ def test_every_seat_bids_at_once_and_the_last_bid_resolves_the_round():
     assert state.hands[0] == [1, 2, 3, 4, 5] and state.acting_seats() == (0, 1, 2)
 
 
-def test_a_tie_for_the_highest_bid_takes_nothing():
+def test_a_tie_for_the_highest_bid_takes_nothing() -> None:
     state = Game(players=3).new_state(prizes=[6, 1, 2, 3, 4, 5])
     for seat, card in enumerate((5, 5, 4)):
         state.apply(Bid(card), seat)
     assert state.won == [[], [], []] and state.round == 1  # the 6 is discarded
 
 
-def test_a_spent_card_cannot_be_bid_again_and_nothing_changes():
+def test_a_spent_card_cannot_be_bid_again_and_nothing_changes() -> None:
     state = Game(players=2).new_state(seed=2)
     state.apply(Bid(3), 0)
     state.apply(Bid(1), 1)
@@ -71,7 +72,7 @@ def test_a_spent_card_cannot_be_bid_again_and_nothing_changes():
     assert state == before
 
 
-def test_a_pending_bid_is_taken_back_into_the_hand():
+def test_a_pending_bid_is_taken_back_into_the_hand() -> None:
     state = Game(players=2).new_state(seed=2)
     state.apply(Bid(4), 1)
     assert state.take_back(1) == 4
@@ -80,7 +81,7 @@ def test_a_pending_bid_is_taken_back_into_the_hand():
         state.take_back(1)
 
 
-def test_a_view_holds_neither_the_prize_order_nor_another_seats_pending_bid():
+def test_a_view_holds_neither_the_prize_order_nor_another_seats_pending_bid() -> None:
     one = Game(players=2).new_state(prizes=[3, 1, 2, 4, 5, 6])
     other = Game(players=2).new_state(prizes=[3, 6, 5, 4, 2, 1])  # other order, same prize
     one.apply(Bid(2), 0)
@@ -92,20 +93,20 @@ def test_a_view_holds_neither_the_prize_order_nor_another_seats_pending_bid():
     assert one.view(0) != other.view(0)  # the seat itself sees its own bid
 
 
-def test_greedy_beats_random_more_often_than_not():
+def test_greedy_beats_random_more_often_than_not() -> None:
     game = get_game("sealed-bids")
     wins = sum(game.outcome(play_game(game, ["greedy", "random"], s)).wins(0) for s in range(40))
     assert wins > 25
 
 
-def test_the_outcome_of_a_record_is_the_states():
+def test_the_outcome_of_a_record_is_the_states() -> None:
     game = get_game("sealed-bids")
     for seed in range(3):
         record = play_game(game, ["random", "greedy", "random"], seed)
         assert game.outcome(record) == game.read_record(record).state.outcome()
 
 
-def test_records_are_checked_round_by_round():
+def test_records_are_checked_round_by_round() -> None:
     game = get_game("sealed-bids")
     record = json.loads(json.dumps(play_game(game, ["random", "random"], 4)))
     assert game.verify(record).endswith("6 rounds")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -14,10 +15,11 @@ from sealedbid.gametype import GAME
 from sealedbid.records import read_seat_record
 from sealedbid.rules import CARDS
 from tabletop.core.errors import RecordError
+from tabletop.core.match import Match
 from tabletop.core.rounds import HIDDEN
 
 
-def random_match(players: int, seed: int, steps: int):
+def random_match(players: int, seed: int, steps: int) -> Match:
     rng = random.Random(seed)
     match = GAME.new_match(players, {}, seed)
     for _ in range(steps):
@@ -28,7 +30,7 @@ def random_match(players: int, seed: int, steps: int):
     return match
 
 
-def test_a_pending_bid_shows_only_as_hidden_to_the_other_seats():
+def test_a_pending_bid_shows_only_as_hidden_to_the_other_seats() -> None:
     match = GAME.new_match(3, {}, seed=1)
     match.apply(0, "bid 6")
     match.apply(2, "bid 1")
@@ -39,7 +41,7 @@ def test_a_pending_bid_shows_only_as_hidden_to_the_other_seats():
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_a_determinized_state_is_the_real_one_to_the_seat(players):
+def test_a_determinized_state_is_the_real_one_to_the_seat(players: int) -> None:
     for seed in range(12):
         match = random_match(players, seed, steps=seed * 2)
         real = match.state
@@ -52,7 +54,7 @@ def test_a_determinized_state_is_the_real_one_to_the_seat(players):
             assert state.prizes[: len(record["revealed"])] == record["revealed"]
 
 
-def test_hidden_bids_and_the_unseen_prizes_come_from_the_seed():
+def test_hidden_bids_and_the_unseen_prizes_come_from_the_seed() -> None:
     match = GAME.new_match(2, {}, seed=4)
     match.apply(0, "bid 3")
     record = GAME.seat_record(match.recorder, 1)
@@ -63,7 +65,7 @@ def test_hidden_bids_and_the_unseen_prizes_come_from_the_seed():
     assert GAME.determinize(record, 7) == GAME.determinize(record, 7)
 
 
-def spoilt(record: dict) -> list[dict]:
+def spoilt(record: dict[str, Any]) -> list[dict[str, Any]]:
     seat, last = record["seat"], record["rounds"][-1]
     own = [HIDDEN if s == seat else b for s, b in enumerate(last["bids"])]
     return [
@@ -77,7 +79,7 @@ def spoilt(record: dict) -> list[dict]:
     ]
 
 
-def test_a_spoilt_seat_record_is_refused():
+def test_a_spoilt_seat_record_is_refused() -> None:
     match = random_match(2, 3, steps=5)  # round 3, seat 0's bid pending
     assert match.has_pending(0) and not match.has_pending(1)
     record = GAME.seat_record(match.recorder, 1)

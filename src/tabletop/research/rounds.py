@@ -116,8 +116,8 @@ def follow_rounds(
     ``seat`` is to act, or, if it has acted, to the first seat that has not (its own
     action then waits: OpenSpiel's round goes in seat order, and would resolve). The
     seats before ``seat`` that have not acted get an action drawn with ``rng`` among
-    their legal ones, so that ``seat`` is to act. ``index(round, seat, action)`` is a made action's index
-    (``RecordError`` where the encoding cannot express it)."""
+    their legal ones, so that ``seat`` is to act. ``index(round, seat, action)`` is a
+    made action's index (``RecordError`` where the encoding cannot express it)."""
     history: list[int] = []
     try:
         for number, (outcome, made) in enumerate(rounds):
