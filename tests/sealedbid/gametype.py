@@ -38,6 +38,8 @@ class SealedBids(GameType):
     option_fields: ClassVar[list[JSON]] = []
     #: The research encoding (tests/sealedbid/encoding.py, loaded only when asked for).
     research = "sealedbid.encoding:ENCODING"
+    #: Its analysis (tests/sealedbid/analysis.py).
+    analysis = "sealedbid.analysis:ANALYSER"
     bots = REGISTRY
     bot_offers = {"standard": BOTS}
     page = SealedBidsPage()
