@@ -13,7 +13,7 @@ import pytest
 
 from sealedbid.gametype import GAME
 from sealedbid.records import read_seat_record
-from sealedbid.rules import CARDS
+from sealedbid.rules import CARDS, State
 from tabletop.core.errors import RecordError
 from tabletop.core.match import Match
 from tabletop.core.rounds import HIDDEN
@@ -45,6 +45,7 @@ def test_a_determinized_state_is_the_real_one_to_the_seat(players: int) -> None:
     for seed in range(12):
         match = random_match(players, seed, steps=seed * 2)
         real = match.state
+        assert isinstance(real, State)  # the game's own
         for seat in range(players):
             record = json.loads(json.dumps(GAME.seat_record(match.recorder, seat)))
             assert record["revealed"] == real.revealed()
