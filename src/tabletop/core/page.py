@@ -132,11 +132,15 @@ class GamePage(Protocol[R]):
     def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
         """What undoing ``seat``'s last move leaves, given the game's actions so far
         (``steps``), or why it may not be undone (a msgid). Asked only while the game
-        is on, every other seat is a bot and ``seat`` has no pending action."""
+        is on, every other seat is a bot and ``seat`` has no pending action.
+        ``undo_last_move`` is a sequential game's, ``undo_last_round`` a simultaneous
+        one's."""
 
 
 class SimultaneousPage(GamePage[R], Protocol[R]):
-    """The page of a simultaneous game, where a seat may take its pending action back."""
+    """The page of a simultaneous game, where a seat may take its pending action back;
+    ``core.rounds.RoundPage`` implements it (and ``play``, ``undo``, ``frames``) over a
+    ``core.rounds.RoundRecorder``."""
 
     def take_back(self, recorder: R, seat: int) -> Applied:
         """Withdraw ``seat``'s pending action of the round; its log entry."""
