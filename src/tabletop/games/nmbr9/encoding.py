@@ -530,12 +530,9 @@ def encoder_from_seat_record(seat_record: Any, seed: int, size: int = SIZE) -> E
 
 
 def spiel_history(setup: Nmbr9Setup, seat_record: Any, seed: int) -> list[int]:
-    """OpenSpiel's history (``ChanceEncoder``'s: per round the card, then the placements
-    in seat order) of ``setup``'s game at the point ``seat_record`` shows
-    (``research.rounds.follow_rounds``): the other seats' hidden placements of the
-    current round drawn from ``seed`` (``read_seat_record``), and so are those of the
-    seats before it that have not placed yet, among the legal ones in the window.
-    ``RecordError`` if the record is bad or of another variant (seats, cards removed)."""
+    """OpenSpiel's history of ``setup``'s game at the point ``seat_record`` shows
+    (``research.rounds.follow_rounds``), the placements drawn from ``seed`` among those
+    in the window. ``RecordError`` if the record is bad or of another variant."""
     found = read_seat_record(seat_record, seed, _window(setup.size))
     rec, state = found.recorder, found.recorder.state
     if (state.game.players, state.removed) != (setup.players, setup.rules.remove):
@@ -554,13 +551,12 @@ def spiel_history(setup: Nmbr9Setup, seat_record: Any, seed: int) -> list[int]:
             raise RecordError(_outside(seat, place, number, setup.size))
         return encode(place, setup.size)
 
-    seat = seat_record["seat"]
-    return follow_rounds(setup.undealt(), rounds, seat, random.Random(seed), index)
+    rng, seat = random.Random(seed), seat_record["seat"]
+    return follow_rounds(setup.undealt(), rounds, seat, rng, index)
 
 
 def _outside(seat: int, place: Place, number: int, size: int) -> str:
-    """Why a game cannot be encoded in a ``size`` window (a seat record's NMBR 9 game is
-    played on a table without edges)."""
+    """Why a game (on a table without edges) cannot be encoded in a ``size`` window."""
     where = f"the encoding's {size} x {size} window"
     return f"round {number + 1}: seat {seat}'s placement {place} lies outside {where}"
 
