@@ -65,6 +65,7 @@ NEEDS_EXTRA = {
     "tabletop.games.nmbr9.encoding",
     "tabletop.games.nmbr9.window",
     "tabletop.games.nmbr9.information",
+    "tabletop.games.nmbr9.observation",
     "tabletop.games.nmbr9.fastchance",
     "tabletop.server.pgstore",
     "tabletop.server.dbcopy",

@@ -21,8 +21,8 @@ from tabletop.core.web import SIMULTANEOUS, TAKE_BACK, web_games
 OFFERING = sorted(name for name, game in web_games().items() if game.offers_seat_records)
 
 
-def test_the_shipped_games_and_the_toy_offer_seat_records():
-    assert {"nova-luna", "nmbr9", "toy"} <= set(OFFERING)
+def test_the_shipped_games_and_the_test_games_offer_seat_records():
+    assert {"nova-luna", "nmbr9", "toy", "sealed-bids"} <= set(OFFERING)
 
 
 def test_a_game_without_the_hooks_refuses_them_clearly():

@@ -69,6 +69,20 @@ def undo_last_move(steps: Sequence[Step], seat: int, revealed: str) -> Undo | st
     return Undo(mine[-1])
 
 
+def undo_last_round(steps: Sequence[Step], seat: int, unresolved: str) -> Undo | str:
+    """A simultaneous game's undo (``core.rounds``): ``seat``'s action of the last
+    resolved round goes, and with it everything after it: the round is open again, and
+    what the round revealed is hidden again (a fixed order, such as a deck's, shows it
+    once more). The other seats' actions of that round stay, in their order: they never
+    saw ``seat``'s. ``unresolved`` (a msgid) says why not before a round has resolved."""
+    ends = [ply for ply, step in enumerate(steps) if step.reveals]  # resolved rounds
+    if not ends:
+        return unresolved
+    start = ends[-2] + 1 if len(ends) > 1 else 0
+    keep = tuple(p for p in range(start, ends[-1] + 1) if steps[p].seat != seat)
+    return Undo(start, keep)
+
+
 def page_modules(intro: list[str], full: list[str]) -> JSON:
     """The page's two entry modules (``intro.js``: what the lobby shows; ``index.js``:
     that and the board), each with the stylesheets it needs, as ``GamePage.modules``."""
@@ -118,11 +132,15 @@ class GamePage(Protocol[R]):
     def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
         """What undoing ``seat``'s last move leaves, given the game's actions so far
         (``steps``), or why it may not be undone (a msgid). Asked only while the game
-        is on, every other seat is a bot and ``seat`` has no pending action."""
+        is on, every other seat is a bot and ``seat`` has no pending action.
+        ``undo_last_move`` is a sequential game's, ``undo_last_round`` a simultaneous
+        one's."""
 
 
 class SimultaneousPage(GamePage[R], Protocol[R]):
-    """The page of a simultaneous game, where a seat may take its pending action back."""
+    """The page of a simultaneous game, where a seat may take its pending action back;
+    ``core.rounds.RoundPage`` implements it (and ``play``, ``undo``, ``frames``) over a
+    ``core.rounds.RoundRecorder``."""
 
     def take_back(self, recorder: R, seat: int) -> Applied:
         """Withdraw ``seat``'s pending action of the round; its log entry."""
