@@ -14,9 +14,12 @@ import random
 import pytest
 
 from tabletop.core.errors import BotSpecError, RecordError
-from tabletop.core.game import game_types, get_game
+from tabletop.core.game import JSON, game_types, get_game
+from tabletop.core.page import page_choices, page_view
 from tabletop.core.web import SIMULTANEOUS, TAKE_BACK, ActionRejected, web_games
 from tabletop.harness.selfplay import play_game
+from toygame.gametype import ToyDraft
+from toygame.page import ToyPage
 
 GAMES = sorted(game_types())
 
@@ -172,3 +175,96 @@ def test_a_pending_action_shows_in_no_other_view_and_no_log(name):
         # what a bot is given holds nothing of the pending action
         assert pickle.dumps(job_one.args) == pickle.dumps(job_other.args)
         match = one
+
+
+# -- page secrecy: nothing hidden reaches a page ----------------------------------------------
+#
+# Two games that agree on everything a seat has seen but differ in what is still hidden
+# (the unseen order, other seats' pending actions) are dealt from the seat's seat record
+# (``GameType.determinize`` with two seeds): the seat's and a spectator's page, the seat's
+# choices and the result must be the same in both, and the same as the real game's. The
+# replay's frames must show only what the live spectator page showed, in order.
+
+SECRET_GAMES = [n for n in WEB_GAMES if web_games()[n].offers_seat_records]
+
+
+def check_pages_keep_secrets(game, match, seed: int) -> None:
+    """Every seat's twins (see above) show the seat and a spectator what ``match`` does."""
+    page = game.page
+    for seat in range(len(match.recorder.players)):
+        seen = game.seat_record(match.recorder, seat)
+        twins = [game.determinize(json.loads(json.dumps(seen)), seed + n) for n in (0, 1)]
+        for viewer in (seat, None):
+            shown = [page_view(page, twin, viewer) for twin in twins]
+            assert shown[0] == shown[1] == match.view(viewer), f"seat {seat} sees {viewer}"
+        if seat in match.active_seats():
+            choices = [page_choices(page, twin, seat) for twin in twins]
+            assert choices[0] == choices[1] == match.choices(seat)
+
+
+def check_frames_show_only_live_views(game, match, live: list[JSON]) -> None:
+    """The replay's frames of the finished ``match``: each frame's view is one the live
+    spectator page showed (``live``: after every action), in order."""
+    names = [f"P{seat}" for seat in range(len(match.recorder.players))]
+    record = json.loads(json.dumps(match.record(names)))
+    frames = game.replay(record)
+    position = 0
+    for number, frame in enumerate(frames):
+        while position < len(live) and live[position] != frame["view"]:
+            position += 1
+        assert position < len(live), f"frame {number} shows what no live page showed"
+
+
+def play_checking_secrets(game, players: int, seed: int, check_every: int = 3) -> None:
+    """A random match of ``players`` from ``seed``, its pages checked every few actions
+    and at the end, and its replay's frames against the live spectator pages."""
+    rng = random.Random(seed)
+    match = game.new_match(players, game.check_options({}, players), seed=seed)
+    live = [json.loads(json.dumps(match.view(None)))]
+    steps = 0
+    while not match.is_over():
+        seat = rng.choice(sorted(match.active_seats()))
+        if game.dynamics == SIMULTANEOUS and match.has_pending(seat) and rng.random() < 0.3:
+            match.apply(seat, TAKE_BACK)
+        else:
+            match.apply(seat, rng.choice(match.choices(seat))["action"])
+        live.append(json.loads(json.dumps(match.view(None))))
+        steps += 1
+        if steps % check_every == 0 and steps < 10 * check_every:
+            check_pages_keep_secrets(game, match, rng.randrange(2**32))
+    check_pages_keep_secrets(game, match, rng.randrange(2**32))
+    check_frames_show_only_live_views(game, match, live)
+
+
+@pytest.mark.parametrize("name", SECRET_GAMES)
+def test_no_hidden_information_reaches_any_page_or_replay(name):
+    game = web_games()[name]
+    for players in sorted({max(game.min_seats, 2), game.max_seats}):
+        play_checking_secrets(game, players, seed=players)
+
+
+class _ResultShowsThePile(ToyPage):
+    """A page that shows the tiles nobody drew once the game is over."""
+
+    def result_json(self, state):
+        return {**super().result_json(state), "left": list(state.pile)}
+
+
+class _FramesShowThePile(ToyPage):
+    """A replay that shows, in every frame, the pile's order from the record."""
+
+    def frames(self, game, record):
+        return [
+            {**f, "view": {**f["view"], "pile": record["pile"]}}
+            for f in super().frames(game, record)
+        ]
+
+
+@pytest.mark.parametrize("leaky", [_ResultShowsThePile, _FramesShowThePile])
+def test_a_page_that_shows_hidden_information_is_caught(leaky):
+    class LeakyDraft(ToyDraft):
+        page = leaky()
+
+    play_checking_secrets(get_game("toy"), 2, seed=2)  # the honest page passes
+    with pytest.raises(AssertionError):
+        play_checking_secrets(LeakyDraft(), 2, seed=2)
