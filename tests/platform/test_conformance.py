@@ -151,11 +151,10 @@ def test_web_matches_play_out_and_rebuild_from_their_stored_actions(name):
         match.apply(0, stored[-1][1])
 
 
-@pytest.mark.parametrize("name", [n for n in WEB_GAMES if web_games()[n].dynamics == SIMULTANEOUS])
-def test_a_pending_action_shows_in_no_other_view_and_no_log(name):
+def check_pending_actions_stay_hidden(web) -> None:
     """Two different actions of one seat leave every other seat's and the spectator's
-    view, and the public log entry, the same: nothing of a pending action leaks."""
-    web = web_games()[name]
+    view, the public log entry, and the log of another seat's action after it the same:
+    nothing of a pending action leaks."""
     seats = 3
     match = web.new_match(seats, web.check_setup([{"kind": "human"}] * seats, {}), seed=2)
     rng = random.Random(4)
@@ -170,15 +169,46 @@ def test_a_pending_action_shows_in_no_other_view_and_no_log(name):
         one, other = match.clone(), match.clone()
         log_one = one.apply(seat, first).log
         log_other = other.apply(seat, second).log
-        assert log_one == log_other
+        assert log_one == log_other, "a log shows a pending action"
         for viewer in [None, *(s for s in range(seats) if s != seat)]:
-            assert one.view(viewer) == other.view(viewer)
+            assert one.view(viewer) == other.view(viewer), "a page shows a pending action"
         assert one.view(seat) != other.view(seat)  # the seat itself sees its own
         bots = [s for s in active if s != seat]
+        if len(bots) > 1:  # a further action that resolves nothing: its log is public too
+            action = rng.choice(one.choices(bots[0]))["action"]
+            after = [m.clone().apply(bots[0], action) for m in (one, other)]
+            assert not after[0].reveals
+            assert after[0].log == after[1].log, "a log shows another seat's pending action"
         job_one, job_other = (m.bot_job(bots[0], "random", 1) for m in (one, other))
         # what a bot is given holds nothing of the pending action
         assert pickle.dumps(job_one.args) == pickle.dumps(job_other.args)
         match = one
+
+
+@pytest.mark.parametrize("name", [n for n in WEB_GAMES if web_games()[n].dynamics == SIMULTANEOUS])
+def test_a_pending_action_shows_in_no_other_view_and_no_log(name):
+    check_pending_actions_stay_hidden(web_games()[name])
+
+
+class _LogShowsPendingPlacements(Nmbr9Page):
+    """NMBR 9's page whose log of a placement lists the other seats' pending ones."""
+
+    def play(self, recorder, seat, action):
+        applied = super().play(recorder, seat, action)
+        placed = recorder.state.placed
+        log = {**applied.log, "others": [repr(p) for s, p in enumerate(placed) if s != seat]}
+        return dataclasses.replace(applied, log=log)
+
+
+def test_a_log_that_shows_pending_actions_is_caught():
+    honest = get_game("nmbr9")
+
+    class Leaky(type(honest)):
+        page = _LogShowsPendingPlacements()
+
+    check_pending_actions_stay_hidden(honest)
+    with pytest.raises(AssertionError, match="another seat's pending action"):
+        check_pending_actions_stay_hidden(Leaky())
 
 
 # -- page secrecy: nothing hidden reaches a page ----------------------------------------------
