@@ -219,8 +219,6 @@ def test_a_log_that_shows_pending_actions_is_caught():
 # choices and the result must be the same in both, and the same as the real game's. The
 # replay's frames must show only what the live spectator page showed, in order.
 
-SECRET_GAMES = [n for n in WEB_GAMES if web_games()[n].offers_seat_records]
-
 
 def check_pages_keep_secrets(game, match, seed: int) -> None:
     """Every seat's twins (see above) show the seat and a spectator what ``match`` does."""
@@ -309,9 +307,11 @@ def play_checking_secrets(game, players: int, seed: int, check_every: int = 3) -
     return twins
 
 
-@pytest.mark.parametrize("name", SECRET_GAMES)
+@pytest.mark.parametrize("name", WEB_GAMES)
 def test_no_hidden_information_reaches_any_page_or_replay(name):
     game = web_games()[name]
+    if not game.offers_seat_records:  # said in the report, never passed in silence
+        pytest.skip(f"{game.title} offers no seat records: page secrecy is proven through them")
     twins = 0
     for players in sorted({max(game.min_seats, 2), game.max_seats}):
         twins += play_checking_secrets(game, players, seed=players)
