@@ -1,8 +1,8 @@
 """The command line: one command per game (``novaluna``, ``nmbr9``), the same verbs.
 
-The platform adds what every game shares — ``selfplay``, ``replay`` and
-``tournament`` — and, only where the game's facts say it supports them:
-``daily`` (a terminal play command that seats the daily's players),
+The platform adds what every game shares — ``selfplay`` and ``replay`` — and,
+only where the game's facts say it supports them: ``tournament`` (tables of two
+or more), ``daily`` (a terminal play command that seats the daily's players),
 ``analyse`` (``GameType.analysis``), ``solo-bench`` (a solo game:
 ``min_seats == 1``), ``serve`` (a page) and ``bench`` (an engine benchmark);
 each game adds its own (terminal play). Every subcommand reports bad input as a
@@ -128,7 +128,8 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     if game.analysis is not None:
         _add_analyse(sub, game)
     _add_selfplay(sub, game)
-    _add_tournament(sub, game)
+    if game.max_seats >= 2:  # bots ranked against each other at one table
+        _add_tournament(sub, game)
     if game.min_seats == 1:
         _add_solo_bench(sub, game)
     if game.page is not None:

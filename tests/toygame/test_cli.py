@@ -104,6 +104,14 @@ def test_a_game_without_a_solo_mode_has_no_solo_bench_and_no_daily():
     assert not {"solo-bench", "daily"} & commands_of(TwoOrMore())
 
 
+def test_a_solo_only_game_has_no_tournament():
+    class SoloOnly(ToyDraft):
+        max_seats = 1
+
+    assert "tournament" not in commands_of(SoloOnly())
+    assert "solo-bench" in commands_of(SoloOnly())
+
+
 def test_a_terminal_play_command_brings_the_daily_challenge():
     class WithPlay(ToyDraft):
         def add_commands(self, commands):
