@@ -1,10 +1,12 @@
 """The command line: one command per game (``novaluna``, ``nmbr9``), the same verbs.
 
-The platform adds what every game shares — ``selfplay``, ``replay``,
-``tournament``, ``solo-bench``, ``bench`` and, for games playable in the
-browser, ``serve`` — and each game adds its own (terminal play). Every
-subcommand reports bad input as a one-line message and a non-zero exit status,
-never a traceback.
+The platform adds what every game shares — ``selfplay`` and ``replay`` — and,
+only where the game's facts say it supports them: ``tournament`` (tables of two
+or more), ``daily`` (a terminal play command that seats the daily's players),
+``analyse`` (``GameType.analysis``), ``solo-bench`` (a solo game:
+``min_seats == 1``), ``serve`` (a page) and ``bench`` (an engine benchmark);
+each game adds its own (terminal play). Every subcommand reports bad input as a
+one-line message and a non-zero exit status, never a traceback.
 
 ``python -m tabletop.cli nmbr9 selfplay ...`` is the same as ``nmbr9 selfplay ...``.
 """
@@ -13,7 +15,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from importlib.util import find_spec
 
 from . import __version__
 from .core.game import GameType, game_types, get_game, registered_names
@@ -119,17 +122,41 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{game.command} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     game.add_commands(sub)
-    _add_daily(sub, game)
+    if plays_daily(game, sub.choices):
+        _add_daily(sub, game)
     _add_replay(sub, game)
     if game.analysis is not None:
         _add_analyse(sub, game)
     _add_selfplay(sub, game)
-    _add_tournament(sub, game)
-    _add_solo_bench(sub, game)
+    if game.max_seats >= 2:  # bots ranked against each other at one table
+        _add_tournament(sub, game)
+    if game.min_seats == 1:
+        _add_solo_bench(sub, game)
     if game.page is not None:
         _add_serve(sub)
-    _add_bench(sub, game)
+    if has_bench(game):
+        _add_bench(sub, game)
     return parser
+
+
+def plays_daily(game: GameType, commands: Mapping[str, object]) -> bool:
+    """Whether ``<game> daily`` can play the day's deal: the game's own ``commands``
+    include the terminal play ``GameType.daily_play`` runs, and it seats the daily's
+    players."""
+    return (
+        bool(game.daily_play)
+        and game.daily_play[0] in commands
+        and game.min_seats <= game.daily_players <= game.max_seats
+    )
+
+
+def has_bench(game: GameType) -> bool:
+    """Whether the game measures its engine: its own ``bench``, or a ``bench.py`` in its
+    folder (what ``GameType.bench`` runs)."""
+    if type(game).bench is not GameType.bench:
+        return True
+    package = type(game).__module__.rpartition(".")[0]
+    return find_spec(f"{package}.bench") is not None
 
 
 def day(text: str):  # noqa: ANN201 - an argparse type

@@ -32,7 +32,7 @@ from tabletop.i18n import N_, Part, part, parts_text
 
 from .bots import REGISTRY, GreedyBot
 from .records import Recorder, replay, result_json
-from .rules import State, View, winner
+from .rules import CARDS, State, View, winner
 
 #: The bots the page offers, strongest last (``spec`` is what ``REGISTRY.make`` takes).
 BOTS: list[JSON] = [
@@ -52,12 +52,12 @@ class SealedBidsPage(RoundPage[Recorder]):
     def facts(self) -> JSON:
         return {"take_back": TAKE_BACK}
 
-    def view_json(self, state: State, seat: int | None) -> JSON:
-        return _view_json(state.view(seat), state)
+    def view_json(self, view: View) -> JSON:
+        return _view_json(view)
 
-    def choices(self, state: State, seat: int) -> list[JSON]:
+    def choices(self, view: View) -> list[JSON]:
         """``{"action": "bid 4", "card": 4}`` per card the seat may bid."""
-        return [{"action": str(bid), "card": bid.card} for bid in state.legal_actions(seat)]
+        return [{"action": str(bid), "card": bid.card} for bid in view.legal_actions()]
 
     def acted_parts(self, facts: JSON) -> list[Part]:
         return [part(N_("bid on the {prize}"), prize=facts["prize"])]
@@ -98,14 +98,14 @@ class SealedBidsPage(RoundPage[Recorder]):
         return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
 
 
-def _view_json(view: View, state: State) -> JSON:
+def _view_json(view: View) -> JSON:
     """The page's view: from ``view``, so it holds what its seat may know, no more."""
     players = view.game.players
     out: JSON = {
         "viewer": view.seat,
         "players": players,
         "round": view.round,
-        "rounds": len(state.prizes),
+        "rounds": CARDS,
         "prize": view.prize,
         "revealed": list(view.revealed),
         "history": [list(bids) for bids in view.history],
@@ -116,8 +116,6 @@ def _view_json(view: View, state: State) -> JSON:
         "pending": view.pending,
         "over": view.is_over,
     }
-    if view.is_over:
-        out["result"] = result_json(state)
     return out
 
 

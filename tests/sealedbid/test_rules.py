@@ -14,6 +14,7 @@ from sealedbid import bots, gametype, page, records, rules
 from sealedbid.rules import CARDS, Bid, Game, parse_action
 from tabletop.core.errors import IllegalActionError, InvalidActionError, RecordError
 from tabletop.core.game import SIMULTANEOUS, get_game
+from tabletop.core.page import page_view
 from tabletop.harness.selfplay import play_game
 
 
@@ -88,7 +89,8 @@ def test_a_view_holds_neither_the_prize_order_nor_another_seats_pending_bid() ->
     other.apply(Bid(5), 0)  # another pending bid of seat 0
     for seat in (None, 1):
         assert one.view(seat) == other.view(seat)
-        assert gametype.GAME.page.view_json(one, seat) == gametype.GAME.page.view_json(other, seat)
+        page = gametype.GAME.page
+        assert page_view(page, one, seat) == page_view(page, other, seat)
     assert one.view(1).acted == (True, False)  # that seat 0 has bid is public
     assert one.view(0) != other.view(0)  # the seat itself sees its own bid
 

@@ -3,6 +3,7 @@ platform's verbs work for a game it does not ship, registered by ``TABLETOP_GAME
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -11,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.cli import add_play_command
+from tabletop.core.game import get_game
+from toygame.gametype import ToyDraft
 from toygame.support import hosting_env
 
 
@@ -74,3 +78,48 @@ def test_bad_input_is_one_line_and_a_failing_status(tmp_path, args, message):
     done = toy(*args, cwd=tmp_path)
     assert done.returncode != 0
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+# -- which commands a game is offered -----------------------------------------------------
+
+
+def commands_of(game) -> set[str]:
+    """The subcommands ``build_parser`` offers ``game``."""
+    from tabletop.cli import build_parser
+
+    (sub,) = (a for a in build_parser(game)._actions if isinstance(a, argparse._SubParsersAction))
+    return set(sub.choices)
+
+
+def test_toy_draft_is_offered_only_the_commands_it_supports():
+    commands = commands_of(get_game("toy"))
+    # solo (min_seats 1), a page, an analysis; no terminal play (so no daily), no bench.py
+    assert commands == {"replay", "analyse", "selfplay", "tournament", "solo-bench", "serve", "db"}
+
+
+def test_a_game_without_a_solo_mode_has_no_solo_bench_and_no_daily():
+    class TwoOrMore(ToyDraft):
+        min_seats = 2
+
+    assert not {"solo-bench", "daily"} & commands_of(TwoOrMore())
+
+
+def test_a_solo_only_game_has_no_tournament():
+    class SoloOnly(ToyDraft):
+        max_seats = 1
+
+    assert "tournament" not in commands_of(SoloOnly())
+    assert "solo-bench" in commands_of(SoloOnly())
+
+
+def test_a_terminal_play_command_brings_the_daily_challenge():
+    class WithPlay(ToyDraft):
+        def add_commands(self, commands):
+            add_play_command(commands, self, help="play", players=1).set_defaults(run=self.play)
+
+    assert {"play", "daily"} <= commands_of(WithPlay())
+
+
+def test_toy_draft_has_no_daily_command(tmp_path):
+    done = toy("daily", cwd=tmp_path)
+    assert done.returncode == 2 and "invalid choice: 'daily'" in done.stderr

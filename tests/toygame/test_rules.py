@@ -11,6 +11,7 @@ import pytest
 import toygame
 from tabletop.core.errors import IllegalActionError, InvalidActionError, RecordError
 from tabletop.core.game import get_game
+from tabletop.core.page import page_view
 from tabletop.harness.selfplay import play_game
 from toygame import analysis, bots, gametype, page, records, rules
 from toygame.rules import MARKET, TILES, Game, Take, parse_action
@@ -53,7 +54,7 @@ def test_a_view_holds_no_pile_order_only_its_count():
     for seat in (None, 0, 1):
         assert one.view(seat) == other.view(seat)
         assert one.view(seat).pile_count == len(one.pile)
-    assert gametype.GAME.page.view_json(one, 0) == gametype.GAME.page.view_json(other, 0)
+    assert page_view(gametype.GAME.page, one, 0) == page_view(gametype.GAME.page, other, 0)
 
 
 def test_ties_share_the_first_rank():

@@ -27,7 +27,7 @@ from ..i18n import N_, Part, part, parts_text
 from ..records import EngineState, RecorderBase, seat_record_of
 from .errors import IllegalActionError, RecordError
 from .match import TAKE_BACK
-from .page import Applied, Step, Undo, undo_last_round
+from .page import Applied, Step, Undo, page_view, undo_last_round
 
 if TYPE_CHECKING:
     from .game import JSON, GameType
@@ -163,9 +163,8 @@ class RoundPage(Generic[R]):
         raise NotImplementedError
 
     def replay_view(self, recorder: R) -> JSON:
-        """A replay frame's view: what a spectator sees (``view_json(state, None)``)."""
-        view: JSON = self.view_json(recorder.state, None)  # type: ignore[attr-defined]
-        return view
+        """A replay frame's view: what a spectator sees (``core.page.page_view``)."""
+        return page_view(self, recorder.state, None)  # type: ignore[arg-type]
 
     def play(self, recorder: R, seat: int, action: Any) -> Applied:
         number, facts = recorder.round_number, _facts(recorder)

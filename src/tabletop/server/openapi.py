@@ -336,7 +336,7 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
     ),
     # -- games (games_api.py)
     ("GET", "/api/types"): op(
-        "The games hosted: bots per mode, options, tile data",
+        "The games hosted: bots per mode, options, each game's static facts",
         GAMES,
         NOBODY,
         ok=obj(("types",), types=arr(obj(("name",), name=text()))),
@@ -789,7 +789,7 @@ def document() -> JSON:
     return {
         "openapi": "3.1.0",
         "info": {
-            "title": "tabletop: Nova Luna and NMBR 9",
+            "title": "tabletop: board games in the browser",
             "version": VERSION,
             "description": "The HTTP API of a tabletop server (docs/web.md, 'HTTP API'; "
             "the bot API: docs/bot-api.md). Every refusal is a 4xx (5xx: the server's "

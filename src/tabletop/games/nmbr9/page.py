@@ -3,7 +3,7 @@
 Every seat places this round's tile at the same time (``SIMULTANEOUS``): each
 placement is an action of its own, applied and stored as it arrives; the round
 resolves when the last seat's placement is applied. Until then a placement is
-*pending*: only its seat sees it (``view_json``), the log says only that the seat
+*pending*: only its seat's view holds it (``view_json``), the log says only that the seat
 has placed, and the seat may take it back (``TAKE_BACK``).
 
 >>> from tabletop.games.nmbr9.gametype import GAME
@@ -38,7 +38,7 @@ from ...core.rounds import RoundPage
 from ...i18n import N_, Part, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, placement_json, replay, result_json
-from .rules import Placed, State, View
+from .rules import Board, Placed, State, View
 
 #: A bot seat's name is its label without the note in brackets: the page translates
 #: those names too (tabletop.i18n), so pybabel must find them.
@@ -103,14 +103,12 @@ class Nmbr9Page(RoundPage[Recorder]):
     def facts(self) -> JSON:
         return {"take_back": TAKE_BACK, "tiles": _tiles_json()}
 
-    def view_json(self, state: State, seat: int | None) -> JSON:
-        return _live_view(state, seat)
+    def view_json(self, view: View) -> JSON:
+        return _view_json(view)
 
-    def choices(self, state: State, seat: int) -> list[JSON]:
+    def choices(self, view: View) -> list[JSON]:
         """``{"action": "r1@3,-2", "level": 1}`` per legal placement of this round's tile."""
-        card = state.card
-        assert card is not None  # the server asks only while the game is on
-        legal = state.boards[seat].legal(card)
+        legal = view.legal_with_levels()
         return [{"action": f"r{r}@{x},{y}", "level": level} for (r, x, y), level in legal]
 
     def acted_parts(self, facts: JSON) -> list[Part]:
@@ -124,9 +122,6 @@ class Nmbr9Page(RoundPage[Recorder]):
 
     def replay_rounds(self, record: Any, on_round: Callable[[Recorder], None]) -> None:
         replay(record, on_round)
-
-    def replay_view(self, recorder: Recorder) -> JSON:
-        return _view_json(recorder.state.view(None), recorder.state)
 
     def result_json(self, state: State) -> JSON:
         return result_json(state)
@@ -142,39 +137,6 @@ def _tiles_json() -> dict[str, list[str]]:
     text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
     shapes: dict[str, list[str]] = json.loads(text)
     return shapes
-
-
-def _live_view(state: State, seat: int | None) -> JSON:
-    """``View(state, seat).to_json()`` with ``"pending"`` (the seat's own placement of
-    this round) and, once over, ``"result"``; built straight from the state, as the
-    server builds one per seat after every placement."""
-    if seat is not None and not 0 <= seat < state.game.players:
-        raise ValueError(f"there is no seat {seat}")
-    boards = []
-    for number, board in enumerate(state.boards):
-        tiles, score = board.tiles, board.score
-        if state.placed[number] is not None and number != seat:  # hidden: pending
-            tiles, score = tiles[:-1], score - tiles[-1].digit * tiles[-1].level
-        boards.append({"score": score, "tiles": [_tile_json(t) for t in tiles]})
-    turned = state.turned()
-    out: JSON = {
-        "viewer": seat,
-        "players": state.game.players,
-        "round": state.round,
-        "rounds": state.rounds,
-        "removed": state.removed,
-        "card": state.card,
-        "turned": list(turned),
-        "unturned": list(state.unturned()),
-        "over": state.is_over,
-        "has_placed": [p is not None for p in state.placed],
-        "boards": boards,
-    }
-    pending = None if seat is None else state.placed[seat]
-    out["pending"] = None if pending is None else placement_json(pending)
-    if state.is_over:
-        out["result"] = result_json(state)
-    return out
 
 
 def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:
@@ -210,9 +172,26 @@ def _tile_json(tile: Placed) -> JSON:
     }
 
 
-def _view_json(view: View, state: State) -> JSON:
-    out = view.to_json()
-    out["pending"] = None if view.pending is None else placement_json(view.pending)
-    if view.is_over:
-        out["result"] = result_json(state)
-    return out
+def _view_json(view: View) -> JSON:
+    """``view.to_json()`` with ``"pending"`` (the viewer's own placement of this round),
+    built as the server builds one per seat after every placement: other seats' boards
+    are read as the view keeps them (their tiles), not rebuilt as boards."""
+    boards = []
+    for board in view._boards:  # a Board, or the tiles of a board with a pending tile
+        tiles = board.tiles if isinstance(board, Board) else board
+        score = board.score if isinstance(board, Board) else sum(t.digit * t.level for t in tiles)
+        boards.append({"score": score, "tiles": [_tile_json(t) for t in tiles]})
+    return {
+        "viewer": view.viewer,
+        "players": view.game.players,
+        "round": view.round,
+        "rounds": view.rounds,
+        "removed": view.removed,
+        "card": view.card,
+        "turned": list(view.turned),
+        "unturned": list(view.unturned),
+        "over": view.is_over,
+        "has_placed": list(view.has_placed),
+        "boards": boards,
+        "pending": None if view.pending is None else placement_json(view.pending),
+    }
