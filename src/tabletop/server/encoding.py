@@ -167,7 +167,8 @@ class Encoder:
 
     def state(self, room: Room, seats: frozenset[int]) -> JSON:
         """The message a client playing ``seats`` (none: a spectator) gets."""
-        return json.loads(self.state_text(room, seats))
+        message: JSON = json.loads(self.state_text(room, seats))
+        return message
 
     def state_text(
         self, room: Room, seats: frozenset[int], log_start: int = 0, choices_kept: bool = False

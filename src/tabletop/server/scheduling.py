@@ -222,4 +222,5 @@ class Scheduler:
             return await self.pool.run(room.match.bot_job(seat, bot, seed, self.limits))
         except Exception:  # noqa: BLE001 - the time limit must not stall the game
             log.exception("default bot failed in game %s", room.id)
-            return room.match.choices(seat)[0]["action"]
+            first: str = room.match.choices(seat)[0]["action"]
+            return first

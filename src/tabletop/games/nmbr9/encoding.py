@@ -273,7 +273,7 @@ class Encoder:
         new._lists = self._lists.copy()  # and so are the lists (callers get copies)
         return new
 
-    def __deepcopy__(self, memo: dict) -> Encoder:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoder:
         return self.copy()
 
     @property
@@ -603,7 +603,7 @@ class Nmbr9Setup:
         self.min_utility = 0.0 if solo else -1.0
         self.max_utility = SOLO_BEST if solo else 1.0
 
-    def __deepcopy__(self, memo: dict) -> Nmbr9Setup:
+    def __deepcopy__(self, memo: dict[int, object]) -> Nmbr9Setup:
         return self  # never changes: OpenSpiel's clones share it
 
     @functools.cache  # noqa: B019  (a setup lives as long as its games: a few per process)

@@ -170,7 +170,8 @@ class Nmbr9Page:
 def _tiles_json() -> dict[str, list[str]]:
     """The digits' shapes as in ``tiles.json`` (rows top to bottom, ``#`` a square)."""
     text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
-    return json.loads(text)
+    shapes: dict[str, list[str]] = json.loads(text)
+    return shapes
 
 
 def _live_view(state: State, seat: int | None) -> JSON:

@@ -257,11 +257,11 @@ class Encoder:
                         self._rows[seat][row * ROW + 6 + i] = 2
         self._see_wheel()
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         """Pickle everything but the packer (a ``struct.Struct`` cannot be pickled)."""
         return {name: getattr(self, name) for name in self.__slots__ if name != "_pack"}
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
         self._pack = struct.Struct(f"={HEADER + WHEEL + SEAT * self.players}h").pack
@@ -280,7 +280,7 @@ class Encoder:
         new._drawn = self._drawn
         return new
 
-    def __deepcopy__(self, memo: dict) -> Encoder:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoder:
         return self.copy()
 
     def _set_free(self, seat: int, key: int, value: int) -> None:
@@ -548,7 +548,7 @@ class NovaLunaSetup:
         self.max_utility = 0.0 if solo else 1.0
         self.stacks = list(itertools.permutations(range(players)))
 
-    def __deepcopy__(self, memo: dict) -> NovaLunaSetup:
+    def __deepcopy__(self, memo: dict[int, object]) -> NovaLunaSetup:
         return self  # never changes: OpenSpiel's clones share it
 
     def deal(self, seed: int, options: Mapping[str, Any]) -> Encoder | CompiledEncoder:
