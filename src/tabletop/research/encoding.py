@@ -48,7 +48,7 @@ else:
     Array = Any
 
 try:
-    from . import _tensorfast
+    from . import _tensorfast as _tensorfast  # openspiel.py lists with it too
 except ImportError:  # built without a C compiler: numpy scales and lists the tensors
     _tensorfast = None  # type: ignore[assignment]
 
@@ -393,7 +393,7 @@ def follow(
     return history
 
 
-def shuffle(items: list, uniform: Callable[[], float]) -> None:
+def shuffle(items: list[A], uniform: Callable[[], float]) -> None:
     """Shuffle ``items`` in place (Fisher-Yates), ``uniform()`` giving numbers in [0, 1).
 
     >>> import random
