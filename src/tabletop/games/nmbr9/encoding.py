@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.errors import IllegalActionError, RecordError
-from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
+from ...research.encoding import CHANCE, TERMINAL, Encoding, Scaler, shuffle, split_parts
 from .information import HIDDEN as HIDDEN  # part of this module's public names
 from .information import ChanceInformation
 from .records import read_seat_record
@@ -748,3 +748,5 @@ class Nmbr9Encoding:
 
 
 ENCODING = Nmbr9Encoding()
+if TYPE_CHECKING:  # mypy holds the encoding to the protocol the research adapters use
+    _CONFORMS: Encoding = ENCODING

@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.errors import IllegalActionError, RecordError
-from ...research.encoding import TERMINAL, Scaler, follow, split_parts
+from ...research.encoding import TERMINAL, Encoding, Scaler, follow, split_parts
 from .records import read_seat_record
 from .rules import DISCS, END_PHASE, REFILL, Action, Game, Place, SoloResult, StandardResult, State
 from .rules.display import cell_key, cell_xy
@@ -664,3 +664,5 @@ class NovaLunaEncoding:
 
 
 ENCODING = NovaLunaEncoding()
+if TYPE_CHECKING:  # mypy holds the encoding to the protocol the research adapters use
+    _CONFORMS: Encoding = ENCODING
