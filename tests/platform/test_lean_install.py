@@ -171,12 +171,12 @@ def test_a_feature_of_an_extra_says_which(venv: Path, tmp_path: Path) -> None:
 
 #: A game's module hosted outside the package, as its author type-checks it
 OUTSIDE_GAME = """
+from tabletop.core.errors import IllegalActionError
 from tabletop.core.game import GameType, get_game
-from tabletop.records import RecorderBase
 
 
-class Recorder(RecorderBase[object]):
-    pass
+def refuse(seat: int) -> IllegalActionError:
+    return IllegalActionError("seat {seat} may not act now", seat=seat)
 
 
 def title(name: str) -> str:
