@@ -16,8 +16,9 @@ from typing import Any
 import orjson
 
 from ..core.web import JSON
-from .authority import takes_back, undo_blocker, undoing_seat, unrated_reason
+from .acting import takes_back, undo_blocker, undoing_seat
 from .errors import ApiError
+from .rated import unrated_reason
 from .ratings import player_key
 from .room import Room
 from .rows import Seat

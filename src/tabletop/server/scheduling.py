@@ -21,17 +21,11 @@ from functools import partial
 from typing import Any
 
 from ..core.web import JSON, BotLimits
-from .authority import (
-    Authority,
-    acting_seat,
-    check_fresh,
-    check_hint_allowed,
-    check_ply,
-    late_seats,
-    require_player,
-)
+from .acting import acting_seat, check_fresh, check_ply, late_seats, require_player
+from .authority import Authority
 from .botpool import BotPool
 from .errors import ApiError
+from .rated import check_hint_allowed
 from .ratelimit import RateLimit, check_rate
 from .room import Room, Rooms
 from .sync import Leases
