@@ -60,6 +60,7 @@ EXTRA_ONLY = {
 NEEDS_EXTRA = {
     "tabletop.research",
     "tabletop.games.novaluna.encoding",
+    "tabletop.games.novaluna.layout",
     "tabletop.games.novaluna.chance",
     "tabletop.games.novaluna.fastchance",
     "tabletop.games.nmbr9.encoding",
