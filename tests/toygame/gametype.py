@@ -38,7 +38,7 @@ class ToyDraft(GameType):
     default_bot = "greedy"
     quick_bots = frozenset({"random", "greedy"})
     view_depends_on_seat = False  # only the pile's order is hidden, from everyone
-    option_fields: list[JSON] = []
+    option_fields = []  # the base class types it (a ClassVar)
     #: The research encoding (tests/toygame/encoding.py, loaded only when asked for).
     research = "toygame.encoding:ENCODING"
     #: Its analysis (tests/toygame/analysis.py).

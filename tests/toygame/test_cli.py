@@ -30,7 +30,7 @@ def toy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_selfplay_writes_records_that_replay(tmp_path):
+def test_selfplay_writes_records_that_replay(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     done = toy(
         "selfplay", "--games", "6", "--bots", "greedy,random", "--out", str(out), cwd=tmp_path
@@ -47,7 +47,7 @@ def test_selfplay_writes_records_that_replay(tmp_path):
     assert refused.returncode != 0 and "turn 1" in refused.stdout + refused.stderr
 
 
-def test_a_tournament_rates_greedy_above_random(tmp_path):
+def test_a_tournament_rates_greedy_above_random(tmp_path: Path) -> None:
     done = toy(
         "tournament", "--bots", "random,greedy", "--games", "20", "--jobs", "2", cwd=tmp_path
     )
@@ -61,7 +61,7 @@ def test_a_tournament_rates_greedy_above_random(tmp_path):
     assert elo["greedy"] > elo["random"]
 
 
-def test_the_solo_game_benchmarks(tmp_path):
+def test_the_solo_game_benchmarks(tmp_path: Path) -> None:
     done = toy("solo-bench", "--bot", "greedy", "--games", "10", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "greedy" in done.stdout
@@ -74,7 +74,9 @@ def test_the_solo_game_benchmarks(tmp_path):
         (("selfplay", "--bots", "nobody"), "unknown bot 'nobody'"),
     ],
 )
-def test_bad_input_is_one_line_and_a_failing_status(tmp_path, args, message):
+def test_bad_input_is_one_line_and_a_failing_status(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
     done = toy(*args, cwd=tmp_path)
     assert done.returncode != 0
     assert message in done.stderr and "Traceback" not in done.stderr

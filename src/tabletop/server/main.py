@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import socket
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,7 +40,7 @@ def default_db_path() -> Path:
     return Path(base) / APP_NAME / "games.sqlite3"
 
 
-def _positive(kind: type[int] | type[float]):  # noqa: ANN202 - an argparse type
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:  # argparse type
     def parse(text: str) -> int | float:
         try:
             value = kind(text)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
-from .authority import unrated_reason
 from .encoding import iso, public_seat, seat_account, seat_bots
 from .errors import ApiError
+from .rated import unrated_reason
 from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_starts, player_key
 from .room import Room, Rooms, room_age
 from .rows import Account, AccountGame, LeaderRow, Seat

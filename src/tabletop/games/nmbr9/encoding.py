@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.errors import IllegalActionError, RecordError
-from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle
+from ...research.encoding import CHANCE, TERMINAL, Encoding, Scaler, shuffle
 from ...research.rounds import follow_rounds
 from .information import HIDDEN as HIDDEN  # part of this module's public names
 from .information import ChanceInformation
@@ -140,7 +140,7 @@ class Encoder:
         new._lists = self._lists.copy()  # and so are the lists (callers get copies)
         return new
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Encoder:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoder:
         return self.copy()
 
     @property
@@ -470,7 +470,7 @@ class Nmbr9Setup:
         self.min_utility = 0.0 if solo else -1.0
         self.max_utility = SOLO_BEST if solo else 1.0
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Nmbr9Setup:
+    def __deepcopy__(self, memo: dict[int, object]) -> Nmbr9Setup:
         return self  # never changes: OpenSpiel's clones share it
 
     @functools.cache  # noqa: B019  (a setup lives as long as its games: a few per process)
@@ -595,3 +595,5 @@ class Nmbr9Encoding:
 
 
 ENCODING = Nmbr9Encoding()
+if TYPE_CHECKING:  # mypy holds the encoding to the protocol the research adapters use
+    _CONFORMS: Encoding = ENCODING

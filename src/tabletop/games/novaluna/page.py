@@ -138,7 +138,8 @@ class NovaLunaPage:
 def _tiles_json() -> list[JSON]:
     """The tiles as in ``tiles.json``, for the page to draw."""
     text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
-    return json.loads(text)
+    tiles: list[JSON] = json.loads(text)
+    return tiles
 
 
 def _kind(action: Action) -> str:
