@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tabletop.cli import add_play_command
-from tabletop.core.game import get_game
+from tabletop.core.game import GameType, get_game
 from toygame.gametype import ToyDraft
 from toygame.support import hosting_env
 
@@ -85,7 +85,7 @@ def test_bad_input_is_one_line_and_a_failing_status(
 # -- which commands a game is offered -----------------------------------------------------
 
 
-def commands_of(game) -> set[str]:
+def commands_of(game: GameType) -> set[str]:
     """The subcommands ``build_parser`` offers ``game``."""
     from tabletop.cli import build_parser
 
@@ -93,20 +93,20 @@ def commands_of(game) -> set[str]:
     return set(sub.choices)
 
 
-def test_toy_draft_is_offered_only_the_commands_it_supports():
+def test_toy_draft_is_offered_only_the_commands_it_supports() -> None:
     commands = commands_of(get_game("toy"))
     # solo (min_seats 1), a page, an analysis; no terminal play (so no daily), no bench.py
     assert commands == {"replay", "analyse", "selfplay", "tournament", "solo-bench", "serve", "db"}
 
 
-def test_a_game_without_a_solo_mode_has_no_solo_bench_and_no_daily():
+def test_a_game_without_a_solo_mode_has_no_solo_bench_and_no_daily() -> None:
     class TwoOrMore(ToyDraft):
         min_seats = 2
 
     assert not {"solo-bench", "daily"} & commands_of(TwoOrMore())
 
 
-def test_a_solo_only_game_has_no_tournament():
+def test_a_solo_only_game_has_no_tournament() -> None:
     class SoloOnly(ToyDraft):
         max_seats = 1
 
@@ -114,14 +114,16 @@ def test_a_solo_only_game_has_no_tournament():
     assert "solo-bench" in commands_of(SoloOnly())
 
 
-def test_a_terminal_play_command_brings_the_daily_challenge():
+def test_a_terminal_play_command_brings_the_daily_challenge() -> None:
     class WithPlay(ToyDraft):
-        def add_commands(self, commands):
+        def add_commands(
+            self, commands: argparse._SubParsersAction[argparse.ArgumentParser]
+        ) -> None:
             add_play_command(commands, self, help="play", players=1).set_defaults(run=self.play)
 
     assert {"play", "daily"} <= commands_of(WithPlay())
 
 
-def test_toy_draft_has_no_daily_command(tmp_path):
+def test_toy_draft_has_no_daily_command(tmp_path: Path) -> None:
     done = toy("daily", cwd=tmp_path)
     assert done.returncode == 2 and "invalid choice: 'daily'" in done.stderr
