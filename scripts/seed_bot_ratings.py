@@ -12,6 +12,10 @@ Every bot plays as many games as every other (a table of every combination of
 the game's bots), so their sigmas shrink alike and the shown ``ordinal()``
 orders them as their strength does (170 games: about 30 minutes of CPU, 15 on two
 cores with ``--jobs 2``). Each bot's sigma stays wide enough for real games to move it.
+
+Optional for a new game: until it has an entry here, its bots start from the default
+of ``tabletop.server.ratings.bot_starts`` (set by their place in the page's offer) and
+settle from the rated games they play; seeding later only gives a better start.
 """
 
 from __future__ import annotations

@@ -47,7 +47,8 @@ TIMEOUT_MS = 15_000
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 @contextlib.contextmanager
@@ -132,13 +133,14 @@ def api(base: str, path: str, body: Any = None, token: str | None = None) -> Any
 
 
 def create_game(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return api(base, "/api/games", {"type": "nova-luna", "seats": seats, **extra})
+    game: dict[str, Any] = api(base, "/api/games", {"type": "nova-luna", "seats": seats, **extra})
+    return game
 
 
 def wait_until_over(base: str, game_id: str, timeout: float = 60) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        state = api(base, f"/api/games/{game_id}")
+        state: dict[str, Any] = api(base, f"/api/games/{game_id}")
         if state["over"]:
             return state
         if time.monotonic() > deadline:
@@ -177,7 +179,8 @@ def wait_for_ply_after(page: Any, before: int) -> None:
 def wait_for_my_turn_or_end(page: Any) -> bool:
     """True when it is this page's turn, False when the end screen shows."""
     page.wait_for_function(WAIT_FOR_TURN, timeout=30_000)
-    return page.locator("[data-testid=end-screen]").count() == 0
+    ends: int = page.locator("[data-testid=end-screen]").count()
+    return ends == 0
 
 
 def previewed_tasks(page: Any) -> set[tuple[int, int, int]]:
@@ -241,9 +244,10 @@ def play_to_end(page: Any, max_turns: int = 80) -> int:
 
 
 def no_horizontal_overflow(page: Any) -> bool:
-    return page.evaluate(
+    fits: bool = page.evaluate(
         "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
     )
+    return fits
 
 
 #: the password of the accounts the browser tests register

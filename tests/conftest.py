@@ -25,6 +25,7 @@ from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, requir
 from server_support import Api, ServerProcess, new_db
 
 register_game("toy", "toygame")  # a third game, in tests/toygame/ (in-process)
+register_game("sealed-bids", "sealedbid")  # simultaneous, tests/sealedbid/
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
 

@@ -21,7 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 class ServerProcess:
@@ -118,7 +119,8 @@ class ServerProcess:
             with psycopg.connect(self.db) as db:
                 return db.execute(sql.replace("?", "%s"), args).fetchone()
         with closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)) as db:
-            return db.execute(sql, args).fetchone()
+            row: tuple[Any, ...] | None = db.execute(sql, args).fetchone()  # a row of any columns
+            return row
 
     def kill9(self) -> None:
         """Kill the server and its workers at once, as a crash would."""
@@ -141,7 +143,8 @@ def new_db(storage: str, request: Any, folder: Path, name: str = "games.sqlite3"
     on the session's PostgreSQL cluster (``request``: a pytest fixture request)."""
     if storage == "sqlite":
         return folder / name
-    return request.getfixturevalue("pg_cluster").database()
+    url: str = request.getfixturevalue("pg_cluster").database()
+    return url
 
 
 class Api:
@@ -165,19 +168,23 @@ class Api:
     def create(self, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         response = self.request("POST", "/api/games", json={"seats": seats, **extra})
         assert response.status_code == 201, response.text
-        return response.json()
+        game: dict[str, Any] = response.json()
+        return game
 
     def state(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         response = self.request("GET", f"/api/games/{game_id}", token)
         assert response.status_code == 200, response.text
-        return response.json()
+        state: dict[str, Any] = response.json()
+        return state
 
     def act(self, game_id: str, token: str, action: str, ply: int) -> httpx.Response:
         return self.request(
             "POST", f"/api/games/{game_id}/actions", token, json={"action": action, "ply": ply}
         )
 
-    def wait(self, game_id: str, token: str | None, until: Any, timeout: float = 60) -> dict:
+    def wait(
+        self, game_id: str, token: str | None, until: Any, timeout: float = 60
+    ) -> dict[str, Any]:
         """Poll the state until ``until(state)`` holds."""
         deadline = time.monotonic() + timeout
         while True:
@@ -203,7 +210,7 @@ def receive(ws: ClientConnection, until: Any, timeout: float = 30) -> dict[str, 
         left = deadline - time.monotonic()
         if left <= 0:
             raise AssertionError("no matching WebSocket message arrived")
-        message = json.loads(ws.recv(timeout=left))
+        message: dict[str, Any] = json.loads(ws.recv(timeout=left))
         if until(message):
             return message
 

@@ -1,10 +1,12 @@
 """The command line: one command per game (``novaluna``, ``nmbr9``), the same verbs.
 
-The platform adds what every game shares — ``selfplay``, ``replay``,
-``tournament``, ``solo-bench``, ``bench`` and, for games playable in the
-browser, ``serve`` — and each game adds its own (terminal play). Every
-subcommand reports bad input as a one-line message and a non-zero exit status,
-never a traceback.
+The platform adds what every game shares — ``selfplay`` and ``replay`` — and,
+only where the game's facts say it supports them: ``tournament`` (tables of two
+or more), ``daily`` (a terminal play command that seats the daily's players),
+``analyse`` (``GameType.analysis``), ``solo-bench`` (a solo game:
+``min_seats == 1``), ``serve`` (a page) and ``bench`` (an engine benchmark);
+each game adds its own (terminal play). Every subcommand reports bad input as a
+one-line message and a non-zero exit status, never a traceback.
 
 ``python -m tabletop.cli nmbr9 selfplay ...`` is the same as ``nmbr9 selfplay ...``.
 """
@@ -13,10 +15,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date
+from importlib.util import find_spec
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .core.game import GameType, game_types, get_game, registered_names
+
+if TYPE_CHECKING:  # generic only to type checkers (not subscriptable at run time)
+    #: What ``add_subparsers()`` gives, and each command's ``_add_*`` adds to
+    SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def positive(text: str) -> int:
@@ -38,7 +47,7 @@ def seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
 
 
-def seats(game: GameType):  # noqa: ANN201 - an argparse type
+def seats(game: GameType) -> Callable[[str], int]:  # an argparse type
     """An ``argparse`` type: a number of seats the game allows."""
 
     def parse(text: str) -> int:
@@ -119,20 +128,44 @@ def build_parser(game: GameType) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{game.command} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     game.add_commands(sub)
-    _add_daily(sub, game)
+    if plays_daily(game, sub.choices):
+        _add_daily(sub, game)
     _add_replay(sub, game)
     if game.analysis is not None:
         _add_analyse(sub, game)
     _add_selfplay(sub, game)
-    _add_tournament(sub, game)
-    _add_solo_bench(sub, game)
+    if game.max_seats >= 2:  # bots ranked against each other at one table
+        _add_tournament(sub, game)
+    if game.min_seats == 1:
+        _add_solo_bench(sub, game)
     if game.page is not None:
         _add_serve(sub)
-    _add_bench(sub, game)
+    if has_bench(game):
+        _add_bench(sub, game)
     return parser
 
 
-def day(text: str):  # noqa: ANN201 - an argparse type
+def plays_daily(game: GameType, commands: Mapping[str, object]) -> bool:
+    """Whether ``<game> daily`` can play the day's deal: the game's own ``commands``
+    include the terminal play ``GameType.daily_play`` runs, and it seats the daily's
+    players."""
+    return (
+        bool(game.daily_play)
+        and game.daily_play[0] in commands
+        and game.min_seats <= game.daily_players <= game.max_seats
+    )
+
+
+def has_bench(game: GameType) -> bool:
+    """Whether the game measures its engine: its own ``bench``, or a ``bench.py`` in its
+    folder (what ``GameType.bench`` runs)."""
+    if type(game).bench is not GameType.bench:
+        return True
+    package = type(game).__module__.rpartition(".")[0]
+    return find_spec(f"{package}.bench") is not None
+
+
+def day(text: str) -> date:  # an argparse type
     """An ``argparse`` type: a daily challenge's day, ``YYYY-MM-DD``, not in the future."""
     from .daily import DayError, parse_day
 
@@ -142,7 +175,7 @@ def day(text: str):  # noqa: ANN201 - an argparse type
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def _add_daily(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_daily(sub: SubParsers, game: GameType) -> None:
     """``daily``: the day's challenge deal, played with the game's own terminal play
     (``GameType.daily_play``); not counted on any board."""
     daily = sub.add_parser(
@@ -166,7 +199,7 @@ def _add_daily(sub: argparse._SubParsersAction, game: GameType) -> None:
     daily.set_defaults(run=run_daily)
 
 
-def _add_replay(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_replay(sub: SubParsers, game: GameType) -> None:
     rep = sub.add_parser("replay", help="check a record against the rules and print its outcome")
     rep.add_argument("file", help="a .json record or a .jsonl file of records")
 
@@ -178,7 +211,7 @@ def _add_replay(sub: argparse._SubParsersAction, game: GameType) -> None:
     rep.set_defaults(run=run)
 
 
-def _add_analyse(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_analyse(sub: SubParsers, game: GameType) -> None:
     analyse = sub.add_parser(
         "analyse",
         help="judge every move of finished games with the strong bot (see docs/analysis.md)",
@@ -201,7 +234,7 @@ def _add_analyse(sub: argparse._SubParsersAction, game: GameType) -> None:
     analyse.set_defaults(run=run)
 
 
-def _add_selfplay(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_selfplay(sub: SubParsers, game: GameType) -> None:
     play = sub.add_parser("selfplay", help="let bots play each other and write records")
     play.add_argument("--games", type=positive, default=10)
     play.add_argument(
@@ -229,7 +262,7 @@ def _add_selfplay(sub: argparse._SubParsersAction, game: GameType) -> None:
     play.set_defaults(run=run)
 
 
-def _add_tournament(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_tournament(sub: SubParsers, game: GameType) -> None:
     if game.seats_matter:
         deals = (
             "Each table plays every deal (seed) once per cyclic seat rotation, so each bot "
@@ -277,7 +310,7 @@ def _add_tournament(sub: argparse._SubParsersAction, game: GameType) -> None:
     tour.set_defaults(run=run)
 
 
-def _add_solo_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_solo_bench(sub: SubParsers, game: GameType) -> None:
     bench = sub.add_parser("solo-bench", help="one bot's solo scores over many seeds")
     bench.add_argument("--bot", default="greedy", help="the bot, e.g. greedy")
     bench.add_argument("--games", type=positive, default=100, help="games (seeds)")
@@ -295,7 +328,7 @@ def _add_solo_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
     bench.set_defaults(run=run)
 
 
-def _add_serve(sub: argparse._SubParsersAction) -> None:
+def _add_serve(sub: SubParsers) -> None:
     from .server.main import add_arguments
 
     serve = sub.add_parser("serve", help="start the web server: play in the browser")
@@ -321,7 +354,7 @@ def _add_serve(sub: argparse._SubParsersAction) -> None:
     db.set_defaults(run=run_db)
 
 
-def _add_bench(sub: argparse._SubParsersAction, game: GameType) -> None:
+def _add_bench(sub: SubParsers, game: GameType) -> None:
     bench = sub.add_parser("bench", help="measure the engine's speed")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
     bench.add_argument("--runs", type=positive, default=5, help="repeats (the median is shown)")
@@ -343,7 +376,8 @@ def run(game: GameType, argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        return args.run(args)
+        status: int = args.run(args)
+        return status
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

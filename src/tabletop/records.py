@@ -19,7 +19,7 @@ from typing import Any, Generic, Protocol, Self, TypeVar
 from .core.errors import IllegalActionError, RecordError
 from .core.game import JSON
 
-R = TypeVar("R", bound="RecorderBase")
+R = TypeVar("R", bound="RecorderBase[Any]")
 
 
 def read_records(path: str | Path) -> Iterator[tuple[int, Any]]:

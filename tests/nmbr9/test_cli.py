@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -140,3 +141,14 @@ def test_bench_selfplay_puts_the_harness_beside_raw_games():
     )
     assert "2 players: raw playouts" in run.stdout
     assert "% of raw" in run.stdout
+
+
+def test_the_shipped_games_are_offered_every_command():
+    from tabletop.cli import build_parser
+    from tabletop.core.game import get_game
+
+    for name in ("nmbr9", "nova-luna"):
+        parser = build_parser(get_game(name))
+        (sub,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        wanted = {"play", "daily", "solo-bench", "bench", "serve", "tournament", "analyse"}
+        assert wanted <= set(sub.choices), name

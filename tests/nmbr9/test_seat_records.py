@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.core.errors import RecordError
+from tabletop.core.page import page_view
 from tabletop.games.nmbr9.encoding import (
     decode,
     encoder_from_seat_record,
@@ -63,7 +64,7 @@ def test_a_seat_record_holds_only_what_the_seat_was_shown(game):
     state, full = rec.state, rec.to_record()
     for seat in range(state.game.players):
         record = GAME.seat_record(rec, seat)
-        view = GAME.page.view_json(state, seat)
+        view = page_view(GAME.page, state, seat)
         assert "seed" not in record and "deck" not in record
         assert set(record) == set(full) - {"seed", "deck"} | {"seat", "revealed"}
         assert record["revealed"] == view["turned"]
@@ -89,7 +90,7 @@ def test_a_determinized_state_is_the_real_one_to_the_seat(game, seed):
     for seat in range(real.game.players):
         record = json.loads(json.dumps(GAME.seat_record(rec, seat)))
         state = GAME.determinize(record, seed)
-        assert GAME.page.view_json(state, seat) == GAME.page.view_json(real, seat)
+        assert page_view(GAME.page, state, seat) == page_view(GAME.page, real, seat)
         assert state.view(seat).to_json() == real.view(seat).to_json()
         assert state.acting_seats() == real.acting_seats()
         assert state.legal_actions(seat) == real.legal_actions(seat)

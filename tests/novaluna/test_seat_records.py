@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop.core.errors import RecordError
+from tabletop.core.page import page_view
 from tabletop.games.novaluna.encoding import (
     Encoder,
     decode,
@@ -36,7 +37,7 @@ def play(players: int, seed: int, moves: int, first_game: bool) -> tuple[Recorde
 
     def look() -> None:
         for seat in range(players):
-            view = GAME.page.view_json(rec.state, seat)
+            view = page_view(GAME.page, rec.state, seat)
             shown[seat] |= set(view["wheel"]) - {0}
             for board in view["seats"]:
                 shown[seat] |= {tile["tile"] for tile in board["tiles"]}
@@ -78,7 +79,7 @@ def test_a_determinized_state_is_the_real_one_to_the_seat(game, seed):
         record = json.loads(json.dumps(GAME.seat_record(rec, seat)))
         state = GAME.determinize(record, seed)
         assert state.view(seat).to_json() == real.view(seat).to_json()
-        assert GAME.page.view_json(state, seat) == GAME.page.view_json(real, seat)
+        assert page_view(GAME.page, state, seat) == page_view(GAME.page, real, seat)
         assert state.legal_actions() == real.legal_actions()
         assert state.pile_order()[: state.drawn] == real.pile_order()[: real.drawn]
         assert sorted(state.pile_order()) == sorted(real.pile_order())

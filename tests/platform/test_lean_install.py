@@ -60,11 +60,13 @@ EXTRA_ONLY = {
 NEEDS_EXTRA = {
     "tabletop.research",
     "tabletop.games.novaluna.encoding",
+    "tabletop.games.novaluna.layout",
     "tabletop.games.novaluna.chance",
     "tabletop.games.novaluna.fastchance",
     "tabletop.games.nmbr9.encoding",
     "tabletop.games.nmbr9.window",
     "tabletop.games.nmbr9.information",
+    "tabletop.games.nmbr9.observation",
     "tabletop.games.nmbr9.fastchance",
     "tabletop.server.pgstore",
     "tabletop.server.dbcopy",
@@ -167,6 +169,42 @@ def test_a_feature_of_an_extra_says_which(venv: Path, tmp_path: Path) -> None:
     assert pg.returncode == 1
     assert "pip install 'tabletop[pg]'" in pg.stderr
     assert "Traceback" not in pg.stderr
+
+
+#: A game's module hosted outside the package, as its author type-checks it
+OUTSIDE_GAME = """
+from tabletop.core.errors import IllegalActionError
+from tabletop.core.game import GameType, get_game
+
+
+def refuse(seat: int) -> IllegalActionError:
+    return IllegalActionError("seat {seat} may not act now", seat=seat)
+
+
+def title(name: str) -> str:
+    game: GameType = get_game(name)
+    return game.title
+"""
+
+
+def test_an_outside_game_type_checks_against_the_install(venv: Path, tmp_path: Path) -> None:
+    """The install carries ``py.typed`` (PEP 561): mypy reads its types, and an outside
+    game that misuses them is told so, not that the package is untyped."""
+    pytest.importorskip("mypy")
+    (tmp_path / "outside.py").write_text(OUTSIDE_GAME)
+    (tmp_path / "wrong.py").write_text(OUTSIDE_GAME.replace("-> str", "-> int"))
+    mypy = [sys.executable, "-m", "mypy", "--strict", "--no-incremental"]
+    mypy += ["--python-executable", str(venv / "bin" / "python")]
+    checked = subprocess.run(
+        [*mypy, "outside.py"], cwd=tmp_path, capture_output=True, text=True, env=clean_env()
+    )
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    wrong = subprocess.run(
+        [*mypy, "wrong.py"], cwd=tmp_path, capture_output=True, text=True, env=clean_env()
+    )
+    assert wrong.returncode == 1
+    assert 'Incompatible return value type (got "str", expected "int")' in wrong.stdout
+    assert "import-untyped" not in wrong.stdout
 
 
 @pytest.fixture

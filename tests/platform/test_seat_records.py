@@ -16,13 +16,14 @@ import pytest
 
 from tabletop.core.errors import RecordError
 from tabletop.core.game import GameType
+from tabletop.core.page import page_choices, page_view
 from tabletop.core.web import SIMULTANEOUS, TAKE_BACK, web_games
 
 OFFERING = sorted(name for name, game in web_games().items() if game.offers_seat_records)
 
 
-def test_the_shipped_games_and_the_toy_offer_seat_records():
-    assert {"nova-luna", "nmbr9", "toy"} <= set(OFFERING)
+def test_the_shipped_games_and_the_test_games_offer_seat_records():
+    assert {"nova-luna", "nmbr9", "toy", "sealed-bids"} <= set(OFFERING)
 
 
 def test_a_game_without_the_hooks_refuses_them_clearly():
@@ -45,12 +46,12 @@ def check_seat(game: GameType, match, seat: int, seed: int) -> None:
     state = game.determinize(json.loads(text), seed)
     page = game.page
     assert page is not None
-    assert page.view_json(state, seat) == match.view(seat)
+    assert page_view(page, state, seat) == match.view(seat)
     assert sorted(state.acting_seats()) == sorted(match.active_seats())
     real = [str(a) for a in match.state.legal_actions(seat)]
     assert [str(a) for a in state.legal_actions(seat)] == real
     if seat in match.active_seats():
-        assert page.choices(state, seat) == match.choices(seat)
+        assert page_choices(page, state, seat) == match.choices(seat)
 
 
 @pytest.mark.parametrize("name", OFFERING)

@@ -1,6 +1,7 @@
 """The libraries' own checkers pass for every game with an encoding (the toy third game
 of ``tests/toygame`` included): PettingZoo's api, seed and render tests at
-several player counts, Gymnasium's check_env for every solo game."""
+several player counts, its parallel api test for every game whose rounds are
+simultaneous, Gymnasium's check_env for every solo game."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import warnings
 import gymnasium
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 import tabletop.research  # noqa: F401  (registers the Gymnasium environments)
 from tabletop.core.game import get_game
 from tabletop.research import aec
-from tabletop.research.encoding import gym_id
+from tabletop.research.encoding import encoding, gym_id
+from tabletop.research.parallel import parallel_env
 
 from research_support import research_games, seats  # noqa: E402
 
@@ -33,11 +35,14 @@ DICT_OBSERVATION_WARNINGS = {
 #: cycles); a game not named here: its fewest and most seats, 100 cycles.
 API_TEST = {"nova-luna": ((2, 3, 4), 100), "nmbr9": ((1, 2, 4), 25)}
 SEED_TEST = {"nova-luna": ((2, 4), 100), "nmbr9": ((1, 3), 10)}
+#: NMBR 9's parallel environment has tests of its own (test_nmbr9_parallel.py): once here.
+PARALLEL_API_TEST = {"nmbr9": ((2,), 10)}
+SIMULTANEOUS = [game for game in GAMES if encoding(game).simultaneous]
 
 
-def cases(table: dict) -> list[tuple[str, int, int]]:
+def cases(table: dict, games: list[str] = GAMES) -> list[tuple[str, int, int]]:
     out = []
-    for game in GAMES:
+    for game in games:
         players, cycles = table.get(game, (seats(game), 100))
         out += [(game, p, cycles) for p in players]
     return out
@@ -57,6 +62,14 @@ def api_test_warnings(env, num_cycles: int) -> set[str]:
 def test_every_game_passes_the_pettingzoo_api_test(game, players, cycles):
     env = aec.env(game, players=players)
     assert api_test_warnings(env, num_cycles=cycles) <= DICT_OBSERVATION_WARNINGS
+
+
+@pytest.mark.parametrize(("game", "players", "cycles"), cases(PARALLEL_API_TEST, SIMULTANEOUS))
+def test_every_simultaneous_game_passes_the_pettingzoo_parallel_api_test(game, players, cycles):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        parallel_api_test(parallel_env(game, players=players), num_cycles=cycles)
+    assert not [w for w in caught if not issubclass(w.category, ResourceWarning)]
 
 
 @pytest.mark.parametrize(("game", "players", "cycles"), cases(SEED_TEST))

@@ -20,13 +20,13 @@ the pile is chance — a chance node turns each tile as it comes face up (outcom
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tabletop.core.errors import IllegalActionError, RecordError
 from tabletop.core.outcome import Outcome
-from tabletop.research.encoding import CHANCE, TERMINAL, Scaler, follow
+from tabletop.research.encoding import CHANCE, TERMINAL, Encoding, Scaler, follow
 
 from .records import read_seat_record
 from .rules import MARKET, TILES, TURNS, Game, State, Take
@@ -246,3 +246,5 @@ class ToyEncoding:
 
 
 ENCODING = ToyEncoding()
+if TYPE_CHECKING:  # mypy holds the encoding to the protocol the research adapters use
+    _CONFORMS: Encoding = ENCODING

@@ -43,14 +43,14 @@ class ToyPage:
     def facts(self) -> JSON:
         return {}
 
-    def view_json(self, state: State, seat: int | None) -> JSON:
-        return _view_json(state.view(seat), state)
+    def view_json(self, view: View) -> JSON:
+        return _view_json(view)
 
-    def choices(self, state: State, seat: int) -> list[JSON]:
+    def choices(self, view: View) -> list[JSON]:
         """``{"action": "take 2", "slot": 1, "tile": 9}`` per tile on offer."""
         return [
-            {"action": str(a), "slot": a.slot, "tile": state.market[a.slot]}
-            for a in state.legal_actions(seat)
+            {"action": str(a), "slot": a.slot, "tile": view.market[a.slot]}
+            for a in view.legal_actions()
         ]
 
     def play(self, recorder: Recorder, seat: int, action: Take) -> Applied:
@@ -69,7 +69,10 @@ class ToyPage:
             over = rec.state.is_over
             for number in range(len(log), len(rec.turns)):
                 log.append(_turn_log(rec.turns[number], over and number == len(rec.turns) - 1))
-            frames.append({"view": _view_json(rec.state.view(None), rec.state), "log": list(log)})
+            view = _view_json(rec.state.view(None))
+            if over:
+                view["result"] = result_json(rec.state)
+            frames.append({"view": view, "log": list(log)})
 
         replay(record, on_turn)
         return frames
@@ -90,9 +93,9 @@ def _turn_log(turn: JSON, over: bool) -> JSON:
     return {**turn, "kind": "take", "parts": parts, "text": parts_text(parts)}
 
 
-def _view_json(view: View, state: State) -> JSON:
+def _view_json(view: View) -> JSON:
     """The page's view: built from ``view``, so the pile's order is not in it."""
-    out: JSON = {
+    return {
         "viewer": view.seat,
         "players": view.game.players,
         "turn": view.turn,
@@ -104,6 +107,3 @@ def _view_json(view: View, state: State) -> JSON:
         "pile_count": view.pile_count,
         "over": view.is_over,
     }
-    if view.is_over:
-        out["result"] = result_json(state)
-    return out

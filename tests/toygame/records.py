@@ -39,7 +39,7 @@ NAME = "toy"
 FORMAT = 1
 
 
-class Recorder(RecorderBase):
+class Recorder(RecorderBase[State]):
     """A game in progress together with its record (the platform's ``Recorder``)."""
 
     state: State

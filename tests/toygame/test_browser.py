@@ -32,7 +32,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def test_a_game_against_a_bot_from_the_lobby_to_the_replay(page: Any, size: str, server: str):
+def test_a_game_against_a_bot_from_the_lobby_to_the_replay(
+    page: Any, size: str, server: str
+) -> None:
     page.goto(server + "/")
     press(page, size, "[data-testid=game-type-toy]")
     page.wait_for_selector("h1:text('Toy Draft')")
@@ -71,7 +73,7 @@ def test_a_game_against_a_bot_from_the_lobby_to_the_replay(page: Any, size: str,
     assert page.locator("[data-testid=hand-1] .toy-chip").count() == 4
 
 
-def test_a_finished_game_is_analysed_on_its_replay_page(page: Any, size: str, server: str):
+def test_a_finished_game_is_analysed_on_its_replay_page(page: Any, size: str, server: str) -> None:
     """The end screen's Analyse opens the replay and starts the analysis; the graph
     and a marked move show, and choosing the move steps the replay to it."""
     bots = [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}]

@@ -3,6 +3,7 @@ platform's verbs work for a game it does not ship, registered by ``TABLETOP_GAME
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -11,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tabletop.cli import add_play_command
+from tabletop.core.game import GameType, get_game
+from toygame.gametype import ToyDraft
 from toygame.support import hosting_env
 
 
@@ -26,7 +30,7 @@ def toy(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_selfplay_writes_records_that_replay(tmp_path):
+def test_selfplay_writes_records_that_replay(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     done = toy(
         "selfplay", "--games", "6", "--bots", "greedy,random", "--out", str(out), cwd=tmp_path
@@ -43,7 +47,7 @@ def test_selfplay_writes_records_that_replay(tmp_path):
     assert refused.returncode != 0 and "turn 1" in refused.stdout + refused.stderr
 
 
-def test_a_tournament_rates_greedy_above_random(tmp_path):
+def test_a_tournament_rates_greedy_above_random(tmp_path: Path) -> None:
     done = toy(
         "tournament", "--bots", "random,greedy", "--games", "20", "--jobs", "2", cwd=tmp_path
     )
@@ -57,7 +61,7 @@ def test_a_tournament_rates_greedy_above_random(tmp_path):
     assert elo["greedy"] > elo["random"]
 
 
-def test_the_solo_game_benchmarks(tmp_path):
+def test_the_solo_game_benchmarks(tmp_path: Path) -> None:
     done = toy("solo-bench", "--bot", "greedy", "--games", "10", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "greedy" in done.stdout
@@ -70,7 +74,56 @@ def test_the_solo_game_benchmarks(tmp_path):
         (("selfplay", "--bots", "nobody"), "unknown bot 'nobody'"),
     ],
 )
-def test_bad_input_is_one_line_and_a_failing_status(tmp_path, args, message):
+def test_bad_input_is_one_line_and_a_failing_status(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
     done = toy(*args, cwd=tmp_path)
     assert done.returncode != 0
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+# -- which commands a game is offered -----------------------------------------------------
+
+
+def commands_of(game: GameType) -> set[str]:
+    """The subcommands ``build_parser`` offers ``game``."""
+    from tabletop.cli import build_parser
+
+    (sub,) = (a for a in build_parser(game)._actions if isinstance(a, argparse._SubParsersAction))
+    return set(sub.choices)
+
+
+def test_toy_draft_is_offered_only_the_commands_it_supports() -> None:
+    commands = commands_of(get_game("toy"))
+    # solo (min_seats 1), a page, an analysis; no terminal play (so no daily), no bench.py
+    assert commands == {"replay", "analyse", "selfplay", "tournament", "solo-bench", "serve", "db"}
+
+
+def test_a_game_without_a_solo_mode_has_no_solo_bench_and_no_daily() -> None:
+    class TwoOrMore(ToyDraft):
+        min_seats = 2
+
+    assert not {"solo-bench", "daily"} & commands_of(TwoOrMore())
+
+
+def test_a_solo_only_game_has_no_tournament() -> None:
+    class SoloOnly(ToyDraft):
+        max_seats = 1
+
+    assert "tournament" not in commands_of(SoloOnly())
+    assert "solo-bench" in commands_of(SoloOnly())
+
+
+def test_a_terminal_play_command_brings_the_daily_challenge() -> None:
+    class WithPlay(ToyDraft):
+        def add_commands(
+            self, commands: argparse._SubParsersAction[argparse.ArgumentParser]
+        ) -> None:
+            add_play_command(commands, self, help="play", players=1).set_defaults(run=self.play)
+
+    assert {"play", "daily"} <= commands_of(WithPlay())
+
+
+def test_toy_draft_has_no_daily_command(tmp_path: Path) -> None:
+    done = toy("daily", cwd=tmp_path)
+    assert done.returncode == 2 and "invalid choice: 'daily'" in done.stderr

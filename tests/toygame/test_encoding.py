@@ -2,8 +2,9 @@
 encoder follows the rules, sees no pile order, and PettingZoo's ``api_test``,
 Gymnasium's ``check_env`` and OpenSpiel's ``random_sim_test`` pass for it.
 
-The encoding contract (``tabletop.research.encoding``) and the adapters written over it
-come from the research branch: without them this module is skipped."""
+The encoding contract is ``tabletop.research.encoding``'s; the checks that every encoded
+game gets are in ``tests/research`` (docs/adding-a-game.md, "The research encoding").
+Without numpy (the extra ``rl``) this module is skipped."""
 
 from __future__ import annotations
 
@@ -23,15 +24,15 @@ from toygame import encoding as toy_encoding  # noqa: E402
 from toygame.rules import TILES  # noqa: E402
 
 
-def test_doctests():
+def test_doctests() -> None:
     assert doctest.testmod(toy_encoding).failed == 0
 
 
-def test_the_game_names_its_encoding():
+def test_the_game_names_its_encoding() -> None:
     assert encoding("toy") is toy_encoding.ENCODING
 
 
-def test_a_dealt_encoder_plays_the_recorded_game_to_the_same_ranks():
+def test_a_dealt_encoder_plays_the_recorded_game_to_the_same_ranks() -> None:
     game = get_game("toy")
     for seed in range(5):
         record = play_game(game, ["random", "greedy"], seed)
@@ -45,7 +46,7 @@ def test_a_dealt_encoder_plays_the_recorded_game_to_the_same_ranks():
         assert encoder.reward_scores() == [float(s) for s in record["result"]["scores"]]
 
 
-def test_observations_hold_no_pile_order():
+def test_observations_hold_no_pile_order() -> None:
     setup = toy_encoding.ENCODING.setup(2)
     pile = list(range(1, TILES + 1))
     one = setup.deal(0, {"pile": pile})
@@ -54,10 +55,10 @@ def test_observations_hold_no_pile_order():
         assert np.array_equal(one.observe(seat), other.observe(seat))
 
 
-def test_chance_nodes_turn_the_unseen_tiles_uniformly():
+def test_chance_nodes_turn_the_unseen_tiles_uniformly() -> None:
     encoder = toy_encoding.ENCODING.setup(1).undealt()
     rng = random.Random(2)
-    seen = []
+    seen: list[int] = []
     while encoder.acting() != TERMINAL:
         if encoder.acting() == CHANCE:
             outcomes = encoder.chance_outcomes()
@@ -72,7 +73,7 @@ def test_chance_nodes_turn_the_unseen_tiles_uniformly():
     assert encoder.state is None  # nothing dealt: the chance nodes decided
 
 
-def test_the_pettingzoo_api_test_passes():
+def test_the_pettingzoo_api_test_passes() -> None:
     from pettingzoo.test import api_test
 
     from tabletop.research import aec
@@ -83,7 +84,7 @@ def test_the_pettingzoo_api_test_passes():
             api_test(aec.env("toy", players=players), num_cycles=50)
 
 
-def test_gymnasiums_check_env_passes_for_the_solo_game():
+def test_gymnasiums_check_env_passes_for_the_solo_game() -> None:
     gymnasium = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
@@ -97,7 +98,7 @@ def test_gymnasiums_check_env_passes_for_the_solo_game():
     assert not [str(w.message) for w in caught]
 
 
-def test_openspiels_random_sim_test_passes():
+def test_openspiels_random_sim_test_passes() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     from tabletop.research import openspiel
     from tabletop.research.encoding import spiel_name

@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from tabletop.core.game import get_game
+from tabletop.server.ratings import bot_starts
 from toygame.support import hosting
 
 from server_support import Api, ServerProcess, open_socket, receive
@@ -148,6 +149,11 @@ def test_a_rated_game_moves_ratings_and_two_newcomers_lift_nobody(server: Server
         assert game["rating"]["after"] == game["rating"]["before"]
     board = {p["name"]: p for p in ann.get("/api/leaderboard/toy").json()["players"]}
     assert board[f"Ann{stamp}"]["games"] == board[f"Ben{stamp}"]["games"] == 1
+    # Toy Draft has no seeded bot ratings: its bots are on the board from the default
+    # start (tabletop.server.ratings.bot_starts), weakest lowest
+    assert board["Greedy"]["kind"] == "bot" and board["Greedy"]["seeded_games"] == 0
+    assert board["Greedy"]["mu"] == round(bot_starts("toy")["greedy"]["mu"], 2)
+    assert board["Random"]["rating"] < board["Greedy"]["rating"]
     # against a bot a newcomer's rating moves: the winner up, the loser down
     seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "greedy"}]
     bot_game = ann.post("/api/games", json={"type": "toy", "seats": seats}).json()["id"]

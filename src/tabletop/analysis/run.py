@@ -10,6 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from ..core.analysis import JSON, Analyser, Decision, decision_seed
 from ..core.errors import RecordError, Unavailable
 from ..core.game import GameType, get_game
+from ..core.page import page_view
 from .report import Analysis, JudgedMove, SeatReport, judged_move
 
 
@@ -139,7 +140,7 @@ def boards(game: GameType, record: JSON, index: int, best: str) -> JSON:
     for key, text in (("played", str(decision.played)), ("best", best)):
         state = analyser.position(record, index)
         state.apply(game.parse_action(text), decision.seat)
-        shown[key] = {"action": text, "view": game.page.view_json(state, decision.seat)}
+        shown[key] = {"action": text, "view": page_view(game.page, state, decision.seat)}
     return shown
 
 

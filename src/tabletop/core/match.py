@@ -31,6 +31,7 @@ from .errors import ActionRejected
 from .game import JSON, SIMULTANEOUS, GameType, Recorder, State, View, get_game
 from .limits import DEFAULT_LIMITS, BotLimits
 from .outcome import Outcome
+from .page import page_choices, page_view
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -125,15 +126,16 @@ class Match:
         return self.page.undo(steps, seat)
 
     def view(self, seat: int | None) -> JSON:
-        """Everything ``seat`` (``None``: a spectator) may see, and nothing more."""
-        return self.page.view_json(self.state, seat)
+        """Everything ``seat`` (``None``: a spectator) may see, and nothing more: the
+        page is handed the seat's view, never the state."""
+        return page_view(self.page, self.state, seat)
 
     def choices(self, seat: int) -> list[JSON]:
         """The legal actions of ``seat`` if it must act, each ``{"action": ...}`` plus
         whatever the page needs to preview it; otherwise ``[]``."""
         if seat not in self.active_seats():
             return []
-        return self.page.choices(self.state, seat)
+        return page_choices(self.page, self.state, seat)
 
     def result(self) -> JSON | None:
         """The result as the page shows it, once over."""

@@ -4,8 +4,12 @@ The server knows a game's page only through ``GamePage``: the game's own
 JavaScript modules and stylesheets (``assets``, ``modules``), and hooks that turn
 the engine's state and moves into the JSON the page draws. Actions travel as
 short strings in the game's notation; views, choices, log entries and results
-are JSON-ready dicts. Secrets stay out by construction: ``view_json`` is built
-from the seat's view of the state.
+are JSON-ready dicts. Secrets stay out by construction: the page is handed a
+seat's ``View`` (``state.view(seat)``), never the true state, for what it shows
+while the game is on (``view_json``, ``choices``); the platform adds the finished
+game's ``result_json``. The conformance suite (tests/platform/test_conformance.py)
+proves for every registered game that what a page shows, the replay's frames
+included, is the same whatever is still hidden.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from ..i18n import N_
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-    from .game import JSON, GameType, Recorder
+    from .game import JSON, GameType, Recorder, State
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,20 @@ def undo_last_move(steps: Sequence[Step], seat: int, revealed: str) -> Undo | st
     return Undo(mine[-1])
 
 
+def undo_last_round(steps: Sequence[Step], seat: int, unresolved: str) -> Undo | str:
+    """A simultaneous game's undo (``core.rounds``): ``seat``'s action of the last
+    resolved round goes, and with it everything after it: the round is open again, and
+    what the round revealed is hidden again (a fixed order, such as a deck's, shows it
+    once more). The other seats' actions of that round stay, in their order: they never
+    saw ``seat``'s. ``unresolved`` (a msgid) says why not before a round has resolved."""
+    ends = [ply for ply, step in enumerate(steps) if step.reveals]  # resolved rounds
+    if not ends:
+        return unresolved
+    start = ends[-2] + 1 if len(ends) > 1 else 0
+    keep = tuple(p for p in range(start, ends[-1] + 1) if steps[p].seat != seat)
+    return Undo(start, keep)
+
+
 def page_modules(intro: list[str], full: list[str]) -> JSON:
     """The page's two entry modules (``intro.js``: what the lobby shows; ``index.js``:
     that and the board), each with the stylesheets it needs, as ``GamePage.modules``."""
@@ -96,20 +114,27 @@ class GamePage(Protocol[R]):
     def facts(self) -> JSON:
         """Further static data for the page (e.g. the tiles), sent once per game type."""
 
-    def view_json(self, state: Any, seat: int | None) -> JSON:
-        """Everything ``seat`` (``None``: a spectator) may see, and nothing more."""
+    def view_json(self, view: Any) -> JSON:
+        """What the page draws of ``view`` (``state.view(seat)``, ``seat`` ``None`` for a
+        spectator): built from the view alone. Once the game is over the platform adds
+        ``"result"`` (``result_json``)."""
 
-    def choices(self, state: Any, seat: int) -> list[JSON]:
-        """``{"action": text, ...preview}`` per legal action of the acting ``seat``."""
+    def choices(self, view: Any) -> list[JSON]:
+        """``{"action": text, ...preview}`` per legal action of the acting seat whose
+        ``view`` this is."""
 
     def play(self, recorder: R, seat: int, action: Any) -> Applied:
         """Apply ``seat``'s parsed ``action`` through the recorder; its log entry."""
 
     def result_json(self, state: Any) -> JSON:
-        """The finished game's result as the page shows it."""
+        """The finished game's result as the page shows it (everyone sees it: nothing
+        still hidden may show in it)."""
 
     def frames(self, game: GameType, record: Any) -> list[JSON]:
-        """``[{"view", "log"}]`` per step of a record, for the replay page."""
+        """``[{"view", "log"}]`` per step of a record, for the replay page: each
+        ``"view"`` is what a spectator's ``view_json`` (with ``"result"`` once over)
+        showed at that point of the game, so a replay shows nothing the live page did
+        not."""
 
     def hint(self, view: Any, seed: int) -> JSON:
         """``{"action", "reason", "parts"}``: the strongest bot's advice, its reason as
@@ -118,11 +143,30 @@ class GamePage(Protocol[R]):
     def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
         """What undoing ``seat``'s last move leaves, given the game's actions so far
         (``steps``), or why it may not be undone (a msgid). Asked only while the game
-        is on, every other seat is a bot and ``seat`` has no pending action."""
+        is on, every other seat is a bot and ``seat`` has no pending action.
+        ``undo_last_move`` is a sequential game's, ``undo_last_round`` a simultaneous
+        one's."""
+
+
+def page_view(page: GamePage[Any], state: State, seat: int | None) -> JSON:
+    """What ``page`` shows ``seat`` (``None``: a spectator) of ``state``: its
+    ``view_json`` of the seat's view (the page never sees the state), with the
+    ``"result"`` once the game is over."""
+    shown = page.view_json(state.view(seat))
+    if state.is_over:
+        shown = {**shown, "result": page.result_json(state)}
+    return shown
+
+
+def page_choices(page: GamePage[Any], state: State, seat: int) -> list[JSON]:
+    """``page.choices`` for ``seat``, handed the seat's view."""
+    return page.choices(state.view(seat))
 
 
 class SimultaneousPage(GamePage[R], Protocol[R]):
-    """The page of a simultaneous game, where a seat may take its pending action back."""
+    """The page of a simultaneous game, where a seat may take its pending action back;
+    ``core.rounds.RoundPage`` implements it (and ``play``, ``undo``, ``frames``) over a
+    ``core.rounds.RoundRecorder``."""
 
     def take_back(self, recorder: R, seat: int) -> Applied:
         """Withdraw ``seat``'s pending action of the round; its log entry."""

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from rich.table import Table
 
 from ..core.errors import OptionsError
-from ..core.game import GameType, Outcome
+from ..core.game import GameType
+from ..core.outcome import Outcome
 from .executor import executor_from_args
 from .selfplay import warn_fallbacks
 from .tournament import (

@@ -46,7 +46,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..core.errors import OptionsError
-from ..core.game import JSON, GameType, Outcome, get_game
+from ..core.game import JSON, GameType, get_game
+from ..core.outcome import Outcome
 from ..records import dumps
 from .executor import Executor, chunksize, executor_from_args, ray_map
 from .selfplay import check_bots, play_game

@@ -71,17 +71,22 @@ if TYPE_CHECKING:
 
 REWARDS = ("rank", "zero_sum", "score")
 
+#: What ``last()`` gives: the observation (None unless asked for), the reward, whether
+#: the game ended and was truncated, and the agent's info (its ``action_mask``)
+Last = tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]
 
-class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # pettingzoo: no types
     """PettingZoo's ``OrderEnforcingWrapper`` whose ``last()`` and ``step()`` go to the
     environment directly: the inherited ones read their attributes through the
     wrapper's ``__getattr__``, a third of a fast environment's step time. Same checks,
     same results."""
 
-    def last(self, observe: bool = True) -> tuple:
+    def last(self, observe: bool = True) -> Last:
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return self.env.last(observe)
+        last: Last = self.env.last(observe)
+        return last
 
     def step(self, action: Any) -> None:
         if not self._has_reset:
@@ -105,7 +110,7 @@ def observation_space(setup: Setup) -> spaces.Dict:
     )
 
 
-class TabletopEnv(AECEnv):
+class TabletopEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     """The registered game ``game`` for ``players`` seats (the encoding's default if
     None); ``options`` are the game's variant options (Nova Luna ``first_game``, NMBR 9
     ``remove`` and ``size``)."""
@@ -155,13 +160,13 @@ class TabletopEnv(AECEnv):
         """The rules' state of the game in progress."""
         return self.encoder.state
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: dealt from ``seed`` if given, else from the env's own generator
         (itself seeded by the last seed given), so runs repeat exactly. ``options`` may
         fix the deal instead: Nova Luna ``{"pile": 68 tile ids in draw order,
@@ -175,7 +180,7 @@ class TabletopEnv(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         # a window a setup accepts holds every first tile: no game is truncated yet
         assert self.encoder.truncation is None
         self.agent_selection = self.possible_agents[self.encoder.acting()]

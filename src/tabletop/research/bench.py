@@ -35,7 +35,7 @@ import statistics
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -51,6 +51,9 @@ from .encoding import (
     spiel_name,
 )
 
+if TYPE_CHECKING:  # the optional open-spiel wheel (the extra rl), untyped
+    import pyspiel
+
 
 def game_name(text: str) -> str:
     """The registry name of an encoded game named by its name or its command.
@@ -64,7 +67,7 @@ def game_name(text: str) -> str:
     raise ValueError(f"no game {text!r} with an encoding; choose from {encoded_games()}")
 
 
-def _pick(mask: np.ndarray, rand) -> int:
+def _pick(mask: np.ndarray, rand: Callable[[], float]) -> int:
     legal = mask.view(np.bool_).nonzero()[0]
     return int(legal[int(rand() * len(legal))])
 
@@ -87,6 +90,7 @@ def aec_steps_per_second(
                 if not env.agents:
                     env.reset()
                 continue
+            assert obs is not None  # last() observes unless told not to
             env.step(_pick(obs["action_mask"], rand))
             steps += 1
         now = time.perf_counter()
@@ -152,9 +156,10 @@ def openspiel_steps_per_second(
             return steps / (now - start), steps / (time.process_time() - cpu)
 
 
-def state_tensor(state, player: int) -> list[float]:  # state: pyspiel.State
+def state_tensor(state: pyspiel.State, player: int) -> list[float]:
     """OpenSpiel's observation tensor of ``player``, as a list (pyspiel's API)."""
-    return state.observation_tensor(player)
+    tensor: list[float] = state.observation_tensor(player)
+    return tensor
 
 
 def openspiel_clone_microseconds(
@@ -198,7 +203,7 @@ REFERENCE = "backgammon"
 OBSERVER = "tensor from make_observation"
 
 
-def _spiel_game(game: str, players: int | None):  # -> pyspiel.Game (optional wheel)
+def _spiel_game(game: str, players: int | None) -> pyspiel.Game:
     """OpenSpiel's game: ours (``game`` by name or command) or one of OpenSpiel's own."""
     import pyspiel
 

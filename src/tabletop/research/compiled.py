@@ -14,51 +14,103 @@ first use, brought up to date on each later one. An action the compiled game ref
 handed to the reference, so that the error is the rules' own. Each game's tests play the
 two side by side over random games.
 
-A game subclasses ``CompiledChanceEncoder`` with ``_new_game`` and ``_new_reference``
-(and what its encoder adds); the module knows no game.
+A game subclasses ``CompiledChanceEncoder`` (or, for a dealt game that never shows a
+chance node, ``CompiledEncoder``) with ``_new_game`` and ``_new_reference`` (and what its
+encoder adds), naming its compiled ``Game`` and Python reference as the type arguments;
+the module knows no game.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, Protocol, Self, TypeVar
 
 import numpy as np
 
 from ..core.errors import IllegalActionError
+from .encoding import Scaler
 
 #: A log of what was applied, newest first, as linked cells ``(older, chance, value)``:
 #: a copy shares it (a clone per MCTS simulation copies nothing).
-Log = tuple[Any, bool, int] | None
+Log = tuple["Log", bool, int] | None
 
 
-class CompiledChanceEncoder:
-    """A ``ChanceEncoder`` (``research.encoding``) playing a compiled ``Game``, with the
-    Python encoder of the same game as its reference (same answers, same errors).
+class CompiledGame(Protocol):
+    """What every compiled ``Game`` offers (a game's stub, ``_<game>fast.pyi``, types its
+    own): ``apply_chance`` and ``apply`` raise ``ValueError`` for what they refuse."""
 
-    The compiled ``Game`` offers ``acting()``, ``is_over``, ``chance_outcomes()``,
-    ``apply_chance(outcome)`` and ``apply(action)`` (``ValueError`` for what it refuses),
-    ``observe(seat, out)``, ``observe_scaled(seat, out, low, factor)``, ``ranks()``,
-    ``reward_scores()``, ``solo_score()`` and ``copy()``."""
+    @property
+    def is_over(self) -> bool: ...
+    def acting(self) -> int: ...
+    def chance_outcomes(self) -> list[tuple[int, float]]: ...
+    def apply_chance(self, outcome: int, /) -> None: ...
+    def apply(self, action: int, /) -> None: ...
+    def observe(self, seat: int, out: object, /) -> None: ...
+    def observe_scaled(self, seat: int, out: object, low: object, factor: object, /) -> None: ...
+    def ranks(self) -> list[int]: ...
+    def reward_scores(self) -> list[float]: ...
+    def solo_score(self) -> float: ...
+    def copy(self) -> Self: ...
+
+
+class CompiledSetup(Protocol):
+    """What this module asks of a game's ``Setup`` (``research.encoding``)."""
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]: ...
+    @property
+    def scaler(self) -> Scaler: ...
+
+
+class Reference(Protocol):
+    """What this module asks of the Python ``Encoder`` it replays (``research.encoding``)."""
+
+    @property
+    def state(self) -> object: ...
+    def acting(self) -> int: ...
+    def apply(self, action: int, seat: int, /) -> object: ...
+    def action_index(self, action: Any, /) -> int: ...  # the rules' action, of any game
+    def render(self, seat: int | None, /) -> str: ...
+
+
+class ChanceReference(Reference, Protocol):
+    """The same of an undealt game's ``ChanceEncoder``."""
+
+    def apply_chance(self, outcome: int, /) -> None: ...
+    def action_string(self, action: int, /) -> str: ...
+    def chance_string(self, outcome: int, /) -> str: ...
+    def shuffle_unseen(self, uniform: Callable[[], float], /) -> None: ...
+
+
+S = TypeVar("S", bound=CompiledSetup)  # the game's setup
+G = TypeVar("G", bound=CompiledGame)  # the game's compiled ``Game``
+R = TypeVar("R", bound=Reference)  # its Python encoder, the reference
+RC = TypeVar("RC", bound=ChanceReference)  # the same, of an undealt game
+
+
+class CompiledEncoder(Generic[S, G, R]):
+    """An ``Encoder`` (``research.encoding``) playing a compiled ``Game``, with the
+    Python encoder of the same game as its reference (same answers, same errors): a
+    dealt game, whose log holds the seats' actions only."""
 
     __slots__ = ("setup", "_game", "_log", "_length", "_reference", "_synced")
 
-    def __init__(self, setup: Any) -> None:
+    def __init__(self, setup: S) -> None:
         self.setup = setup
-        self._game = self._new_game(setup)
+        self._game: G = self._new_game(setup)
         self._log: Log = None
         self._length = 0  # entries in the log
-        self._reference: Any = None  # the Python encoder, made on first use
+        self._reference: R | None = None  # the Python encoder, made on first use
         self._synced = 0  # log entries the reference has applied
 
     # -- what a game gives -------------------------------------------------------------
 
-    def _new_game(self, setup: Any) -> Any:
+    def _new_game(self, setup: S) -> G:
         """The compiled game of ``setup``, before its first chance node."""
         raise NotImplementedError
 
-    def _new_reference(self, setup: Any) -> Any:
+    def _new_reference(self, setup: S) -> R:
         """The game's Python ``ChanceEncoder`` of ``setup``, before its first chance node."""
         raise NotImplementedError
 
@@ -72,7 +124,7 @@ class CompiledChanceEncoder:
         super().__init_subclass__(**kwargs)
         cls._shared = cls._shared + tuple(cls.__dict__.get("__slots__", ()))
 
-    def __deepcopy__(self, memo: dict) -> Any:
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
         """A copy for OpenSpiel's ``clone()``: the compiled game copied, the log and the
         subclasses' slots shared, the reference (if one was made) deep-copied: it may hold
         a reordered deck."""
@@ -85,7 +137,7 @@ class CompiledChanceEncoder:
             setattr(new, name, getattr(self, name))
         return new
 
-    def copy(self) -> Any:
+    def copy(self) -> Self:
         """An independent copy (``Encoder.copy``)."""
         return self.__deepcopy__({})
 
@@ -102,7 +154,7 @@ class CompiledChanceEncoder:
     # -- the reference ------------------------------------------------------------------
 
     @property
-    def reference(self) -> Any:
+    def reference(self) -> R:
         """The pure Python game at this point (replayed from the log as needed)."""
         reference = self._reference
         if reference is None:
@@ -110,16 +162,23 @@ class CompiledChanceEncoder:
             self._synced = 0
         if self._synced < self._length:
             for chance, value in self._entries(self._length - self._synced):
-                if chance:
-                    reference.apply_chance(value)
-                else:
-                    reference.apply(value, reference.acting())
+                self._replay(reference, chance, value)
             self._synced = self._length
         return reference
 
+    def _replay(self, reference: R, chance: bool, value: int) -> None:
+        """Apply a log entry to the reference (a dealt game logs no chance outcome)."""
+        assert not chance, "a dealt game's log holds no chance outcome"
+        reference.apply(value, reference.acting())
+
+    def _restored(self, chance: bool, value: int) -> None:
+        """Apply a pickled log entry to this game."""
+        assert not chance, "a dealt game's log holds no chance outcome"
+        self.apply(value)
+
     def _entries(self, newest: int) -> list[tuple[bool, int]]:
         """The ``newest`` entries of the log, oldest first."""
-        out = []
+        out: list[tuple[bool, int]] = []
         log = self._log
         for _ in range(newest):
             assert log is not None
@@ -135,7 +194,7 @@ class CompiledChanceEncoder:
     # -- playing (compiled) ---------------------------------------------------------------
 
     @property
-    def state(self) -> Any:
+    def state(self) -> object:
         return self.reference.state
 
     @property
@@ -144,17 +203,6 @@ class CompiledChanceEncoder:
 
     def acting(self) -> int:
         return self._game.acting()
-
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._game.chance_outcomes()
-
-    def apply_chance(self, outcome: int) -> None:
-        """Apply a chance outcome; ``IllegalActionError`` for one not due now."""
-        try:
-            self._game.apply_chance(outcome)
-        except (ValueError, TypeError) as e:
-            raise IllegalActionError(f"chance outcome {outcome}: {e}") from None
-        self._logged(True, outcome)
 
     def apply(self, action: int, seat: int | None = None) -> None:
         """Apply action index ``action`` for the seat to act (``seat``, if given, must
@@ -205,6 +253,36 @@ class CompiledChanceEncoder:
     def render(self, seat: int | None = None) -> str:
         return self.reference.render(seat)
 
+
+class CompiledChanceEncoder(CompiledEncoder[S, G, RC]):
+    """A ``ChanceEncoder`` (``research.encoding``) playing a compiled ``Game``: an
+    undealt game, whose log holds the chance outcomes too."""
+
+    __slots__ = ()
+
+    def _replay(self, reference: RC, chance: bool, value: int) -> None:
+        if chance:
+            reference.apply_chance(value)
+        else:
+            reference.apply(value, reference.acting())
+
+    def _restored(self, chance: bool, value: int) -> None:
+        if chance:
+            self.apply_chance(value)
+        else:
+            self.apply(value)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._game.chance_outcomes()
+
+    def apply_chance(self, outcome: int) -> None:
+        """Apply a chance outcome; ``IllegalActionError`` for one not due now."""
+        try:
+            self._game.apply_chance(outcome)
+        except (ValueError, TypeError) as e:
+            raise IllegalActionError(f"chance outcome {outcome}: {e}") from None
+        self._logged(True, outcome)
+
     def action_string(self, action: int) -> str:
         return self.reference.action_string(action)
 
@@ -215,22 +293,22 @@ class CompiledChanceEncoder:
         self.reference.shuffle_unseen(uniform)
 
 
+E = TypeVar("E", bound=CompiledEncoder[Any, Any, Any])
+
+
 def _restore(
-    cls: type[CompiledChanceEncoder],
+    cls: type[E],
     arguments: tuple[Any, ...],
     entries: list[tuple[bool, int]],
-    reference: Any,
+    reference: Reference | None,
     synced: int,
-) -> CompiledChanceEncoder:
-    """The game ``CompiledChanceEncoder.__reduce__`` pickled."""
+) -> E:
+    """The game ``CompiledEncoder.__reduce__`` pickled."""
     game = cls(*arguments)
     for chance, value in entries:
-        if chance:
-            game.apply_chance(value)
-        else:
-            game.apply(value)
+        game._restored(chance, value)
     game._reference, game._synced = reference, synced
     return game
 
 
-__all__ = ["CompiledChanceEncoder", "Log"]
+__all__ = ["CompiledChanceEncoder", "CompiledEncoder", "CompiledGame", "Log"]

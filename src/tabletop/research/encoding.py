@@ -47,7 +47,7 @@ else:
     Array = Any
 
 try:
-    from . import _tensorfast
+    from . import _tensorfast as _tensorfast  # openspiel.py lists with it too
 except ImportError:  # built without a C compiler: numpy scales and lists the tensors
     _tensorfast = None  # type: ignore[assignment]
 
@@ -95,10 +95,10 @@ class Encoder(Protocol):
     def legal_actions(self, seat: int) -> list[int]:
         """The indices where ``mask(seat)`` is 1, increasing."""
 
-    def apply(self, action: int, seat: int) -> None:
+    def apply(self, action: int, seat: int) -> object:
         """Apply action index ``action`` for ``seat`` (the acting seat);
         ``tabletop.core.errors.IllegalActionError`` if the mask forbids it (nothing
-        changes)."""
+        changes). What it returns, if anything, is the game's own (callers ignore it)."""
 
     def action_index(self, action: Any) -> int:
         """The index of a rules' action (one of the acting seat's ``legal_actions`` in
@@ -178,7 +178,11 @@ class Setup(Protocol):
 
     players: int
     actions: int  # the flat action space: Discrete(actions)
-    observation_shape: tuple[int, ...]
+
+    @property
+    def observation_shape(self) -> tuple[int, ...]:
+        """Of the raw observation (read-only: a game may fix its length, ``tuple[int]``)."""
+
     observation_dtype: str  # the raw observation's (``Encoder.observe``), e.g. "int16"
     low: int  # bounds of every raw observation entry
     high: int
@@ -207,9 +211,11 @@ class Encoding(Protocol):
     # (``acting()`` takes them in seat order): PettingZoo's parallel API plays it
     simultaneous: bool
     spiel_parameters: dict[str, int]  # OpenSpiel's parameters and defaults, "players" first
-    # what of the encoding runs in C here, in words (the benchmark prints it): an optional
-    # extension may be missing where no C compiler was found at install
-    compiled: str
+
+    @property
+    def compiled(self) -> str:
+        """What of the encoding runs in C here, in words (the benchmark prints it): an
+        optional extension may be missing where no C compiler was found at install."""
 
     def setup(self, players: int, **options: Any) -> Setup:
         """The variant for ``players`` seats; ``ValueError`` for options it cannot take."""
@@ -393,7 +399,7 @@ def follow(
     return history
 
 
-def shuffle(items: list, uniform: Callable[[], float]) -> None:
+def shuffle(items: list[A], uniform: Callable[[], float]) -> None:
     """Shuffle ``items`` in place (Fisher-Yates), ``uniform()`` giving numbers in [0, 1).
 
     >>> import random

@@ -94,8 +94,8 @@ class SoloEnv(gymnasium.Env):
         return self.encoder.state
 
     def reset(
-        self, *, seed: int | None = None, options: dict | None = None
-    ) -> tuple[np.ndarray, dict]:
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game, dealt from ``seed`` (or the env's own generator, seeded by the
         last seed given); ``options`` may fix the deal: Nova Luna ``{"pile": 68 tile
         ids in draw order}``, NMBR 9 ``{"deck": 20 digits in order}``."""
@@ -108,7 +108,7 @@ class SoloEnv(gymnasium.Env):
             self.render()
         return self._scale(self.encoder.observe(0)), {"action_mask": self._mask}
 
-    def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         index = int(action)
         encoder = self.encoder
         if not (0 <= index < len(self._mask) and self._mask[index]):

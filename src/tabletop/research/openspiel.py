@@ -161,13 +161,13 @@ def _public_view(encoder: ChanceEncoder) -> PublicView:
     return encoder
 
 
-class SpielGame(pyspiel.Game):
+class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
     """The registered game ``name`` with ``params`` (the encoding's ``spiel_parameters``);
     ``register()`` makes one subclass per game, ``name`` fixed."""
 
     name = ""
 
-    def __init__(self, params: dict | None = None) -> None:
+    def __init__(self, params: dict[str, int] | None = None) -> None:
         name = self.name
         encoded = encoding(name)
         params = {**encoded.spiel_parameters, "zero_sum": False, **(params or {})}
@@ -237,7 +237,7 @@ class SpielGame(pyspiel.Game):
         return observer
 
 
-class SpielState(pyspiel.State):
+class SpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no types
     """A position: ``encoder`` (the encoding's ``ChanceEncoder``) holds all of it.
 
     OpenSpiel's ``clone()`` makes a new initial state and then deep-copies each
@@ -361,6 +361,7 @@ class SpielState(pyspiel.State):
 
         history = self.history()
         hidden = set(self.encoder.hidden_moves(player_id, history))
+        state: SpielState  # what pyspiel's untyped new_initial_state() and clone() give
         if hidden:
             state = self.get_game().new_initial_state()
             for at, action in enumerate(history):

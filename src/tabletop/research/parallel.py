@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ..core.game import State
 
 
-class TabletopParallelEnv(ParallelEnv):
+class TabletopParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ships no types
     """The registered game ``game`` (simultaneous rounds) for ``players`` seats (the
     encoding's default if None); ``reward``, ``render_mode`` and the game's options
     (NMBR 9 ``remove`` and ``size``) as ``aec.TabletopEnv``'s."""
@@ -91,15 +91,15 @@ class TabletopParallelEnv(ParallelEnv):
         """The rules' state of the game in progress."""
         return self.encoder.state
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Dict:
         return self._spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Discrete:
         return self._actions[agent]
 
     def reset(
-        self, seed: int | None = None, options: dict | None = None
-    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict]]:
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """A new game, dealt as ``TabletopEnv.reset`` deals it (the same seed, the same
         game); ``options`` may fix the deal (NMBR 9 ``{"deck": 20 digits}``)."""
         if seed is not None:
@@ -125,7 +125,7 @@ class TabletopParallelEnv(ParallelEnv):
         dict[str, float],
         dict[str, bool],
         dict[str, bool],
-        dict[str, dict],
+        dict[str, dict[str, Any]],
     ]:
         """One round: ``actions`` holds an action index for every live agent (and no
         other). All are checked before any is applied."""
@@ -155,7 +155,7 @@ class TabletopParallelEnv(ParallelEnv):
         terminations = dict.fromkeys(agents, encoder.is_over)
         truncation = None if encoder.is_over else encoder.truncation
         truncations = dict.fromkeys(agents, truncation is not None)
-        infos: dict[str, dict] = {
+        infos: dict[str, dict[str, Any]] = {
             a: {} if truncation is None else {"truncation": truncation} for a in agents
         }
         if encoder.is_over:

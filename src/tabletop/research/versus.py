@@ -68,8 +68,8 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         return self.aec.possible_agents[self.learner]
 
     def reset(
-        self, *, seed: int | None = None, options: dict | None = None
-    ) -> tuple[np.ndarray, dict]:
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; ``options`` may fix ``{"learner": seat}`` and the AEC's deal options."""
         super().reset(seed=seed)
         if seed is not None:
@@ -80,7 +80,7 @@ class NovaLunaVersusRandomEnv(gymnasium.Env):
         self._play_opponent()
         return self._observe(), {"action_mask": self._mask}
 
-    def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: SupportsInt) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         index = int(action)
         if not (0 <= index < len(self._mask) and self._mask[index]):
             self._mask = np.zeros_like(self._mask)

@@ -12,6 +12,9 @@ earlier action or take-back, or a resolved round (``Room.since``). Each action i
 stored, one at a time and with its seat, before anyone hears of it, and the
 round resolves when the last one is applied, so replaying the stored actions
 rebuilds the same hidden pending actions after a crash.
+
+Which seat may act and the checks of a submission are ``acting``'s, what a game's end
+means for the ratings ``rated``'s.
 """
 
 from __future__ import annotations
@@ -21,11 +24,29 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from ..core.web import JSON, TAKE_BACK, ActionRejected, Match, OptionsError, Undo
-from ..i18n import N_
+from ..core.web import JSON, TAKE_BACK, ActionRejected, Undo
+from .acting import (
+    _check_wanted,
+    acting_seat,
+    check_fresh,
+    check_ply,
+    check_seen,
+    late_seats,
+    notation,
+    pending_seat,
+    require_player,
+    rewind,
+    takes_back,
+    undoing_seat,
+)
 from .errors import ApiError, Stale, reading
+from .rated import (
+    rated_end,
+    rated_timeout,
+    seat_ranks,
+    timeout_ranks,
+)
 from .ratelimit import RateLimit, check_rate
-from .ratings import RatedEnd, player_key
 from .room import GONE, Room, Rooms, build_room, entry, move_subscribers
 from .rows import OPEN_NAME, Account, ActionRow
 from .storage import GameStore
@@ -430,250 +451,3 @@ class Authority:
         for task in room.bot_tasks.values():
             task.cancel()
         self.shown(room)
-
-
-# -- which seat may act --------------------------------------------------------------
-
-
-def late_seats(room: Room) -> tuple[int, ...]:
-    """The people still to act in the current turn or round (bots never wait)."""
-    active = room.match.active_seats()
-    return tuple(s.seat for s in room.seats if s.seat in active and s.kind == "human")
-
-
-def acting_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
-    """The seat among ``seats`` (a player's, see ``require_player``) that may act
-    now — ``wanted`` if given, else the lowest — or a 409 saying why not."""
-    if room.row.abandoned:
-        raise ApiError(409, "the game was abandoned: a move's time limit ran out")
-    if room.waiting:
-        raise ApiError(409, "the game waits for players to take its open seats")
-    active = room.match.active_seats()
-    if not active:
-        raise ApiError(409, "the game is over")
-    mine = sorted(active & seats)
-    if wanted is not None:
-        _check_wanted(wanted, seats)
-        mine = [wanted] if wanted in active else []
-    if not mine:
-        waiting = " and ".join(room.seat(s).name for s in sorted(active))
-        if any(room.match.has_pending(s) for s in seats):
-            raise ApiError(409, "you have acted this round: waiting for {names}", names=waiting)
-        raise ApiError(409, "it is not your turn: waiting for {names}", names=waiting)
-    return mine[0]
-
-
-def pending_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
-    """The seat among ``seats`` with a pending action to take back, or a 409."""
-    if room.row.abandoned:  # over for the server, though its rules would go on
-        raise ApiError(409, "the game was abandoned: a move's time limit ran out")
-    if room.match.is_over():
-        raise ApiError(409, "the game is over")
-    if wanted is not None:
-        _check_wanted(wanted, seats)
-        seats = frozenset({wanted})
-    pending = sorted(s for s in seats if room.match.has_pending(s))
-    if not pending:
-        raise ApiError(
-            409, "you have nothing to take back: no action of yours is waiting this round"
-        )
-    return pending[0]
-
-
-def check_ply(room: Room, ply: Any) -> None:
-    """409 unless the state seen (``ply``) is the current one (a sequential game)."""
-    if type(ply) is not int:
-        raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
-    if ply != room.ply:
-        raise ApiError(
-            409,
-            "the game has moved on (move {now}, not {seen}); look again",
-            now=room.ply,
-            seen=ply,
-        )
-
-
-def check_fresh(room: Room, seat: int, ply: Any) -> None:
-    """409 unless the state seen (``ply``) is current for ``seat`` (``Room.since``)."""
-    if type(ply) is not int:
-        raise ApiError(400, "'ply' (the number of moves made in the state you saw) is needed")
-    if not room.since(seat) <= ply <= room.ply:
-        raise ApiError(
-            409,
-            "the game has moved on (move {now}, not {seen}); look again",
-            now=room.ply,
-            seen=ply,
-        )
-
-
-def undoing_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int | None:
-    """The seat among ``seats`` an undo is for: ``wanted`` if given, else one with a
-    pending action to take back, else the only one (``None``: several, none pending)."""
-    if wanted is not None:
-        _check_wanted(wanted, seats)
-        return int(wanted)
-    pending = [s for s in sorted(seats) if room.match.has_pending(s)]
-    if pending:
-        return pending[0]
-    return next(iter(seats)) if len(seats) == 1 else None
-
-
-def takes_back(room: Room, seat: int | None) -> bool:
-    """Whether an undo by ``seat`` withdraws its pending action (not an undo proper:
-    nothing was revealed, so the game stays rated)."""
-    return seat is not None and not room.finished and room.match.has_pending(seat)
-
-
-def undo_blocker(room: Room, seat: int | None) -> str | None:
-    """Why ``seat`` may not undo now, or ``None`` if it may."""
-    if takes_back(room, seat):
-        return None
-    plan = rewind(room, seat)
-    return plan if isinstance(plan, str) else None
-
-
-def rewind(room: Room, seat: int | None) -> Undo | str:
-    """What undoing ``seat``'s last move leaves (the game says: ``Match.undo``), or why
-    it may not (a msgid): only while the game is on and every other seat is a bot."""
-    if room.finished:
-        return N_("the game is over")
-    if seat is None:
-        return N_("only a player can undo")
-    if unrated_reason(room) is None:  # else a loser could undo his way out of a rated loss
-        return N_("there is no undo in a rated game (create an unrated game to practise)")
-    if room.humans != [seat]:
-        if room.simultaneous:
-            return N_(
-                "with other human players, you can take back only your action of this "
-                "round, before the round resolves"
-            )
-        return N_("undo is only for games without other human players")
-    return room.match.undo(room.steps(), seat)
-
-
-def check_seen(room: Room, seat: int | None, ply: Any) -> None:
-    """409 unless the state seen (``ply``) is current for ``seat``; in a simultaneous
-    game the others' pending actions do not make it stale (``check_fresh``)."""
-    if room.simultaneous and seat is not None:
-        check_fresh(room, seat, ply)
-    else:
-        check_ply(room, ply)
-
-
-def notation(room: Room, seat: int, action: str | int) -> str:
-    """The notation of ``action``: itself, or the action a research encoding's index
-    (an ``int``, as outside bots may send: docs/bot-api.md) stands for now."""
-    if isinstance(action, str):
-        return action
-    try:
-        found = room.type.action_from_index(room.match.state, seat, action)
-    except OptionsError as err:
-        raise ApiError(422, err.key, **err.params) from None
-    if found is None:
-        raise ApiError(422, "{index} is no action index of this game here", index=action)
-    return str(found)
-
-
-def require_player(seats: frozenset[int]) -> None:
-    """401 for a spectator (no seat token): checked before anything about the game."""
-    if not seats:
-        raise ApiError(401, "to play, open your seat link (spectators cannot act)")
-
-
-def _check_wanted(wanted: Any, seats: frozenset[int]) -> None:
-    """400 unless ``wanted`` (a ``seat`` field) names one of ``seats``."""
-    if type(wanted) is not int or wanted not in seats:
-        yours = ", ".join(map(str, sorted(seats)))
-        raise ApiError(400, "'seat' must be one of your seats ({seats})", seats=yours)
-
-
-def seat_ranks(match: Match, seats: int) -> tuple[int, ...] | None:
-    """Each seat's rank in the finished game (1 best, ties shared), from its typed
-    outcome; ``None`` for a solo game, which ranks nobody."""
-    outcome = match.outcome()
-    if outcome is None or seats < 2:
-        return None
-    return outcome.ranks
-
-
-def unrated_reason(room: Room, when_full: bool = False) -> str | None:
-    """Why the game does not count for the ratings, or ``None`` while it does:
-    ``"seed"`` (its creator fixed the seed), ``"casual"`` (its creator chose an unrated
-    game), ``"undo"``, ``"hint"``, or ``"players"`` (fewer than two seats, a seat without
-    an account, or one account in two seats).
-    ``when_full``: as it will be once its open seats are taken (by other accounts)."""
-    if len(room.seats) < 2:
-        return "players"
-    humans = [s for s in room.seats if s.kind == "human" and not (when_full and s.open)]
-    accounts = [s.account_id for s in humans]
-    if None in accounts or len(set(accounts)) != len(accounts):
-        return "players"
-    if room.row.seed_chosen:
-        return "seed"
-    if room.row.options.get("rated") is False:
-        return "casual"
-    if room.row.undone:
-        return "undo"
-    if room.row.hinted:
-        return "hint"
-    return None
-
-
-def rated_end(room: Room, match: Match) -> RatedEnd | None:
-    """The rating update for a game ending now, or ``None`` if it is unrated
-    (``unrated_reason``)."""
-    ranks = seat_ranks(match, len(room.seats))
-    if ranks is None or unrated_reason(room) is not None:
-        return None
-    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)
-
-
-def timeout_ranks(seats: int, timed_out: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Each seat's rank in a game ended by a move's time running out: the seats whose
-    time ran out share the last place, the others share the first (an unfinished game
-    has no final order among them); ``None`` if no seat or every seat ran out of time.
-
-    >>> timeout_ranks(3, (1,)), timeout_ranks(2, (0, 1))
-    ((1, 3, 1), None)
-    """
-    if not timed_out or len(timed_out) == seats:
-        return None
-    last = seats - len(timed_out) + 1
-    return tuple(last if seat in timed_out else 1 for seat in range(seats))
-
-
-def rated_timeout(room: Room, ranks: tuple[int, ...] | None) -> RatedEnd | None:
-    """The rating update for a rated game ended unfinished (a move's time ran out, a
-    seat resigned or left): none before the game really started (``started_for_real``)."""
-    if ranks is None or unrated_reason(room) is not None or not started_for_real(room):
-        return None
-    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)
-
-
-#: the moves each person must have made before a resignation or timeout is rated
-REAL_START_MOVES = 2
-
-
-def started_for_real(room: Room) -> bool:
-    """Whether every person in a game among people has made ``REAL_START_MOVES`` moves
-    of their own (not the clock's, not a take-back). Before that, ending the game rates
-    nobody: else a fresh account that resigns at once hands its opponent a win (alts
-    farming a rating, issue 42). Against bots alone a resignation always counts: a bot
-    farms nothing."""
-    humans = room.humans
-    if len(humans) < 2:
-        return True
-    made = dict.fromkeys(humans, 0)
-    for logged, seat in zip(room.log, room.action_seats, strict=True):
-        if seat in made and logged.get("by") is None and logged.get("kind") != TAKE_BACK:
-            made[seat] += 1
-    return min(made.values()) >= REAL_START_MOVES
-
-
-def check_hint_allowed(room: Room) -> None:
-    """409 for a hint in a rated game: asked for in the last round it made the game
-    unrated and so cancelled a loss (issue 42). Unrated games allow hints."""
-    if unrated_reason(room) is None:
-        raise ApiError(
-            409, "there are no hints in a rated game (create an unrated game to practise)"
-        )

@@ -22,7 +22,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from ..analysis.run import hindsight_of
 from ..core.game import plain_number
@@ -45,6 +45,7 @@ log = logging.getLogger("tabletop.server")
 KEPT_WORK = 32
 #: The hindsight search's seed and budget: one per deal, whoever asks.
 HINDSIGHT_SEED = 0
+T = TypeVar("T")  # what a job returns
 
 
 @dataclass(frozen=True)
@@ -263,7 +264,7 @@ class Dailies:
         found: JSON | None = await self._job(job)
         return found
 
-    async def _job(self, job: Job) -> Any:
+    async def _job(self, job: Job[T]) -> T:
         async with self._turn:
             return await self.scheduler.pool.run(job)
 

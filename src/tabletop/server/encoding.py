@@ -16,8 +16,9 @@ from typing import Any
 import orjson
 
 from ..core.web import JSON
-from .authority import takes_back, undo_blocker, undoing_seat, unrated_reason
+from .acting import takes_back, undo_blocker, undoing_seat
 from .errors import ApiError
+from .rated import unrated_reason
 from .ratings import player_key
 from .room import Room
 from .rows import Seat
@@ -167,7 +168,8 @@ class Encoder:
 
     def state(self, room: Room, seats: frozenset[int]) -> JSON:
         """The message a client playing ``seats`` (none: a spectator) gets."""
-        return json.loads(self.state_text(room, seats))
+        message: JSON = json.loads(self.state_text(room, seats))
+        return message
 
     def state_text(
         self, room: Room, seats: frozenset[int], log_start: int = 0, choices_kept: bool = False

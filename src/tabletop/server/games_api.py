@@ -122,7 +122,9 @@ async def _hint(request: Request) -> Response:
 async def _finished_room(request: Request) -> Room:
     room = await hub_of(request).authority.fresh(request.path_params["game_id"])
     if not room.match.is_over():
-        raise ApiError(409, "the record is available once the game is over (it shows the pile)")
+        raise ApiError(
+            409, "the record is available once the game is over (it shows what is hidden)"
+        )
     return room
 
 

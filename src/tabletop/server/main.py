@@ -1,6 +1,7 @@
-"""``novaluna serve``: start the web server (uvicorn) on a SQLite database, or as
-several processes (``--workers``) on a PostgreSQL one; ``novaluna db``: migrate a
-PostgreSQL database, copy a SQLite one into it."""
+"""``<game> serve`` (any game's command serves every game): start the web server
+(uvicorn) on a SQLite database, or as several processes (``--workers``) on a
+PostgreSQL one; ``<game> db``: migrate a PostgreSQL database, copy a SQLite one
+into it. The messages name no game: the command is the same for every one."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 import logging
 import os
 import socket
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,7 +40,7 @@ def default_db_path() -> Path:
     return Path(base) / APP_NAME / "games.sqlite3"
 
 
-def _positive(kind: type[int] | type[float]):  # noqa: ANN202 - an argparse type
+def _positive(kind: type[int] | type[float]) -> Callable[[str], int | float]:  # argparse type
     def parse(text: str) -> int | float:
         try:
             value = kind(text)
@@ -65,7 +67,7 @@ def _check_free(host: str, port: int) -> None:
     except OSError as err:
         reason = "it is in use" if err.errno == errno.EADDRINUSE else err.strerror
         raise SystemExit(
-            f"novaluna serve: cannot listen on {host}:{port}: {reason}; "
+            f"serve: cannot listen on {host}:{port}: {reason}; "
             "choose another with --port (or --host)"
         ) from None
 
@@ -139,7 +141,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_positive(int),
         metavar="SECONDS",
         help="the shortest time per move a new game may have (default: what the lobby "
-        "offers: 30 s for NMBR 9's move clock, 1 h for turn-based games)",
+        "offers: the shortest choice of a game's own move clock, 1 h for turn-based games)",
     )
     _add_mail_arguments(parser)
     _add_crowd_arguments(parser)
@@ -489,7 +491,7 @@ def prepare_db(db: str, workers: int) -> None:
     if not is_postgres(db):
         if workers > 1:
             raise SystemExit(
-                f"novaluna serve: --workers {workers} needs a database the processes can "
+                f"serve: --workers {workers} needs a database the processes can "
                 "share: SQLite serves one process; use --db postgresql://... (see README)"
             )
         return
@@ -499,7 +501,7 @@ def prepare_db(db: str, workers: int) -> None:
 
         migrate(db)
     except Exception as err:  # noqa: BLE001 - psycopg missing, server down, bad URL
-        raise SystemExit(f"novaluna serve: cannot prepare the database: {err}") from None
+        raise SystemExit(f"serve: cannot prepare the database: {err}") from None
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -535,9 +537,7 @@ def serve(args: argparse.Namespace) -> int:
         try:
             app = app_from_settings(settings)
         except Exception as err:  # noqa: BLE001 - e.g. an unreadable database file
-            raise SystemExit(
-                f"novaluna serve: cannot open the game database {shown_db}: {err}"
-            ) from None
+            raise SystemExit(f"serve: cannot open the game database {shown_db}: {err}") from None
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     games = " and ".join(game.title for game in web_games().values())
     processes = f"{args.workers} processes; " if args.workers > 1 else ""
@@ -583,7 +583,7 @@ def db_command(args: argparse.Namespace) -> int:
     from .storage import is_postgres, require_psycopg
 
     if not is_postgres(args.url):
-        raise SystemExit(f"novaluna db: {args.url!r} is not a postgresql://... URL")
+        raise SystemExit(f"db: {args.url!r} is not a postgresql://... URL")
     try:
         require_psycopg()
         from . import dbcopy, pgstore
@@ -592,11 +592,11 @@ def db_command(args: argparse.Namespace) -> int:
             print(f"{pgstore.migrate(args.url)} migration(s) applied")
             return 0
         if not Path(args.source).is_file():
-            raise SystemExit(f"novaluna db copy: no SQLite file at {args.source}")
+            raise SystemExit(f"db copy: no SQLite file at {args.source}")
         copied, skipped = dbcopy.copy_sqlite(args.source, args.url)
     except (ImportError, OSError) as err:
-        raise SystemExit(f"novaluna db: {err}") from None
+        raise SystemExit(f"db: {err}") from None
     except Exception as err:  # noqa: BLE001 - psycopg's and sqlite3's errors, said plainly
-        raise SystemExit(f"novaluna db: {type(err).__name__}: {err}") from None
+        raise SystemExit(f"db: {type(err).__name__}: {err}") from None
     print(f"copied {copied} game(s); {skipped} already there were left alone")
     return 0

@@ -187,7 +187,8 @@ class PgStore(SqlStore):
         if version != LATEST:
             raise StoreError(
                 f"the database's schema is at version {version}, not {LATEST}: "
-                "run `novaluna db migrate URL` (`novaluna serve` does it when it starts)"
+                "run `<game> db migrate URL` with any game's command (`<game> serve` does it "
+                "when it starts)"
             )
 
     # -- connections --------------------------------------------------------------

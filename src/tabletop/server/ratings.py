@@ -4,7 +4,10 @@ A player is ``"a:<account id>"`` or ``"b:<bot spec>"``. A rated game's end updat
 every seat's rating inside the transaction that stores the game's last action
 (``apply``), so it happens exactly once and a crash can never keep one without
 the other. Bots start from the ratings in ``data/bot_ratings.json``, made by
-``scripts/seed_bot_ratings.py`` from a tournament; accounts from openskill's default.
+``scripts/seed_bot_ratings.py`` from a tournament; a bot that file has no entry for (a
+game added without running the script, or hosted from outside) from a default set by
+its place in the page's offer (``bot_starts``); accounts from openskill's default.
+Every rated game against a bot moves its rating too, so a default start settles.
 Shown is the conservative ``ordinal()`` (mu - 3 sigma).
 
 Two rules keep one person with two accounts from lifting one of them (issue 29):
@@ -62,6 +65,7 @@ from typing import TYPE_CHECKING
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from ..core.web import web_games
 from .sql import Sql
 
 if TYPE_CHECKING:
@@ -94,11 +98,47 @@ def bot_seeds() -> dict[str, dict[str, dict[str, float]]]:
         return {}
 
 
+#: How far apart the default starts of a game's unseeded bots lie (in mu): openskill's
+#: default mu for the middle one of the page's offer, this much more for each place
+#: towards the strongest (offered last), less towards the weakest.
+UNSEEDED_STEP = 4.0
+
+
+@cache
+def bot_starts(game_type: str) -> dict[str, dict[str, float]]:
+    """``{bot spec: {"mu", "sigma", "games"}}``: where each bot a rated game of
+    ``game_type`` can seat starts. The seeded rating where ``data/bot_ratings.json``
+    has one (``"games"``: of its tournament); else the default: ``UNSEEDED_STEP`` apart
+    by its place in the offer, with openskill's default sigma (as wide as a newcomer's:
+    its first rated games settle it), ``"games"`` 0."""
+    offered = _offered_bots(game_type)
+    default = MODEL.rating()
+    middle = (len(offered) - 1) / 2
+    starts = {
+        spec: {
+            "mu": default.mu + UNSEEDED_STEP * (place - middle),
+            "sigma": default.sigma,
+            "games": 0,
+        }
+        for place, spec in enumerate(offered)
+    }
+    return starts | bot_seeds().get(game_type, {})
+
+
+def _offered_bots(game_type: str) -> list[str]:
+    """The bots the page offers for a game of several seats, weakest first."""
+    game = web_games().get(game_type)
+    if game is None:
+        return []
+    offers = game.bot_offers.get("standard") or [b for m in game.bot_offers.values() for b in m]
+    return list(dict.fromkeys(str(offer["spec"]) for offer in offers))
+
+
 def initial(game_type: str, player: str) -> PlackettLuceRating:
     """A player's rating before their first rated game of ``game_type``."""
-    seed = bot_seeds().get(game_type, {}).get(player.removeprefix("b:"))
-    if player.startswith("b:") and seed is not None:
-        return MODEL.rating(mu=seed["mu"], sigma=seed["sigma"])
+    start = bot_starts(game_type).get(player.removeprefix("b:"))
+    if player.startswith("b:") and start is not None:
+        return MODEL.rating(mu=start["mu"], sigma=start["sigma"])
     return MODEL.rating()
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
-from .authority import unrated_reason
 from .encoding import iso, public_seat, seat_account, seat_bots
 from .errors import ApiError
-from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_seeds, player_key
+from .rated import unrated_reason
+from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_starts, player_key
 from .room import Room, Rooms, room_age
 from .rows import Account, AccountGame, LeaderRow, Seat
 from .setup import bot_labels
@@ -230,8 +230,8 @@ class ReadModels:
             "rank": None if row.provisional else place,
             "bot_account": bot_account,  # an account playing through the bot API
         }
-        if is_bot:  # the games of the tournament its rating started from
-            entry["seeded_games"] = bot_seeds().get(game_type, {}).get(key, {}).get("games", 0)
+        if is_bot:  # the games of the tournament its rating started from (0: the default)
+            entry["seeded_games"] = bot_starts(game_type).get(key, {}).get("games", 0)
         return entry
 
     def profile(self, account: Account) -> JSON:
@@ -254,8 +254,9 @@ LEADERBOARDS = ("people", "bots")
 
 
 def bot_seeds_of(game_type: str) -> list[tuple[str, dict[str, float]]]:
-    """The bot strengths of ``game_type`` with their starting ratings."""
-    return list(bot_seeds().get(game_type, {}).items())
+    """The bot strengths of ``game_type`` with their starting ratings (seeded or the
+    default: ``ratings.bot_starts``)."""
+    return list(bot_starts(game_type).items())
 
 
 def _is_account(row: LeaderRow) -> bool:

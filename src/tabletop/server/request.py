@@ -29,7 +29,8 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def hub_of(request: Request | WebSocket) -> Hub:
-    return request.app.state.hub
+    hub: Hub = request.app.state.hub  # set at start (``app.py``); Starlette's state is untyped
+    return hub
 
 
 async def json_body(request: Request, limit: int = MAX_BODY) -> Any:

@@ -21,17 +21,11 @@ from functools import partial
 from typing import Any
 
 from ..core.web import JSON, BotLimits
-from .authority import (
-    Authority,
-    acting_seat,
-    check_fresh,
-    check_hint_allowed,
-    check_ply,
-    late_seats,
-    require_player,
-)
+from .acting import acting_seat, check_fresh, check_ply, late_seats, require_player
+from .authority import Authority
 from .botpool import BotPool
 from .errors import ApiError
+from .rated import check_hint_allowed
 from .ratelimit import RateLimit, check_rate
 from .room import Room, Rooms
 from .sync import Leases
@@ -222,4 +216,5 @@ class Scheduler:
             return await self.pool.run(room.match.bot_job(seat, bot, seed, self.limits))
         except Exception:  # noqa: BLE001 - the time limit must not stall the game
             log.exception("default bot failed in game %s", room.id)
-            return room.match.choices(seat)[0]["action"]
+            first: str = room.match.choices(seat)[0]["action"]
+            return first

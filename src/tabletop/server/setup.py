@@ -108,7 +108,7 @@ def check_setup(
 
 def can_be_rated(seats: list[Seat]) -> bool:
     """Whether a game with these seats counts for the ratings once its open seats are
-    taken (``authority.unrated_reason``): two seats or more, every person an account."""
+    taken (``rated.unrated_reason``): two seats or more, every person an account."""
     people = [s for s in seats if s.kind == "human"]
     return len(seats) >= 2 and all(s.account_id is not None or s.open for s in people)
 

@@ -142,8 +142,9 @@ async def _next_text(ws: WebSocket) -> str | None:
         return None
     if message["type"] == "websocket.disconnect":
         return None
-    if message.get("text") is not None:
-        return message["text"]
+    text: str | None = message.get("text")
+    if text is not None:
+        return text
     return (message.get("bytes") or b"").decode("utf-8", "replace")
 
 

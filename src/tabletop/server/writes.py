@@ -7,6 +7,11 @@ statements are written once here; a shared store's ``Sql`` adds the change
 counter to ``change_game`` (``expected_seq`` is its compare-and-set), so the
 writes themselves never ask which database they are on.
 
+This module holds the writes of games, seats, analyses and daily challenges; those of
+accounts, sessions and tokens live in ``account_writes``, those of e-mail and sign-in
+tries in ``mail_writes``, the base class in ``writebase``: every write is imported from
+here.
+
 >>> from tabletop.server.store import Store
 >>> store = Store(":memory:")
 >>> store.write(CreateGame("g", "nmbr9", {}, 7, [Seat(0, "Ann", "human", None, "tok")]))
@@ -19,25 +24,49 @@ writes themselves never ask which database they are on.
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from . import ratings
+from .account_writes import (
+    DELETED_PLAYER,
+    Block,
+    ChangePassword,
+    CreateAccount,
+    CreateSession,
+    CreateToken,
+    DeleteAccount,
+    EndOtherSessions,
+    EndSession,
+    EndSessions,
+    MakeBot,
+    RekeyNames,
+    RevokeToken,
+    RevokeTokens,
+    TouchSession,
+    TouchToken,
+    Unblock,
+)
+from .mail_writes import (
+    ClaimMail,
+    ForgetMail,
+    GiveBackLoginTry,
+    MailRefusal,
+    PruneLoginTries,
+    PruneMails,
+    RefundLoginTry,
+    ReserveConfirmation,
+    ReserveLoginTry,
+    SaveMailSettings,
+    ServerSecret,
+    StopMail,
+    VerifyMail,
+)
 from .ratings import RatedEnd
-from .rows import OPEN_NAME, ActionRow, Seat, StoreError, days_ago, hash_token, now
+from .rows import ActionRow, Seat, StoreError, days_ago, hash_token, now
 from .sql import Sql
-
-T_co = TypeVar("T_co", covariant=True)
-
-
-class Write(ABC, Generic[T_co]):
-    """A change waiting to be stored; ``run`` applies it and returns its result."""
-
-    @abstractmethod
-    def run(self, sql: Sql) -> T_co: ...
+from .writebase import Write
 
 
 @dataclass(frozen=True)
@@ -266,273 +295,6 @@ class WithdrawGame(Write[bool]):
         return True
 
 
-@dataclass(frozen=True)
-class CreateAccount(Write[int]):
-    """A new account; its result is the account's id. Fails if ``key`` (the case-folded
-    name) is taken."""
-
-    name: str
-    key: str
-    password_hash: str
-
-    def run(self, sql: Sql) -> int:
-        return sql.insert_id(
-            "INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?)",
-            (self.name, self.key, self.password_hash, now()),
-        )
-
-
-@dataclass(frozen=True)
-class CreateSession(Write[None]):
-    token_hash: str
-    account_id: int
-
-    def run(self, sql: Sql) -> None:
-        sql.run(
-            "INSERT INTO sessions (token_hash, account_id, created) VALUES (?, ?, ?)",
-            (self.token_hash, self.account_id, now()),
-        )
-
-
-@dataclass(frozen=True)
-class EndSession(Write[None]):
-    token_hash: str
-
-    def run(self, sql: Sql) -> None:
-        row = sql.row("SELECT account_id FROM sessions WHERE token_hash = ?", (self.token_hash,))
-        if row is not None:
-            sql.announce_account(int(row[0]))
-            sql.run("DELETE FROM sessions WHERE token_hash = ?", (self.token_hash,))
-
-
-@dataclass(frozen=True)
-class EndSessions(Write[int]):
-    """Log out everywhere; its result is how many sessions ended."""
-
-    account_id: int
-
-    def run(self, sql: Sql) -> int:
-        sql.announce_account(self.account_id)
-        return sql.run("DELETE FROM sessions WHERE account_id = ?", (self.account_id,))
-
-
-@dataclass(frozen=True)
-class TouchSession(Write[None]):
-    """A session was used: it lives on (its idle limit counts from ``at``)."""
-
-    token_hash: str
-    at: str
-
-    def run(self, sql: Sql) -> None:
-        sql.run(
-            "UPDATE sessions SET last_used = ? WHERE token_hash = ?", (self.at, self.token_hash)
-        )
-
-
-@dataclass(frozen=True)
-class EndOtherSessions(Write[int]):
-    """Every session of the account but ``keep`` ends; its result is how many did."""
-
-    account_id: int
-    keep: str  # the token hash of the session that asked
-
-    def run(self, sql: Sql) -> int:
-        sql.announce_account(self.account_id)
-        return sql.run(
-            "DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?",
-            (self.account_id, self.keep),
-        )
-
-
-@dataclass(frozen=True)
-class ChangePassword(Write[tuple[int, int]]):
-    """A new password hash; every other session of the account ends, so whoever knew
-    the old password is signed out everywhere, and its API tokens are revoked unless
-    kept (``revoke_tokens``): its result is how many sessions ended and tokens went."""
-
-    account_id: int
-    password_hash: str
-    keep: str
-    revoke_tokens: bool = True
-
-    def run(self, sql: Sql) -> tuple[int, int]:
-        sql.run(
-            "UPDATE accounts SET password_hash = ? WHERE id = ?",
-            (self.password_hash, self.account_id),
-        )
-        revoked = RevokeTokens(self.account_id).run(sql) if self.revoke_tokens else 0
-        return EndOtherSessions(self.account_id, self.keep).run(sql), revoked
-
-
-DELETED_PLAYER = "deleted player"  # the seat name a deleted account leaves in its games
-
-
-@dataclass(frozen=True)
-class DeleteAccount(Write[None]):
-    """Delete an account: its sessions, ratings and daily attempts go; its games stay,
-    its seats named ``DELETED_PLAYER``, tied to no account and playable by no link."""
-
-    account_id: int
-
-    def run(self, sql: Sql) -> None:
-        account, player = (self.account_id,), (f"a:{self.account_id}",)
-        sql.run(
-            "UPDATE seats SET name = ?, account_id = NULL, token_hash = NULL WHERE account_id = ?",
-            (DELETED_PLAYER, self.account_id),
-        )
-        sql.run(  # its invitations: the seats open to the lobby, as when declined
-            "UPDATE seats SET name = ?, invited = NULL WHERE invited = ?",
-            (OPEN_NAME, self.account_id),
-        )
-        sql.run("UPDATE games SET creator = NULL WHERE creator = ?", account)
-        sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)
-        sql.run("DELETE FROM mails_sent WHERE account_id = ?", account)
-        sql.run("DELETE FROM mail_settings WHERE account_id = ?", account)
-        # the address's count stays (a new account starts no new day of mails to it)
-        sql.run("UPDATE mail_confirmations SET account_id = NULL WHERE account_id = ?", account)
-        sql.run("DELETE FROM ratings WHERE player = ?", player)
-        sql.run("DELETE FROM rating_changes WHERE player = ?", player)
-        sql.announce_account(self.account_id)
-        sql.run("DELETE FROM sessions WHERE account_id = ?", account)
-        sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
-        sql.run("DELETE FROM blocks WHERE account_id = ? OR blocked = ?", account * 2)
-        sql.run("DELETE FROM invitations_sent WHERE inviter = ? OR invitee = ?", account * 2)
-        sql.run("DELETE FROM accounts WHERE id = ?", account)
-
-
-@dataclass(frozen=True)
-class Block(Write[bool]):
-    """``account_id`` blocks ``blocked`` (whose invitations it no longer gets); whether
-    that is new."""
-
-    account_id: int
-    blocked: int
-
-    def run(self, sql: Sql) -> bool:
-        return (
-            sql.run(
-                "INSERT INTO blocks (account_id, blocked, created) VALUES (?, ?, ?) "
-                "ON CONFLICT (account_id, blocked) DO NOTHING",
-                (self.account_id, self.blocked, now()),
-            )
-            == 1
-        )
-
-
-@dataclass(frozen=True)
-class Unblock(Write[bool]):
-    """``account_id`` no longer blocks ``blocked``; whether it did."""
-
-    account_id: int
-    blocked: int
-
-    def run(self, sql: Sql) -> bool:
-        return (
-            sql.run(
-                "DELETE FROM blocks WHERE account_id = ? AND blocked = ?",
-                (self.account_id, self.blocked),
-            )
-            == 1
-        )
-
-
-@dataclass(frozen=True)
-class MakeBot(Write[bool]):
-    """Turn an account into a bot account, for good; its result: whether it changed
-    (not if it holds seats as a person meanwhile, or is a bot account already)."""
-
-    account_id: int
-
-    def run(self, sql: Sql) -> bool:
-        return (
-            sql.run(
-                "UPDATE accounts SET bot = ? WHERE id = ? AND NOT bot AND NOT EXISTS "
-                "(SELECT 1 FROM seats WHERE account_id = ? OR invited = ?)",
-                (True, *(self.account_id,) * 3),
-            )
-            == 1
-        )
-
-
-@dataclass(frozen=True)
-class CreateToken(Write[int]):
-    """A new API token of a bot account (stored hashed); its result is the token's id."""
-
-    account_id: int
-    name: str
-    token_hash: str
-    scopes: tuple[str, ...]
-
-    def run(self, sql: Sql) -> int:
-        return sql.insert_id(
-            "INSERT INTO api_tokens (account_id, name, token_hash, scopes, created) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (self.account_id, self.name, self.token_hash, " ".join(self.scopes), now()),
-        )
-
-
-@dataclass(frozen=True)
-class RevokeToken(Write[str | None]):
-    """Delete an account's API token ``token_id``; its result is the token's hash (the
-    sockets opened with it close), ``None`` if the account has no such token."""
-
-    account_id: int
-    token_id: int
-
-    def run(self, sql: Sql) -> str | None:
-        row = sql.row(
-            "SELECT token_hash FROM api_tokens WHERE id = ? AND account_id = ?",
-            (self.token_id, self.account_id),
-        )
-        if row is None:
-            return None
-        sql.announce_account(self.account_id)
-        sql.run("DELETE FROM api_tokens WHERE id = ?", (self.token_id,))
-        return str(row[0])
-
-
-@dataclass(frozen=True)
-class RevokeTokens(Write[int]):
-    """Revoke all of an account's API tokens; its result is how many there were."""
-
-    account_id: int
-
-    def run(self, sql: Sql) -> int:
-        sql.announce_account(self.account_id)
-        return sql.run("DELETE FROM api_tokens WHERE account_id = ?", (self.account_id,))
-
-
-@dataclass(frozen=True)
-class TouchToken(Write[None]):
-    """When an API token was last used (at most once a minute: ``Sessions.refresh_after``)."""
-
-    token_hash: str
-    at: str
-
-    def run(self, sql: Sql) -> None:
-        sql.run(
-            "UPDATE api_tokens SET last_used = ? WHERE token_hash = ?", (self.at, self.token_hash)
-        )
-
-
-@dataclass(frozen=True)
-class RekeyNames(Write[int]):
-    """Store each account's name key as ``name_key`` now makes it (``(id, key)``), unless
-    another account has that key already (the older account keeps its old one, and
-    signs in with it); its result is how many changed."""
-
-    keys: tuple[tuple[int, str], ...]
-
-    def run(self, sql: Sql) -> int:
-        changed = 0
-        for account_id, key in self.keys:
-            if sql.row("SELECT 1 FROM accounts WHERE name_key = ?", (key,)) is None:
-                changed += sql.run(
-                    "UPDATE accounts SET name_key = ? WHERE id = ?", (key, account_id)
-                )
-        return changed
-
-
 # -- post-game analyses ---------------------------------------------------------------
 
 
@@ -636,244 +398,50 @@ class MarkHinted(Write[None]):
         sql.run("UPDATE games SET hinted = ? WHERE id = ? AND NOT hinted", (True, self.game_id))
 
 
-# -- e-mail notifications ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SaveMailSettings(Write[None]):
-    """An account's e-mail settings: its ``address`` (``verified`` or not), what it wants
-    mailed (``mode``: "off", "turn" or "digest") and in which language."""
-
-    account_id: int
-    address: str
-    verified: bool
-    mode: str
-    lang: str
-
-    def run(self, sql: Sql) -> None:
-        sql.run(
-            "INSERT INTO mail_settings (account_id, address, verified, mode, lang, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET "
-            "address = excluded.address, verified = excluded.verified, mode = excluded.mode, "
-            "lang = excluded.lang, updated = excluded.updated",
-            (self.account_id, self.address, self.verified, self.mode, self.lang, now()),
-        )
-
-
-@dataclass(frozen=True)
-class MailRefusal:
-    """Why a confirmation mail may not go now: ``"address"`` (that address had its
-    share today) or ``"account"`` (the account asked for its share), and the seconds
-    until the oldest of them leaves the day."""
-
-    limit: str
-    seconds: float
-
-
-@dataclass(frozen=True)
-class ReserveConfirmation(Write[MailRefusal | None]):
-    """Count a confirmation mail to ``address_key`` asked by ``account_id`` at ``at``
-    (an ISO time) and save the settings ``then`` in the same transaction; or, when the
-    address has had ``per_address`` or the account ``per_account`` since ``since``
-    (a day before), change nothing and say why. Rows from before ``since`` go."""
-
-    account_id: int
-    address_key: str
-    at: str
-    since: str
-    per_address: int
-    per_account: int
-    then: SaveMailSettings
-
-    def run(self, sql: Sql) -> MailRefusal | None:
-        sql.lock_mail_limits()
-        sql.run("DELETE FROM mail_confirmations WHERE created < ?", (self.since,))
-        for limit, column, key, most in (
-            ("address", "address_key", self.address_key, self.per_address),
-            ("account", "account_id", self.account_id, self.per_account),
-        ):
-            found = sql.rows(
-                f"SELECT created FROM mail_confirmations WHERE {column} = ? "  # names from code
-                "ORDER BY created DESC",
-                (key,),
-            )
-            if len(found) >= most:
-                return MailRefusal(limit, _seconds_between(self.since, found[most - 1][0]))
-        sql.run(
-            "INSERT INTO mail_confirmations (address_key, account_id, created) VALUES (?, ?, ?)",
-            (self.address_key, self.account_id, self.at),
-        )
-        self.then.run(sql)
-        return None
-
-
-def _seconds_between(earlier: str, later: str) -> float:
-    """Seconds from one stored ISO time to another."""
-    return (datetime.fromisoformat(later) - datetime.fromisoformat(earlier)).total_seconds()
-
-
-@dataclass(frozen=True)
-class VerifyMail(Write[bool]):
-    """The account's ``address`` is verified; False if the account has another one now."""
-
-    account_id: int
-    address: str
-
-    def run(self, sql: Sql) -> bool:
-        changed = sql.run(
-            "UPDATE mail_settings SET verified = ?, updated = ? "
-            "WHERE account_id = ? AND address = ?",
-            (True, now(), self.account_id, self.address),
-        )
-        return changed == 1
-
-
-@dataclass(frozen=True)
-class StopMail(Write[bool]):
-    """No more mails to the account's ``address`` (an unsubscribe link); False if the
-    account has another address now."""
-
-    account_id: int
-    address: str
-
-    def run(self, sql: Sql) -> bool:
-        changed = sql.run(
-            "UPDATE mail_settings SET mode = 'off', updated = ? "
-            "WHERE account_id = ? AND address = ?",
-            (now(), self.account_id, self.address),
-        )
-        return changed == 1
-
-
-@dataclass(frozen=True)
-class ClaimMail(Write[bool]):
-    """Record that the mail ``key`` (a game's turn, a day's digest) is sent to an
-    account; False if it was already (by this process or another): the key decides
-    who sends, so a mail goes out once however many processes learn of the turn."""
-
-    key: str
-    account_id: int
-
-    def run(self, sql: Sql) -> bool:
-        claimed = sql.run(
-            "INSERT INTO mails_sent (key, account_id, created) VALUES (?, ?, ?) "
-            "ON CONFLICT (key) DO NOTHING",
-            (self.key, self.account_id, now()),
-        )
-        return claimed == 1
-
-
-@dataclass(frozen=True)
-class PruneMails(Write[int]):
-    """Forget the keys of mails sent before ``before`` (an ISO time); how many. A digest's
-    key names its day and a turn's its move, so an old key stops nothing any more —
-    except a turn still waiting after that long, which then gets one more mail (a
-    reminder, not a flood)."""
-
-    before: str
-
-    def run(self, sql: Sql) -> int:
-        return sql.run("DELETE FROM mails_sent WHERE created < ?", (self.before,))
-
-
-@dataclass(frozen=True)
-class ServerSecret(Write[str]):
-    """The server's secret ``name``, made of ``fresh`` the first time; the result is the
-    stored one (which another process may have made first)."""
-
-    name: str
-    fresh: str
-
-    def run(self, sql: Sql) -> str:
-        sql.run(
-            "INSERT INTO server_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-            (self.name, self.fresh),
-        )
-        row = sql.row("SELECT value FROM server_secrets WHERE name = ?", (self.name,))
-        if row is None:  # cannot happen: inserted or there already
-            raise StoreError("the server's secret could not be stored")
-        return str(row[0])
-
-
-@dataclass(frozen=True)
-class ForgetMail(Write[None]):
-    """The account takes its address back: no mails, and the address is gone."""
-
-    account_id: int
-
-    def run(self, sql: Sql) -> None:
-        sql.run("DELETE FROM mail_settings WHERE account_id = ?", (self.account_id,))
-
-
-@dataclass(frozen=True)
-class ReserveLoginTry(Write[float]):
-    """One sign-in try for ``key``, taken before its password is hashed and counted as
-    failed until ``GiveBackLoginTry``: 0.0 when taken, else the seconds until the next
-    may be. A compare-and-set on the row, so of several processes asking at once each
-    try is taken once (``LoginThrottle``)."""
-
-    key: str
-    now: float
-    free: int  # failures in a row before any wait
-    cap: float  # the longest wait
-    forget: float  # quiet seconds after which past failures no longer count
-
-    def run(self, sql: Sql) -> float:
-        row = sql.row("SELECT failures, next_try FROM login_tries WHERE key = ?", (self.key,))
-        if row is None:
-            taken = sql.run(
-                "INSERT INTO login_tries (key, failures, next_try) VALUES (?, 1, ?) "
-                "ON CONFLICT (key) DO NOTHING",
-                (self.key, self.now + self.wait_after(1)),
-            )
-        else:
-            failures, next_try = int(row[0]), float(row[1])
-            if self.now < next_try:
-                return next_try - self.now
-            counted = 0 if self.now >= next_try + self.forget else failures
-            taken = sql.run(
-                "UPDATE login_tries SET failures = ?, next_try = ? "
-                "WHERE key = ? AND failures = ? AND next_try = ?",
-                (counted + 1, self.now + self.wait_after(counted + 1), self.key, *row),
-            )
-        return 0.0 if taken else 1.0  # another process took it this instant
-
-    def wait_after(self, failures: int) -> float:
-        """The wait after ``failures`` in a row: none for the first ``free - 1``, then
-        1 s, doubling with each one, at most ``cap``."""
-        return 0.0 if failures < self.free else min(self.cap, 2.0 ** (failures - self.free))
-
-
-@dataclass(frozen=True)
-class GiveBackLoginTry(Write[None]):
-    """The try was right: ``key``'s failures start over."""
-
-    key: str
-
-    def run(self, sql: Sql) -> None:
-        sql.run("DELETE FROM login_tries WHERE key = ?", (self.key,))
-
-
-@dataclass(frozen=True)
-class RefundLoginTry(Write[None]):
-    """The try was never hashed (503, the client left): it does not count. Only that
-    one try: a guesser whose tries are refused must not wipe out his failures (the
-    wait it set stands)."""
-
-    key: str
-
-    def run(self, sql: Sql) -> None:
-        sql.run(
-            "UPDATE login_tries SET failures = failures - 1 WHERE key = ? AND failures > 0",
-            (self.key,),
-        )
-
-
-@dataclass(frozen=True)
-class PruneLoginTries(Write[int]):
-    """Forget the counts that no longer count (quiet since before ``before``)."""
-
-    before: float
-
-    def run(self, sql: Sql) -> int:
-        return sql.run("DELETE FROM login_tries WHERE next_try < ?", (self.before,))
+# every write, here and in the modules of accounts and of mail (where they live)
+__all__ = [
+    "DELETED_PLAYER",
+    "Abandon",
+    "AnalysisProgress",
+    "AppendAction",
+    "Block",
+    "ChangePassword",
+    "ClaimMail",
+    "ClaimSeat",
+    "CreateAccount",
+    "CreateGame",
+    "CreateSession",
+    "CreateToken",
+    "DeclineInvitation",
+    "DeleteAccount",
+    "EndOtherSessions",
+    "EndSession",
+    "EndSessions",
+    "FinishAnalysis",
+    "ForgetMail",
+    "GiveBackLoginTry",
+    "MailRefusal",
+    "MakeBot",
+    "MarkHinted",
+    "PruneLoginTries",
+    "PruneMails",
+    "RefundLoginTry",
+    "RekeyNames",
+    "RequestAnalysis",
+    "ReserveConfirmation",
+    "ReserveLoginTry",
+    "RevokeToken",
+    "RevokeTokens",
+    "SaveMailSettings",
+    "ServerSecret",
+    "StartDaily",
+    "StopMail",
+    "TouchSession",
+    "TouchToken",
+    "Truncate",
+    "Unblock",
+    "VerifyMail",
+    "WithdrawGame",
+    "Write",
+    "end_game",
+]

@@ -26,28 +26,14 @@ action space, and ``Encoder.truncation`` says ``WINDOW_FULL`` (the environments
 end the episode truncated). Since a seat's placements change only when a round
 begins, this is decided at the start of a round, never halfway through one.
 
-**Observation** (``Box(-1, 1000, (n,), int16)``, seats rotated so that the
-observer comes first):
-
-* ``header`` (6): players, round (from 0), rounds in the game, this round's
-  card (digit; -1 once over), whether the observer has still to place this
-  round, game over;
-* ``unturned`` (10): per digit, the cards not turned yet (the removed ones among
-  them: nobody knows which) — a multiset, never the order;
-* ``scores`` (players): points on each board as the observer may see it;
-* ``boards`` (players × 2 × size × size): per seat the height of every square
-  and the digit + 1 of its top tile (0 = empty). Other seats' boards are as of
-  the last completed round: their placements of the current round stay hidden
-  until the round resolves (the engine's ``View``).
+**Observation** (``Box(-1, 1000, (n,), int16)``): see ``observation``, which builds it
+from the engine's ``View``: another seat's pending placement never reaches it.
 
 >>> from tabletop.games.nmbr9.rules import Game
 >>> state = Game(players=2).new_state(seed=1)
 >>> mask = legal_mask(state, 0)
 >>> int(mask.sum()) == len(state.legal_actions(0))
 True
->>> parts = split(observe(state, 0), 2)
->>> parts["boards"].shape, parts["header"].tolist()
-((2, 2, 40, 40), [2, 0, 20, 5, 1, 0])
 """
 
 from __future__ import annotations
@@ -60,11 +46,24 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...core.errors import IllegalActionError, RecordError
-from ...research.encoding import CHANCE, TERMINAL, Scaler, shuffle, split_parts
+from ...research.encoding import CHANCE, TERMINAL, Encoding, Scaler, shuffle
+from ...research.rounds import follow_rounds
 from .information import HIDDEN as HIDDEN  # part of this module's public names
 from .information import ChanceInformation
+from .observation import (
+    HEADER,
+    HIGH,
+    LOW,
+    SOLO_BEST,
+    observation_bounds,
+    observation_size,
+    render,
+)
+from .observation import observe as observe  # part of this module's public names
+from .observation import observe_view as observe_view
+from .observation import split as split
 from .records import read_seat_record
-from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, Placed, State, View
+from .rules import CARDS, FULL_DECK, SHAPES, Game, Place, Placed, State
 from .window import (
     COMPILED,
     MIN_SIZE,
@@ -82,140 +81,8 @@ from .window import window_is_full as window_is_full
 if TYPE_CHECKING:
     from .fastchance import CompiledChanceEncoder, CompiledEncoder
 
-HEADER = 6
 #: ``Encoder.truncation`` once a seat that must place has no placement in the window.
 WINDOW_FULL = "window_full"
-LOW, HIGH = -1, 1000
-
-
-def observation_size(players: int, size: int = SIZE) -> int:
-    """The length of the observation vector.
-
-    >>> observation_size(1)
-    3217
-    """
-    return HEADER + 10 + players + players * 2 * size * size
-
-
-# A bound on the solo score: each tile scores digit × level, the 20 digits sum to
-# 90 and no tile lies higher than level 19.
-SOLO_BEST = 90.0 * 19
-
-
-def observation_bounds(players: int, size: int = SIZE) -> tuple[np.ndarray, np.ndarray]:
-    """Per entry the lowest and highest value the observation can hold (``Scaler``):
-    the header ``(players, round, rounds, card, to place, over)`` from ``(0, 0, 0, -1,
-    0, 0)`` to ``(4, 20, 20, 9, 1, 1)``, each digit's unturned cards 0-2, scores 0 to
-    ``SOLO_BEST``, heights 0-20 and digits + 1 0-10.
-
-    >>> low, high = observation_bounds(1)
-    >>> low.shape, int(low.min()), int(high.max())
-    ((3217,), -1, 1710)
-    """
-    plane = size * size
-    low = np.zeros(observation_size(players, size), np.int16)
-    low[3] = -1
-    high = np.concatenate(
-        [
-            (4, CARDS, CARDS, 9, 1, 1),
-            np.full(10, 2),
-            np.full(players, SOLO_BEST),
-            np.tile(np.repeat((CARDS, 10), plane), players),
-        ]
-    ).astype(np.int16)
-    return low, high
-
-
-def split(obs: np.ndarray, players: int, size: int = SIZE) -> dict[str, np.ndarray]:
-    """The observation's parts as shaped views (see the module docstring)."""
-    parts = [
-        ("header", (HEADER,)),
-        ("unturned", (10,)),
-        ("scores", (players,)),
-        ("boards", (players, 2, size, size)),
-    ]
-    return split_parts(obs, parts)
-
-
-def observe(state: State, seat: int, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
-    """The observation of ``seat`` (see the module docstring), built from the engine's
-    ``View``: nothing of another seat's pending placement can reach it.
-
-    ``acting``: whether ``seat`` is to place now (default: it has not placed yet)."""
-    view = View(state, seat)
-    return observe_view(view, size, acting=acting)
-
-
-def observe_view(view: View, size: int = SIZE, *, acting: bool | None = None) -> np.ndarray:
-    """The observation of ``view``'s seat; a spectator's view (``viewer`` None) gives the
-    public observation: seat 0 first, no pending placement, "to place" 0."""
-    viewer = view.viewer
-    seat = 0 if viewer is None else viewer
-    n = view.game.players
-    obs = np.zeros(observation_size(n, size), dtype=np.int16)
-    if acting is None:
-        acting = viewer is not None and not view.is_over and not view.has_placed[seat]
-    obs[:HEADER] = (
-        n,
-        view.round,
-        view.rounds,
-        -1 if view.card is None else view.card,
-        acting,
-        view.is_over,
-    )
-    at = HEADER
-    for digit in view.unturned:
-        obs[at + digit] += 1
-    at += 10
-    order = [(seat + k) % n for k in range(n)]
-    obs[at : at + n] = [view.boards[s].score for s in order]
-    at += n
-    planes = obs[at:].reshape(n, 2, size, size)
-    half = size // 2
-    for k, s in enumerate(order):
-        board = view.boards[s]
-        if not board.squares:
-            continue
-        tiles = board.tiles
-        cells = np.array(list(board.squares), dtype=np.int64) + half
-        tops = np.array(list(board.squares.values()), dtype=np.int64)
-        inside = ((cells >= 0) & (cells < size)).all(axis=1)
-        columns, rows = cells[inside, 0], cells[inside, 1]
-        planes[k, 0, rows, columns] = tops[inside, 0]
-        digits = np.array([tiles[i].digit + 1 for i in tops[inside, 1].tolist()], dtype=np.int16)
-        planes[k, 1, rows, columns] = digits
-    return obs
-
-
-def render(
-    state: State, seat: int | None = None, *, turned: bool = True, public: bool = False
-) -> str:
-    """Plain text: the card, and each board as ``seat`` may see it (``None``: all of it,
-    pending placements included, as a referee sees it; ``public``: as everyone sees it,
-    no pending placement shown). ``turned=False``: the round's card is not turned yet
-    (OpenSpiel's chance node), whatever card the engine's deck holds there."""
-    card = f"card {state.card}" if turned else "no card turned yet"
-    if state.is_over:
-        card = "over"
-    lines = [
-        f"NMBR 9, {state.game.players} player(s), round {min(state.round, state.rounds - 1) + 1}"
-        f"/{state.rounds}, {card}"
-    ]
-    if public:
-        boards = View(state, None).boards
-    else:
-        boards = state.boards if seat is None else View(state, seat).boards
-    for s, board in enumerate(boards):
-        lines.append(f"seat {s}: {board.score} points, {len(board.tiles)} tiles")
-        if board.squares:
-            x0, y0, x1, y1 = board.bounds()
-            for y in range(y0, y1 + 1):
-                row = ""
-                for x in range(x0, x1 + 1):
-                    height, index = board.squares.get((x, y), (0, -1))
-                    row += str(board.tiles[index].digit) if height else "."
-                lines.append("  " + row)
-    return "\n".join(lines)
 
 
 class Encoder:
@@ -273,7 +140,7 @@ class Encoder:
         new._lists = self._lists.copy()  # and so are the lists (callers get copies)
         return new
 
-    def __deepcopy__(self, memo: dict) -> Encoder:
+    def __deepcopy__(self, memo: dict[int, object]) -> Encoder:
         return self.copy()
 
     @property
@@ -603,7 +470,7 @@ class Nmbr9Setup:
         self.min_utility = 0.0 if solo else -1.0
         self.max_utility = SOLO_BEST if solo else 1.0
 
-    def __deepcopy__(self, memo: dict) -> Nmbr9Setup:
+    def __deepcopy__(self, memo: dict[int, object]) -> Nmbr9Setup:
         return self  # never changes: OpenSpiel's clones share it
 
     @functools.cache  # noqa: B019  (a setup lives as long as its games: a few per process)
@@ -663,14 +530,9 @@ def encoder_from_seat_record(seat_record: Any, seed: int, size: int = SIZE) -> E
 
 
 def spiel_history(setup: Nmbr9Setup, seat_record: Any, seed: int) -> list[int]:
-    """OpenSpiel's history (``ChanceEncoder``'s: per round the card, then the placements
-    in seat order) of ``setup``'s game at the point ``seat_record`` shows, up to where
-    its seat is to place (or, if it has placed, to the next seat that has not). Of the
-    current round the seat has seen only its own placement: the others made are drawn
-    from ``seed`` (``read_seat_record``), and so are those of the seats before it that
-    have not placed yet (OpenSpiel's round goes in seat order), among the legal ones in
-    the window. ``RecordError`` if the record is bad or of another variant (seats,
-    cards removed)."""
+    """OpenSpiel's history of ``setup``'s game at the point ``seat_record`` shows
+    (``research.rounds.follow_rounds``), the placements drawn from ``seed`` among those
+    in the window. ``RecordError`` if the record is bad or of another variant."""
     found = read_seat_record(seat_record, seed, _window(setup.size))
     rec, state = found.recorder, found.recorder.state
     if (state.game.players, state.removed) != (setup.players, setup.rules.remove):
@@ -679,39 +541,24 @@ def spiel_history(setup: Nmbr9Setup, seat_record: Any, seed: int) -> list[int]:
             f"card(s) removed; the game was loaded for {setup.players}, remove="
             f"{setup.rules.remove}"
         )
-    seat, rng, size = seat_record["seat"], random.Random(seed), setup.size
-    chance, history = setup.undealt(), []
-    for number, card in enumerate(state.turned()):
-        chance.apply_chance(card)
-        history.append(card)
-        placements = rec.rounds[number]["placements"] if number < len(rec.rounds) else []
-        for other in range(setup.players):
-            made = placements[other] if placements else None
-            if made is not None:
-                place = Place(made["rotation"], made["x"], made["y"])
-                if not in_window(card, place, size):
-                    raise RecordError(_outside(other, place, number, size))
-                action = encode(place, size)
-            elif other < seat:
-                legal = chance.legal_actions(other)
-                if not legal:
-                    raise RecordError(_outside(other, None, number, size))
-                action = rng.choice(legal)
-            else:
-                break
-            chance.apply(action, other)
-            history.append(action)
-    return history
+    made = [entry["placements"] for entry in rec.rounds]
+    none: list[Any] = [None] * setup.players
+    rounds = [(card, made[n] if n < len(made) else none) for n, card in enumerate(state.turned())]
+
+    def index(number: int, seat: int, placement: dict[str, int]) -> int:
+        place = Place(placement["rotation"], placement["x"], placement["y"])
+        if not in_window(state.turned()[number], place, setup.size):
+            raise RecordError(_outside(seat, place, number, setup.size))
+        return encode(place, setup.size)
+
+    rng, seat = random.Random(seed), seat_record["seat"]
+    return follow_rounds(setup.undealt(), rounds, seat, rng, index)
 
 
-def _outside(seat: int, place: Place | None, number: int, size: int) -> str:
-    """Why a game cannot be encoded in a ``size`` window (a seat record's NMBR 9 game is
-    played on a table without edges)."""
-    if place is None:
-        what = f"seat {seat} has no placement inside"
-    else:
-        what = f"seat {seat}'s placement {place} lies outside"
-    return f"round {number + 1}: {what} the encoding's {size} x {size} window"
+def _outside(seat: int, place: Place, number: int, size: int) -> str:
+    """Why a game (on a table without edges) cannot be encoded in a ``size`` window."""
+    where = f"the encoding's {size} x {size} window"
+    return f"round {number + 1}: seat {seat}'s placement {place} lies outside {where}"
 
 
 class Nmbr9Encoding:
@@ -748,3 +595,5 @@ class Nmbr9Encoding:
 
 
 ENCODING = Nmbr9Encoding()
+if TYPE_CHECKING:  # mypy holds the encoding to the protocol the research adapters use
+    _CONFORMS: Encoding = ENCODING

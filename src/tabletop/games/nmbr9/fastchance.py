@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...research.compiled import CompiledChanceEncoder as CompiledGame
+from ...research.compiled import CompiledEncoder as CompiledDealtGame
 from ...research.encoding import CHANCE
 from .encoding import WINDOW_FULL, ChanceEncoder, Encoder
 from .information import ChanceInformation
@@ -47,18 +48,19 @@ if MASK_COMPILED:
 COMPILED = MASK_COMPILED
 
 
-class CompiledChanceEncoder(CompiledGame, ChanceInformation):
+class CompiledChanceEncoder(
+    CompiledGame["Nmbr9Setup", "_nmbr9fast.Game", ChanceEncoder], ChanceInformation
+):
     """``ChanceEncoder``'s game (same answers, same errors), its hot methods in C."""
 
     __slots__ = ()
-    setup: Nmbr9Setup
 
     def __init__(self, setup: Nmbr9Setup) -> None:
         assert COMPILED, "the C extension is not built (see COMPILED)"
         assert setup.rules.remove is not None, "a random removal is the Python game's"
         super().__init__(setup)
 
-    def _new_game(self, setup: Nmbr9Setup) -> Any:
+    def _new_game(self, setup: Nmbr9Setup) -> _nmbr9fast.Game:
         return _nmbr9fast.Game(setup.players, CARDS - (setup.rules.remove or 0), setup.size)
 
     def _new_reference(self, setup: Nmbr9Setup) -> ChanceEncoder:
@@ -108,13 +110,12 @@ class CompiledChanceEncoder(CompiledGame, ChanceInformation):
     chance_string = ChanceInformation.chance_string
 
 
-class CompiledEncoder(CompiledGame):
+class CompiledEncoder(CompiledDealtGame["Nmbr9Setup", "_nmbr9fast.Game", Encoder]):
     """The dealt ``Encoder``'s game (PettingZoo, Gymnasium: same answers, same errors) on
     ``_nmbr9fast.Game``: the deck is known, so each round's card is turned as the round
     begins and no caller sees a chance node. Made from a new rules' state (round 0)."""
 
     __slots__ = ("_initial", "_deck", "_truncation")
-    setup: Nmbr9Setup
 
     def __init__(self, setup: Nmbr9Setup, state: State) -> None:
         assert COMPILED, "the C extension is not built (see COMPILED)"
@@ -125,7 +126,7 @@ class CompiledEncoder(CompiledGame):
         self._game.apply_chance(self._deck[0])
         self._truncation = self._window_full()
 
-    def _new_game(self, setup: Nmbr9Setup) -> Any:
+    def _new_game(self, setup: Nmbr9Setup) -> _nmbr9fast.Game:
         return _nmbr9fast.Game(setup.players, self._initial.rounds, setup.size)
 
     def _new_reference(self, setup: Nmbr9Setup) -> Encoder:

@@ -92,7 +92,7 @@ class Nmbr9(GameType):
 
     def action_from_index(self, state: Any, seat: int, index: int) -> object | None:
         try:  # the encoding needs numpy (the extra rl); the rules do not
-            from .encoding import actions, decode
+            from .window import actions, decode
         except ImportError:
             raise OptionsError(NO_INDICES) from None
         return decode(index) if 0 <= index < actions() else None

@@ -4,7 +4,7 @@ and the history's text (``ChanceInformation``), shared by the Python
 
 Every round begins with the card turned (public), then the seats place in seat order;
 a seat sees its own placement of the current round, never another seat's until the
-round resolves.
+round resolves (``tabletop.research.rounds``, every simultaneous game's rule).
 """
 
 from __future__ import annotations
@@ -15,13 +15,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...research.rounds import HIDDEN as HIDDEN  # part of this module's public names
+from ...research.rounds import RoundHistory
 from .window import decode
 
 if TYPE_CHECKING:
     from .encoding import Nmbr9Setup
-
-#: In an information state: another seat's placement of the current round.
-HIDDEN = -2
 
 
 class ChanceInformation(ABC):
@@ -45,62 +44,29 @@ class ChanceInformation(ABC):
     def public_observe(self) -> np.ndarray:
         """What every seat sees (``encoding.ChanceEncoder.public_observe``)."""
 
-    def _known_history(self, seat: int | None, history: Sequence[int]) -> list[list[int]]:
-        """The history as ``seat`` knows it, one row per round: the card turned, then
-        the placements in seat order, another seat's of the current round as ``HIDDEN``."""
-        n = self.setup.players
-        rounds: list[list[int]] = []
-        for action in history:
-            if not rounds or len(rounds[-1]) == n + 1:  # a chance node: the round's card
-                rounds.append([action])
-            else:
-                rounds[-1].append(action)
-        last = rounds[-1] if rounds else []
-        if len(last) < n + 1:  # the current round: only the seat's own placement shows
-            last[1:] = [a if s == seat else HIDDEN for s, a in enumerate(last[1:])]
-        return rounds
-
-    def _current_round(self, history: Sequence[int]) -> int:
-        """How many of the last moves in ``history`` are placements of a round not
-        resolved yet (0 at a chance node and once over: the round resolved)."""
-        into = len(history) % (self.setup.players + 1)  # the card, then the placements
-        return into - 1 if into else 0
+    def _rounds(self) -> RoundHistory:
+        return RoundHistory(self.setup.players)
 
     def hidden_moves(self, seat: int, history: Sequence[int]) -> list[int]:
         """The other seats' placements of the round not resolved yet (seat ``k`` places
         ``k``-th in a round)."""
-        placed = self._current_round(history)
-        start = len(history) - placed
-        return [start + k for k in range(placed) if k != seat]
+        return self._rounds().hidden_moves(seat, history)
 
     def information_tensor(self, seat: int | None, history: Sequence[int]) -> np.ndarray:
-        """The observation scaled (``Setup.scaler``), then ``_known_history`` as a table
-        of ``rounds × (players + 1)``, all on ``[0, 1]``: 0 where nothing happened yet, a
-        card ``d`` as ``(d + 1) / 10``, another seat's hidden placement as ``1 / (A +
-        1)`` and a placement ``a`` as ``(a + 2) / (A + 1)`` (``A`` actions); ``seat``
-        None: the public ones."""
+        """The observation scaled (``Setup.scaler``), then the history as ``seat`` knows
+        it as a table of ``rounds × (players + 1)`` (``RoundHistory.write``: a card of
+        10 digits, a placement of ``A`` actions); ``seat`` None: the public ones."""
         setup = self.setup
-        width = setup.players + 1
         out = np.zeros(setup.information_size, np.float32)
         size = setup.observation_shape[0]
         out[:size] = setup.scaler(self.public_observe() if seat is None else self.observe(seat))
-        places = setup.actions + 1
-        for k, (card, *placed) in enumerate(self._known_history(seat, history)):
-            at = size + k * width
-            out[at] = (card + 1) / 10
-            out[at + 1 : at + 1 + len(placed)] = [
-                1 / places if a == HIDDEN else (a + 2) / places for a in placed
-            ]
+        self._rounds().write(out, size, seat, history, 10, setup.actions)
         return out
 
     def information_string(self, seat: int | None, history: Sequence[int]) -> str:
         """The cards turned, every placement of the rounds resolved, and of the current
         round only the seat's own (``seat`` None: none)."""
-        words: list[str] = []
-        for card, *placed in self._known_history(seat, history):
-            words.append(f"card{card}")
-            words += ["?" if a == HIDDEN else str(a) for a in placed]
-        return " ".join(words)
+        return self._rounds().text(seat, history, "card{}".format, str)
 
     def action_string(self, action: int) -> str:
         return str(decode(action, self.setup.size))

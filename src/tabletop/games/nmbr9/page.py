@@ -3,7 +3,7 @@
 Every seat places this round's tile at the same time (``SIMULTANEOUS``): each
 placement is an action of its own, applied and stored as it arrives; the round
 resolves when the last seat's placement is applied. Until then a placement is
-*pending*: only its seat sees it (``view_json``), the log says only that the seat
+*pending*: only its seat's view holds it (``view_json``), the log says only that the seat
 has placed, and the seat may take it back (``TAKE_BACK``).
 
 >>> from tabletop.games.nmbr9.gametype import GAME
@@ -26,18 +26,19 @@ has placed, and the seat may take it back (``TAKE_BACK``).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from ...core.game import JSON, GameType
+from ...core.game import JSON
 from ...core.match import TAKE_BACK
-from ...core.page import Applied, Step, Undo, page_modules
-from ...i18n import N_, part, parts_text
+from ...core.page import page_modules
+from ...core.rounds import RoundPage
+from ...i18n import N_, Part, part, parts_text
 from .bots import hint_bot
 from .records import Recorder, placement_json, replay, result_json
-from .rules import Place, Placed, State, View
+from .rules import Board, Placed, State, View
 
 #: A bot seat's name is its label without the note in brackets: the page translates
 #: those names too (tabletop.i18n), so pybabel must find them.
@@ -53,8 +54,15 @@ BOTS: list[JSON] = [
 ]
 
 
-class Nmbr9Page:
-    """NMBR 9's browser side."""
+class Nmbr9Page(RoundPage[Recorder]):
+    """NMBR 9's browser side; a round's placements, their log entries, take-back and
+    undo as every simultaneous game's (``core.rounds.RoundPage``)."""
+
+    action_kind = "place"
+    #: undo (``RoundPage.undo``): a seat's placement of the last resolved round goes,
+    #: and the card turned next is not turned yet (the deck's order is fixed: it comes
+    #: again); the other seats' placements of that round stay
+    unresolved = N_("no round has resolved yet: you have no placement to undo")
 
     assets = resources.files(__package__).joinpath("web")
     modules = page_modules(intro=["intro.css"], full=["intro.css", "board.css"])
@@ -63,115 +71,40 @@ class Nmbr9Page:
     def facts(self) -> JSON:
         return {"take_back": TAKE_BACK, "tiles": _tiles_json()}
 
-    def view_json(self, state: State, seat: int | None) -> JSON:
-        return _live_view(state, seat)
+    def view_json(self, view: View) -> JSON:
+        return _view_json(view)
 
-    def choices(self, state: State, seat: int) -> list[JSON]:
+    def choices(self, view: View) -> list[JSON]:
         """``{"action": "r1@3,-2", "level": 1}`` per legal placement of this round's tile."""
-        card = state.card
-        assert card is not None  # the server asks only while the game is on
-        legal = state.boards[seat].legal(card)
+        legal = view.legal_with_levels()
         return [{"action": f"r{r}@{x},{y}", "level": level} for (r, x, y), level in legal]
 
-    def play(self, recorder: Recorder, seat: int, action: Place) -> Applied:
-        state = recorder.state
-        number, card = state.round, state.card
-        assert card is not None  # the game is not over
-        recorder.apply(action, seat)
-        log: JSON = {"seat": seat, "kind": "place", "round": number, "card": card}
-        parts = [part(N_("placed their {card}"), card=card)]
-        resolved = state.round != number
-        if resolved:  # the last placement of the round: all of them come to light
-            entry = recorder.rounds[number]
-            log["resolved"] = _round_log(number, card, entry["placements"])
-            parts += [part(N_("; ")), *log["resolved"]["parts"]]
-            if state.is_over:
-                parts.append(part(N_("; the game is over")))
-        log["parts"] = parts
-        log["text"] = parts_text(parts)
-        return Applied(log=log, reveals=resolved)
+    def acted_parts(self, facts: JSON) -> list[Part]:
+        return [part(N_("placed their {card}"), card=facts["card"])]
 
-    def take_back(self, recorder: Recorder, seat: int) -> Applied:
-        state = recorder.state
-        number, card = state.round, state.card
-        recorder.take_back(seat)
-        log: JSON = {"seat": seat, "kind": "take-back", "round": number, "card": card}
-        log["parts"] = [part(N_("took back their {card}"), card=card)]
-        log["text"] = parts_text(log["parts"])
-        return Applied(log=log, reveals=False)
+    def taken_back_parts(self, facts: JSON) -> list[Part]:
+        return [part(N_("took back their {card}"), card=facts["card"])]
+
+    def round_log(self, number: int, entry: JSON) -> JSON:
+        return _round_log(number, entry["card"], entry["placements"])
+
+    def replay_rounds(self, record: Any, on_round: Callable[[Recorder], None]) -> None:
+        replay(record, on_round)
 
     def result_json(self, state: State) -> JSON:
         return result_json(state)
 
-    def frames(self, game: GameType, record: Any) -> list[JSON]:
-        frames: list[JSON] = []
-        log: list[JSON] = []
-
-        def on_round(rec: Recorder) -> None:
-            if rec.rounds and len(log) < len(rec.rounds):
-                number = len(rec.rounds) - 1
-                entry = rec.rounds[number]
-                log.append(_round_log(number, entry["card"], entry["placements"]))
-            frames.append({"view": _view_json(rec.state.view(None), rec.state), "log": list(log)})
-
-        replay(record, on_round)
-        return frames
-
     def hint(self, view: View, seed: int) -> JSON:
         action, reason = hint_bot(seed=seed).explain(view)
         return {"action": str(action), "reason": str(reason), "parts": list(reason.parts)}
-
-    def undo(self, steps: Sequence[Step], seat: int) -> Undo | str:
-        """``seat``'s placement of the last resolved round goes, and with it everything
-        after it: the round is open again, the card turned next is not turned yet (the
-        deck's order is fixed: it comes again). The other seats' placements of that
-        round stay, in their order (they never saw ``seat``'s)."""
-        ends = [ply for ply, step in enumerate(steps) if step.reveals]  # resolved rounds
-        if not ends:
-            return N_("no round has resolved yet: you have no placement to undo")
-        start = ends[-2] + 1 if len(ends) > 1 else 0
-        keep = tuple(p for p in range(start, ends[-1] + 1) if steps[p].seat != seat)
-        return Undo(start, keep)
 
 
 @cache
 def _tiles_json() -> dict[str, list[str]]:
     """The digits' shapes as in ``tiles.json`` (rows top to bottom, ``#`` a square)."""
     text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
-    return json.loads(text)
-
-
-def _live_view(state: State, seat: int | None) -> JSON:
-    """``View(state, seat).to_json()`` with ``"pending"`` (the seat's own placement of
-    this round) and, once over, ``"result"``; built straight from the state, as the
-    server builds one per seat after every placement."""
-    if seat is not None and not 0 <= seat < state.game.players:
-        raise ValueError(f"there is no seat {seat}")
-    boards = []
-    for number, board in enumerate(state.boards):
-        tiles, score = board.tiles, board.score
-        if state.placed[number] is not None and number != seat:  # hidden: pending
-            tiles, score = tiles[:-1], score - tiles[-1].digit * tiles[-1].level
-        boards.append({"score": score, "tiles": [_tile_json(t) for t in tiles]})
-    turned = state.turned()
-    out: JSON = {
-        "viewer": seat,
-        "players": state.game.players,
-        "round": state.round,
-        "rounds": state.rounds,
-        "removed": state.removed,
-        "card": state.card,
-        "turned": list(turned),
-        "unturned": list(state.unturned()),
-        "over": state.is_over,
-        "has_placed": [p is not None for p in state.placed],
-        "boards": boards,
-    }
-    pending = None if seat is None else state.placed[seat]
-    out["pending"] = None if pending is None else placement_json(pending)
-    if state.is_over:
-        out["result"] = result_json(state)
-    return out
+    shapes: dict[str, list[str]] = json.loads(text)
+    return shapes
 
 
 def _round_log(number: int, card: int, placements: list[JSON | None]) -> JSON:
@@ -207,9 +140,26 @@ def _tile_json(tile: Placed) -> JSON:
     }
 
 
-def _view_json(view: View, state: State) -> JSON:
-    out = view.to_json()
-    out["pending"] = None if view.pending is None else placement_json(view.pending)
-    if view.is_over:
-        out["result"] = result_json(state)
-    return out
+def _view_json(view: View) -> JSON:
+    """``view.to_json()`` with ``"pending"`` (the viewer's own placement of this round),
+    built as the server builds one per seat after every placement: other seats' boards
+    are read as the view keeps them (their tiles), not rebuilt as boards."""
+    boards = []
+    for board in view._boards:  # a Board, or the tiles of a board with a pending tile
+        tiles = board.tiles if isinstance(board, Board) else board
+        score = board.score if isinstance(board, Board) else sum(t.digit * t.level for t in tiles)
+        boards.append({"score": score, "tiles": [_tile_json(t) for t in tiles]})
+    return {
+        "viewer": view.viewer,
+        "players": view.game.players,
+        "round": view.round,
+        "rounds": view.rounds,
+        "removed": view.removed,
+        "card": view.card,
+        "turned": list(view.turned),
+        "unturned": list(view.unturned),
+        "over": view.is_over,
+        "has_placed": list(view.has_placed),
+        "boards": boards,
+        "pending": None if view.pending is None else placement_json(view.pending),
+    }

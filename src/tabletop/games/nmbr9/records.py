@@ -25,53 +25,34 @@ from typing import Any, TypeVar
 
 from ... import __version__
 from ...core.errors import RecordError
-from ...records import (
-    RecorderBase,
-    check_header,
-    claimed_result,
-    open_seat_record,
-    replay_steps,
-    seat_record_of,
-)
+from ...core.rounds import HIDDEN as HIDDEN  # part of this module's public names
+from ...core.rounds import RoundRecorder, draw_hidden, open_hidden, round_seat_record
+from ...records import check_header, claimed_result, open_seat_record, replay_steps
 from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State, View
 
 FORMAT = 1
 
 
-class Recorder(RecorderBase[State]):
-    """A game in progress together with its record: its rounds."""
+class Recorder(RoundRecorder[State]):
+    """A game in progress together with its record: per round the card and each seat's
+    placement (``core.rounds``: applying, taking back, the rounds)."""
 
-    def _start_log(self) -> None:
-        #: per round: the card and each seat's placement (``None`` until it places)
-        self.rounds: list[dict[str, Any]] = []
+    actions_key = "placements"
 
-    def clone(self) -> Recorder:
-        new = self._fresh_copy()
-        new.rounds = [{"card": r["card"], "placements": list(r["placements"])} for r in self.rounds]
-        return new
+    def round_facts(self) -> dict[str, Any]:
+        return {"card": self.state.card}
+
+    def action_entry(self, action: Place, applied: Placed) -> dict[str, int]:
+        return placement_json(applied)
 
     def apply(self, action: Place, seat: int = 0) -> Placed:
         """Apply ``action`` for ``seat`` and record it (nothing changes if it is illegal)."""
-        state = self.state
-        number, card = state.round, state.card
-        placed = state.apply(action, seat)
-        if len(self.rounds) == number:
-            self.rounds.append({"card": card, "placements": [None] * state.game.players})
-        self.rounds[number]["placements"][seat] = placement_json(placed)
+        placed: Placed = super().apply(action, seat)
         return placed
 
     def lend_view(self, seat: int) -> View:
         """``seat``'s view for a bot to choose from now."""
         return self.state.view(seat)
-
-    def take_back(self, seat: int) -> Placed:
-        """Undo ``seat``'s placement of the current round, in the state and the record."""
-        placed = self.state.take_back(seat)
-        current = self.rounds[self.state.round]
-        current["placements"][seat] = None
-        if not any(current["placements"]):
-            self.rounds.pop()
-        return placed
 
     def to_record(self) -> dict[str, Any]:
         """The record as a JSON-ready dict (see docs/records-nmbr9.md)."""
@@ -86,9 +67,7 @@ class Recorder(RecorderBase[State]):
             "random_removal": state.game.remove is None,
             "created": self.created,
             "engine": f"tabletop {__version__}",
-            "rounds": [
-                {"card": r["card"], "placements": list(r["placements"])} for r in self.rounds
-            ],
+            "rounds": self.rounds_json(),
             "over": state.is_over,
         }
         if state.is_over:
@@ -98,15 +77,12 @@ class Recorder(RecorderBase[State]):
 
 # -- seat records (docs/records-nmbr9.md, "Seat records") ------------------------------
 
-#: In a seat record: another seat's placement of the current round, made but not shown.
-HIDDEN = "hidden"
-
 
 def seat_record(rec: Recorder, seat: int) -> dict[str, Any]:
     """The game so far as ``seat`` has seen it: the record without ``"seed"``, with
     ``"revealed"`` (the cards turned so far, the current one last) in place of
     ``"deck"``, and in the current round every other seat's placement, if it has made
-    one, as ``"hidden"`` (the page shows only that it has placed).
+    one, as ``"hidden"`` (the page shows only that it has placed: ``core.rounds``).
 
     >>> from tabletop.games.nmbr9.rules import Game
     >>> rec = Recorder.new(Game(players=2), ["Ann", "Bob"], seed=4)
@@ -118,15 +94,7 @@ def seat_record(rec: Recorder, seat: int) -> dict[str, Any]:
     >>> again.acting_seats(), again.view(1).to_json() == rec.state.view(1).to_json()
     ((1,), True)
     """
-    state = rec.state
-    out = seat_record_of(rec.to_record(), seat, "deck", list(state.turned()))
-    if not state.is_over and any(p is not None for p in state.placed):
-        current = out["rounds"][-1]
-        current["placements"] = [
-            HIDDEN if other != seat and placed is not None else placed
-            for other, placed in enumerate(current["placements"])
-        ]
-    return out
+    return round_seat_record(rec, seat, "deck", list(rec.state.turned()))
 
 
 class _Logged(Recorder):
@@ -173,63 +141,21 @@ def read_seat_record(
     rng = random.Random(seed)
     rng.shuffle(left)
     record["deck"] = revealed + left
-    hidden = _hidden_seats(record, seat)
+    hidden, seen = open_hidden(record, seat, Recorder.actions_key)
     rec = _replay(record, _Logged)
     state = rec.state
+    if hidden and seen is not None:
+        card = state.card if state.card is not None else -1  # draw_hidden: not over
+
+        def legal(other: int) -> list[Place]:
+            return [p for p in state.legal_actions(other) if fits is None or fits(card, p)]
+
+        draw_hidden(rec, hidden, seen, rng, legal)
     if len(state.turned()) != len(revealed):
         raise RecordError(
             f"'revealed' lists {len(revealed)} cards but the rounds turned {len(state.turned())}"
         )
-    number = state.round
-    for other in hidden:
-        digit = state.card
-        if digit is None or state.placed[other] is not None:
-            raise RecordError(f"seat {other} cannot have a hidden placement now")
-        legal = [p for p in state.legal_actions(other) if fits is None or fits(digit, p)]
-        if not legal:
-            raise RecordError(f"seat {other} has no placement of the {digit} that fits")
-        rec.apply(rng.choice(legal), other)
-    if state.round != number:
-        raise RecordError(
-            "every seat has placed in the current round, so it has resolved and shows "
-            "every placement: none is hidden"
-        )
     return Determinized(rec, {"deck": record["deck"]}, rec.moves)
-
-
-def _hidden_seats(record: dict[str, Any], seat: int) -> list[int]:
-    """The seats whose placement of the last round is ``"hidden"``, left out of
-    ``record`` (it then replays as a record); ``RecordError`` where they may not be."""
-    rounds = record.get("rounds")
-    if not isinstance(rounds, list):
-        return []  # replay says what is wrong
-    for number, entry in enumerate(rounds[:-1], 1):
-        if isinstance(entry, dict) and HIDDEN in _list(entry.get("placements")):
-            raise RecordError(f"round {number}: only the current round has hidden placements")
-    if not rounds or not isinstance(rounds[-1], dict):
-        return []
-    last = dict(rounds[-1])
-    placements = _list(last.get("placements"))
-    hidden = [other for other, p in enumerate(placements) if p == HIDDEN]
-    if not hidden:
-        return []
-    if seat in hidden:
-        raise RecordError("a seat's own placement is never hidden from it")
-    last["placements"] = [None if p == HIDDEN else p for p in placements]
-    if any(p is not None for p in last["placements"]):
-        record["rounds"] = [*rounds[:-1], last]
-    elif len(rounds) <= len(record["deck"]):  # only hidden ones: replay wants a placement
-        if last.get("card") != record["deck"][len(rounds) - 1]:
-            raise RecordError(
-                f"round {len(rounds)}: 'card' is {last.get('card')!r} but the deck turns "
-                f"{record['deck'][len(rounds) - 1]}"
-            )
-        record["rounds"] = rounds[:-1]
-    return hidden
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
 
 
 def placement_json(placed: Placed) -> dict[str, int]:

@@ -79,7 +79,7 @@ class ChanceEncoder(ChanceInformation):
         self.pending: int | None = None  # the action waiting for its draws
         self.encoder: Encoder | None = None  # once set up: it holds the rules' state
 
-    def __deepcopy__(self, memo: dict) -> ChanceEncoder:
+    def __deepcopy__(self, memo: dict[int, object]) -> ChanceEncoder:
         """A copy for OpenSpiel's ``clone()`` (it deep-copies each attribute of the state):
         the encoder's own copy, the setup shared (it never changes)."""
         new = ChanceEncoder.__new__(ChanceEncoder)

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ...research.compiled import CompiledChanceEncoder as CompiledGame
+from ...research.compiled import CompiledEncoder as CompiledDealtGame
 from ...research.encoding import CHANCE
 from .chance import ChanceEncoder, ChanceInformation
 from .encoding import ACTIONS, Encoder
@@ -59,17 +60,18 @@ else:
 COMPILED = _novalunafast is not None
 
 
-class CompiledChanceEncoder(CompiledGame, ChanceInformation):
+class CompiledChanceEncoder(
+    CompiledGame["NovaLunaSetup", "_novalunafast.Game", ChanceEncoder], ChanceInformation
+):
     """``ChanceEncoder``'s game (same answers, same errors), its hot methods in C."""
 
     __slots__ = ()
-    setup: NovaLunaSetup
 
     def __init__(self, setup: NovaLunaSetup) -> None:
         assert _novalunafast is not None, "the C extension is not built (see COMPILED)"
         super().__init__(setup)
 
-    def _new_game(self, setup: NovaLunaSetup) -> Any:
+    def _new_game(self, setup: NovaLunaSetup) -> _novalunafast.Game:
         return _novalunafast.Game(setup.players, setup.rules.supply)
 
     def _new_reference(self, setup: NovaLunaSetup) -> ChanceEncoder:
@@ -95,7 +97,7 @@ class CompiledChanceEncoder(CompiledGame, ChanceInformation):
         return mask
 
 
-class CompiledEncoder(CompiledGame):
+class CompiledEncoder(CompiledDealtGame["NovaLunaSetup", "_novalunafast.Game", Encoder]):
     """The Python ``Encoder`` of ``setup.deal_python(seed, options)`` (same answers,
     same errors), its hot methods in C: the compiled game of ``CompiledChanceEncoder``
     draws what the seeded deal draws, so that no caller ever sees a chance node.
@@ -111,7 +113,6 @@ class CompiledEncoder(CompiledGame):
     """
 
     __slots__ = ("_first", "_deal", "_drawn")
-    setup: NovaLunaSetup
 
     def __init__(self, setup: NovaLunaSetup, seed: int, options: Mapping[str, Any]) -> None:
         assert _novalunafast is not None, "the C extension is not built (see COMPILED)"
@@ -127,7 +128,7 @@ class CompiledEncoder(CompiledGame):
         super().__init__(setup)
         self._draw()
 
-    def _new_game(self, setup: NovaLunaSetup) -> Any:
+    def _new_game(self, setup: NovaLunaSetup) -> _novalunafast.Game:
         return _novalunafast.Game(setup.players, setup.rules.supply)
 
     def _new_reference(self, setup: NovaLunaSetup) -> Encoder:

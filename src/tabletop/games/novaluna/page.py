@@ -65,12 +65,13 @@ class NovaLunaPage:
     def facts(self) -> JSON:
         return {"tiles": _tiles_json()}
 
-    def view_json(self, state: State, seat: int | None) -> JSON:
-        return _view_json(state.view(seat))
+    def view_json(self, view: View) -> JSON:
+        return _view_json(view)
 
-    def choices(self, state: State, seat: int) -> list[JSON]:
+    def choices(self, view: View) -> list[JSON]:
+        state = view._state  # the view's own copy: its pile is sorted
         out: list[JSON] = []
-        for action in state.legal_actions():
+        for action in view.legal_actions():
             if isinstance(action, Place):
                 covers = [list(c) for c in state.preview(action)]
                 out.append(
@@ -116,7 +117,10 @@ class NovaLunaPage:
             log.extend(
                 _turn_log(turn, displays[turn["seat"]].tiles) for turn in rec.turns[len(log) :]
             )
-            frames.append({"view": _view_json(rec.state.view()), "log": list(log)})
+            view = _view_json(rec.state.view())
+            if rec.state.is_over:
+                view["result"] = result_json(rec.state)
+            frames.append({"view": view, "log": list(log)})
 
         replay(record, on_turn)
         return frames
@@ -134,7 +138,8 @@ class NovaLunaPage:
 def _tiles_json() -> list[JSON]:
     """The tiles as in ``tiles.json``, for the page to draw."""
     text = resources.files(__package__).joinpath("data/tiles.json").read_text("utf-8")
-    return json.loads(text)
+    tiles: list[JSON] = json.loads(text)
+    return tiles
 
 
 def _kind(action: Action) -> str:
@@ -263,6 +268,4 @@ def _view_json(view: View) -> JSON:
             "phase1_score": state.phase1_score if view.phase == 2 or view.is_over else None,
             "score_so_far": state.scores_so_far(),
         }
-    if view.is_over:
-        out["result"] = result_json(state)
     return out

@@ -357,16 +357,17 @@ export class GameScreen {
     }
     const seed = state.game.fixed_seed;
     if (!this.replay && seed !== null && seed !== undefined) {
-      this.banner.append(h("span", { class: "chip chip-seed", "data-testid": "fixed-seed", title: t("The creator chose the seed: they can know the order of the pile") }, t("Fixed seed {seed}", { seed })));
+      this.banner.append(h("span", { class: "chip chip-seed", "data-testid": "fixed-seed", title: t("The creator chose the seed: they can know the hidden order of the deal") }, t("Fixed seed {seed}", { seed })));
     }
   }
 
-  // A seed the creator chose lets them know the order of the pile: say so to every seat.
+  // A seed the creator chose lets them know the hidden order of the deal (a game's pile,
+  // deck, ...): say so to every seat.
   renderSeedNote(state) {
     const seed = state.game.fixed_seed;
     this.seedNote.hidden = this.replay || seed === null || seed === undefined;
     if (!this.seedNote.hidden) {
-      this.seedNote.textContent = t("The creator chose this game's seed ({seed}): they can know the order of the tiles to come.", { seed });
+      this.seedNote.textContent = t("The creator chose this game's seed ({seed}): they can know the hidden order of the deal.", { seed });
     }
   }
 
@@ -585,7 +586,7 @@ export class GameScreen {
       options: this.mod.optionsFromState ? this.mod.optionsFromState(state) : {},
     };
     const body = { ...setup };
-    delete body.seed; // same setup, new tiles
+    delete body.seed; // same setup, a new deal
     button.disabled = true;
     try {
       const answer = await api("/api/games", { method: "POST", body });

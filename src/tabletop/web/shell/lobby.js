@@ -240,8 +240,8 @@ function createForm(type, mod, navigate, account) {
     ratedField,
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
-      h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same tiles)")), seedInput,
-        h("small", { class: "muted" }, t("Every player is shown a seed you choose: with it you could know the order of the tiles.")))),
+      h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same deal)")), seedInput,
+        h("small", { class: "muted" }, t("Every player is shown a seed you choose: with it you could know the hidden order of the deal.")))),
     h("div", { class: "row end" }, submit));
 
   form.addEventListener("submit", async (event) => {

@@ -48,7 +48,7 @@ window.addEventListener("storage", (event) => {
 // The top bar's texts (index.html is English) and the language switch: a new language
 // redraws the screen on show in it.
 function translateShell() {
-  document.title = t("Tabletop: Nova Luna and NMBR 9");
+  document.title = t("Tabletop: board games in the browser");
   document.querySelector("[data-testid=nav-lobby]").textContent = t("New game");
   document.querySelector("[data-testid=nav-replay]").textContent = t("Replays");
   document.querySelector("[data-testid=nav-daily]").textContent = t("Daily");

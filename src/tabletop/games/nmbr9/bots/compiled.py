@@ -17,3 +17,5 @@ except ImportError:  # installed without a C compiler
     kernel = None  # type: ignore[assignment]
 
 KERNEL = Kernel("NMBR 9", kernel, ("planner",), "greedy", "games cannot be analysed")
+
+__all__ = ["KERNEL", "kernel"]

@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from tabletop.core.errors import IllegalActionError, InvalidActionError  # noqa: F401 (the rules re-export both)
+# the rules re-export both
+from tabletop.core.errors import IllegalActionError as IllegalActionError
+from tabletop.core.errors import InvalidActionError as InvalidActionError
 
 
 class Place(NamedTuple):

@@ -25,3 +25,5 @@ KERNEL = Kernel(
     "solo games cannot be analysed",
     label="the solo planner bots",
 )
+
+__all__ = ["KERNEL", "kernel"]

@@ -57,7 +57,9 @@ def score_places(view: View) -> list[Scored]:
     return scored
 
 
-def _score(base: Display, missing_before: dict, action: Place, tile: int) -> Scored:
+def _score(
+    base: Display, missing_before: dict[tuple[int, int], int], action: Place, tile: int
+) -> Scored:
     display = base.clone()
     cell = cell_key(action.x, action.y)
     found = set(display.lay(tile, cell))
@@ -66,9 +68,9 @@ def _score(base: Display, missing_before: dict, action: Place, tile: int) -> Sco
         if task not in found:
             closer += before - display.missing(*task)
     new_progress = 0
-    for i, task in enumerate(TILE_TASKS[tile]):
+    for i, needs in enumerate(TILE_TASKS[tile]):
         if (cell, i) not in found:
-            need = sum(n for _, n in task)
+            need = sum(n for _, n in needs)
             new_progress += need - display.missing(cell, i)
     cost = TILE_COST[tile]
     score = (

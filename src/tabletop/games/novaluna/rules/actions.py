@@ -24,7 +24,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tabletop.core.errors import IllegalActionError, InvalidActionError  # noqa: F401 (the rules re-export both)
+# the rules re-export both
+from tabletop.core.errors import IllegalActionError as IllegalActionError
+from tabletop.core.errors import InvalidActionError as InvalidActionError
 
 
 class Place(NamedTuple):

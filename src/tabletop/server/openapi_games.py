@@ -1,0 +1,224 @@
+"""The OpenAPI operations of games (``games_api.py``), their analyses
+(``analysis_api.py``), the daily challenge (``daily_api.py``) and the document itself:
+``openapi.OPERATIONS`` gathers them with those of accounts (``openapi_accounts``)."""
+
+from __future__ import annotations
+
+from .openapi_schemas import (
+    ACT,
+    ANALYSIS,
+    ANY_OBJECT,
+    ANYONE,
+    CREATE,
+    CREATED,
+    DAILY,
+    DAY,
+    DOWNLOAD,
+    GAMES,
+    JSON,
+    LEADERBOARD_QUERY,
+    META,
+    NOBODY,
+    PLIED,
+    SEAT,
+    SEAT_OR_NOT,
+    SIGNED_IN,
+    arr,
+    boolean,
+    game_links,
+    integer,
+    json_content,
+    nullable,
+    obj,
+    op,
+    query,
+    ref,
+    text,
+)
+
+A_GAME = "/api/games/{game_id}"
+OF_A_NEW_GAME = (
+    ("GET", A_GAME),
+    ("POST", A_GAME + "/actions"),
+    ("POST", A_GAME + "/undo"),
+    ("POST", A_GAME + "/hint"),
+    ("POST", A_GAME + "/resign"),
+    ("POST", A_GAME + "/cancel"),
+    ("POST", A_GAME + "/join"),
+    ("POST", A_GAME + "/invitation"),
+    ("GET", A_GAME + "/seat-record"),
+    ("GET", A_GAME + "/record"),
+    ("GET", A_GAME + "/replay"),
+    ("POST", A_GAME + "/analysis"),
+)
+
+
+GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
+    # -- meta
+    ("GET", "/api/openapi.json"): op("This document", META, NOBODY, ok=ANY_OBJECT),
+    ("GET", "/i18n/{lang}.json"): op(
+        "The page's messages in a language (en, de, nl); ETag revalidation",
+        META,
+        NOBODY,
+        ok={"type": "object", "additionalProperties": True},
+        more={"304": {"description": "If-None-Match holds the current ETag"}},
+    ),
+    # -- games (games_api.py)
+    ("GET", "/api/types"): op(
+        "The games hosted: bots per mode, options, each game's static facts",
+        GAMES,
+        NOBODY,
+        ok=obj(("types",), types=arr(obj(("name",), name=text()))),
+    ),
+    ("POST", "/api/games"): op(
+        "Create a game; each human seat's secret link is in the answer",
+        GAMES,
+        ANYONE,
+        body=CREATE,
+        ok=CREATED,
+        status="201",
+        links=game_links(*OF_A_NEW_GAME),
+        description="`me`, `open` and `invite` seats need an account (401).",
+    ),
+    ("GET", "/api/games/{game_id}"): op(
+        "A game's state (as a seat with its credential, else a spectator)",
+        GAMES,
+        SEAT_OR_NOT,
+        ok=ref("State"),
+    ),
+    ("POST", "/api/games/{game_id}/actions"): op(
+        "Act: a move by notation ('action') or action index ('index')",
+        GAMES,
+        SEAT,
+        body=ACT,
+        ok=ref("State"),
+        description="401 for a spectator, 403 for another game's token or a bot account "
+        "without a seat here, 409 stale ply or not your turn (the fresh state under "
+        "`state`), 422 illegal.",
+    ),
+    ("POST", "/api/games/{game_id}/undo"): op(
+        "Take back your last move", GAMES, SEAT, body=PLIED, ok=ref("State")
+    ),
+    ("POST", "/api/games/{game_id}/hint"): op(
+        "A hint from the hint bot (a casual game only: 409 in a rated one)",
+        GAMES,
+        SEAT,
+        body=PLIED,
+        ok=obj(("action",), action=text(), reason=ANY_OBJECT, ply=integer()),
+    ),
+    ("POST", "/api/games/{game_id}/timeout"): op(
+        "Claim a stalled game: the opponents out of time lose",
+        GAMES,
+        SEAT,
+        ok=ref("State"),
+        description="409 (the fresh state under `state`) while no opponent is out of time, "
+        "when you are out of time too, the game is over, or running out plays a bot.",
+    ),
+    ("GET", "/api/games/{game_id}/record"): op(
+        "A finished game's record (docs/records.md), " + DOWNLOAD,
+        GAMES,
+        NOBODY,
+        ok=ref("Record"),
+    ),
+    ("GET", "/api/games/{game_id}/replay"): op(
+        "A finished game's frames for the replay page (cached: ETag, If-None-Match)",
+        GAMES,
+        NOBODY,
+        ok=obj(("game", "frames", "bots"), game=text(), frames=arr(), bots=arr(boolean())),
+        more={"304": {"description": "If-None-Match holds the current ETag"}},
+    ),
+    ("POST", "/api/replay"): op(
+        "The frames of an uploaded record (at most 2 MB)",
+        GAMES,
+        NOBODY,
+        body=ref("Record"),
+        ok=ref("Frames"),
+    ),
+    ("GET", "/api/lobby"): op(
+        "The open games",
+        GAMES,
+        NOBODY,
+        params=(
+            query("type", text(), "a game type"),
+            query("time_limit", text(pattern=r"^(none|\d{1,9})$"), "seconds per move, or none"),
+        ),
+        ok=obj(("games",), games=arr(ANY_OBJECT)),
+    ),
+    ("POST", "/api/games/{game_id}/cancel"): op(
+        "Its creator withdraws an open game",
+        GAMES,
+        SIGNED_IN,
+        ok=obj(("id", "withdrawn"), id=text(), withdrawn=boolean()),
+    ),
+    ("POST", "/api/games/{game_id}/join"): op(
+        "Take an open seat", GAMES, SIGNED_IN, body=obj(seat=integer()), ok=ref("Seated")
+    ),
+    ("POST", "/api/games/{game_id}/claim"): op(
+        "Tie a seat link's seat to your account",
+        GAMES,
+        [{"seatToken": [], "session": []}],
+        ok=ref("Seated"),
+    ),
+    ("POST", "/api/games/{game_id}/invitation"): op(
+        "The invited account accepts or declines",
+        GAMES,
+        SIGNED_IN,
+        body=obj(("accept",), accept=boolean()),
+        ok=obj(("id",), id=text(), seat=integer(), url=text(), declined=boolean()),
+    ),
+    ("GET", "/api/leaderboard/{type}"): op(
+        "A page of a game's leaderboard",
+        GAMES,
+        ANYONE,
+        params=LEADERBOARD_QUERY,
+        ok=obj(("players", "total"), players=arr(ANY_OBJECT), total=integer()),
+    ),
+    # -- analysis (analysis_api.py)
+    ("POST", "/api/games/{game_id}/analysis"): op(
+        "Ask for a finished game's analysis (202 while it runs)",
+        ANALYSIS,
+        NOBODY,
+        ok=ref("Analysis"),
+        more={
+            "202": {"description": "queued or running", "content": json_content(ref("Analysis"))}
+        },  # fmt: skip
+    ),
+    ("GET", "/api/games/{game_id}/analysis"): op(
+        "A game's analysis, or how far it is", ANALYSIS, NOBODY, ok=ref("Analysis")
+    ),
+    ("GET", "/api/games/{game_id}/analysis/{index}"): op(
+        "The board after a decision as played and with the best move",
+        ANALYSIS,
+        NOBODY,
+        ok=ANY_OBJECT,
+    ),
+    # -- the daily challenge (daily_api.py)
+    ("GET", "/api/daily"): op(
+        "Today's deal of every game",
+        DAILY,
+        ANYONE,
+        ok=obj(("day", "games"), day=text(), games=arr(ANY_OBJECT)),
+    ),
+    ("POST", "/api/daily/{game}"): op(
+        "A game of a day's deal (today: counted, with an account)",
+        DAILY,
+        ANYONE,
+        body=nullable(obj(closed=True, day=nullable(DAY))),
+        body_optional=True,
+        ok=obj(("created",), created=boolean()),
+        status="201",
+        more={
+            "200": {
+                "description": "your counted game of the day, again",
+                "content": json_content(obj(("created",), created=boolean())),
+            }
+        },  # fmt: skip
+    ),
+    ("GET", "/api/daily/{game}/{day}"): op(
+        "A day's results board",
+        DAILY,
+        ANYONE,
+        params=(query("game", text(), "your uncounted game of that deal"),),
+        ok=ANY_OBJECT,
+    ),
+}
