@@ -31,6 +31,7 @@ from account_support import (
     register,
     unique,
 )
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.rows import hash_token
 from tabletop.server.store import Store
 
@@ -250,10 +251,10 @@ def test_a_session_ended_by_another_process_is_refused_at_the_next_move(
 
 
 def test_sessions_expire_when_idle_and_at_their_limit(tmp_path: Path) -> None:
-    options = ("--session-idle", "2s", "--session-max", "7s")
+    options = ("--session-idle", "2h", "--session-max", "7h", *TEST_CLOCK)
     proc = ServerProcess(tmp_path / "expiry.sqlite3", options=options).start()
 
-    def signed_in(token: str) -> bool:  # the cookie sent as kept (a browser drops it at 7 s)
+    def signed_in(token: str) -> bool:  # the cookie sent as kept (a browser drops it at 7 h)
         r = httpx.get(f"{proc.url}/api/account", headers={"Cookie": f"session={token}"})
         return r.json()["account"] is not None
 
@@ -262,20 +263,18 @@ def test_sessions_expire_when_idle_and_at_their_limit(tmp_path: Path) -> None:
         tokens = []
         for _ in range(2):  # one used often (refreshed, until the absolute limit), one idle
             r = client(proc).post("/api/account/login", json={"name": "Ann", "password": PASSWORD})
-            assert "max-age=7;" in r.headers["set-cookie"].lower()
+            assert f"max-age={7 * HOUR};" in r.headers["set-cookie"].lower()
             tokens.append(r.cookies["session"])
         used, idle = tokens
-        started = time.monotonic()
-        while time.monotonic() - started < 4:  # twice the idle limit, used every half second
-            assert signed_in(used)
-            time.sleep(0.5)
-        assert not signed_in(idle)  # unused for 4 s
-        while signed_in(used):
-            assert time.monotonic() - started < 9, "the session outlived its absolute limit"
-            time.sleep(0.5)
-        assert time.monotonic() - started >= 6.5
+        for half_hours in range(1, 14):  # to 6.5 h, used every half hour
+            advance_clock(proc, HOUR / 2)
+            assert signed_in(used), f"ended after {half_hours / 2} h"
+            if half_hours == 4:
+                assert not signed_in(idle)  # unused for twice its idle limit
+        advance_clock(proc, HOUR)  # 7.5 h after sign-in
+        assert not signed_in(used), "the session outlived its absolute limit"
         sql = "SELECT COUNT(*) FROM sessions WHERE token_hash = ?"
-        deadline = time.monotonic() + 10  # ended ones are deleted (just after the answer)
+        deadline = time.monotonic() + 60  # ended ones are deleted (just after the answer)
         while count(proc, sql, hash_token(used)) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert count(proc, sql, hash_token(used)) == count(proc, sql, hash_token(idle)) == 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,31 +25,19 @@ from account_support import (
     register,
     unique,
 )
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.i18n import catalogue
 from tabletop.server.store import MIGRATIONS, Store
 
-from server_support import Api, ServerProcess, new_db, open_socket, receive
+from server_support import Api, ServerProcess, open_socket, receive
 
 OLD_DB = Path(__file__).parent / "data" / "games-before-accounts.sqlite3"
 NewDb = Callable[[str], Path | str]  # the ``database`` fixture: either storage
-#: a time per move of seconds (the page offers 30 s at least), so tests see it run out
-SHORT_TIMES = ("--min-time-per-move", "1")
-
-
-@pytest.fixture(scope="module")
-def server(
-    storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[ServerProcess]:
-    """conftest's ``server``, taking times per move of seconds."""
-    folder = tmp_path_factory.mktemp("server")
-    db = new_db(storage, request, folder)
-    proc = ServerProcess(db, log=folder / "server.log", options=SHORT_TIMES).start()
-    yield proc
-    proc.stop()
 
 
 def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
-    deadline = time.monotonic() + 30
+    """The game's state once ``until(state)`` holds (the deadline only bounds a hang)."""
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         state = player.get(f"/api/games/{game_id}").json()
         if until(state):
@@ -370,33 +358,33 @@ def test_rating_survives_kill_9_exactly_once(database: NewDb, tmp_path: Path) ->
 # -- turn-based time limits ---------------------------------------------------------------
 
 
+def clocked_server(db: Path | str, log: Path) -> ServerProcess:
+    """A server whose clock the test moves on (``clock_support``)."""
+    return ServerProcess(db, log=log, options=TEST_CLOCK).start()
+
+
 @pytest.mark.parametrize("on_timeout", ["bot", "abandon"])
 def test_a_time_limit_runs_out_across_a_restart(
     database: NewDb, tmp_path: Path, on_timeout: str
 ) -> None:
-    db, log = database("clock.sqlite3"), tmp_path / "clock.log"
-    proc = ServerProcess(db, log=log, options=SHORT_TIMES).start()
+    proc = clocked_server(database("clock.sqlite3"), tmp_path / "clock.log")
     try:
-        ann = register(proc, "Ann")
-        body = {
-            "type": "nova-luna",
-            "seats": [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}],
-            "time_limit": 3,
-            "on_timeout": on_timeout,
-        }
+        ann, ben = register(proc, "Ann"), register(proc, "Ben")
+        # two people, no bot: nothing but the time limit can make the first move (a bot
+        # to move first raced it, and won on a loaded machine)
+        seats = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+        body = {"type": "nova-luna", "seats": seats, "time_limit": HOUR, "on_timeout": on_timeout}
+        if on_timeout == "bot":  # among people a rated game's time running out loses
+            body["rated"] = False
         game_id = ann.post("/api/games", json=body).json()["id"]
+        assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
         proc.kill9()
-        time.sleep(3.5)
         proc.start()
-        ann = client(proc)
-        ann.post("/api/account/login", json={"name": "Ann", "password": PASSWORD})
-        deadline = time.monotonic() + 20
+        advance_clock(proc, HOUR + 1)  # the hour ran out while the server was down
+        ws = open_socket(proc, game_id, [])
+        receive(ws, lambda m: m["type"] == "state" and bool(m["log"] or m["abandoned"]))
+        ws.close()
         state = ann.get(f"/api/games/{game_id}").json()
-        while time.monotonic() < deadline and not state["log"]:
-            if state["abandoned"]:
-                break
-            time.sleep(0.1)
-            state = ann.get(f"/api/games/{game_id}").json()
         if on_timeout == "abandon":
             assert state["abandoned"] and state["over"] and state["ply"] == 0
             assert state["active"] == [] and state["acting"] is None and state["choices"] == []
@@ -409,15 +397,24 @@ def test_a_time_limit_runs_out_across_a_restart(
         proc.stop()
 
 
-def test_the_time_limit_runs_from_when_the_last_seat_is_taken(server: ServerProcess) -> None:
-    ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
-    game_id = open_game(ann, time_limit=2, on_timeout="abandon")
-    time.sleep(2.5)  # longer than a move's time: the clock has not started
-    assert not ann.get(f"/api/games/{game_id}").json()["abandoned"]
-    ben.post(f"/api/games/{game_id}/join", json={})
-    state = ann.get(f"/api/games/{game_id}").json()
-    assert not state["abandoned"] and state["clock"]["left"] > 1
-    assert wait(ann, game_id, lambda s: s["abandoned"])["over"]  # (the bot has placed)
+def test_the_time_limit_runs_from_when_the_last_seat_is_taken(
+    database: NewDb, tmp_path: Path
+) -> None:
+    proc = clocked_server(database("seat.sqlite3"), tmp_path / "seat.log")
+    try:
+        ann, ben = register(proc, "Ann"), register(proc, "Ben")
+        game_id = open_game(ann, time_limit=HOUR, on_timeout="abandon")
+        advance_clock(proc, 2 * HOUR)  # longer than a move's time: the clock has not started
+        state = ann.get(f"/api/games/{game_id}").json()
+        assert state["clock"] is None and not state["abandoned"]
+        ben.post(f"/api/games/{game_id}/join", json={})
+        state = ann.get(f"/api/games/{game_id}").json()
+        # the whole hour from the join (only a test hung for half an hour could see less)
+        assert not state["abandoned"] and state["clock"]["left"] > HOUR / 2
+        advance_clock(proc, HOUR + 1)
+        assert wait(ann, game_id, lambda s: s["abandoned"])["over"]
+    finally:
+        proc.stop()
 
 
 # -- the schema ---------------------------------------------------------------------------

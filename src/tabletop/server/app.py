@@ -65,6 +65,7 @@ from . import (
     accounts_api,
     analysis_api,
     bot_api,
+    clock_api,
     daily_api,
     games_api,
     invitations_api,
@@ -112,6 +113,7 @@ def create_app(
     session_limits: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
     password_queue: int = 8,
     password_threads: int | None = None,
+    test_clock: bool = False,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
@@ -120,7 +122,8 @@ def create_app(
     by default the shortest the lobby page offers: ``setup.shortest_time_limit``);
     ``mail``, if given, lets players ask for e-mail notifications (notify.py);
     ``crowd`` the WebSocket caps and how often a game's clients learn who is
-    connected, ``open_seat_days`` how long an open game waits in the lobby."""
+    connected, ``open_seat_days`` how long an open game waits in the lobby;
+    ``test_clock`` lets tests move the server's clock on (clock_api.py)."""
     store = open_store(db_path)
     pool = BotPool(bot_workers)
     hub = Hub(
@@ -166,6 +169,7 @@ def create_app(
         *socket_api.ROUTES,
         *account_socket.ROUTES,
         *assets.routes(),
+        *(clock_api.ROUTES if test_clock else []),
     ]
     app = Starlette(
         routes=routes,

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -17,6 +16,7 @@ import orjson
 
 from ..core.web import JSON
 from .acting import takes_back, undo_blocker, undoing_seat
+from .clock import CLOCK
 from .errors import ApiError
 from .rated import unrated_reason
 from .ratings import player_key
@@ -212,7 +212,7 @@ class Encoder:
             else {
                 "seconds": room.time_limit,
                 "deadline": iso(deadline),
-                "left": round(max(0.0, deadline - time.time()), 1),  # for skewed client clocks
+                "left": round(max(0.0, deadline - CLOCK.time()), 1),  # for skewed client clocks
             }
         )
         head = {

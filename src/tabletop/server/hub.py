@@ -18,7 +18,6 @@ import logging
 import os
 import secrets
 import socket
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -28,6 +27,7 @@ from .accounts import Passwords, legacy_name_key, name_key
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
+from .clock import CLOCK
 from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
 from .encoding import Encoder, seat_bots
@@ -76,7 +76,7 @@ class Hub:
         password_threads: int | None = None,
     ) -> None:
         self.store = store
-        self.clock: Callable[[], float] = time.time  # claims on time read it (tests move it)
+        self.clock: Callable[[], float] = CLOCK.time  # claims on time read it (tests move it)
         self.open_seat_seconds = open_seat_days * 24 * 3600
         self.crowd = crowd
         self.sockets = Sockets(crowd)
@@ -256,7 +256,7 @@ class Hub:
         """Now and then (a minute, or sooner for short settings) withdraw expired games."""
         every = min(60.0, max(0.2, self.open_seat_seconds / 4))
         while True:
-            await asyncio.sleep(every)
+            await CLOCK.sleep(every)  # a test's moved clock sweeps at once
             try:
                 await self.expire_open_games()
             except Exception:  # a chore must keep going; the next sweep tries again

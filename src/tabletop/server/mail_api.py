@@ -3,7 +3,6 @@ two links mails carry (verify an address, stop the mails)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from starlette.requests import Request
@@ -11,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..i18n import LANGUAGES
+from .clock import CLOCK
 from .errors import ApiError, reading
 from .notify import MODES, Notifier, Signer, check_address
 from .request import hub_of, json_body, json_object, signed_in
@@ -87,7 +87,7 @@ async def _verify(request: Request) -> Response:
             "this verification link is not valid (was the address changed since?); "
             "save your address on your account page for a new one",
         )
-    if parts is None or parts[1] < time.time():
+    if parts is None or parts[1] < CLOCK.time():
         raise ApiError(
             400, "this verification link has expired; save your address again for a new one"
         )

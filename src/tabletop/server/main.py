@@ -383,6 +383,11 @@ def _add_account_arguments(parser: argparse.ArgumentParser) -> None:
         help="a reverse proxy (address or network, e.g. 127.0.0.1 or 10.0.0.0/8) whose "
         "X-Forwarded-For/-Proto headers are believed; repeat for each (default: none)",
     )
+    parser.add_argument(
+        "--test-clock",
+        action="store_true",
+        help="for tests, never a real server: POST /api/test/clock moves the clock on",
+    )
 
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -451,6 +456,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "sessions": [args.session_idle, args.session_max, args.session_check],
         "password_queue": args.password_queue,
         "password_threads": args.password_threads,
+        "test_clock": args.test_clock,
     }
 
 
@@ -480,6 +486,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         session_limits=SessionLimits(*settings.get("sessions", [])),
         password_queue=settings.get("password_queue", 8),
         password_threads=settings.get("password_threads"),
+        test_clock=settings.get("test_clock", False),
     )
 
 

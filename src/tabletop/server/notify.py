@@ -34,12 +34,12 @@ import logging
 import math
 import re
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from ..i18n import N_
+from .clock import CLOCK
 from .compose import Composer
 from .errors import ApiError, reading
 from .mail import Mail, Mailer, MailSettings
@@ -198,7 +198,7 @@ class Notifier:
         self.mailer = Mailer(settings.server) if settings else None
         self.signer: Signer | None = None  # once ``start`` has read the key
         self.composer: Composer | None = None  # with the signer
-        self.clock: Callable[[], float] = time.time  # the day confirmation mails count in
+        self.clock: Callable[[], float] = CLOCK.time  # the day confirmation mails count in
         self._pending: set[str] = set()  # turn keys waiting out their delay
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -287,7 +287,7 @@ class Notifier:
         while True:
             try:
                 await self.send_digests()
-                old = datetime.fromtimestamp(time.time() - KEEP_SENT, UTC)
+                old = datetime.fromtimestamp(CLOCK.time() - KEEP_SENT, UTC)
                 await self._write(PruneMails(old.isoformat(timespec="milliseconds")))
             except ApiError as err:
                 log.warning("digests put off: %s", err.message)
@@ -295,7 +295,7 @@ class Notifier:
 
     async def send_digests(self) -> int:
         """Mail each digest reader the games waiting for it, once a (UTC) day; how many."""
-        day = datetime.now(UTC).date().isoformat()
+        day = CLOCK.utc().date().isoformat()
         sent = 0
         for reader in reading(self.store.digest_readers):
             games = self._my_games(Account(reader.account_id, reader.name))

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from ..core.web import web_games
+from .clock import CLOCK
 from .sql import Sql
 
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ def pair_weight(sql: Sql, game_type: str, player: str, players: tuple[str, ...])
     frequent one); 1 for a bot, or with no other account in the game."""
     if not player.startswith("a:"):
         return 1.0
-    since = (datetime.now(UTC) - PAIR_WINDOW).isoformat(timespec="milliseconds")
+    since = (CLOCK.utc() - PAIR_WINDOW).isoformat(timespec="milliseconds")
     earlier = [
         _games_together(sql, game_type, player, other, since)
         for other in players

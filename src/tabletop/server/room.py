@@ -8,13 +8,13 @@ back whole when asked for again.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..core.web import JSON, SIMULTANEOUS, ActionRejected, Match, Step, WebGame, get_web_game
+from .clock import CLOCK
 from .errors import ApiError, reading
 from .rows import Account, ActionRow, GameRow, Seat
 from .storage import GameStore
@@ -174,7 +174,7 @@ class Room:
 
 def room_age(room: Room) -> float:
     """Seconds since the game was created."""
-    return time.time() - datetime.fromisoformat(room.row.created).timestamp()
+    return CLOCK.time() - datetime.fromisoformat(room.row.created).timestamp()
 
 
 def _seconds(value: Any) -> float:

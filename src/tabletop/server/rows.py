@@ -13,8 +13,10 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any
+
+from .clock import CLOCK
 
 
 class StoreError(RuntimeError):
@@ -187,10 +189,11 @@ def hash_token(token: str) -> str:
 
 
 def now() -> str:
-    """The time stored with a change: UTC, ISO 8601, to the millisecond (sorts as text)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    """The time stored with a change: UTC, ISO 8601, to the millisecond (sorts as text),
+    by the server's clock (a time limit counts from it)."""
+    return CLOCK.stamp()
 
 
 def days_ago(days: float) -> str:
     """The stored time (``now``'s form) ``days`` days ago."""
-    return (datetime.now(UTC) - timedelta(days=days)).isoformat(timespec="milliseconds")
+    return (CLOCK.utc() - timedelta(days=days)).isoformat(timespec="milliseconds")

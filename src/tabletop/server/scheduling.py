@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -24,6 +23,7 @@ from ..core.web import JSON, BotLimits
 from .acting import acting_seat, check_fresh, check_ply, late_seats, require_player
 from .authority import Authority
 from .botpool import BotPool
+from .clock import CLOCK
 from .errors import ApiError
 from .rated import check_hint_allowed
 from .ratelimit import RateLimit, check_rate
@@ -176,7 +176,7 @@ class Scheduler:
     async def _time_runs_out(self, room: Room, start: int, deadline: float) -> None:
         """At ``deadline``, play the game's default bot for every seat still active in
         the round (or turn) that began at ply ``start``; the log says so (``by``)."""
-        await asyncio.sleep(max(0.0, deadline - time.time()))
+        await CLOCK.sleep_until(deadline)  # a test's moved clock ends it at once
         # "clock": the lease's name in the store, shared with processes of older versions
         task = f"clock {start} {room.seq}"
         still = partial(self._time_limit_current, room, start)
