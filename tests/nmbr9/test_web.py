@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.games.nmbr9.records import replay
 
 from server_support import Api, ServerProcess, assert_strangers_are_refused, open_socket, receive
@@ -418,26 +419,27 @@ def test_kill_9_between_two_placements_keeps_the_pending_ones_hidden_and_intact(
 def test_the_clock_places_for_a_seat_that_runs_out_even_across_a_restart(
     database: Callable[[str], Path | str], tmp_path: Path
 ) -> None:
-    short_times = ("--min-time-per-move", "1")  # the page offers 30 s at least
     db, log = database("clock.sqlite3"), tmp_path / "clock.log"
-    server = ServerProcess(db, log=log, options=short_times).start()
+    server = ServerProcess(db, log=log, options=TEST_CLOCK).start()
     api = Api(server)
     try:
-        game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=1)  # the option's old name
+        game_id, tokens = create(api, [HUMAN, HUMAN], seed=3, clock=HOUR)  # the old name
         state = api.state(game_id, tokens[0])
-        assert state["time_left"]["seconds"] == 1 and state["time_left"]["deadline"]
+        assert state["time_left"]["seconds"] == HOUR and state["time_left"]["deadline"]
         assert state["clock"] == state["time_left"]  # under its old name too
         place(api, game_id, tokens[0])
-        resolved = api.wait(game_id, None, lambda s: s["view"]["round"] == 1, timeout=15)
+        advance_clock(server, HOUR + 1)  # seat 1 has not placed in its hour
+        resolved = api.wait(game_id, None, lambda s: s["view"]["round"] == 1)
         entry = resolved["log"][1]
         assert entry["seat"] == 1 and entry["by"] == "clock"
         assert "ran out of time" in entry["text"] and "resolved" in entry
         assert "by" not in resolved["log"][0]
         # round 2: nobody places; the server dies and comes back after the deadline
         server.kill9()
-        time.sleep(1.2)
         server.start()
-        later = api.wait(game_id, None, lambda s: s["view"]["round"] == 2, timeout=15)
+        # back on real time: the hour moved on before the restart, and round 2's hour
+        advance_clock(server, 2 * HOUR + 1)
+        later = api.wait(game_id, None, lambda s: s["view"]["round"] == 2)
         assert [e.get("by") for e in later["log"][2:4]] == ["clock", "clock"]
     finally:
         api.http.close()

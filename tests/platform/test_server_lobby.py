@@ -13,6 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from account_support import open_game, register
+from clock_support import DAY, TEST_CLOCK, advance_clock
 
 from server_support import ServerProcess, new_db, open_socket, receive
 
@@ -106,14 +107,17 @@ def test_the_lobby_filters_by_game_and_time_per_move(server: ServerProcess) -> N
 def test_an_open_game_expires_and_is_withdrawn(
     storage: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    # a day is 86400 s: 0.00002 days is under two seconds
     db = new_db(storage, request, tmp_path)
-    server = ServerProcess(db, log=tmp_path / "server.log", options=("--open-seat-days", "0.00002"))
-    server.start()
+    options = ("--open-seat-days", "2", *TEST_CLOCK)
+    server = ServerProcess(db, log=tmp_path / "server.log", options=options).start()
     try:
         ann = register(server, unique("Ann"))
         game_id = open_game(ann)
-        deadline = time.monotonic() + 30
+        advance_clock(server, DAY)
+        (listed,) = [g for g in ann.get("/api/lobby").json()["games"] if g["id"] == game_id]
+        assert listed["expires_in"] <= DAY  # a day of its two has gone: still open
+        advance_clock(server, DAY + 1)  # the sweep wakes with the clock
+        deadline = time.monotonic() + 60  # only bounds a hang
         while ann.get(f"/api/games/{game_id}").status_code != 404:
             assert time.monotonic() < deadline, "the open game never expired"
             time.sleep(0.1)

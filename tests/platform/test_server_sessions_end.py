@@ -23,6 +23,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from account_support import PASSWORD, client, error, register, unique
 from bot_support import as_bot, bot_account, token
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.account_events import AccountSocket
 from tabletop.server.rows import hash_token
 from tabletop.server.sessions import SESSION, Credential, SessionLimits, Sessions
@@ -278,14 +279,16 @@ def test_every_channel_closes_when_what_opened_it_ends(
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_every_channel_closes_when_its_session_expires(tmp_path: Path, kind: str) -> None:
-    """A short idle limit, checked often: the close is the event waited for."""
-    options = ("--session-idle", "3s", "--session-check", "0.1s")
+    """An hour's idle limit, checked hourly: the clock is moved past both, and the close
+    is the event waited for."""
+    options = ("--session-idle", "1h", "--session-check", "1h", *TEST_CLOCK)
     proc = ServerProcess(tmp_path / "idle.sqlite3", options=options).start()
     try:
         holder = a_person(proc)
         with ExitStack() as stack:
             channel = open_channel(holder, kind, stack)
             assert channel.first()["type"] in ("state", "games")
+            advance_clock(proc, HOUR + 1)
             assert_ended_without_news(channel, holder, lambda: make_news(holder))
     finally:
         proc.stop()

@@ -14,6 +14,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from account_support import account_socket
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 
 from server_support import Api, ServerProcess, new_db, receive
 
@@ -178,42 +179,38 @@ def test_an_undo_gives_the_turn_back_with_its_full_time_and_the_clock_runs(
     storage: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
     db = new_db(storage, request, tmp_path)
-    server = ServerProcess(db, log=tmp_path / "server.log", options=("--min-time-per-move", "1"))
-    server.start()
+    server = ServerProcess(db, log=tmp_path / "server.log", options=TEST_CLOCK).start()
     try:
         client = httpx.Client(base_url=server.url, timeout=30)
         seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
-        body = {"type": "nova-luna", "seats": seats, "seed": 3, "time_limit": 4}
+        body = {"type": "nova-luna", "seats": seats, "seed": 3, "time_limit": HOUR}
         created = client.post("/api/games", json=body).json()
         game_id, token = created["id"], created["seats"][0]["token"]
         client.headers["Authorization"] = f"Bearer {token}"
-        state = _mine_again(client, game_id, 0)
+        state = _until(client, game_id, lambda s: s["acting"] == 0)
         move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
         assert client.post(f"/api/games/{game_id}/actions", json=move).status_code == 200
-        state = _mine_again(client, game_id, move["ply"] + 1)  # the bot replied
-        time.sleep(1.5)  # part of the first turn's time is gone
+        state = _until(client, game_id, lambda s: s["acting"] == 0 and s["ply"] > move["ply"])
+        advance_clock(server, HOUR / 2)  # half of the turn's time is gone
         undone = client.post(f"/api/games/{game_id}/undo", json={"ply": state["ply"]})
         assert undone.status_code == 200, undone.text
         after = undone.json()
         assert after["ply"] == move["ply"] and after["acting"] == 0
-        # before: the turn kept the clock of its first start (2.5 s left, and no clock ran)
-        assert after["time_left"]["left"] > 3.5
-        deadline = time.monotonic() + 20
-        while not any(
-            e.get("by") == "clock" for e in client.get(f"/api/games/{game_id}").json()["log"]
-        ):
-            assert time.monotonic() < deadline, "the move clock did not run after the undo"
-            time.sleep(0.2)
+        # before: the turn kept the clock of its first start (half an hour left, and no
+        # clock ran); now the whole hour from the undo (a test hung for half an hour aside)
+        assert after["time_left"]["left"] > HOUR / 2
+        advance_clock(server, HOUR)
+        _until(client, game_id, lambda s: any(e.get("by") == "clock" for e in s["log"]))
     finally:
         server.stop()
 
 
-def _mine_again(client: httpx.Client, game_id: str, after: int) -> dict[str, Any]:
-    """The state once it is the seat's turn at ply ``after`` or later."""
-    deadline = time.monotonic() + 30
+def _until(client: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
+    """The state once ``until(state)`` holds (the deadline only bounds a hang)."""
+    deadline = time.monotonic() + 60
     while True:
         state = client.get(f"/api/games/{game_id}").json()
-        if state["acting"] == 0 and state["ply"] >= after:
+        if until(state):
             return state
-        assert time.monotonic() < deadline, "the bot did not move"
+        assert time.monotonic() < deadline, f"the game never got there: {state}"
         time.sleep(0.05)
