@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from account_support import play_out
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.ratings import PROVISIONAL_OPPONENTS
 
 from server_support import ServerProcess, new_db
@@ -24,11 +25,11 @@ PASSWORD = "correct horse"
 def server(
     storage: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    """conftest's ``server``, taking times per move of seconds (to see them run out)."""
+    """conftest's ``server``, its clock moved on by the tests (to see a time run out:
+    by hours, far from the times of the other tests' games)."""
     folder = tmp_path_factory.mktemp("server")
     db = new_db(storage, request, folder)
-    options = ("--min-time-per-move", "1")
-    proc = ServerProcess(db, log=folder / "server.log", options=options).start()
+    proc = ServerProcess(db, log=folder / "server.log", options=TEST_CLOCK).start()
     yield proc
     proc.stop()
 
@@ -53,8 +54,9 @@ def create(creator: httpx.Client, game: str, seats: list[dict[str, Any]], **extr
 
 
 def wait(player: httpx.Client, game_id: str, until: Any) -> dict[str, Any]:
-    """The game's state once ``until(state)`` holds (polled: the server moves by itself)."""
-    deadline = time.monotonic() + 30
+    """The game's state once ``until(state)`` holds (polled: the server moves by itself;
+    the deadline only bounds a hang)."""
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         state = player.get(f"/api/games/{game_id}").json()
         if until(state):
@@ -76,10 +78,11 @@ ME_AND_RANDOM = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}
 
 def test_running_out_of_time_loses_a_rated_game(server: ServerProcess) -> None:
     ann = register(server, "Tim")
-    game_id = create(ann, "nova-luna", ME_AND_RANDOM, time_limit=2, on_timeout="abandon")
+    game_id = create(ann, "nova-luna", ME_AND_RANDOM, time_limit=HOUR, on_timeout="abandon")
     state = wait(ann, game_id, lambda s: s["acting"] is not None)
     assert state["unrated"] is None and state["timed_out"] == []
-    state = wait(ann, game_id, lambda s: s["over"])  # Ann never moves
+    advance_clock(server, HOUR + 1)  # Ann never moves
+    state = wait(ann, game_id, lambda s: s["over"])
     assert state["abandoned"] and state["timed_out"] == [0]
     mine, bot = state["ratings"]
     assert mine["after"] < mine["before"]
@@ -97,7 +100,9 @@ def test_running_out_of_time_ends_an_unrated_game_saying_whose_time_it_was(
     ann = register(server, "Una")
     # a seat link without an account: the game cannot count for the ratings
     seats = [{"kind": "human", "name": "Guest"}, *ME_AND_RANDOM]
-    game_id = create(ann, "nova-luna", seats, time_limit=2, on_timeout="abandon")
+    game_id = create(ann, "nova-luna", seats, time_limit=HOUR, on_timeout="abandon")
+    wait(ann, game_id, lambda s: {0, 1} & set(s["active"]))  # a person's turn (bots never wait)
+    advance_clock(server, HOUR + 1)
     state = wait(ann, game_id, lambda s: s["over"])
     assert state["unrated"] == "players" and state["abandoned"]
     assert state["timed_out"] and set(state["timed_out"]) <= {0, 1}

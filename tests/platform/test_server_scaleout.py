@@ -8,7 +8,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,6 +18,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from pg_support import PgCluster
 
 from server_support import Api, ServerProcess, open_socket, receive
@@ -32,12 +33,38 @@ SLOW_BOT = {"kind": "bot", "bot": "mcts:20000"}
 def two(pg_cluster: PgCluster, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
     """Two ``novaluna serve`` processes on one new PostgreSQL database."""
     url = pg_cluster.database()
-    options = ("--bot-max-seconds", "2", "--min-time-per-move", "1")  # clocks of seconds
+    yield from _pair(url, tmp_path)
+
+
+def _pair(url: str, tmp_path: Path, *more: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two processes on ``url`` (options ``more`` for both), their clocks moved by the
+    tests (``clock_support``), stopped after the test."""
+    options = ("--bot-max-seconds", "2", *TEST_CLOCK, *more)
     a = ServerProcess(url, log=tmp_path / "a.log", workers=1, options=options).start()
     b = ServerProcess(url, log=tmp_path / "b.log", workers=1, options=options).start()
-    yield a, b
-    a.stop()
-    b.stop()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+def unfinished_leases(server: ServerProcess, game_id: str) -> int:
+    """The game's bot moves and time limits some process holds and has not finished."""
+    assert isinstance(server.db, str)
+    with psycopg.connect(server.db) as db:
+        sql = "SELECT count(*) FROM leases WHERE game_id = %s AND NOT done"
+        (count,) = db.execute(sql, (game_id,)).fetchone() or (0,)
+        return int(count)
+
+
+def until_finished(server: ServerProcess, game_id: str) -> None:
+    """Wait until every lease of the game is done: no process works on it any more
+    (the deadline only bounds a hang)."""
+    deadline = time.monotonic() + 60
+    while unfinished_leases(server, game_id):
+        assert time.monotonic() < deadline, "a bot move or time limit never finished"
+        time.sleep(0.05)
 
 
 def stored_actions(server: ServerProcess, game_id: str) -> list[tuple[int, int, str]]:
@@ -80,8 +107,15 @@ def test_the_same_move_sent_to_two_processes_at_once_applies_once(two) -> None:
         api.http.close()
 
 
-def test_a_socket_at_one_process_hears_moves_made_at_the_other(two) -> None:
-    a, b = two
+def test_a_socket_at_one_process_hears_moves_made_at_the_other(
+    pg_cluster: PgCluster, tmp_path: Path
+) -> None:
+    # the periodic look at other processes' changes hourly: only a notice is heard
+    for a, b in _pair(pg_cluster.database(), tmp_path, "--takeover-check-seconds", "3600"):
+        _hears_moves_at_the_other(a, b)
+
+
+def _hears_moves_at_the_other(a: ServerProcess, b: ServerProcess) -> None:
     api_a, api_b = Api(a), Api(b)
     created = api_a.create([HUMAN, BOB], seed=4)
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
@@ -89,9 +123,7 @@ def test_a_socket_at_one_process_hears_moves_made_at_the_other(two) -> None:
     receive(watcher, lambda m: m["type"] == "state")
     _, action = first_take(api_a, game_id, tokens[0])  # Ann starts
     assert api_a.act(game_id, tokens[0], action, 0).status_code == 200
-    started = time.monotonic()
-    state = receive(watcher, lambda m: m["type"] == "state" and m["ply"] == 1, timeout=5)
-    assert time.monotonic() - started < 3  # a notice, not a poll
+    state = receive(watcher, lambda m: m["type"] == "state" and m["ply"] == 1)  # a notice
     # the next move goes over B's socket; then a move at A while nobody listens at B,
     # and a client reconnecting to B misses nothing
     action = next(c["action"] for c in state["choices"] if "space" in c)
@@ -142,7 +174,7 @@ def test_a_bot_move_survives_the_kill_of_its_process(two, b_holds_it: bool) -> N
     assert [e["ply"] for e in state["log"]] == [0, 1]
     stored = stored_actions(other.server, game_id)
     assert [(p, s) for p, s, _ in stored] == [(0, 0), (1, 1)] and stored[0][2] == action
-    time.sleep(1)
+    until_finished(other.server, game_id)
     assert len(stored_actions(other.server, game_id)) == 2  # nobody adds a second bot move
     api_a.http.close()
     api_b.http.close()
@@ -184,13 +216,16 @@ def test_postgresql_restarted_under_load_loses_no_acknowledged_move(
 
     with ThreadPoolExecutor(len(games)) as pool:
         futures = [pool.submit(play, game) for game in games]
-        time.sleep(1.5)
-        before = len(acknowledged)
-        pg_cluster.down()
-        time.sleep(1.0)
-        pg_cluster.up()
-        time.sleep(4.0)
-        stop.set()
+        try:
+            _until(lambda: len(acknowledged) >= 4, "no move was acknowledged")
+            seen = len(statuses)
+            pg_cluster.down()
+            _until(lambda: 503 in statuses[seen:], "no request met the outage")
+            before = len(acknowledged)
+            pg_cluster.up()
+            _until(lambda: len(acknowledged) > before + 4, "the service did not resume")
+        finally:
+            stop.set()
         for future in futures:
             future.result()
     after = len(acknowledged)
@@ -204,6 +239,14 @@ def test_postgresql_restarted_under_load_loses_no_acknowledged_move(
     assert set(acknowledged) <= stored  # every acknowledged move is there
     for api in apis:
         api.http.close()
+
+
+def _until(condition: Callable[[], bool], what: str) -> None:
+    """Wait for ``condition()`` (the deadline only bounds a hang)."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
 
 
 def _closing_code(ws: ClientConnection, timeout: float) -> int | None:
@@ -241,28 +284,28 @@ def test_one_command_runs_several_processes_and_sigterm_says_going_away(
     for ws in sockets:
         assert receive(ws, lambda m: m["type"] == "state")["ply"] == 4
     assert server.proc is not None
-    started = time.monotonic()
     os.kill(server.proc.pid, signal.SIGTERM)  # the supervisor passes it on
-    assert [_closing_code(ws, 5) for ws in sockets] == [1001, 1001]
-    server.proc.wait(10)
-    assert time.monotonic() - started < 6
+    assert [_closing_code(ws, 30) for ws in sockets] == [1001, 1001]
+    server.proc.wait(30)  # (only bounds a hang)
     assert "Traceback" not in (tmp_path / "serve.log").read_text()
     server.stop()
 
 
 def test_a_clock_held_by_two_processes_plays_each_seat_once(two) -> None:
-    """Both processes hold an NMBR 9 game whose 1 s clock runs out with nobody
-    placed: each seat gets exactly one default placement, by whichever process
-    holds the clock's lease."""
+    """Both processes hold an NMBR 9 game whose hour runs out with nobody placed:
+    each seat gets exactly one default placement, by whichever process holds the
+    clock's lease."""
     a, b = two
     api_a, api_b = Api(a), Api(b)
     seats = [{"kind": "human", "name": f"P{i + 1}"} for i in range(2)]
-    created = api_a.create(seats, type="nmbr9", seed=3, options={"clock": 1})
+    created = api_a.create(seats, type="nmbr9", seed=3, options={"clock": HOUR})
     game_id = created["id"]
     api_b.state(game_id)  # B holds it too, with its own clock task
+    for server in (a, b):  # each process has a clock of its own
+        advance_clock(server, HOUR + 1)
     for api in (api_a, api_b):
-        api.wait(game_id, None, lambda s: s["ply"] >= 2, timeout=15)
-    time.sleep(0.5)  # a second process's clock, were it to act too, would have by now
+        api.wait(game_id, None, lambda s: s["ply"] >= 2)
+    until_finished(a, game_id)  # a second process's clock, were it to act too, has
     assert sorted(seat for _, seat, _ in stored_actions(a, game_id)[:2]) == [0, 1]
     with psycopg.connect(a.db) as db:
         (by_clock,) = db.execute(
@@ -295,7 +338,7 @@ def test_accounts_seats_and_ratings_span_the_processes(two) -> None:
     game_id = ann.post("/api/games", json=body).json()["id"]
     assert [g["id"] for g in ben.get("/api/lobby").json()["games"]] == [game_id]
     assert ben.post(f"/api/games/{game_id}/join", json={}).status_code == 200
-    deadline = time.monotonic() + 10  # process a hears of the claim and starts the game
+    deadline = time.monotonic() + 60  # process a hears of the claim and starts the game
     while ann.get(f"/api/games/{game_id}").json()["game"]["waiting"]:
         assert time.monotonic() < deadline
         time.sleep(0.1)
