@@ -11,6 +11,9 @@ than a test could take (an hour, a day): only the moves of the clock reach them.
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import httpx
 
 from server_support import ServerProcess
@@ -20,9 +23,24 @@ HOUR = 3600
 DAY = 24 * HOUR
 
 
-def advance_clock(server: ServerProcess, seconds: float) -> str:
-    """Move ``server``'s clock on by ``seconds``; its new time (ISO). A restarted
-    server starts again from real time: move it on after the restart."""
-    r = httpx.post(f"{server.url}/api/test/clock", json={"seconds": seconds}, timeout=30)
+def advance_clock(server: ServerProcess | str, seconds: float) -> str:
+    """Move the clock of ``server`` (or of the server at a base URL) on by ``seconds``;
+    its new time (ISO). A restarted server starts again from real time: move it on
+    after the restart."""
+    base = server if isinstance(server, str) else server.url
+    r = httpx.post(f"{base}/api/test/clock", json={"seconds": seconds}, timeout=30)
     assert r.status_code == 200, r.text
     return str(r.json()["now"])
+
+
+def until_a_person_acts(base: str, game_id: str, people: set[int]) -> dict[str, Any]:
+    """The game's state once one of the seats ``people`` is to act: a move's time runs
+    out for people only (bots never wait), so a test moves the clock on after this.
+    The deadline only bounds a hang."""
+    deadline = time.monotonic() + 60
+    while True:
+        state: dict[str, Any] = httpx.get(f"{base}/api/games/{game_id}", timeout=30).json()
+        if people & set(state["active"]):
+            return state
+        assert time.monotonic() < deadline, f"no person's turn came: {state['active']}"
+        time.sleep(0.05)

@@ -320,9 +320,11 @@ def test_the_ghost_says_why_a_spot_is_illegal_and_r_turns_it(
     before = ply(page)
     page.keyboard.press("Enter")
     page.click("[data-testid=confirm]", force=True)  # aria-disabled: it says why instead
-    page.wait_for_timeout(300)
+    page.wait_for_function(  # the answer to the click: why not, and nothing sent
+        "() => document.querySelector('[data-testid=ghost-status]').textContent"
+        ".trim().startsWith('Not here:')"
+    )
     assert ply(page) == before
-    assert page.locator("[data-testid=ghost-status]").inner_text().startswith("Not here:")
     shot(page, f"n9-illegal-{size}")
 
 
@@ -666,8 +668,11 @@ def test_ctrl_wheel_zooms_and_the_board_stays_usable(page: Any, server: str) -> 
     for _ in range(30):
         page.mouse.wheel(0, 100)
     page.keyboard.up("Control")
-    page.wait_for_timeout(200)
-    assert view_box(page)[2] > wide  # out, to the limit
+    page.wait_for_function(  # out, to the limit
+        "(w) => parseFloat(document.querySelector("
+        "'[data-testid=board] svg').getAttribute('viewBox').split(' ')[2]) > w",
+        arg=wide,
+    )
     assert tiles_in_view(page) == 1
     page.locator("[data-testid=zoom-fit]").click()
     page.locator("[data-testid=board]").focus()

@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock, until_a_person_acts
+
 from browser_support import (
     SIZES,
     api,
@@ -31,10 +33,9 @@ PASSWORD = "moonlight 42"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    # a time per move of seconds (the page offers 30 s at least) lets a test see it run out
-    short_times = ("--min-time-per-move", "1")
+    # a clock the tests move on lets them see a time per move run out
     db = tmp_path_factory.mktemp("accounts") / "games.db"
-    with running_server(db, options=short_times) as base:
+    with running_server(db, options=TEST_CLOCK) as base:
         yield base
 
 
@@ -180,13 +181,15 @@ def test_a_seat_link_opened_while_signed_in_can_be_claimed(browser: Any, server:
 
 def test_a_game_whose_time_ran_out_shows_it_was_abandoned(browser: Any, server: str) -> None:
     seats = [{"kind": "human", "name": "Slow"}, {"kind": "bot", "bot": "random"}]
-    body = {"type": "nova-luna", "seats": seats, "time_limit": 2, "on_timeout": "abandon"}
+    body = {"type": "nova-luna", "seats": seats, "time_limit": HOUR, "on_timeout": "abandon"}
     game = api(server, "/api/games", body)
     with checked_page(browser, **SIZES["phone"]) as page:
         page.goto(f"{server}/g/{game['id']}#seat={game['seats'][0]['token']}")
         assert (
             "whoever runs out of time loses" in page.get_by_test_id("time-limit-chip").inner_text()
         )
+        until_a_person_acts(server, game["id"], {0})
+        advance_clock(server, HOUR + 1)
         page.wait_for_function(
             "() => document.querySelector('[data-testid=banner-title]')?.textContent"
             ".startsWith('Abandoned')"
@@ -201,9 +204,11 @@ def test_my_games_says_who_ran_out_of_time(browser: Any, server: str) -> None:
     with checked_page(browser, **SIZES["phone"]) as page:
         client = register_on_page(page, server, "Tardy")
         seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}]
-        body = {"type": "nova-luna", "seats": seats, "time_limit": 2, "on_timeout": "abandon"}
+        body = {"type": "nova-luna", "seats": seats, "time_limit": HOUR, "on_timeout": "abandon"}
         game_id = client.post("/api/games", json=body).json()["id"]
-        deadline = time.monotonic() + 30
+        until_a_person_acts(server, game_id, {0})
+        advance_clock(server, HOUR + 1)
+        deadline = time.monotonic() + 60  # only bounds a hang
         while not client.get(f"/api/games/{game_id}").json()["abandoned"]:
             assert time.monotonic() < deadline, "the clock never ran out"
             time.sleep(0.2)

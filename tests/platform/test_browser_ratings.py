@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock, until_a_person_acts
 from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
@@ -29,9 +30,9 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    short_times = ("--min-time-per-move", "1")  # to see a time per move run out
+    # a clock the tests move on lets them see a time per move run out
     with running_server(
-        tmp_path_factory.mktemp("ratings") / "games.db", options=short_times
+        tmp_path_factory.mktemp("ratings") / "games.db", options=TEST_CLOCK
     ) as base:
         yield base
 
@@ -107,11 +108,13 @@ def test_running_out_of_time_in_a_rated_game_says_who_lost(
     with checked_page(browser, **SIZES[size]) as page:
         player = register(page, server, "Slo")
         name = player.get("/api/account").json()["account"]["name"]
-        game_id = new_game(player, time_limit=2, on_timeout="abandon")
+        game_id = new_game(player, time_limit=HOUR, on_timeout="abandon")
         page.goto(f"{server}/g/{game_id}")
         assert (
             "whoever runs out of time loses" in page.get_by_test_id("time-limit-chip").inner_text()
         )
+        until_a_person_acts(server, game_id, {0})
+        advance_clock(server, HOUR + 1)
         end = page.get_by_test_id("end-screen")
         end.wait_for()
         assert f"{name} ran out of time and lost" in end.inner_text()
