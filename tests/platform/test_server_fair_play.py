@@ -168,9 +168,10 @@ def test_a_rated_game_against_a_bot_allows_no_undo(tmp_path: Path) -> None:
         seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "random"}]
         game_id = (await hub.create({"type": GAME, "seats": seats}, ann))["id"]
         room = hub.rooms.room(game_id)
-        while to_move(room) != 0:  # the bot may begin
-            await asyncio.sleep(0.01)
-            room = hub.rooms.room(game_id)
+        async with asyncio.timeout(60):  # (only bounds a hang)
+            while to_move(room) != 0:  # the bot may begin: its move is awaited
+                await asyncio.sleep(0.01)
+                room = hub.rooms.room(game_id)
         await play(hub, game_id, 1)
         room = hub.rooms.room(game_id)
         assert hub.encoder.state(room, frozenset({0}))["undo"] is False

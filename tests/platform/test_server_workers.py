@@ -67,7 +67,7 @@ def test_no_worker_outlives_a_killed_server(tmp_path) -> None:
 
         os.kill(server.proc.pid, signal.SIGKILL)  # the server only, as a crash would
         server.proc.wait()
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 60  # only bounds a hang: they go as soon as they see it
         while _running(below) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _running(below), f"outlived the server: {_running(below)} of {below}"
