@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from gate_support import SearchGate
 from tabletop.core.web import BotLimits
 from tabletop.games.novaluna.bots.mcts import MctsBot
 from tabletop.games.novaluna.gametype import GAME as NOVA_LUNA
@@ -38,24 +40,36 @@ def test_quick_bots_run_in_their_own_lane() -> None:
 
 
 @pytest.fixture
-def busy_server(tmp_path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(tmp_path / "games.sqlite3", workers=1).start()
+def gate(tmp_path: Path) -> SearchGate:
+    return SearchGate(tmp_path / "gate")
+
+
+@pytest.fixture
+def busy_server(tmp_path: Path, gate: SearchGate) -> Iterator[ServerProcess]:
+    proc = ServerProcess(tmp_path / "games.sqlite3", workers=1, options=gate.options).start()
     yield proc
     proc.stop()
 
 
-def test_a_greedy_bot_moves_while_other_games_search(busy_server: ServerProcess) -> None:
-    """One search worker, two games of hard searches (about 3 s a move each) queued
-    first: the greedy game must not wait for them — it moves before the second
-    search game has made its first move."""
+def test_a_greedy_bot_moves_while_other_games_search(
+    busy_server: ServerProcess, gate: SearchGate
+) -> None:
+    """One search worker, busy with one game's search for as long as the test wants
+    (held at the test gate, in the worker) and another game's queued behind it: the
+    greedy game must not wait for them — it plays three moves meanwhile."""
+    gate.close()
     api = Api(busy_server)
     searching = [api.create([MCTS_HARD, MCTS_HARD])["id"] for _ in range(2)]
+    gate.wait_until_held()  # the one search worker is taken
     quick = api.create([GREEDY, GREEDY])["id"]
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 60  # bounds a hang only: it fails if greedy waits
     while api.state(quick)["ply"] < 3:
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline, "the greedy bot waited behind the searches"
         time.sleep(0.05)
-    assert api.state(searching[1])["ply"] == 0
+    assert [api.state(game)["ply"] for game in searching] == [0, 0]
+    assert gate.held() == 1  # the second search queues for the worker, not at the gate
+    gate.open()
+    api.wait(searching[1], None, lambda state: state["ply"] >= 1)  # and then they go on
     api.http.close()
 
 

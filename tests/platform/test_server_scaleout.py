@@ -19,21 +19,30 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
 from clock_support import HOUR, TEST_CLOCK, advance_clock
+from gate_support import SearchGate
 from pg_support import PgCluster
 
 from server_support import Api, ServerProcess, open_socket, receive
 
 HUMAN = {"kind": "human", "name": "Ann"}
 BOB = {"kind": "human", "name": "Bob"}
-#: searches for the whole --bot-max-seconds: long enough to kill its process meanwhile
+#: a searching bot (held at the test gate while a test kills its process)
 SLOW_BOT = {"kind": "bot", "bot": "mcts:20000"}
 
 
 @pytest.fixture
-def two(pg_cluster: PgCluster, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    """Two ``novaluna serve`` processes on one new PostgreSQL database."""
+def gate(tmp_path: Path) -> SearchGate:
+    return SearchGate(tmp_path / "gate")
+
+
+@pytest.fixture
+def two(
+    pg_cluster: PgCluster, tmp_path: Path, gate: SearchGate
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two ``novaluna serve`` processes on one new PostgreSQL database, sharing ``gate``
+    (open unless a test closes it)."""
     url = pg_cluster.database()
-    yield from _pair(url, tmp_path)
+    yield from _pair(url, tmp_path, *gate.options)
 
 
 def _pair(url: str, tmp_path: Path, *more: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
@@ -143,28 +152,29 @@ def _hears_moves_at_the_other(a: ServerProcess, b: ServerProcess) -> None:
 
 
 @pytest.mark.parametrize("b_holds_it", [True, False])
-def test_a_bot_move_survives_the_kill_of_its_process(two, b_holds_it: bool) -> None:
+def test_a_bot_move_survives_the_kill_of_its_process(
+    two: tuple[ServerProcess, ServerProcess], gate: SearchGate, b_holds_it: bool
+) -> None:
     """Whether the other process holds the game (then its own bot task waits for the
     lease) or not (then its sweep for expired leases loads the game), it completes
-    the move once the dead process's lease runs out."""
+    the move once the dead process's lease runs out. The search is held at the test
+    gate, so the kill always comes while it is in progress, however fast the machine."""
     a, b = two
     api_a, api_b = Api(a), Api(b)
     created = api_a.create([HUMAN, SLOW_BOT], seed=5)
     game_id, token = created["id"], created["seats"][0]["token"]
     if b_holds_it:
         api_b.state(game_id)
+    gate.close()
     _, action = first_take(api_a, game_id, token)
     assert api_a.act(game_id, token, action, 0).status_code == 200
+    gate.wait_until_held()
     apis = (api_a, api_b) if b_holds_it else (api_a,)  # a question would load it at B
-    deadline = time.monotonic() + 10
-    while True:  # whichever process won the bot's lease says it is thinking
-        searching = [api for api in apis if api.state(game_id)["thinking"] == 1]
-        if searching:
-            break
-        assert time.monotonic() < deadline, "no process searched"
-        time.sleep(0.02)
+    searching = [api for api in apis if api.state(game_id)["thinking"] == 1]
+    assert searching, "no process says it searches"
     victim, other = (api_a, api_b) if searching[0] is api_a else (api_b, api_a)
     victim.server.kill9()
+    gate.open()
     if not b_holds_it:  # no question to B before its sweep could have loaded the game
         deadline = time.monotonic() + 30
         while len(stored_actions(b, game_id)) < 2:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from gate_support import SearchGate
 from tabletop.analysis import analyse
 from tabletop.core.game import get_game
 from tabletop.harness.selfplay import play_game
@@ -149,9 +150,9 @@ def test_the_server_refuses_analyses_of_unfinished_and_unknown_games(api: Api) -
     assert wrong.status_code == 405
 
 
-#: samples per decision that make the toy's analysis last seconds: long enough to kill
-#: the process working on it halfway through
-SLOW_BUDGET = "60000"
+#: samples per decision: small, since the test gate (not a long search) holds the
+#: analysis halfway for the kill
+BUDGET = "200"
 
 
 @pytest.mark.parametrize("b_asked", [True, False])
@@ -160,36 +161,39 @@ def test_an_analysis_outlives_the_process_working_on_it(
 ) -> None:
     """Two processes on one PostgreSQL: one works the analysis out under its lease;
     killed halfway, the other takes it over, whether it was asked too (its request
-    waits for the lease) or not (its sweep for dead processes' tasks finds it)."""
+    waits for the lease) or not (its sweep for dead processes' tasks finds it). The
+    test gate holds the second judgement, so the kill comes halfway on any machine."""
     url = pg_cluster.database()
     lease = 2.0  # a setting (README): the takeover waits for it to run out
-    options = ("--analysis-budget", SLOW_BUDGET, "--lease-seconds", str(lease))
+    gate = SearchGate(tmp_path / "gate")
+    options = ("--analysis-budget", BUDGET, "--lease-seconds", str(lease), *gate.options)
     with hosting():
         a = ServerProcess(url, log=tmp_path / "a.log", options=options).start()
         b = ServerProcess(url, log=tmp_path / "b.log", options=options).start()
     api_a, api_b = Api(a), Api(b)
     try:
         game_id = _finished_bot_game(api_a)
+        gate.close(passes=2)  # the list of decisions and the first judgement; then held
         askers = (api_a, api_b) if b_asked else (api_a,)
         for api in askers:
             asked = api.request("POST", f"/api/games/{game_id}/analysis")
             assert asked.status_code in (200, 202) and asked.json()["status"] == "running"
-        deadline = time.monotonic() + 60
-        while (held := _analysis_lease(a, game_id)) is None or _done(api_a, game_id) < 1:
-            assert time.monotonic() < deadline, "nobody worked on the analysis"
-            time.sleep(0.05)
+        gate.wait_until_held()
+        held = _analysis_lease(a, game_id)
+        assert held is not None, "nobody holds the analysis's lease"
         holder, other = (a, api_b) if f":{a.pid}:" in held else (b, api_a)
         assert f":{holder.pid}:" in held
         left = a.query_one(
             "SELECT extract(epoch FROM expires - now()) FROM leases WHERE task = 'analysis'"
         )
         assert left is not None and 0 < float(left[0]) <= lease  # the setting, not 5 s
-        assert _done(other, game_id) < 8, "the analysis was over before the kill"
+        assert _done(other, game_id) == 1, "one decision judged before the kill"
         holder.kill9()
+        gate.open()
         shown = _analysed(other, game_id)
         assert shown["status"] == "done" and shown["done"] == shown["total"] == 8
         record = other.request("GET", f"/api/games/{game_id}/record").json()
-        local = analyse(get_game("toy"), record, budget=int(SLOW_BUDGET), seed=0)
+        local = analyse(get_game("toy"), record, budget=int(BUDGET), seed=0)
         assert shown["analysis"]["seats"] == local.to_json()["seats"]  # as if never killed
     finally:
         for server in (a, b):

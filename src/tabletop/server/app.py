@@ -49,6 +49,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from importlib import resources
+from pathlib import Path
 from types import FrameType
 
 from starlette.applications import Starlette
@@ -114,6 +115,7 @@ def create_app(
     password_queue: int = 8,
     password_threads: int | None = None,
     test_clock: bool = False,
+    test_gate: Path | None = None,
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
@@ -123,9 +125,10 @@ def create_app(
     ``mail``, if given, lets players ask for e-mail notifications (notify.py);
     ``crowd`` the WebSocket caps and how often a game's clients learn who is
     connected, ``open_seat_days`` how long an open game waits in the lobby;
-    ``test_clock`` lets tests move the server's clock on (clock_api.py)."""
+    ``test_clock`` lets tests move the server's clock on (clock_api.py), ``test_gate``
+    hold its searches (testgate.py)."""
     store = open_store(db_path)
-    pool = BotPool(bot_workers)
+    pool = BotPool(bot_workers, test_gate)
     hub = Hub(
         *(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget),
         *(takeover, shortest_time_limit, mail, crowd, open_seat_days),

@@ -17,9 +17,11 @@ import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import TypeVar
 
 from ..core.web import Job
+from .testgate import through_gate
 
 T = TypeVar("T")
 
@@ -94,13 +96,16 @@ class _Lane:
 class BotPool:
     """Runs ``Job``s in worker processes: searches and quick jobs in separate lanes."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, gate: Path | None = None) -> None:
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2)))
         self._searches = _Lane(self.workers)
         self._quick = _Lane(1)
+        self._gate = gate  # tests only: testgate.py
 
     async def run(self, job: Job[T]) -> T:
-        return await (self._quick if job.quick else self._searches).run(job)
+        if job.quick:
+            return await self._quick.run(job)
+        return await self._searches.run(through_gate(self._gate, job))
 
     def start(self) -> None:
         """Start the workers now rather than on the first bot move."""

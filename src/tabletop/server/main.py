@@ -388,6 +388,12 @@ def _add_account_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="for tests, never a real server: POST /api/test/clock moves the clock on",
     )
+    parser.add_argument(
+        "--test-gate",
+        type=Path,
+        metavar="FOLDER",
+        help="for tests, never a real server: searches wait while FOLDER/closed says so",
+    )
 
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -457,6 +463,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "password_queue": args.password_queue,
         "password_threads": args.password_threads,
         "test_clock": args.test_clock,
+        "test_gate": None if args.test_gate is None else str(args.test_gate),
     }
 
 
@@ -487,6 +494,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         password_queue=settings.get("password_queue", 8),
         password_threads=settings.get("password_threads"),
         test_clock=settings.get("test_clock", False),
+        test_gate=None if settings.get("test_gate") is None else Path(settings["test_gate"]),
     )
 
 
