@@ -329,7 +329,7 @@ def _add_solo_bench(sub: SubParsers, game: GameType) -> None:
 
 
 def _add_serve(sub: SubParsers) -> None:
-    from .server.main import add_arguments
+    from .server.arguments import add_arguments
 
     serve = sub.add_parser("serve", help="start the web server: play in the browser")
     add_arguments(serve)

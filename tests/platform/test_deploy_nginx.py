@@ -35,7 +35,7 @@ from websockets.sync.client import connect
 from account_support import PASSWORD
 from nginx_support import CONFIG, HOST, Nginx
 from tabletop.server.accounts import COOKIE
-from tabletop.server.main import add_arguments
+from tabletop.server.arguments import add_arguments
 
 from server_support import ServerProcess, receive
 
