@@ -21,12 +21,29 @@ import pytest
 import pg_support
 from tabletop.core.game import register_game
 
+import parallel_support
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 from server_support import Api, ServerProcess, new_db
 
 register_game("toy", "toygame.gametype:GAME")  # a third game, in tests/toygame/ (in-process)
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help=f"write the seconds of each test or group to {parallel_support.DURATIONS.name}",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    plugin = parallel_support.ParallelPlugin(config)
+    config.pluginmanager.register(plugin, "tabletop-parallel")
+    if config.getoption("record_durations") and not hasattr(config, "workerinput"):
+        recorder = parallel_support.DurationRecorder(plugin)
+        config.pluginmanager.register(recorder, "tabletop-durations")
 
 
 @pytest.fixture
