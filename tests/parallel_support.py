@@ -21,7 +21,9 @@ which the pytest in use no longer lets it change: pytest-xdist issue 1386.)"""
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import shutil
 import tempfile
 from collections import Counter, defaultdict
@@ -41,6 +43,11 @@ UNKNOWN_TEST = 1.0
 #: the shortest unit ``--record-durations`` writes down (shorter ones order as unknown)
 RECORDED_FROM = 1.0
 SHARED_SCOPES = {"module", "class", "package"}
+#: a group measured longer (in seconds) is run in parts of about this length, on several
+#: workers at once: a part's browser and server start in seconds, a long group would end
+#: last of all
+SPLIT_ABOVE = 150.0
+PART = re.compile(r"~\d+/(\d+)$")
 UNITS_KEY = "tabletop_units"  # in a worker's ``workerinput``: the file of the units
 
 
@@ -73,8 +80,34 @@ def _named(name: str, value: object, index: int) -> str:
 
 
 def units(items: list[pytest.Item]) -> dict[str, str]:
-    """Each test's unit: its group, or its own id."""
-    return {item.nodeid: group_of(item) or item.nodeid for item in items}
+    """Each test's unit: its own id, or its group -- a part of it (``GROUP~2/3``) when
+    the group lasted longer than ``SPLIT_ABOVE``: its tests in runs of consecutive
+    ones, each run with fixtures of its own."""
+    unit = {item.nodeid: group_of(item) or item.nodeid for item in items}
+    durations = load_durations()
+    members: defaultdict[str, list[str]] = defaultdict(list)
+    for nodeid, name in unit.items():
+        if name != nodeid:
+            members[name].append(nodeid)
+    for name, ids in members.items():
+        parts = min(len(ids), math.ceil(durations.get(name, 0.0) / SPLIT_ABOVE))
+        for index, nodeid in enumerate(ids if parts > 1 else ()):
+            unit[nodeid] = f"{name}~{index * parts // len(ids) + 1}/{parts}"
+    return unit
+
+
+def group_of_unit(name: str) -> str:
+    """The group a part (``GROUP~2/3``) belongs to; any other unit itself."""
+    return PART.sub("", name)
+
+
+def expected(name: str, tests: int, durations: dict[str, float]) -> float:
+    """The seconds a unit of ``tests`` tests is taken to last: as measured (a part, its
+    share of its group's), else ``UNKNOWN_TEST`` a test."""
+    part = PART.search(name)
+    if part is not None and group_of_unit(name) in durations:
+        return durations[group_of_unit(name)] / int(part[1])
+    return durations.get(name, UNKNOWN_TEST * tests)
 
 
 def load_durations() -> dict[str, float]:
@@ -90,7 +123,7 @@ def longest_first(items: list[pytest.Item], unit: dict[str, str]) -> None:
     ``DURATIONS`` lacks is taken to last ``UNKNOWN_TEST`` seconds a test."""
     durations = load_durations()
     tests = Counter(unit.values())
-    seconds = {name: durations.get(name, UNKNOWN_TEST * count) for name, count in tests.items()}
+    seconds = {name: expected(name, count, durations) for name, count in tests.items()}
     position = {name: index for index, name in enumerate(dict.fromkeys(unit.values()))}
     items.sort(key=lambda item: (-seconds[unit[item.nodeid]], position[unit[item.nodeid]]))
 
@@ -157,7 +190,7 @@ class DurationRecorder:
         unit = self.unit or self._units_of_workers()
         per_unit: defaultdict[str, float] = defaultdict(float)
         for nodeid, seconds in self.seconds.items():
-            per_unit[unit.get(nodeid, nodeid)] += seconds
+            per_unit[group_of_unit(unit.get(nodeid, nodeid))] += seconds
         durations = load_durations()
         durations.update({u: round(s, 1) for u, s in per_unit.items() if s >= RECORDED_FROM})
         ordered = dict(sorted(durations.items(), key=lambda pair: -pair[1]))

@@ -74,3 +74,20 @@ def test_a_port_handed_out_is_locked_against_other_processes() -> None:
     for port in ports:
         done = subprocess.run([sys.executable, "-c", LOCK, str(PORT_LOCKS / str(port))])
         assert done.returncode == 3, port
+
+
+def test_a_group_measured_long_runs_in_parts_of_consecutive_tests(
+    shared: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    group = f"{MODULE}|shared={shared}"
+    ids = [item.nodeid for item in mine(request) if parallel_support.group_of(item) == group]
+    assert len(ids) == 2  # this test and the first one of the module
+    long = {group: parallel_support.SPLIT_ABOVE * 5}
+    monkeypatch.setattr(parallel_support, "load_durations", lambda: long)
+    unit = parallel_support.units(mine(request))
+    # never more parts than tests
+    assert [unit[nodeid] for nodeid in ids] == [f"{group}~1/2", f"{group}~2/2"]
+    assert parallel_support.expected(f"{group}~1/2", 1, long) == long[group] / 2
+    assert parallel_support.group_of_unit(f"{group}~2/2") == group
+    monkeypatch.setattr(parallel_support, "load_durations", dict)
+    assert {parallel_support.units(mine(request))[nodeid] for nodeid in ids} == {group}
