@@ -78,7 +78,8 @@ axe:
 # The suite in TEST_WORKERS processes (pytest-xdist; tests/parallel_support.py keeps a
 # module's server or browser in one worker and starts the longest first). Most of a
 # test's time is spent waiting (servers, browsers, PostgreSQL), so more workers than
-# cores pay: 6 measured best on 2 cores (README, "Running the tests").
+# cores pay; each may run a Chromium and a PostgreSQL of its own (README, "Running the
+# tests").
 TEST_WORKERS ?= 6
 test: $(TEST_STAMP) lint browser axe postgres nginx
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)

@@ -9,6 +9,10 @@ parameters of that scope (``storage``: its SQLite and its PostgreSQL half, each 
 server of its own) split it into one unit per value. Every other test is a unit of its
 own, run wherever a worker is free.
 
+A group measured longer than ``SPLIT_ABOVE`` runs in parts (runs of consecutive tests,
+each part with fixtures of its own), so that it ends no later than the others: its
+tests must not count on what an earlier test of the module left in the server.
+
 Which start first: the longest units, by the seconds ``DURATIONS`` holds for them (a
 measured run: ``--record-durations``), so that no long unit starts last and forms a
 tail while the other workers idle.
