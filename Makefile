@@ -75,8 +75,14 @@ AXE := node_modules/axe-core/axe.min.js
 axe:
 	test -f $(AXE) || npm ci --no-audit --no-fund
 
+# The suite in TEST_WORKERS processes (pytest-xdist; tests/parallel_support.py keeps a
+# module's server or browser in one worker and starts the longest first). Most of a
+# test's time is spent waiting (servers, browsers, PostgreSQL), so more workers than
+# cores pay; each may run a Chromium and a PostgreSQL of its own (README, "Running the
+# tests").
+TEST_WORKERS ?= 6
 test: $(TEST_STAMP) lint browser axe postgres nginx
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # schemathesis against a live server from the OpenAPI document, far longer than in
 # `make test` (docs/web.md, "The OpenAPI document"): FUZZ_EXAMPLES cases per operation

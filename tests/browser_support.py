@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from server_support import free_port  # noqa: F401 - the browser tests import it from here
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -43,13 +44,6 @@ REPO = Path(__file__).resolve().parent.parent
 SCREENSHOTS = REPO / "test-output" / "screenshots"
 #: every page wait's deadline: it only bounds a hang (15 s failed under a load of 40 on 2 cores)
 TIMEOUT_MS = 60_000
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager

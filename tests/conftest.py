@@ -21,6 +21,7 @@ import pytest
 import pg_support
 from tabletop.core.game import register_game
 
+import parallel_support
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 from server_support import Api, ServerProcess, new_db
 
@@ -28,6 +29,22 @@ register_game("toy", "toygame")  # a third game, in tests/toygame/ (in-process)
 register_game("sealed-bids", "sealedbid")  # simultaneous, tests/sealedbid/
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help=f"write the seconds of each test or group to {parallel_support.DURATIONS.name}",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    plugin = parallel_support.ParallelPlugin(config)
+    config.pluginmanager.register(plugin, "tabletop-parallel")
+    if config.getoption("record_durations") and not hasattr(config, "workerinput"):
+        recorder = parallel_support.DurationRecorder(plugin)
+        config.pluginmanager.register(recorder, "tabletop-durations")
 
 
 @pytest.fixture

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from server_support import free_port
+
 NGINX = Path("/usr/sbin/nginx")
 CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "tabletop.conf"
 HOST = "127.0.0.1"
@@ -151,13 +153,6 @@ def _usage(digital_signature: bool = False, key_cert_sign: bool = False) -> obje
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Nginx:
     """``start()`` runs nginx in front of the server at ``upstream`` (a port);
     ``https``/``http`` are its ports, ``tls`` a client context trusting its certificate."""
@@ -165,7 +160,7 @@ class Nginx:
     def __init__(self, upstream: int) -> None:
         require_nginx()
         self.upstream = upstream
-        self.https, self.http = _free_port(), _free_port()
+        self.https, self.http = free_port(), free_port()
         # mkdtemp: under /tmp, where the unprivileged user may enter (pytest's
         # folders are the caller's alone)
         self.dir = Path(tempfile.mkdtemp(prefix="tt-nginx-"))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import random
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import closing
 from pathlib import Path
@@ -17,12 +20,51 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+# The test servers' ports. The suite runs in several processes (pytest-xdist), and other
+# runs may share the machine: a port is taken only after a lock on its file in PORT_LOCKS
+# (released by the system when the process ends, even by a crash), so no two processes
+# pick the same one in the time between the pick and the server's bind. A process keeps
+# its last HELD_PORTS locks: long after the bind, a listening port is refused by the bind
+# check anyway. The range lies below the kernel's ephemeral ports, which clients'
+# connections take.
+PORT_LOCKS = Path(tempfile.gettempdir()) / "tabletop-test-ports"
+PORTS = range(20000, 32000)
+HELD_PORTS = 64
+_held: dict[int, int] = {}  # port: the descriptor of its locked file, oldest first
+
 
 def free_port() -> int:
+    """A free port of 127.0.0.1 that no other process of this machine's test runs picks."""
+    PORT_LOCKS.mkdir(mode=0o777, exist_ok=True)
+    for _ in range(1000):
+        port = random.choice(PORTS)
+        if port not in _held and _lock(port) and _bindable(port):
+            return port
+    raise RuntimeError(f"no free port among {PORTS} (locks in {PORT_LOCKS})")
+
+
+def _lock(port: int) -> bool:
+    """Whether this process now holds the lock of ``port`` (kept until it exits)."""
+    fd = os.open(PORT_LOCKS / str(port), os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False
+    _held[port] = fd
+    if len(_held) > HELD_PORTS:
+        os.close(_held.pop(next(iter(_held))))  # closing it releases the lock
+    return True
+
+
+def _bindable(port: int) -> bool:
+    """Whether nothing listens on ``port`` (nor holds it: a process outside the tests)."""
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 class ServerProcess:
