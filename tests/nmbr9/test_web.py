@@ -13,9 +13,9 @@ from typing import Any
 import httpx
 import pytest
 
-from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.games.nmbr9.records import replay
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from server_support import Api, ServerProcess, assert_strangers_are_refused, open_socket, receive
 
 HUMAN = {"kind": "human"}

@@ -15,8 +15,6 @@ from typing import Any
 import httpx
 import pytest
 
-from clock_support import HOUR, TEST_CLOCK, advance_clock, until_a_person_acts
-
 from browser_support import (
     SIZES,
     api,
@@ -26,6 +24,7 @@ from browser_support import (
     running_server,
     shot,
 )
+from clock_support import HOUR, TEST_CLOCK, advance_clock, until_a_person_acts
 
 sync_api = pytest.importorskip("playwright.sync_api")
 PASSWORD = "moonlight 42"

@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 import pytest
 
-from clock_support import HOUR, TEST_CLOCK, advance_clock, until_a_person_acts
 from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
@@ -24,6 +23,7 @@ from browser_support import (
     running_server,
     shot,
 )
+from clock_support import HOUR, TEST_CLOCK, advance_clock, until_a_person_acts
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -31,10 +31,10 @@ from account_support import (
     register,
     unique,
 )
-from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.rows import hash_token
 from tabletop.server.store import Store
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from server_support import ServerProcess, receive
 
 

@@ -25,10 +25,10 @@ from account_support import (
     register,
     unique,
 )
-from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.i18n import catalogue
 from tabletop.server.store import MIGRATIONS, Store
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from server_support import Api, ServerProcess, open_socket, receive
 
 OLD_DB = Path(__file__).parent / "data" / "games-before-accounts.sqlite3"

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from gate_support import SearchGate
 from tabletop.core.web import BotLimits
 from tabletop.games.novaluna.bots.mcts import MctsBot
 from tabletop.games.novaluna.gametype import GAME as NOVA_LUNA
 
+from gate_support import SearchGate
 from server_support import Api, ServerProcess
 
 MCTS_HARD = {"kind": "bot", "bot": "mcts:hard"}

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from clock_support import DAY, HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.clock import Clock
 
+from clock_support import DAY, HOUR, TEST_CLOCK, advance_clock
 from server_support import Api, ServerProcess
 
 HANG = 60.0  # seconds: only a hang takes this long

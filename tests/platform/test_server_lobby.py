@@ -13,8 +13,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from account_support import open_game, register
-from clock_support import DAY, TEST_CLOCK, advance_clock
 
+from clock_support import DAY, TEST_CLOCK, advance_clock
 from server_support import ServerProcess, new_db, open_socket, receive
 
 

@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from account_support import play_out
-from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.ratings import PROVISIONAL_OPPONENTS
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from server_support import ServerProcess, new_db
 
 PASSWORD = "correct horse"

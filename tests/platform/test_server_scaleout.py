@@ -18,10 +18,10 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 
-from clock_support import HOUR, TEST_CLOCK, advance_clock
-from gate_support import SearchGate
 from pg_support import PgCluster
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
+from gate_support import SearchGate
 from server_support import Api, ServerProcess, open_socket, receive
 
 HUMAN = {"kind": "human", "name": "Ann"}

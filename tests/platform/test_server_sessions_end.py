@@ -23,13 +23,13 @@ from websockets.sync.client import ClientConnection, connect
 
 from account_support import PASSWORD, client, error, register, unique
 from bot_support import as_bot, bot_account, token
-from clock_support import HOUR, TEST_CLOCK, advance_clock
 from tabletop.server.account_events import AccountSocket
 from tabletop.server.rows import hash_token
 from tabletop.server.sessions import SESSION, Credential, SessionLimits, Sessions
 from tabletop.server.storage import open_store
 from tabletop.server.writes import CreateAccount, CreateSession, TouchSession
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from server_support import ServerProcess
 
 READ = 15.0  # seconds a channel may stay silent before the test fails (never waited out)

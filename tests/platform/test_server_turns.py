@@ -14,8 +14,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from account_support import account_socket
-from clock_support import HOUR, TEST_CLOCK, advance_clock
 
+from clock_support import HOUR, TEST_CLOCK, advance_clock
 from server_support import Api, ServerProcess, new_db, receive
 
 PASSWORD = "correct horse"

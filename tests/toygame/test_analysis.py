@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from gate_support import SearchGate
 from tabletop.analysis import analyse
 from tabletop.core.game import get_game
 from tabletop.harness.selfplay import play_game
 from toygame.support import hosting, hosting_env
 
+from gate_support import SearchGate
 from server_support import Api, ServerProcess
 
 
