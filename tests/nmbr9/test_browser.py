@@ -1,8 +1,8 @@
 """NMBR 9 in a real browser: from the lobby to the end screen by clicking (against a bot
 and solo) and by the keyboard alone (with each round's announcement), a game with a
 friend in two browser contexts (pending placements stay hidden), take back, the ghost's
-reasons, R, the ghost following the mouse, panning limits, Ctrl+wheel and pinch zoom, the
-hint. Screenshots go to test-output/screenshots/n9-*.png."""
+reasons, R, the lobby and hot seat (the board's pointer, zoom and hint:
+test_browser_board.py). Screenshots go to test-output/screenshots/n9-*.png."""
 
 from __future__ import annotations
 
@@ -22,78 +22,28 @@ from browser_support import (
     running_server,
     shot,
     wait_for_ply_after,
-    wait_until_over,
+)
+from nmbr9_pages import (
+    GREEDY,
+    confirm_and_wait,
+    confirm_by_hand,
+    create_from_lobby,
+    create_n9,
+    ghost,
+    open_lobby_nmbr9,
+    seat_url,
+    spot_name,
+    tiles_on_board,
+    wait_for_placing_or_end,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-GREEDY = {"kind": "bot", "bot": "greedy"}
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with running_server(tmp_path_factory.mktemp("n9browser") / "games.db") as base:
         yield base
-
-
-def create_n9(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
-    return api(base, "/api/games", {"type": "nmbr9", "seats": seats, **extra})
-
-
-def seat_url(base: str, game: dict[str, Any], seat: int) -> str:
-    return f"{base}/g/{game['id']}#seat={game['seats'][seat]['token']}"
-
-
-WAIT_FOR_PLACING = """() => {
-  const game = document.querySelector('[data-testid=game]');
-  if (!game) return false;
-  const ghost = document.querySelector('[data-testid=ghost]');
-  const placing = game.classList.contains('acting') && !!ghost;
-  return placing || !!document.querySelector('[data-testid=end-screen]');
-}"""
-
-
-def wait_for_placing_or_end(page: Any) -> bool:
-    """True when this page is to place a tile (the ghost is on the board), False at the end."""
-    page.wait_for_function(WAIT_FOR_PLACING, timeout=30_000)
-    return page.locator("[data-testid=end-screen]").count() == 0
-
-
-PLACED = """([round, banner]) => !document.querySelector('[data-testid=ghost]')
-  || document.querySelector('[data-testid=round]').textContent !== round
-  || document.querySelector('[data-testid=banner-title]').textContent !== banner
-  || !!document.querySelector('[data-testid=end-screen]')"""
-
-
-def confirm_and_wait(page: Any, confirm: Any) -> None:
-    """Call ``confirm()`` and wait until the page has this seat's placement: its ghost
-    gone, the next round begun, or (hot-seat) the next seat's turn (a bot's placement
-    also moves the ply on, so waiting for any new ply could let a test place twice)."""
-    seen = [page.inner_text("[data-testid=round]"), page.inner_text("[data-testid=banner-title]")]
-    confirm()
-    page.wait_for_function(PLACED, arg=seen)
-
-
-def confirm_by_hand(page: Any, size: str) -> None:
-    """Confirm the ghost where it begins (a legal spot) by a click or tap."""
-    assert page.get_attribute("[data-testid=ghost]", "data-legal") == "true"
-    confirm_and_wait(page, lambda: press(page, size, "[data-testid=confirm]"))
-
-
-def open_lobby_nmbr9(page: Any, server: str, size: str) -> None:
-    page.goto(server + "/")
-    press(page, size, "[data-testid=game-type-nmbr9]")
-    page.wait_for_function("() => document.querySelector('.hero h1')?.textContent === 'NMBR 9'")
-
-
-def create_from_lobby(page: Any, size: str, solo: bool) -> None:
-    if solo:
-        press(page, size, "[data-testid=seat-1-remove]")
-    else:
-        page.select_option("[data-testid=seat-1-bot]", "greedy")
-    press(page, size, "[data-testid=create-game]")
-    press(page, size, "[data-testid=enter-game]")
-    page.locator("[data-testid=board]").wait_for()
 
 
 @pytest.mark.parametrize("solo", [False, True], ids=["bot", "solo"])
@@ -135,21 +85,6 @@ def test_a_whole_game_from_the_lobby_by_clicking(
     headline = page.inner_text("#end-title")
     assert ("Score:" in headline) if solo else ("wins" in headline or "share" in headline)
     shot(page, f"n9-end-{'solo' if solo else 'bot'}-{size}")
-
-
-def ghost(page: Any) -> dict[str, Any]:
-    g = page.locator("[data-testid=ghost]")
-    x, y = (int(v) for v in g.get_attribute("data-at").split(","))
-    return {
-        "rot": int(g.get_attribute("data-rot")),
-        "x": x,
-        "y": y,
-        "legal": g.get_attribute("data-legal") == "true",
-    }
-
-
-def tiles_on_board(page: Any, seat: int) -> int:
-    return page.locator(f"[data-testid=mini-svg-{seat}] .n9-tile").count()
 
 
 @pytest.mark.parametrize("size", ["desktop"])
@@ -368,12 +303,6 @@ def walk_to_a_legal_spot(page: Any) -> None:
     raise AssertionError("no legal spot within reach of the ghost")
 
 
-def spot_name(x: int, y: int) -> str:
-    """The page's name for a spot (see spotName in index.js)."""
-    signed = lambda n: f"\u2212{-n}" if n < 0 else str(n)  # noqa: E731
-    return f"column {signed(x)}, row {signed(y)}"
-
-
 def keyboard_round(page: Any, number: int) -> str:
     """One round by keys alone, from focus on the board: R a few times, the arrows to a
     legal spot, Enter. Returns the words the round's announcement must hold for you."""
@@ -389,6 +318,20 @@ def keyboard_round(page: Any, number: int) -> str:
     where = spot_name(spot["x"], spot["y"]) if number else spot_name(0, 0)  # the first: 0,0
     confirm_and_wait(page, lambda: page.keyboard.press("Enter"))
     return f"you placed it at {where}, on level {level}"
+
+
+#: The announcement that holds ``h``, read the moment it is there: the region holds one at
+#: a time, and the next (the bot's round, the next card) may replace it soon after
+ANNOUNCED = """(h) => {
+  const said = document.querySelector('#announcer [data-testid=announcement]')?.textContent;
+  return said && said.includes(h) ? said : false;
+}"""
+
+
+def announced(page: Any, heading: str) -> str:
+    """The screen reader's announcement that holds ``heading``, as soon as it is made."""
+    said: str = page.wait_for_function(ANNOUNCED, arg=heading).json_value()
+    return said
 
 
 def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
@@ -427,10 +370,7 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
             assert no_horizontal_overflow(page)
         mine = keyboard_round(page, number)
         heading = f"Round {number + 1}, the {card}: "
-        page.wait_for_function(
-            "(h) => document.getElementById('announcer').textContent.includes(h)", arg=heading
-        )
-        said = page.locator("[data-testid=announcement]", has_text=heading).inner_text()
+        said = announced(page, heading)
         assert heading + mine in said and "; Greedy placed it at column" in said, said
         assert len(said) < 240  # short: one sentence a seat
         # the log says the same, with your name for "you"
@@ -515,231 +455,3 @@ def test_hot_seat_places_for_each_seat_in_turn(page: Any, server: str) -> None:
         "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
     )
     assert tiles_on_board(page, 0) == 1 and tiles_on_board(page, 1) == 1
-
-
-def view_width(page: Any) -> float:
-    return float(page.get_attribute("[data-testid=board] svg", "viewBox").split()[2])
-
-
-@pytest.mark.parametrize("size", ["phone"])
-def test_zoom_and_a_tap_puts_the_ghost_there(page: Any, server: str) -> None:
-    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=5)
-    page.goto(seat_url(server, game, 0))
-    assert wait_for_placing_or_end(page)
-    confirm_by_hand(page, "phone")
-    assert wait_for_placing_or_end(page)
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
-    )
-    wide = view_width(page)
-    page.locator("[data-testid=zoom-in]").tap()
-    assert view_width(page) < wide
-    page.locator("[data-testid=zoom-out]").tap()
-    page.locator("[data-testid=zoom-out]").tap()
-    assert view_width(page) > wide
-    start = ghost(page)
-    box = page.locator("[data-testid=board]").bounding_box()
-    page.touchscreen.tap(box["x"] + 12, box["y"] + 12)  # the top-left corner
-    moved = ghost(page)
-    assert moved["x"] < start["x"] and moved["y"] < start["y"]
-    assert not moved["legal"]
-    assert page.inner_text("[data-testid=ghost-status]").startswith("Not here:")
-
-
-def ghost_centre(page: Any) -> tuple[float, float]:
-    """The ghost's centre on the page, measured in one step in the page: every push redraws
-    the board, so an element Playwright found a moment earlier may be gone by the time it
-    measures it (``bounding_box()`` then answers None)."""
-    centre = page.wait_for_function(
-        """() => {
-      const g = document.querySelector('[data-testid=ghost]');
-      const r = g && g.getBoundingClientRect();
-      return r && r.width > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null;
-    }"""
-    ).json_value()
-    return centre[0], centre[1]
-
-
-def start_round_two(page: Any, server: str, seed: int) -> dict[str, Any]:
-    """A game against Greedy at its second round (a tile on your board), ghost shown."""
-    game = create_n9(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=seed)
-    page.goto(seat_url(server, game, 0))
-    assert wait_for_placing_or_end(page)
-    confirm_by_hand(page, "desktop" if page.viewport_size["width"] > 600 else "phone")
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 2')"
-    )
-    page.locator("[data-testid=ghost]").wait_for()
-    return game
-
-
-@pytest.mark.parametrize("size", ["desktop"])
-def test_the_ghost_follows_the_mouse_and_stays_where_clicked(page: Any, server: str) -> None:
-    game = start_round_two(page, server, seed=6)
-    start = ghost(page)
-    assert start["legal"]
-    x, y = ghost_centre(page)
-    board = page.locator("[data-testid=board]").bounding_box()
-    page.mouse.move(board["x"] + 20, board["y"] + 20, steps=5)  # hover: it follows, snapped
-    away = ghost(page)
-    assert (away["x"], away["y"]) != (start["x"], start["y"])
-    page.mouse.move(x, y, steps=5)
-    assert ghost(page) == start  # back on the same squares
-    page.mouse.click(x, y)  # pinned: moving on to Confirm across the board leaves it there
-    pinned = page.locator("[data-testid=ghost]")
-    assert pinned.get_attribute("data-pinned") == "true" and "Esc" in status_text(page)
-    page.keyboard.press("Escape")  # let go: it follows the pointer again
-    assert page.locator("[data-testid=ghost]").get_attribute("data-pinned") == "false"
-    page.mouse.move(board["x"] + 20, board["y"] + 20, steps=5)
-    assert ghost(page) != start
-    page.mouse.move(x, y, steps=5)
-    page.mouse.click(x, y)
-    confirm = page.locator("[data-testid=confirm]").bounding_box()
-    page.mouse.move(board["x"] + 30, board["y"] + board["height"] - 30, steps=8)
-    page.mouse.move(confirm["x"] + 10, confirm["y"] + 10, steps=8)
-    assert ghost(page) == start
-    before = ply(page)
-    page.mouse.click(confirm["x"] + 10, confirm["y"] + 10)
-    wait_for_ply_after(page, before)
-    mine = api(server, f"/api/games/{game['id']}")["log"][before]
-    assert mine["seat"] == 0
-
-
-def status_text(page: Any) -> str:
-    return str(page.inner_text("#n9-status"))
-
-
-def view_box(page: Any) -> list[float]:
-    return [float(v) for v in page.get_attribute("[data-testid=board] svg", "viewBox").split()]
-
-
-def tiles_in_view(page: Any) -> int:
-    """The board's tiles that overlap the visible part of the board."""
-    return page.evaluate(
-        """() => {
-      const view = document.querySelector('[data-testid=board]').getBoundingClientRect();
-      return [...document.querySelectorAll('[data-testid=board] .n9-tile')].filter((t) => {
-        const r = t.getBoundingClientRect();
-        return r.right > view.left && r.left < view.right
-          && r.bottom > view.top && r.top < view.bottom;
-      }).length;
-    }"""
-    )
-
-
-@pytest.mark.parametrize("size", ["desktop"])
-def test_panning_far_keeps_the_board_in_view(page: Any, server: str) -> None:
-    start_round_two(page, server, seed=7)
-    board = page.locator("[data-testid=board]").bounding_box()
-    cx, cy = board["x"] + board["width"] / 2, board["y"] + board["height"] / 2
-    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):  # drag far each way
-        page.mouse.move(cx, cy)
-        page.mouse.down()
-        for _ in range(6):
-            page.mouse.move(cx + dx * 2000, cy + dy * 2000, steps=4)
-        page.mouse.up()
-        assert tiles_in_view(page) >= 1, (dx, dy)
-    # the arrow keys pan too, and stop at the same limit; the ghost stays within reach
-    page.locator("[data-testid=board]").focus()
-    for _ in range(40):
-        page.keyboard.press("ArrowLeft")
-    assert tiles_in_view(page) >= 1
-    assert page.locator("[data-testid=ghost]").count() == 1
-
-
-@pytest.mark.parametrize("size", ["desktop"])
-def test_ctrl_wheel_zooms_and_the_board_stays_usable(page: Any, server: str) -> None:
-    start_round_two(page, server, seed=8)
-    wide, start = view_box(page)[2], ghost(page)
-    page.mouse.move(*ghost_centre(page))  # the ghost follows the mouse: onto its own squares
-    assert ghost(page) == start
-    page.keyboard.down("Control")
-    for _ in range(3):
-        page.mouse.wheel(0, -100)
-    page.keyboard.up("Control")
-    page.wait_for_function(
-        "(w) => parseFloat(document.querySelector("
-        "'[data-testid=board] svg').getAttribute('viewBox').split(' ')[2]) < w",
-        arg=wide,
-    )
-    assert view_box(page)[2] < wide * 0.9
-    assert page.evaluate("() => window.scrollY") == 0  # Ctrl+wheel zooms the board, not the page
-    page.keyboard.down("Control")
-    for _ in range(30):
-        page.mouse.wheel(0, 100)
-    page.keyboard.up("Control")
-    page.wait_for_function(  # out, to the limit
-        "(w) => parseFloat(document.querySelector("
-        "'[data-testid=board] svg').getAttribute('viewBox').split(' ')[2]) > w",
-        arg=wide,
-    )
-    assert tiles_in_view(page) == 1
-    page.locator("[data-testid=zoom-fit]").click()
-    page.locator("[data-testid=board]").focus()
-    page.keyboard.press("Enter")  # the ghost is still where it began: a legal spot
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 3')"
-    )
-
-
-PINCH = """([x, y, from, to]) => {
-  const el = document.querySelector('[data-testid=board]');
-  const fire = (type, id, dx) => el.dispatchEvent(new PointerEvent(type, {
-    pointerId: id, pointerType: 'touch', isPrimary: id === 11, bubbles: true,
-    clientX: x + dx, clientY: y }));
-  fire('pointerdown', 11, -from / 2);
-  fire('pointerdown', 12, from / 2);
-  for (let i = 1; i <= 5; i++) {
-    const d = from + (to - from) * i / 5;
-    fire('pointermove', 11, -d / 2);
-    fire('pointermove', 12, d / 2);
-  }
-  fire('pointerup', 11, -to / 2);
-  fire('pointerup', 12, to / 2);
-}"""
-
-
-@pytest.mark.parametrize("size", ["phone"])
-def test_a_pinch_zooms_and_places_nothing(page: Any, server: str) -> None:
-    start_round_two(page, server, seed=9)
-    start, wide = ghost(page), view_box(page)[2]
-    board = page.locator("[data-testid=board]").bounding_box()
-    centre = [board["x"] + board["width"] / 2, board["y"] + board["height"] / 2]
-    page.evaluate(PINCH, [*centre, 60, 150])  # fingers apart: in
-    assert view_box(page)[2] < wide * 0.6
-    page.evaluate(PINCH, [*centre, 200, 80])  # together: out
-    assert view_box(page)[2] > wide * 0.6
-    assert ghost(page) == start  # a pinch is no tap: the ghost did not move
-    assert page.locator("[data-testid=confirm]").is_visible()  # nothing placed
-    page.locator("[data-testid=confirm]").tap()
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=round]').textContent.startsWith('Round 3')"
-    )
-
-
-@pytest.mark.parametrize("size", ["desktop"])
-def test_a_hint_names_its_spot_as_the_keyboard_does_and_moves_the_ghost_there(
-    page: Any, server: str
-) -> None:
-    start_round_two(page, server, seed=10)
-    page.click("[data-testid=hint]")
-    page.locator("[data-testid=play-hint]").wait_for()
-    g = ghost(page)  # the ghost went to the suggestion
-    text = page.inner_text("[data-testid=hint-box]")
-    assert f"at {spot_name(g['x'], g['y'])}, on level" in text, text
-    assert page.locator("[data-testid=hint-outline]").count() == 1
-
-
-@pytest.mark.parametrize("size", ["desktop"])
-def test_a_replay_steps_round_by_round(page: Any, server: str) -> None:
-    """The replay counts NMBR 9's steps as rounds: the game's facts say so
-    (``replay_step``), not a word in its page module."""
-    game = create_n9(server, [GREEDY, {"kind": "bot", "bot": "random"}], options={"remove": 17})
-    wait_until_over(server, game["id"])
-    page.goto(f"{server}/replay/{game['id']}")
-    counter = page.locator("[data-testid=replay-counter]")
-    counter.wait_for()
-    assert counter.inner_text().startswith("Start · 3 rounds")
-    assert page.get_attribute("[data-testid=replay-slider]", "aria-label") == "Round"
-    page.click("[data-testid=replay-next]")
-    assert counter.inner_text().startswith("Round 1 of 3")

@@ -36,7 +36,11 @@ class SealedBidsAnalyser:
         for number, state in enumerate(_round_starts(record)):
             for seat, bid in enumerate(record["rounds"][number]["bids"]):
                 index = number * state.game.players + seat
-                yield Decision(index, seat, state.view(seat), Bid(bid), f"round {number + 1}")
+                # "frame": the replay's step after this bid (one step per round)
+                facts = {"frame": number + 1}
+                yield Decision(
+                    index, seat, state.view(seat), Bid(bid), f"round {number + 1}", facts
+                )
 
     def judge(self, decision: Decision, budget: int, seed: int) -> Judgement:
         view: View = decision.view
