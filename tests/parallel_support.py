@@ -11,7 +11,8 @@ own, run wherever a worker is free.
 
 A group measured longer than ``SPLIT_ABOVE`` runs in parts (runs of consecutive tests,
 each part with fixtures of its own), so that it ends no later than the others: its
-tests must not count on what an earlier test of the module left in the server.
+tests must not count on what an earlier test of the module left in the server. A
+module marked ``whole_unit`` (``pytestmark = pytest.mark.whole_unit``) never does.
 
 Which start first: the longest units, by the seconds ``DURATIONS`` holds for them (a
 measured run: ``--record-durations``), so that no long unit starts last and forms a
@@ -49,9 +50,11 @@ RECORDED_FROM = 1.0
 SHARED_SCOPES = {"module", "class", "package"}
 #: a group measured longer (in seconds) is run in parts of about this length, on several
 #: workers at once: a part's browser and server start in seconds, a long group would end
-#: last of all. Not less: each part of tests/platform/test_lean_install.py installs the
-#: package anew (at 250 its two parts are its two installs)
+#: last of all
 SPLIT_ABOVE = 250.0
+#: the marker of a module never run in parts, whatever its length: its module-scoped
+#: fixtures cost more to start twice than the parts would gain (a package install)
+WHOLE = "whole_unit"
 PART = re.compile(r"~\d+/(\d+)$")
 UNITS_KEY = "tabletop_units"  # in a worker's ``workerinput``: the file of the units
 
@@ -94,8 +97,12 @@ def units(items: list[pytest.Item]) -> dict[str, str]:
     for nodeid, name in unit.items():
         if name != nodeid:
             members[name].append(nodeid)
+    whole = {
+        group for item in items if item.get_closest_marker(WHOLE) and (group := unit[item.nodeid])
+    }
     for name, ids in members.items():
         parts = min(len(ids), math.ceil(durations.get(name, 0.0) / SPLIT_ABOVE))
+        parts = 1 if name in whole else parts
         for index, nodeid in enumerate(ids if parts > 1 else ()):
             unit[nodeid] = f"{name}~{index * parts // len(ids) + 1}/{parts}"
     return unit

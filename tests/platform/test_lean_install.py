@@ -28,6 +28,8 @@ import pytest
 from server_support import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+#: in parallel runs, one worker for the module: each part would install the package anew
+pytestmark = pytest.mark.whole_unit
 
 #: what only an extra brings (distribution names, normalised): none in the base install
 EXTRA_ONLY = {

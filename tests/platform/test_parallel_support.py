@@ -91,3 +91,8 @@ def test_a_group_measured_long_runs_in_parts_of_consecutive_tests(
     assert parallel_support.group_of_unit(f"{group}~2/2") == group
     monkeypatch.setattr(parallel_support, "load_durations", dict)
     assert {parallel_support.units(mine(request))[nodeid] for nodeid in ids} == {group}
+    monkeypatch.setattr(parallel_support, "load_durations", lambda: long)
+    marked = pytest.mark.whole_unit.mark  # as if the module were marked whole_unit
+    for item in mine(request):
+        monkeypatch.setattr(item, "get_closest_marker", lambda name, d=None: marked)
+    assert {parallel_support.units(mine(request))[nodeid] for nodeid in ids} == {group}
