@@ -1,33 +1,19 @@
-"""What the toy's tests share: the environment that hosts it in another process."""
+"""What the toy's tests share: the environment that hosts it in another process
+(``hosting_support``, for every game of the tests)."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
+from contextlib import AbstractContextManager
 
-import pytest
-
-from tabletop.core.game import GAMES_VARIABLE
-
+import hosting_support
 from . import NAME, TARGET
-
-#: ``tests/``: where ``toygame`` is imported from.
-TESTS = Path(__file__).resolve().parents[1]
 
 
 def hosting_env() -> dict[str, str]:
-    """The variables a subprocess (a command, a server and its bot workers) needs to
-    host the toy: ``TABLETOP_GAMES`` registers it, ``PYTHONPATH`` finds it."""
-    paths = [str(TESTS), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {GAMES_VARIABLE: f"{NAME}={TARGET}", "PYTHONPATH": os.pathsep.join(paths)}
+    """The variables a subprocess (a command, a server and its bot workers) needs."""
+    return hosting_support.hosting_env(NAME, TARGET)
 
 
-@contextmanager
-def hosting() -> Iterator[None]:
-    """Within: processes started (a server, its bot workers) host the toy too."""
-    with pytest.MonkeyPatch.context() as env:
-        for name, value in hosting_env().items():
-            env.setenv(name, value)
-        yield
+def hosting() -> AbstractContextManager[None]:
+    """Within: processes started (a server, its bot workers) host the game too."""
+    return hosting_support.hosting(NAME, TARGET)
