@@ -3,7 +3,8 @@
 A test that waits on wall time passes on a quiet machine and fails on a loaded one;
 CI machines are loaded. This script keeps ``--hogs`` busy-looping processes (one per
 core by default) running while it runs the suite ``--runs`` times, exactly as
-``make test`` runs it (``pytest`` with the project's settings, in parallel), and
+``make test`` runs it (``pytest -n $TEST_WORKERS``, default 6, with the project's
+settings; the lint and the installs are not repeated), and
 prints each run's wall time, its counts and the failed tests' names. The exit
 status is 1 if any run failed.
 
@@ -59,13 +60,14 @@ def main() -> int:
     )
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
     args = parser.parse_args()
+    pytest_args = args.pytest_args or ["-n", os.environ.get("TEST_WORKERS", "6")]
     hogs = [multiprocessing.Process(target=hog, daemon=True) for _ in range(args.hogs)]
     for process in hogs:
         process.start()
     failed_runs = 0
     try:
         for number in range(1, args.runs + 1):
-            wall, status, summary, failures = run_suite(args.pytest_args)
+            wall, status, summary, failures = run_suite(pytest_args)
             failed_runs += status != 0
             print(f"run {number}: {wall / 60:.1f} min, exit {status}: {summary}", flush=True)
             for name in failures:

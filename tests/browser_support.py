@@ -259,3 +259,13 @@ def register_on_page(page: Any, base: str, name: str, ready: str = "my-games") -
     page.get_by_test_id(ready).wait_for()
     cookies = {c["name"]: c["value"] for c in page.context.cookies()}
     return httpx.Client(base_url=base, cookies={"session": cookies["session"]}, timeout=30)
+
+
+def choose_game(page: Any, name: str, title: str) -> None:
+    """Choose the game ``name`` in the lobby's picker and wait for its form: the lobby
+    draws it once the game's page module is loaded, and a click before that would act
+    on the form it replaces."""
+    page.get_by_test_id(f"game-type-{name}").click()
+    page.wait_for_function(
+        "(t) => document.querySelector('.hero h1')?.textContent === t", arg=title
+    )

@@ -25,6 +25,7 @@ from browser_support import (
     SIZES,
     api,
     checked_page,
+    choose_game,
     create_game,
     running_server,
     shot,
@@ -273,7 +274,7 @@ def test_a_hint_and_the_lobby_write_numbers_in_the_page_language(
         in_language(page, lang)
         # the lobby's own list of games on this device, with its date
         page.goto(server + "/")
-        page.get_by_test_id("game-type-nmbr9").click()
+        choose_game(page, "nmbr9", "NMBR 9")
         page.get_by_test_id("option-remove").wait_for()
         page.get_by_test_id("seat-0-name").fill("Ann")
         page.get_by_test_id("create-game").click()

@@ -19,6 +19,7 @@ from browser_support import (
     SIZES,
     api,
     checked_page,
+    choose_game,
     no_horizontal_overflow,
     register_on_page,
     running_server,
@@ -89,7 +90,7 @@ def test_register_open_join_finish_rate_and_log_out_everywhere(browser: Any, ser
 
         # Ann opens an NMBR 9 game with a seat for the lobby and a day per move
         ann.goto(server + "/")
-        ann.get_by_test_id("game-type-nmbr9").click()
+        choose_game(ann, "nmbr9", "NMBR 9")
         assert ann.get_by_test_id("seat-0-me").inner_text() == "Ann (you)"
         ann.get_by_test_id("seat-1-kind-open").click()
         assert ann.get_by_test_id("on-timeout").is_hidden()  # no time limit: nothing to choose

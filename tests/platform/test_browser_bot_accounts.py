@@ -22,6 +22,7 @@ from browser_support import (
     PAGE_PASSWORD,
     SIZES,
     checked_page,
+    choose_game,
     register_on_page,
     running_server,
     shot,
@@ -95,7 +96,7 @@ def test_a_bot_account_made_on_the_page_is_offered_marked_and_its_token_revoked(
         # a person's seat picker offers it among the bot accounts online, and invites it
         register_on_page(ann, server, "Ann")
         ann.goto(server + "/")
-        ann.get_by_test_id("game-type-nmbr9").click()
+        choose_game(ann, "nmbr9", "NMBR 9")
         group = ann.get_by_test_id("seat-1-bot-accounts")
         group.wait_for(state="attached")
         assert group.get_attribute("label") == "Bot accounts online"

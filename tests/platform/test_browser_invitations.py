@@ -17,6 +17,7 @@ import pytest
 from browser_support import (
     SIZES,
     checked_page,
+    choose_game,
     no_horizontal_overflow,
     register_on_page,
     running_server,
@@ -41,7 +42,7 @@ def test_ann_invites_ben_who_accepts_from_my_games(browser: Any, server: str) ->
         register_on_page(ben, server, "Ben")  # Ben's My games stays open: no reload below
 
         ann.goto(server + "/")
-        ann.get_by_test_id("game-type-nmbr9").click()
+        choose_game(ann, "nmbr9", "NMBR 9")
         ann.get_by_test_id("seat-1-kind-invite").click()
         ann.get_by_test_id("seat-1-invite").fill("ben")  # found as at sign-in: any case
         shot(ann, "inv-create")
@@ -134,8 +135,12 @@ def test_an_open_seat_is_named_in_the_page_language(browser: Any, server: str) -
         gus.add_init_script("localStorage.setItem('boardgames.language.v1', 'nl')")
         register_on_page(gus, server, "Gus")
         gus.goto(server + "/")
-        gus.get_by_test_id("game-type-nmbr9").click()
+        choose_game(gus, "nmbr9", "NMBR 9")
         gus.get_by_test_id("seat-1-kind-open").click()
+        open_seat = gus.get_by_test_id("seat-1-kind-open")
+        gus.wait_for_function(
+            "(e) => e.getAttribute('aria-pressed') === 'true'", arg=open_seat.element_handle()
+        )
         gus.get_by_test_id("create-game").click()
         row = gus.get_by_test_id("share-seat-1")
         row.wait_for()
