@@ -374,7 +374,8 @@ def test_one_move_and_the_bots_reply_are_a_few_short_sentences(
         " && window.spoken.at(-1).endsWith('Your turn.')",
         arg=bot,
     )
-    page.wait_for_timeout(600)  # anything said late is counted too
+    # and nothing more waits its turn (anything said late is counted too)
+    page.wait_for_function("() => document.getElementById('announcer').dataset.waiting === '0'")
     spoken: list[str] = page.evaluate("window.spoken")
     moves = api(server, f"/api/games/{game['id']}")["log"][before:]
     assert 2 <= len(spoken) <= len(moves) + 1 <= 4, spoken

@@ -23,6 +23,14 @@ export function announce(text, { moment: now = false } = {}) {
   if (now) moment = text;
   else news.push(text);
   next();
+  count();
+}
+
+/** How many texts wait their turn, on the region (``data-waiting``): a test that counts
+ * what is said waits for 0 rather than for a while. */
+function count() {
+  const region = document.getElementById("announcer");
+  if (region) region.dataset.waiting = String(news.length + (moment !== null ? 1 : 0));
 }
 
 function next() {
@@ -32,6 +40,7 @@ function next() {
     timer = setTimeout(() => {
       timer = null;
       next();
+      count();
     }, wait);
     return;
   }
