@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -35,8 +36,9 @@ def hog() -> None:
         pass
 
 
-def run_suite(pytest_args: list[str]) -> tuple[float, int, str, list[str]]:
-    """One run of the suite: wall seconds, exit status, pytest's summary, failures."""
+def run_suite(pytest_args: list[str], log: Path) -> tuple[float, int, str, list[str]]:
+    """One run of the suite: wall seconds, exit status, pytest's summary, failures; its
+    whole output in ``log`` (the failures' tracebacks)."""
     start = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-rfE", *pytest_args],
@@ -47,6 +49,7 @@ def run_suite(pytest_args: list[str]) -> tuple[float, int, str, list[str]]:
     )
     wall = time.monotonic() - start
     output = done.stdout + done.stderr
+    log.write_text(output)
     found = SUMMARY.findall(output)
     summary = found[-1] if found else output.strip().splitlines()[-1:][0] if output else ""
     return wall, done.returncode, summary, sorted(set(FAILED.findall(output)))
@@ -58,18 +61,26 @@ def main() -> int:
     parser.add_argument(
         "--hogs", type=int, default=os.cpu_count() or 1, help="busy processes (default: cores)"
     )
+    parser.add_argument(
+        "--logs", type=Path, default=None, help="folder for each run's output (default: a new one)"
+    )
     parser.add_argument("pytest_args", nargs="*", help="passed to pytest (after --)")
     args = parser.parse_args()
     pytest_args = args.pytest_args or ["-n", os.environ.get("TEST_WORKERS", "6")]
+    logs = args.logs or Path(tempfile.mkdtemp(prefix="suite-under-load-"))
+    logs.mkdir(parents=True, exist_ok=True)
     hogs = [multiprocessing.Process(target=hog, daemon=True) for _ in range(args.hogs)]
     for process in hogs:
         process.start()
     failed_runs = 0
     try:
         for number in range(1, args.runs + 1):
-            wall, status, summary, failures = run_suite(pytest_args)
+            log = logs / f"run-{number}.txt"
+            wall, status, summary, failures = run_suite(pytest_args, log)
             failed_runs += status != 0
-            print(f"run {number}: {wall / 60:.1f} min, exit {status}: {summary}", flush=True)
+            print(
+                f"run {number}: {wall / 60:.1f} min, exit {status}: {summary} ({log})", flush=True
+            )
             for name in failures:
                 print(f"  failed: {name}", flush=True)
     finally:

@@ -46,6 +46,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+BOARD_TITLED = (
+    "(title) => document.querySelector('[data-testid=board-title]')?.textContent === title"
+)
+
+
 @pytest.mark.parametrize("solo", [False, True], ids=["bot", "solo"])
 def test_a_whole_game_from_the_lobby_by_clicking(
     page: Any, server: str, size: str, solo: bool
@@ -67,13 +72,13 @@ def test_a_whole_game_from_the_lobby_by_clicking(
             assert ("tap your board" in said) == (size == "phone") and ("(R)" in said) != (
                 size == "phone"
             ), said
-            if not solo:  # the bot's board, large, then back to yours
+            if not solo:  # the bot's board, large, then back to yours (each redrawn)
                 press(page, size, "[data-testid=mini-board-1]")
-                assert page.inner_text("[data-testid=board-title]") == "Greedy's board"
+                page.wait_for_function(BOARD_TITLED, arg="Greedy's board")
                 assert page.locator("[data-testid=ghost]").count() == 0
                 press(page, size, "[data-testid=own-board]")
                 page.locator("[data-testid=ghost]").wait_for()
-                assert page.inner_text("[data-testid=board-title]") == "Your board"
+                page.wait_for_function(BOARD_TITLED, arg="Your board")
         confirm_by_hand(page, size)
         rounds += 1
         assert rounds <= 20
