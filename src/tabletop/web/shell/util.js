@@ -26,6 +26,21 @@ function put(el, attrs, children) {
   return el;
 }
 
+// The last kind of pointer that pressed anything: a hybrid laptop tapped with a finger
+// is worked by touch even though its primary pointer is a fine one (and emulated touch
+// screens may report their pointer late).
+let lastPress = null;
+if (typeof window !== "undefined") {
+  window.addEventListener("pointerdown", (e) => { lastPress = e.pointerType || null; }, { capture: true, passive: true });
+}
+
+/** Whether the player works this screen by fingers: what pressed last, else the primary pointer. */
+export function touchScreen() {
+  if (lastPress === "touch") return true;
+  if (lastPress === "mouse" || lastPress === "pen") return false;
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
 /** h("div", {class: "x", onclick: f}, child, ...) — an HTML element. */
 export function h(tag, attrs, ...children) {
   return put(document.createElement(tag), attrs, children);

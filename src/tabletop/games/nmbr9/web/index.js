@@ -8,7 +8,7 @@
 import { announce } from "../../shell/announce.js";
 import { capitalise } from "../../shell/api.js";
 import { durationWords, listNames, t, tn, tp } from "../../shell/i18n.js";
-import { botBadge, clear, focusLost, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
+import { botBadge, clear, focusLost, focusName, focusOn, h, ordinal, refocus, rove, s, touchScreen } from "../../shell/util.js";
 import intro, { canonicalRotation, seatColor, shapeCells } from "./intro.js";
 
 const NEIGHBOURS = [[1, 0], [-1, 0], [0, 1], [0, -1]];
@@ -357,11 +357,6 @@ function marginLine(r, name) {
   if (margin <= 0 || r.ranks[second] === r.ranks[first]) return null;
   return h("p", { class: "n9-margin", "data-testid": "margin" }, tn("{name} wins by {n} point ({score} to {other})", "{name} wins by {n} points ({score} to {other})", margin,
     { name: name(first), score: r.scores[first], other: r.scores[second] }));
-}
-
-/** A screen worked by fingers (no fine pointer, no keys to speak of). */
-function touchScreen() {
-  return window.matchMedia("(pointer: coarse)").matches;
 }
 
 class Board {

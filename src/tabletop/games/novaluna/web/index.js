@@ -2,7 +2,7 @@
 // move descriptions and the end-of-game result; the lobby's part comes from intro.js.
 // Styles: tiles.css, colours.css and board.css (page.py names them, shell/games.js adds them).
 import { t, tn, tp, withNodes } from "../../shell/i18n.js";
-import { botBadge, focusName, focusOn, h, ordinal, refocus, rove, s } from "../../shell/util.js";
+import { botBadge, focusName, focusOn, h, ordinal, refocus, rove, s, touchScreen } from "../../shell/util.js";
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
 import { COLORS, colourName, defs, drawTile, tileInfo, tileText } from "./tiles.js";
@@ -611,7 +611,7 @@ class Board {
       const where = whereText(besideOf(state.view.seats[state.acting].tiles, choice.cell[0], choice.cell[1]), "your");
       p.text.textContent = n ? tn("{where}: covers {n} task (glowing)", "{where}: covers {n} tasks (glowing)", n, { where: capital(where) }) : t("{where}: covers no task", { where: capital(where) });
     } else {
-      const how = window.matchMedia("(pointer: coarse)").matches ? t("tap a highlighted cell to preview it, then “Place here”") : t("point at a highlighted cell to preview, click to place it");
+      const how = touchScreen() ? t("tap a highlighted cell to preview it, then “Place here”") : t("point at a highlighted cell to preview, click to place it");
       p.text.textContent = t("{tile}: {how}", { tile: info ? tileText(state.view.wheel[this.selected]) : t("Tile"), how });
     }
     p.confirm.hidden = !(this.chosen && choice && this.chosen === this.hovered) && !(this.chosen && choice && this.hovered === null);
