@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from ..i18n import N_, Part, part, parts_text
 from ..records import EngineState, RecorderBase, seat_record_of
@@ -30,7 +30,8 @@ from .match import TAKE_BACK
 from .page import Applied, Step, Undo, page_view, undo_last_round
 
 if TYPE_CHECKING:
-    from .game import JSON, GameType
+    from .game import JSON, GameType, State
+    from .page import GamePage
 
 #: In a seat record: another seat's action of the current round, made but not shown.
 HIDDEN = "hidden"
@@ -45,6 +46,8 @@ class RoundState(EngineState, Protocol):
     def acting_seats(self) -> Sequence[int]: ...
 
     def apply(self, action: Any, seat: int) -> object: ...  # Any: the game's action
+
+    def view(self, seat: int | None) -> Any: ...  # Any: the game's own view
 
     def take_back(self, seat: int) -> object:
         """Withdraw ``seat``'s pending action of the round (``IllegalActionError`` if it
@@ -114,8 +117,7 @@ class RoundRecorder(RecorderBase[S]):
         return taken
 
     def lend_view(self, seat: int) -> Any:  # Any: the game's own view
-        view: Any = self.state.view(seat)  # type: ignore[attr-defined]  # State has it
-        return view
+        return self.state.view(seat)
 
     def rounds_json(self) -> list[JSON]:
         """The record's ``"rounds"``: a copy."""
@@ -164,7 +166,8 @@ class RoundPage(Generic[R]):
 
     def replay_view(self, recorder: R) -> JSON:
         """A replay frame's view: what a spectator sees (``core.page.page_view``)."""
-        return page_view(self, recorder.state, None)  # type: ignore[arg-type]
+        # a subclass is the whole GamePage; this mixin alone is not
+        return page_view(cast("GamePage[Any]", self), cast("State", recorder.state), None)
 
     def play(self, recorder: R, seat: int, action: Any) -> Applied:
         number, facts = recorder.round_number, _facts(recorder)
