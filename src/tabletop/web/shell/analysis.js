@@ -3,11 +3,10 @@
 // marked moves; choosing a move steps the replay there and names the best move.
 import { formatNumber, t, tn } from "./i18n.js";
 import { api } from "./api.js";
+import { graph } from "./analysis_graph.js";
+import { fmt, MARK_SIGNS, MARK_WORDS, seatFill, unitName } from "./analysis_values.js";
 import { toast } from "./toast.js";
-import { clear, h, s } from "./util.js";
-
-const MARK_WORDS = () => ({ inaccuracy: t("Inaccuracy"), mistake: t("Mistake"), blunder: t("Blunder") });
-const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+import { clear, h } from "./util.js";
 const POLL_MS = 1500;
 
 /** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move. */
@@ -158,61 +157,9 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
   return { el, showFrame, destroy: () => clearTimeout(timer) };
 }
 
-/** A seat's colour as a CSS colour (a game's seatColor gives `{fill, ink}` or a colour). */
-function seatFill(mod, seat, count) {
-  const colour = mod.seatColor(seat, count);
-  return typeof colour === "string" ? colour : colour.fill;
-}
-
-function unitName(scale) {
-  return scale.unit === "points" ? t("points") : scale.unit === "chance to win" ? t("chance to win") : scale.unit;
-}
-
-/** Whether the game's values are shares (its pattern formats a percentage, "{value:.0%}"). */
-function isShare(scale) {
-  return /%\}$/.test(scale.pattern || "");
-}
-
-function fmt(value, scale) {
-  if (isShare(scale)) return `${formatNumber(Math.round(value * 100))} %`;
-  return formatNumber(Math.round(value * 10) / 10, 1);
-}
-
 function hindsightLine(analysis) {
   const best = analysis.hindsight;
   if (!best) return null;
   return h("p", { class: "analysis-hindsight", "data-testid": "analysis-hindsight" },
     t("With hindsight, the best this deal allowed: {score}.", { score: best.score }));
-}
-
-/** The evaluation graph: each seat's value after each of its moves, marks on costly moves. */
-function graph(analysis, mod, steps, frameOf, go) {
-  const W = 600, H = 140, pad = 8;
-  const values = analysis.seats.flatMap((seat) => seat.moves.flatMap((m) => [m.value_played, m.value_best]));
-  let lo = Math.min(...values), hi = Math.max(...values);
-  if (isShare(analysis.scale)) { lo = 0; hi = 1; }
-  if (hi - lo < 1e-9) hi = lo + 1;
-  const x = (frame) => pad + (W - 2 * pad) * (frame / Math.max(1, steps));
-  const y = (v) => H - pad - (H - 2 * pad) * ((v - lo) / (hi - lo));
-  const better = analysis.scale.higher_is_better !== false;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-graph", role: "img", "data-testid": "analysis-graph",
-    "aria-label": t("Evaluation graph: each player's value after each of their moves") });
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }));
-  analysis.seats.forEach((seat) => {
-    const colour = seatFill(mod, seat.seat, analysis.seats.length);
-    const points = seat.moves.map((m) => `${x(frameOf(m)).toFixed(1)},${y(m.value_played).toFixed(1)}`).join(" ");
-    svg.append(s("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, "data-seat": String(seat.seat) }));
-    for (const m of seat.moves.filter((move) => move.mark)) {
-      const dot = s("circle", { cx: x(frameOf(m)), cy: y(m.value_played), r: m.mark === "blunder" ? 6 : m.mark === "mistake" ? 5 : 4,
-        class: `graph-mark mark-${m.mark}`, stroke: colour, "data-testid": "graph-mark" });
-      dot.addEventListener("click", () => go(frameOf(m)));
-      dot.append(s("title", {}, `${MARK_WORDS()[m.mark]}: ${m.played}`));
-      svg.append(dot);
-    }
-  });
-  if (!better) svg.classList.add("lower-is-better");
-  const now = s("line", { x1: x(0), x2: x(0), y1: 0, y2: H, class: "graph-now" });
-  svg.append(now);
-  svg.moveTo = (frame) => { now.setAttribute("x1", x(frame)); now.setAttribute("x2", x(frame)); };
-  return svg;
 }
