@@ -4,7 +4,7 @@
 import { formatNumber, t, tn } from "./i18n.js";
 import { api } from "./api.js";
 import { graph } from "./analysis_graph.js";
-import { fmt, MARK_SIGNS, MARK_WORDS, seatFill, unitName } from "./analysis_values.js";
+import { fmt, markCounts, MARK_SIGNS, MARK_WORDS, moveLabel, moveWords, seatFill, unitName } from "./analysis_values.js";
 import { toast } from "./toast.js";
 import { clear, h } from "./util.js";
 const POLL_MS = 1500;
@@ -34,14 +34,18 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
   }
 
   async function poll() {
+    let state;
     try {
-      follow(await api(url));
+      state = await api(url);
     } catch (err) {
-      // the end screen's "Analyse" opens the replay with ?analyse: start at once
-      if (err.status === 404 && new URLSearchParams(location.search).has("analyse")) start();
-      else if (err.status === 404) offer();
-      else toast(err.message, "error");
+      toast(err.message, "error");
+      return;
     }
+    // nobody asked yet: the end screen's "Analyse" opens the replay with ?analyse (start
+    // at once), else offer it
+    if (state.status !== "none") follow(state);
+    else if (new URLSearchParams(location.search).has("analyse")) start();
+    else offer();
   }
 
   function follow(state) {
@@ -50,7 +54,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
       clear(body);
       const total = state.total || 0;
       body.append(h("p", { "data-testid": "analysis-progress" },
-        total ? t("Analysing… {done} of {total} moves judged", { done: state.done, total }) : t("Analysing…")),
+        total ? tn("Analysing… {done} of {n} move judged", "Analysing… {done} of {n} moves judged", total, { done: state.done }) : t("Analysing…")),
         h("progress", { max: String(total || 1), value: String(state.done || 0), "aria-label": t("Analysis progress") }));
       timer = setTimeout(poll, POLL_MS);
     } else if (state.status === "failed") {
@@ -85,7 +89,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     return h("div", { class: "analysis-seat", "data-testid": `analysis-seat-${seat.seat}` },
       h("h3", {}, dot, name),
       h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: formatNumber(seat.accuracy, 1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
-      h("p", { class: "muted" }, t("{i} inaccuracies · {m} mistakes · {b} blunders", { i: seat.inaccuracies, m: seat.mistakes, b: seat.blunders })),
+      h("p", { class: "muted", "data-testid": `analysis-counts-${seat.seat}` }, markCounts(seat)),
       ...moveLists(seat, marked, scale));
   }
 
@@ -96,7 +100,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     const rest = marked.filter((m) => !costliest.includes(m));
     const list = (moves) => h("ul", { class: "analysis-moves" }, ...moves.map((move) => h("li", {},
       h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
-        `${MARK_SIGNS[move.mark]} ${move.label || "#" + (move.index + 1)}: ${move.played} (−${fmt(move.loss, scale)})`))));
+        `${MARK_SIGNS[move.mark]} ${moveLabel(move)}: ${moveWords(move, "played")} (−${fmt(move.loss, scale)})`))));
     return [
       costliest.length ? list(costliest) : null,
       rest.length ? h("details", { class: "analysis-more" }, h("summary", {}, tn("{n} more marked move", "{n} more marked moves", rest.length)), list(rest)) : null,
@@ -114,9 +118,10 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     compareBox?.remove();
     for (const move of moves) {
       const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
+      const played = moveWords(move, "played");
       const words = move.played === move.best
-        ? t("{name} played {played} ({value}): the best move found.", { name, played: move.played, value: fmt(move.value_played, scale) })
-        : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played: move.played, value: fmt(move.value_played, scale), best: move.best, bestValue: fmt(move.value_best, scale) });
+        ? t("{name} played {played} ({value}): the best move found.", { name, played, value: fmt(move.value_played, scale) })
+        : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played, value: fmt(move.value_played, scale), best: moveWords(move, "best"), bestValue: fmt(move.value_best, scale) });
       detail.append(h("span", { class: move.mark ? `mark-${move.mark}` : "" }, move.mark ? `${MARK_WORDS()[move.mark]}: ${words} ` : `${words} `));
       if (move.played !== move.best) {
         detail.append(h("button", { class: "btn small", "data-testid": `show-best-${move.index}`, onclick: () => compare(move) }, t("Show both boards")));

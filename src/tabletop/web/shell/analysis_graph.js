@@ -1,7 +1,7 @@
 // The analysis's evaluation graph (SVG): one line per seat, marks on costly moves, a
 // line at the replay's current frame.
 import { t } from "./i18n.js";
-import { isShare, MARK_WORDS, seatFill } from "./analysis_values.js";
+import { isShare, MARK_WORDS, moveLabel, moveWords, seatFill } from "./analysis_values.js";
 import { s } from "./util.js";
 
 /** The evaluation graph: each seat's value after each of its moves, marks on costly moves. */
@@ -25,7 +25,7 @@ export function graph(analysis, mod, steps, frameOf, go) {
       const dot = s("circle", { cx: x(frameOf(m)), cy: y(m.value_played), r: m.mark === "blunder" ? 6 : m.mark === "mistake" ? 5 : 4,
         class: `graph-mark mark-${m.mark}`, stroke: colour, "data-testid": "graph-mark" });
       dot.addEventListener("click", () => go(frameOf(m)));
-      dot.append(s("title", {}, `${MARK_WORDS()[m.mark]}: ${m.played}`));
+      dot.append(s("title", {}, `${MARK_WORDS()[m.mark]}, ${moveLabel(m)}: ${moveWords(m, "played")}`));
       svg.append(dot);
     }
   });
