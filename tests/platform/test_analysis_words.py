@@ -17,6 +17,7 @@ from tabletop.analysis.command import analyse_file
 from tabletop.analysis.render import render, seat_summary
 from tabletop.core.analysis import Scale
 from tabletop.games.nmbr9 import analysis as nmbr9_analysis
+from tabletop.games.nmbr9.bots.compiled import KERNEL
 from tabletop.games.nmbr9.gametype import GAME as NMBR9
 from tabletop.games.novaluna import analysis as nova_analysis
 from tabletop.games.novaluna.gametype import GAME as NOVA
@@ -25,7 +26,7 @@ from tabletop.harness.selfplay import play_game
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NOTATION = re.compile(r"\br\d@-?\d+,-?\d+|\b\d+@-?\d+,-?\d+")
 needs_kernel = pytest.mark.skipif(
-    not nmbr9_analysis.KERNEL.built, reason="NMBR 9's analysis needs its compiled kernel"
+    not KERNEL.built, reason="NMBR 9's analysis needs its compiled kernel"
 )
 
 

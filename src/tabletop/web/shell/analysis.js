@@ -2,7 +2,7 @@
 // then an evaluation graph (SVG, one line per seat), each seat's summary and its
 // marked moves; choosing a move steps the replay there and names the best move.
 import { formatNumber, t, tn } from "./i18n.js";
-import { api } from "./api.js";
+import { api, capitalise } from "./api.js";
 import { graph } from "./analysis_graph.js";
 import { fmt, markCounts, MARK_SIGNS, MARK_WORDS, moveLabel, moveWords, seatFill, unitName } from "./analysis_values.js";
 import { toast } from "./toast.js";
@@ -100,7 +100,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     const rest = marked.filter((m) => !costliest.includes(m));
     const list = (moves) => h("ul", { class: "analysis-moves" }, ...moves.map((move) => h("li", {},
       h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
-        `${MARK_SIGNS[move.mark]} ${moveLabel(move)}: ${moveWords(move, "played")} (−${fmt(move.loss, scale)})`))));
+        `${MARK_SIGNS[move.mark]} ${capitalise(moveLabel(move))}: ${moveWords(move, "played")} (−${fmt(move.loss, scale)})`))));
     return [
       costliest.length ? list(costliest) : null,
       rest.length ? h("details", { class: "analysis-more" }, h("summary", {}, tn("{n} more marked move", "{n} more marked moves", rest.length)), list(rest)) : null,
