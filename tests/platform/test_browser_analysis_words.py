@@ -110,7 +110,7 @@ def test_marked_moves_are_in_the_words_and_language_of_the_page(
     press(page, size, ".analysis-moves button")
     detail = page.get_by_test_id("analysis-detail")
     page.wait_for_function(
-        "(word) => document.querySelector('[data-testid=analysis-detail]').innerText.includes(word)",
+        "(w) => document.querySelector('[data-testid=analysis-detail]').innerText.includes(w)",
         arg=spot_word,
     )
     text = detail.inner_text()
