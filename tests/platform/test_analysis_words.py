@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from tabletop.games.nmbr9.gametype import GAME as NMBR9
 from tabletop.games.novaluna import analysis as nova_analysis
 from tabletop.games.novaluna.gametype import GAME as NOVA
 from tabletop.harness.selfplay import play_game
+from tabletop.i18n import catalogue, placeholders
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NOTATION = re.compile(r"\br\d@-?\d+,-?\d+|\b\d+@-?\d+,-?\d+")
@@ -134,3 +136,27 @@ def test_the_docs_show_the_thresholds_of_the_code() -> None:
     assert row.format(*_thresholds(standard).values(), standard.accuracy).replace("%", " %") in nova
     row = "| solo | points | {:g} | {:g} | {:g} | {:g} |"
     assert row.format(*_thresholds(solo).values(), solo.accuracy) in nova
+
+
+def _parts(part: Any) -> Iterator[dict[str, Any]]:
+    """A part and every part among its arguments."""
+    if isinstance(part, dict) and "key" in part:
+        yield part
+        for value in part["args"].values():
+            yield from _parts(value)
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_every_word_of_a_move_is_translated_with_its_placeholders_filled(lang: str) -> None:
+    """The page translates a move's parts: each msgid has a translation, and each of its
+    placeholders an argument (German and Dutch; NMBR 9 without its kernel is skipped)."""
+    messages = catalogue(lang)["messages"]
+    games = [analyse(NOVA, play_game(NOVA, ["greedy", "greedy"], seed=1), budget=8)]
+    if KERNEL.built:
+        games.append(analyse(NMBR9, play_game(NMBR9, ["greedy"], seed=2), budget=4))
+    for report in games:
+        for move in (m for seat in report.to_json()["seats"] for m in seat["moves"]):
+            for key in ("played_words", "best_words", "label_words"):
+                for part in _parts(move[key]):
+                    assert part["key"] in messages, part["key"]
+                    assert placeholders(part["key"]) == set(part["args"]), part
