@@ -111,8 +111,11 @@ def test_the_server_analyses_a_finished_game_once_and_keeps_it(
     api: Api, server: ServerProcess
 ) -> None:
     game_id = _finished_bot_game(api)
+    # nobody asked yet: an answer (the page asks before it offers Analyse), not a 404
     missing = api.request("GET", f"/api/games/{game_id}/analysis")
-    assert missing.status_code == 404 and "POST" in missing.json()["error"]
+    assert missing.status_code == 200 and missing.json() == {"game": game_id, "status": "none"}
+    no_boards = api.request("GET", f"/api/games/{game_id}/analysis/0")
+    assert no_boards.status_code == 404 and "POST" in no_boards.json()["error"]
     asked = api.request("POST", f"/api/games/{game_id}/analysis")
     assert asked.status_code in (200, 202) and asked.json()["status"] in ("running", "done")
     shown = _analysed(api, game_id)

@@ -6,12 +6,10 @@ import json
 import sys
 from pathlib import Path
 
-from rich.console import Console
-
 from ..core.errors import RecordError, Unavailable
 from ..core.game import GameType
 from ..records import read_records
-from .render import print_analysis
+from .render import output_console, print_analysis
 from .run import analyse_records, analyser_of, check_available
 
 
@@ -37,7 +35,7 @@ def analyse_file(
     except (RecordError, UnicodeDecodeError) as err:
         print(f"{name}: {path}: {err}", file=sys.stderr)
         return 2
-    console = Console()
+    console = output_console()
     status = 0
     records = [record for _, record in numbered]
     analyses = analyse_records(game, records, budget, seed, jobs)

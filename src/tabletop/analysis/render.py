@@ -3,11 +3,14 @@ and, where the game offers one, the best game with hindsight."""
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ..core.analysis import JSON, Scale
+from .words import count_words, label_words, move_words
 
 MARK_STYLES = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
 MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
@@ -18,7 +21,9 @@ def scale_of(analysis: JSON) -> Scale:
 
 
 def seat_table(seat: JSON, scale: Scale) -> Table:
-    """One seat's moves: played, best, both values, the loss and the mark."""
+    """One seat's moves: played, best (in the game's words), both values, the loss and
+    the mark. The short columns never wrap, nor are cut ("inaccura…"): only the words
+    of the moves wrap where the width is short."""
     table = Table(title=f"{seat['name']}", title_justify="left", expand=False)
     for header, justify in [
         ("#", "right"),
@@ -30,14 +35,15 @@ def seat_table(seat: JSON, scale: Scale) -> Table:
         ("loss", "right"),
         ("mark", "left"),
     ]:
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+        wraps = header in ("played", "best")
+        table.add_column(header, justify=justify, no_wrap=not wraps, overflow="fold")  # type: ignore[arg-type]
     for move in seat["moves"]:
         mark = move["mark"]
         table.add_row(
             str(move["index"] + 1),
-            move.get("label", ""),
-            move["played"],
-            "" if move["best"] == move["played"] else move["best"],
+            label_words(move),
+            move_words(move, "played"),
+            "" if move["best"] == move["played"] else move_words(move, "best"),
             scale.format(move["value_played"]),
             scale.format(move["value_best"]),
             scale.format(move["loss"]) if move["loss"] else "",
@@ -47,20 +53,26 @@ def seat_table(seat: JSON, scale: Scale) -> Table:
 
 
 def seat_summary(seat: JSON, scale: Scale) -> Text:
-    """``Ann: accuracy 91.2 %, average loss 1.3 points; 2 inaccuracies, ...``."""
+    """``Ann: accuracy 91.2 %, average loss 1.3 points; 1 inaccuracy, 0 mistakes, ...``."""
     line = Text()
     line.append(f"{seat['name']}: ", style="bold")
     line.append(f"accuracy {seat['accuracy']:.1f} %, ")
     line.append(f"average loss {scale.format(seat['average_loss'])} {scale.unit}; ")
-    line.append(
-        f"{seat['inaccuracies']} inaccuracies, {seat['mistakes']} mistakes, "
-        f"{seat['blunders']} blunders"
-    )
+    counts = [
+        count_words(seat[key], mark)
+        for key, mark in (
+            ("inaccuracies", "inaccuracy"),
+            ("mistakes", "mistake"),
+            ("blunders", "blunder"),
+        )
+    ]
+    line.append(", ".join(counts))
     by_index = {m["index"]: m for m in seat["moves"]}
     costly = [by_index[i] for i in seat["costliest"]]
     if costly:
-        named = ", ".join(
-            f"#{m['index'] + 1} {m['played']} (−{scale.format(m['loss'])})" for m in costly
+        named = "; ".join(
+            f"{label_words(m)}, {move_words(m, 'played')} (−{scale.format(m['loss'])})"
+            for m in costly
         )
         line.append(f"; costliest: {named}")
     return line
@@ -100,5 +112,18 @@ def render(analysis: JSON) -> RenderableType:
     return Group(*parts)
 
 
+#: The width of the tables where the output is not a terminal (a pipe, a file): rich
+#: would take 80 columns and squeeze the table; ``COLUMNS`` still decides if it is set.
+PIPED_WIDTH = 200
+
+
+def output_console() -> Console:
+    """A console for the analysis: a terminal's own width, else a wide page."""
+    console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(width=PIPED_WIDTH)
+    return console
+
+
 def print_analysis(analysis: JSON, console: Console | None = None) -> None:
-    (console or Console()).print(render(analysis))
+    (console or output_console()).print(render(analysis))

@@ -6,11 +6,14 @@
 (6.5, 'mistake', 44.4)
 >>> judged_move(4, "a", "b", 80.0, 80.4, 0.5, scale).loss  # within the noise
 0.0
+>>> judged_move(5, "a", "b", 80.0, 81.96, 0.5, scale).mark  # shown as 2.0: marked
+'inaccuracy'
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +21,23 @@ from ..core.analysis import JSON, Scale
 
 #: The costliest moves a seat's summary names.
 COSTLIEST = 3
+#: A scale's pattern as the platform reads its precision: "{value:.1f}", "{value:.0%}".
+_PRECISION = re.compile(r"\{value:\.(\d+)([f%])\}")
+
+
+def shown_loss(scale: Scale, loss: float) -> float:
+    """``loss`` rounded as ``scale`` shows it ("5 %" for 0.0496), so that a shown loss
+    and its mark never disagree: the mark is earned by the loss as people read it.
+
+    >>> share = Scale("chance to win", "{value:.0%}", 0.05, 0.12, 0.25, 0.08)
+    >>> shown_loss(share, 0.0496), share.mark(shown_loss(share, 0.0496))
+    (0.05, 'inaccuracy')
+    """
+    found = _PRECISION.search(scale.pattern)
+    if found is None:  # a pattern the platform cannot read: the loss as measured
+        return loss
+    digits = int(found[1]) + (2 if found[2] == "%" else 0)
+    return round(loss, digits)
 
 
 @dataclass(frozen=True)
@@ -63,7 +83,7 @@ def judged_move(
     facts: JSON | None = None,
 ) -> JudgedMove:
     """A decision's loss, mark and accuracy from its values (see the module)."""
-    loss = scale.loss(value_played, value_best)
+    loss = shown_loss(scale, scale.loss(value_played, value_best))
     if loss <= noise or played == best:
         loss = 0.0
     accuracy = 100.0 * math.exp(-loss / scale.accuracy)

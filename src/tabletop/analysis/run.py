@@ -77,6 +77,7 @@ def judge(
     analyser = analyser_of(game)
     scale = analyser.scale(record)
     judgement = analyser.judge(decision, budget, decision_seed(seed, record, decision.index))
+    words = described(analyser, decision, judgement.best)
     move = judged_move(
         decision.index,
         str(decision.played),
@@ -86,9 +87,22 @@ def judge(
         judgement.noise,
         scale,
         decision.label,
-        {**decision.facts, **judgement.facts},
+        {**decision.facts, **judgement.facts, **words},
     )
     return decision.seat, move
+
+
+def described(analyser: Analyser, decision: Decision, best: object) -> JSON:
+    """The move played and the best in the game's words, ``{"played_words",
+    "best_words"}`` (``Part``s the page translates), where the analyser has an optional
+    ``describe(view, action)``; nothing where it has none (the notation is shown)."""
+    describe = getattr(analyser, "describe", None)
+    if describe is None:
+        return {}
+    return {
+        "played_words": describe(decision.view, decision.played),
+        "best_words": describe(decision.view, best),
+    }
 
 
 def judge_index(game_name: str, record: JSON, index: int, budget: int, seed: int) -> JSON:

@@ -85,12 +85,14 @@ class Analyst:
         return self.status(game_id)
 
     def status(self, game_id: str) -> JSON:
-        """``{"status": "running"|"done"|"failed", "done", "total", "analysis"?}``."""
+        """``{"status": "running"|"done"|"failed", "done", "total", "analysis"?}``, or
+        ``{"status": "none"}`` for a game nobody asked to analyse yet (an answer, not an
+        error: the page asks before it offers **Analyse**)."""
         row = reading(lambda: self.store.analysis(game_id))
         if row is None:
             if reading(lambda: self.store.game(game_id)) is None:
                 raise ApiError(404, "no such game")
-            raise ApiError(404, "this game has not been analysed: ask for it with POST")
+            return {"game": game_id, "status": "none"}
         shown: JSON = {"game": game_id, "budget": row.budget, "done": row.done}
         shown["total"] = row.total
         if row.finished is None:
@@ -105,6 +107,8 @@ class Analyst:
         if type(index) is not int or index < 0:
             raise ApiError(400, "the move is a decision's index: 0, 1, 2, ...")
         shown = self.status(game_id)
+        if shown["status"] == "none":
+            raise ApiError(404, "this game has not been analysed: ask for it with POST")
         if shown["status"] != "done":
             raise ApiError(409, "the game's analysis is not finished")
         moves = [m for seat in shown["analysis"]["seats"] for m in seat["moves"]]

@@ -184,7 +184,10 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         },  # fmt: skip
     ),
     ("GET", "/api/games/{game_id}/analysis"): op(
-        "A game's analysis, or how far it is", ANALYSIS, NOBODY, ok=ref("Analysis")
+        "A game's analysis, how far it is, or status none if nobody asked for it yet",
+        ANALYSIS,
+        NOBODY,
+        ok=ref("Analysis"),
     ),
     ("GET", "/api/games/{game_id}/analysis/{index}"): op(
         "The board after a decision as played and with the best move",

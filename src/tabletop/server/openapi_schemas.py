@@ -99,7 +99,8 @@ SCHEMAS: JSON = {
         lang=nullable(text()),
         verification_sent=boolean(),
     ),
-    "Analysis": obj(("status",), status=text()),
+    # "none": nobody asked for the game's analysis yet (GET answers 200, not 404)
+    "Analysis": obj(("status",), status=text(enum=["none", "running", "done", "failed"])),
 }
 
 # -- security ----------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from typing import Any
 
 from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
+from ...i18n import N_, Part, part
 from .bots.compiled import KERNEL, kernel
 from .bots.planner import THREADS  # also sets up the kernel's tile shapes
 from .records import Recorder, replay
@@ -89,8 +90,18 @@ class Nmbr9Analyser:
                     played,
                     f"round {number + 1}",
                     # "frame": the replay's step after this decision (one per round)
-                    {"card": entry["card"], "level": placement["level"], "frame": number + 1},
+                    {
+                        "card": entry["card"],
+                        "level": placement["level"],
+                        "frame": number + 1,
+                        "label_words": part(N_("round {n}"), n=number + 1),
+                    },
                 )
+
+    def describe(self, view: View, action: Place) -> Part:
+        """A placement in the words of the game's log: "the 9 at column 12, row 8,
+        level 0, turned 90°" (the level it would lie on from ``view``'s board)."""
+        return describe_place(view, action)
 
     def position(self, record: JSON, index: int) -> State:
         """The true state at the start of the round of decision ``index`` (nobody's
@@ -133,6 +144,31 @@ class Nmbr9Analyser:
         """The best game found with the card order known (see ``hindsight``); none
         without the kernel it searches with."""
         return hindsight(record, budget, seed) if KERNEL.built else None
+
+
+def describe_place(view: View, action: Place) -> Part:
+    """``action`` in words (see ``Nmbr9Analyser.describe``), as a ``Part``.
+
+    >>> from .rules import Game
+    >>> view = Game(players=1).new_state(seed=1).view(0)
+    >>> words = describe_place(view, Place(1, 0, -2))
+    >>> words["key"], words["args"]["y"], words["args"]["level"]
+    ('the {card} at column {x}, row {y}, level {level}, turned {degrees}°', '−2', 0)
+    """
+    level = dict(view.legal_with_levels()).get(action, 0)
+    args = {"card": view.card, "x": _minus(action.x), "y": _minus(action.y), "level": level}
+    if action.rotation:
+        return part(PLACED_TURNED, **args, degrees=90 * action.rotation)
+    return part(PLACED, **args)
+
+
+PLACED = N_("the {card} at column {x}, row {y}, level {level}")
+PLACED_TURNED = N_("the {card} at column {x}, row {y}, level {level}, turned {degrees}°")
+
+
+def _minus(number: int) -> str:
+    """A coordinate as the page writes it, with a real minus sign."""
+    return str(number).replace("-", "\u2212")
 
 
 def candidates(view: View, count: int = CANDIDATES) -> list[Place]:

@@ -32,11 +32,15 @@ from dataclasses import dataclass, replace
 
 from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
+from ...i18n import N_, Part, part
 from .bots.compiled import KERNEL
 from .bots.mcts import MctsBot, Node, Settings
 from .bots.solo import LEVELS, Line, SoloPlanner, _after, _position
+from .page import beside
 from .records import replay
 from .rules import END_PHASE, REFILL, Action, Place, SoloResult, State, View
+from .rules.display import cell_key
+from .rules.tiles import TILES
 
 # -- scales -------------------------------------------------------------------------
 # Thresholds were chosen from measurements (docs/analysis-novaluna.md): the strong bot's
@@ -92,9 +96,14 @@ class NovaLunaAnalyser:
         for index, (number, action) in enumerate(_actions(record, state)):
             seat = state.current_seat
             # "frame": the replay's step after this decision (one per turn)
-            facts = {"frame": number}
+            facts = {"frame": number, "label_words": part(N_("turn {n}"), n=number)}
             yield Decision(index, seat, state.view(seat), action, f"turn {number}", facts)
             state.apply(action)
+
+    def describe(self, view: View, action: Action) -> Part:
+        """An action in the words of the game's log ("the red 4, laid right of the blue
+        3"), from ``view`` just before it (the wheel as it was then)."""
+        return describe_action(view, action)
 
     def position(self, record: JSON, index: int) -> State:
         """The true state just before decision ``index`` (the game is over)."""
@@ -113,6 +122,43 @@ class NovaLunaAnalyser:
 
     def hindsight(self, record: JSON, budget: int, seed: int) -> JSON | None:
         return None
+
+
+#: The colours as the page names them (translated there).
+COLOURS = {"red": N_("red"), "blue": N_("blue"), "cyan": N_("cyan"), "yellow": N_("yellow")}
+#: Where a tile was laid: beside which of the seat's tiles, or as its first.
+SIDES = {
+    "right": N_("right of the {tile}"),
+    "left": N_("left of the {tile}"),
+    "above": N_("above the {tile}"),
+    "below": N_("below the {tile}"),
+}
+
+
+def describe_action(view: View, action: Action) -> Part:
+    """``action`` in words as a ``Part`` (see ``NovaLunaAnalyser.describe``).
+
+    >>> from .rules import Game
+    >>> view = Game(players=2).new_state(seed=1).view(0)
+    >>> describe_action(view, REFILL)["key"]
+    'a refill of the wheel'
+    """
+    if not isinstance(action, Place):
+        return part(N_("a refill of the wheel") if action == REFILL else N_("the end of phase 1"))
+    tiles = {cell_key(x, y): tile for (x, y), (tile, _) in view.display(view.current_seat).items()}
+    near = beside(tiles, action.x, action.y)
+    where = part(N_("as the first tile"))
+    if near is not None:
+        where = part(SIDES[near["side"]], tile=tile_words(near["tile"]))
+    return part(
+        N_("the {tile}, laid {where}"), tile=tile_words(view.wheel[action.space]), where=where
+    )
+
+
+def tile_words(tile: int) -> Part:
+    """A tile as the page names it: "red 4"."""
+    found = TILES[tile]
+    return part(N_("{colour} {cost}"), colour=part(COLOURS[found.color]), cost=found.cost)
 
 
 def _start(record: JSON) -> State:

@@ -2,12 +2,11 @@
 // then an evaluation graph (SVG, one line per seat), each seat's summary and its
 // marked moves; choosing a move steps the replay there and names the best move.
 import { formatNumber, t, tn } from "./i18n.js";
-import { api } from "./api.js";
+import { api, capitalise } from "./api.js";
+import { graph } from "./analysis_graph.js";
+import { fmt, markCounts, MARK_SIGNS, MARK_WORDS, moveLabel, moveWords, seatFill, unitName } from "./analysis_values.js";
 import { toast } from "./toast.js";
-import { clear, h, s } from "./util.js";
-
-const MARK_WORDS = () => ({ inaccuracy: t("Inaccuracy"), mistake: t("Mistake"), blunder: t("Blunder") });
-const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+import { clear, h } from "./util.js";
 const POLL_MS = 1500;
 
 /** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move. */
@@ -35,14 +34,18 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
   }
 
   async function poll() {
+    let state;
     try {
-      follow(await api(url));
+      state = await api(url);
     } catch (err) {
-      // the end screen's "Analyse" opens the replay with ?analyse: start at once
-      if (err.status === 404 && new URLSearchParams(location.search).has("analyse")) start();
-      else if (err.status === 404) offer();
-      else toast(err.message, "error");
+      toast(err.message, "error");
+      return;
     }
+    // nobody asked yet: the end screen's "Analyse" opens the replay with ?analyse (start
+    // at once), else offer it
+    if (state.status !== "none") follow(state);
+    else if (new URLSearchParams(location.search).has("analyse")) start();
+    else offer();
   }
 
   function follow(state) {
@@ -51,7 +54,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
       clear(body);
       const total = state.total || 0;
       body.append(h("p", { "data-testid": "analysis-progress" },
-        total ? t("Analysing… {done} of {total} moves judged", { done: state.done, total }) : t("Analysing…")),
+        total ? tn("Analysing… {done} of {n} move judged", "Analysing… {done} of {n} moves judged", total, { done: state.done }) : t("Analysing…")),
         h("progress", { max: String(total || 1), value: String(state.done || 0), "aria-label": t("Analysis progress") }));
       timer = setTimeout(poll, POLL_MS);
     } else if (state.status === "failed") {
@@ -86,7 +89,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     return h("div", { class: "analysis-seat", "data-testid": `analysis-seat-${seat.seat}` },
       h("h3", {}, dot, name),
       h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: formatNumber(seat.accuracy, 1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
-      h("p", { class: "muted" }, t("{i} inaccuracies · {m} mistakes · {b} blunders", { i: seat.inaccuracies, m: seat.mistakes, b: seat.blunders })),
+      h("p", { class: "muted", "data-testid": `analysis-counts-${seat.seat}` }, markCounts(seat)),
       ...moveLists(seat, marked, scale));
   }
 
@@ -97,7 +100,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     const rest = marked.filter((m) => !costliest.includes(m));
     const list = (moves) => h("ul", { class: "analysis-moves" }, ...moves.map((move) => h("li", {},
       h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
-        `${MARK_SIGNS[move.mark]} ${move.label || "#" + (move.index + 1)}: ${move.played} (−${fmt(move.loss, scale)})`))));
+        `${MARK_SIGNS[move.mark]} ${capitalise(moveLabel(move))}: ${moveWords(move, "played")} (−${fmt(move.loss, scale)})`))));
     return [
       costliest.length ? list(costliest) : null,
       rest.length ? h("details", { class: "analysis-more" }, h("summary", {}, tn("{n} more marked move", "{n} more marked moves", rest.length)), list(rest)) : null,
@@ -115,9 +118,10 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     compareBox?.remove();
     for (const move of moves) {
       const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
+      const played = moveWords(move, "played");
       const words = move.played === move.best
-        ? t("{name} played {played} ({value}): the best move found.", { name, played: move.played, value: fmt(move.value_played, scale) })
-        : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played: move.played, value: fmt(move.value_played, scale), best: move.best, bestValue: fmt(move.value_best, scale) });
+        ? t("{name} played {played} ({value}): the best move found.", { name, played, value: fmt(move.value_played, scale) })
+        : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played, value: fmt(move.value_played, scale), best: moveWords(move, "best"), bestValue: fmt(move.value_best, scale) });
       detail.append(h("span", { class: move.mark ? `mark-${move.mark}` : "" }, move.mark ? `${MARK_WORDS()[move.mark]}: ${words} ` : `${words} `));
       if (move.played !== move.best) {
         detail.append(h("button", { class: "btn small", "data-testid": `show-best-${move.index}`, onclick: () => compare(move) }, t("Show both boards")));
@@ -158,61 +162,9 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
   return { el, showFrame, destroy: () => clearTimeout(timer) };
 }
 
-/** A seat's colour as a CSS colour (a game's seatColor gives `{fill, ink}` or a colour). */
-function seatFill(mod, seat, count) {
-  const colour = mod.seatColor(seat, count);
-  return typeof colour === "string" ? colour : colour.fill;
-}
-
-function unitName(scale) {
-  return scale.unit === "points" ? t("points") : scale.unit === "chance to win" ? t("chance to win") : scale.unit;
-}
-
-/** Whether the game's values are shares (its pattern formats a percentage, "{value:.0%}"). */
-function isShare(scale) {
-  return /%\}$/.test(scale.pattern || "");
-}
-
-function fmt(value, scale) {
-  if (isShare(scale)) return `${formatNumber(Math.round(value * 100))} %`;
-  return formatNumber(Math.round(value * 10) / 10, 1);
-}
-
 function hindsightLine(analysis) {
   const best = analysis.hindsight;
   if (!best) return null;
   return h("p", { class: "analysis-hindsight", "data-testid": "analysis-hindsight" },
     t("With hindsight, the best this deal allowed: {score}.", { score: best.score }));
-}
-
-/** The evaluation graph: each seat's value after each of its moves, marks on costly moves. */
-function graph(analysis, mod, steps, frameOf, go) {
-  const W = 600, H = 140, pad = 8;
-  const values = analysis.seats.flatMap((seat) => seat.moves.flatMap((m) => [m.value_played, m.value_best]));
-  let lo = Math.min(...values), hi = Math.max(...values);
-  if (isShare(analysis.scale)) { lo = 0; hi = 1; }
-  if (hi - lo < 1e-9) hi = lo + 1;
-  const x = (frame) => pad + (W - 2 * pad) * (frame / Math.max(1, steps));
-  const y = (v) => H - pad - (H - 2 * pad) * ((v - lo) / (hi - lo));
-  const better = analysis.scale.higher_is_better !== false;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "analysis-graph", role: "img", "data-testid": "analysis-graph",
-    "aria-label": t("Evaluation graph: each player's value after each of their moves") });
-  svg.append(s("rect", { x: 0, y: 0, width: W, height: H, class: "graph-bg" }));
-  analysis.seats.forEach((seat) => {
-    const colour = seatFill(mod, seat.seat, analysis.seats.length);
-    const points = seat.moves.map((m) => `${x(frameOf(m)).toFixed(1)},${y(m.value_played).toFixed(1)}`).join(" ");
-    svg.append(s("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, "data-seat": String(seat.seat) }));
-    for (const m of seat.moves.filter((move) => move.mark)) {
-      const dot = s("circle", { cx: x(frameOf(m)), cy: y(m.value_played), r: m.mark === "blunder" ? 6 : m.mark === "mistake" ? 5 : 4,
-        class: `graph-mark mark-${m.mark}`, stroke: colour, "data-testid": "graph-mark" });
-      dot.addEventListener("click", () => go(frameOf(m)));
-      dot.append(s("title", {}, `${MARK_WORDS()[m.mark]}: ${m.played}`));
-      svg.append(dot);
-    }
-  });
-  if (!better) svg.classList.add("lower-is-better");
-  const now = s("line", { x1: x(0), x2: x(0), y1: 0, y2: H, class: "graph-now" });
-  svg.append(now);
-  svg.moveTo = (frame) => { now.setAttribute("x1", x(frame)); now.setAttribute("x2", x(frame)); };
-  return svg;
 }
