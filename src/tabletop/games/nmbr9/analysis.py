@@ -32,6 +32,7 @@ from typing import Any
 
 from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
+from ...i18n import N_
 from .bots.compiled import KERNEL, kernel
 from .bots.planner import THREADS  # also sets up the kernel's tile shapes
 from .records import Recorder, replay, same_deal
@@ -230,7 +231,7 @@ def hindsight(record: JSON, budget: int, seed: int = 0) -> JSON:
 
 
 #: The hindsight game's one seat in its record (the page translates it: a bot's name).
-HINDSIGHT_PLAYER = "Hindsight"
+HINDSIGHT_PLAYER = N_("Hindsight")
 
 
 def hindsight_record(record: JSON, rounds: list[dict[str, Any]]) -> JSON:

@@ -1,11 +1,13 @@
 // The replay viewer: frames of a finished game (uploaded record or stored game),
-// stepped with buttons, a slider and the arrow keys, drawn by the game's own board.
+// stepped with buttons, a slider and the arrow keys, drawn by the game's own board;
+// a stored game can show a second one under its board, stepped with it (replay_beside.js).
 import { t, tn } from "./i18n.js";
 import { announce } from "./announce.js";
 import { api, gameTypes, partsText } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
 import { analysisPanel } from "./analysis.js";
+import { BesideBoard, fetchBeside, frameState, isBesideKind } from "./replay_beside.js";
 import { toast } from "./toast.js";
 import { clear, h, offerColourSymbols, s } from "./util.js";
 
@@ -30,6 +32,9 @@ export async function showReplay(root, gameId, navigate) {
     try {
       const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
       await open(data, t("Game {id}", { id: gameId }));
+      // ?beside=hindsight, or ?beside=bot&day=YYYY-MM-DD (the daily page's link)
+      const asked = new URLSearchParams(location.search);
+      if (isBesideKind(asked.get("beside"))) viewer.openBeside(asked.get("beside"), asked.get("day"));
     } catch (err) {
       clear(page);
       page.append(h("section", { class: "card narrow center", "data-testid": "replay-error" },
@@ -125,7 +130,10 @@ class ReplayViewer {
       this.counter);
     root.append(this.bar);
     // a stored game can be analysed: the panel sits between the controls and the board
-    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i) }) : null;
+    this.gameId = gameId;
+    this.type = data.game;
+    this.beside = null; // a second game stepped with this one (replay_beside.js)
+    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i), besides: (kind) => this.openBeside(kind) }) : null;
     if (this.analysis) root.append(this.analysis.el);
     this.screen = new GameScreen(root, mod, { replay: true });
     this.onKey = (e) => {
@@ -148,28 +156,32 @@ class ReplayViewer {
       ? (this.rounds ? tn("Start · {n} round", "Start · {n} rounds", n) : tn("Start · {n} turn", "Start · {n} turns", n))
       : (this.rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n }));
     const frame = this.frames[this.index];
-    const view = frame.view;
-    const count = this.mod.seatCount ? this.mod.seatCount(view) : view.seats.length;
-    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || t("Seat {n}", { n: seat + 1 }), kind: this.bots[seat] ? "bot" : "human", bot: null, online: true }));
-    this.screen.update({
-      type: "state",
-      game: { id: null, type: this.mod.name, title: t("Replay"), seats },
-      ply: this.index,
-      to_move: view.over || view.current_seat === undefined ? null : view.current_seat,
-      active: [],
-      over: view.over,
-      you: [],
-      acting: null,
-      thinking: null,
-      view,
-      choices: [],
-      log: frame.log,
-      result: view.result || null,
-      undo: false,
-      record: null,
-    });
+    this.screen.update(frameState(this.mod, frame, this.index, this.players, this.bots, t("Replay")));
+    this.beside?.go(this.index);
     this.analysis?.showFrame(this.index);
     announce(this.sentence(frame, n), { moment: true }); // stepping on: the latest step
+  }
+
+  /** Show the companion ``kind`` (replay_beside.js) under your board, at this step;
+   * ``day``: the daily deal's, for the bot's game. */
+  async openBeside(kind, day = null) {
+    let found;
+    try {
+      found = await fetchBeside(kind, { gameId: this.gameId, type: this.type, day });
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    this.closeBeside();
+    this.beside = new BesideBoard(this.screen.main, this.mod, this.rounds, found.data, found.title,
+      { close: () => this.closeBeside(), step: (delta) => this.go(this.index + delta) });
+    this.beside.go(this.index);
+    this.beside.el.scrollIntoView({ block: "nearest" });
+  }
+
+  closeBeside() {
+    this.beside?.destroy();
+    this.beside = null;
   }
 
   /** What a screen reader hears at a step: the turn and its move (the log's own words). */
@@ -192,6 +204,7 @@ class ReplayViewer {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.closeBeside();
     this.analysis?.destroy();
     this.analysis?.el.remove();
     this.screen.destroy();
