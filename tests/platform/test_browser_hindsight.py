@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from novaluna import test_browser_axe as axe_checks
+
 from browser_support import (
     SIZES,
     api,
@@ -30,7 +32,14 @@ from browser_support import (
 sync_api = pytest.importorskip("playwright.sync_api")
 
 #: A small analysis budget and a quick daily bot: the page is tested, not the search.
-OPTIONS = ("--analysis-budget", "8", "--daily-bot", "nmbr9=greedy")
+OPTIONS = (
+    "--analysis-budget",
+    "8",
+    "--daily-bot",
+    "nmbr9=greedy",
+    "--daily-bot",
+    "nova-luna=greedy",
+)
 LABELS = {
     "en": ("Replay the hindsight game", "The best game with hindsight", "Replay the bot's game"),
     "de": (
@@ -128,9 +137,10 @@ def test_step_through_the_hindsight_game_beside_yours_to_its_score(
         beside.wait_for(state="detached")
 
 
-def play_daily(server: str) -> tuple[str, str]:
-    """Today's NMBR 9 deal played to its end without an account: its id and seat link."""
-    made = api(server, "/api/daily/nmbr9", {})
+def play_daily(server: str, kind: str) -> tuple[str, str]:
+    """Today's deal of ``kind`` played to its end without an account: its id and seat
+    link."""
+    made = api(server, f"/api/daily/{kind}", {})
     game_id, token = made["id"], made["seats"][0]["token"]
     while not (state := api(server, f"/api/games/{game_id}", token=token))["over"]:
         move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
@@ -138,14 +148,12 @@ def play_daily(server: str) -> tuple[str, str]:
     return game_id, made["seats"][0]["link"]
 
 
-@pytest.fixture(scope="module")
-def daily(server: str) -> tuple[str, str, int]:
+def finished_daily(server: str, kind: str) -> tuple[str, str, int]:
     """A finished uncounted daily game, its seat link and the bot's score on the deal."""
-    game_id, link = play_daily(server)
-    day = datetime.now(UTC).date().isoformat()
+    game_id, link = play_daily(server, kind)
     board = wait_for(
         lambda: (
-            (b := api(server, f"/api/daily/nmbr9/{day}?game={game_id}"))["planner"]["status"]
+            (b := api(server, f"/api/daily/{kind}/{today()}?game={game_id}"))["planner"]["status"]
             == "done"
             and b
         )
@@ -153,10 +161,18 @@ def daily(server: str) -> tuple[str, str, int]:
     return game_id, link, board["planner"]["score"]
 
 
-def remember_daily(page: Any, game_id: str, link: str) -> None:
+@pytest.fixture(scope="module")
+def daily(server: str) -> tuple[str, str, int]:
+    return finished_daily(server, "nmbr9")
+
+
+def today() -> str:
+    return datetime.now(UTC).date().isoformat()
+
+
+def remember_daily(page: Any, game_id: str, link: str, kind: str = "nmbr9") -> None:
     """This browser played the day's game (as the Daily page remembers it on Play)."""
-    day = datetime.now(UTC).date().isoformat()
-    entry = json.dumps({f"nmbr9 {day}": {"id": game_id, "link": link}})
+    entry = json.dumps({f"{kind} {today()}": {"id": game_id, "link": link}})
     page.add_init_script(f"localStorage.setItem('tabletop.daily.v1', {json.dumps(entry)})")
 
 
@@ -187,6 +203,34 @@ def test_step_through_the_daily_bots_game_beside_yours_to_its_score(
         shot(page, f"hindsight-daily-bot-{size}", full_page=True)
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+def test_step_through_the_nova_luna_daily_bots_game_to_its_end(
+    browser: Any, server: str, size: str
+) -> None:
+    """Nova Luna has no hindsight game, but the bot's game replays beside yours; the
+    two take different numbers of turns, and the steps run to the longer's end."""
+    game_id, link, score = finished_daily(server, "nova-luna")
+    bot = api(server, f"/api/daily/nova-luna/{today()}/bot?game={game_id}")
+    turns = len(bot["frames"]) - 1
+    with checked_page(browser, **SIZES[size]) as page:
+        remember_daily(page, game_id, link, "nova-luna")
+        page.goto(f"{server}/daily")
+        offer = page.get_by_test_id("daily-replay-bot-nova-luna")
+        offer.wait_for()
+        offer.scroll_into_view_if_needed()
+        press(page, size, "[data-testid=daily-replay-bot-nova-luna]")
+        page.get_by_test_id("replay-beside").wait_for()
+        title = page.get_by_test_id("replay-beside-title").inner_text()
+        assert title.endswith(f", {score}") and "solo" not in title
+        step_to(page, size, "replay-last", f"Turn {turns} of {turns}")
+        mine = len(api(server, f"/api/games/{game_id}/replay")["frames"]) - 1
+        last = max(mine, turns)
+        assert page.get_by_test_id("replay-slider").get_attribute("max") == str(last)
+        assert page.get_by_test_id("replay-counter").inner_text() == f"Turn {mine} of {mine}"
+        assert no_horizontal_overflow(page)
+        shot(page, f"hindsight-daily-bot-nova-luna-{size}", full_page=True)
+
+
 @pytest.mark.parametrize("lang", ["de", "nl"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_replay_offers_speak_german_and_dutch(
@@ -196,6 +240,7 @@ def test_the_replay_offers_speak_german_and_dutch(
     daily: tuple[str, str, int],
     size: str,
     lang: str,
+    axe_script: str,
 ) -> None:
     (game_id, score), (daily_id, link, _) = analysed, daily
     offer_text, title, bot_link = LABELS[lang]
@@ -211,7 +256,7 @@ def test_the_replay_offers_speak_german_and_dutch(
         page.get_by_test_id("replay-beside").wait_for()
         heading = page.get_by_test_id("replay-beside-title").inner_text()
         assert heading == f"{title}: {score}"
-        shot(page, f"hindsight-replay-{lang}-{size}", full_page=True)
+        axe_checks.check_axe(page, axe_script, f"hindsight-axe-{lang}-{size}")  # shoots too
         page.goto(f"{server}/daily")
         daily_offer = page.get_by_test_id("daily-replay-bot-nmbr9")
         daily_offer.wait_for()

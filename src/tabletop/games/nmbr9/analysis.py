@@ -230,7 +230,8 @@ def hindsight(record: JSON, budget: int, seed: int = 0) -> JSON:
     return {**shown, "record": game}
 
 
-#: The hindsight game's one seat in its record (the page translates it: a bot's name).
+#: The hindsight game's one seat in its record (the page translates it as it does a
+#: bot's name; German and Dutch call it the clairvoyant: it knew the card order).
 HINDSIGHT_PLAYER = N_("Hindsight")
 
 

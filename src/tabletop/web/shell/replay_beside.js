@@ -99,6 +99,11 @@ export class BesideBoard {
     this.board.update(frameState(this.mod, this.frames[shown], shown, this.names, this.bots, this.title));
   }
 
+  /** What a screen reader hears at a step past the end of your game. */
+  said() {
+    return t("{title}: {step}", { title: this.title, step: this.counter.textContent });
+  }
+
   destroy() {
     this.board.destroy?.();
     this.el.remove();
