@@ -33,6 +33,7 @@ from ..core.web import JSON
 from .authority import Authority
 from .botpool import BotPool
 from .errors import ApiError, reading
+from .replays import companion, off_loop
 from .room import Room
 from .storage import GameStore
 from .sync import ANALYSIS, Leases
@@ -122,6 +123,19 @@ class Analyst:
             raise ApiError(
                 404, "the board of move {index} cannot be drawn: {reason}", index=index, reason=err
             ) from None
+
+    async def hindsight_game(self, game_id: str) -> JSON:
+        """The best game with hindsight as replay frames (``replays.companion``), from
+        the record the stored analysis keeps of it."""
+        shown = self.status(game_id)
+        if shown["status"] != "done":
+            raise ApiError(409, "the game's analysis is not finished")
+        best = shown["analysis"].get("hindsight")
+        record = best.get("record") if isinstance(best, dict) else None
+        if not isinstance(record, dict):
+            raise ApiError(404, "this game's analysis has no hindsight game to replay")
+        game = (await self.authority.fresh(game_id)).type
+        return await off_loop(lambda: companion(game, record, best["score"]))
 
     def start(self, game_id: str) -> None:
         """Work the analysis out here unless this process already does."""

@@ -1,8 +1,10 @@
 """The HTTP API of post-game analyses: ask for one (``POST``), read it (``GET``).
 
 A finished game is analysed once, in the background (``analyses.Analyst``); every
-later viewer reads the stored analysis. Finished games' records are public to
-whoever has the game's address, and so are their analyses.
+later viewer reads the stored analysis, and the best game with hindsight where the
+game has one (``GET .../hindsight``: its frames, for the replay page to step through
+beside the game). Finished games' records are public to whoever has the game's
+address, and so are their analyses.
 """
 
 from __future__ import annotations
@@ -33,8 +35,14 @@ async def _boards(request: Request) -> Response:
     return JSONResponse(await hub_of(request).analyst.boards(request.path_params["game_id"], index))
 
 
+async def _hindsight(request: Request) -> Response:
+    game_id = request.path_params["game_id"]
+    return JSONResponse(await hub_of(request).analyst.hindsight_game(game_id))
+
+
 ROUTES: list[BaseRoute] = [
     Route("/api/games/{game_id}/analysis", _request, methods=["POST"]),
     Route("/api/games/{game_id}/analysis", _read, methods=["GET"]),
     Route("/api/games/{game_id}/analysis/{index}", _boards, methods=["GET"]),
+    Route("/api/games/{game_id}/hindsight", _hindsight, methods=["GET"]),
 ]

@@ -10,8 +10,9 @@ The board ranks the finished counted attempts by the game's ``Outcome`` (its
 ``lower_is_better`` decides the order; equal scores share a rank). Beside it, once
 the player has finished, the score of the game's strongest solo bot on the same deal
 (``GameType.daily_bot``), played move by move in the bot pool in the background and
-kept per game and day, and the best game with hindsight where the game's analyser
-offers one (``hindsight``).
+kept per game and day with its record (``bot_game``: its frames, for the replay page
+to step through beside yours), and the best game with hindsight where the game's
+analyser offers one (``hindsight``).
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ from ..core.web import JSON, BotLimits, WebGame
 from ..daily import Deal, deal, ranked
 from ..i18n import Part, fill
 from .errors import ApiError, reading
+from .replays import companion, off_loop
 from .room import Room, Rooms
 from .rows import Account
 from .scheduling import Scheduler, derived_seed
-from .setup import check_setup, created_seat
+from .setup import bot_labels, check_setup, created_seat
 from .storage import GameStore
 from .writes import CreateGame, StartDaily, Write
 
@@ -172,10 +174,14 @@ class Dailies:
             return self._yours(mine[0].game_id, True, day)
         if own_game is None:
             return None
-        row = reading(self.store.game, own_game) if len(own_game) < 40 else None
+        self._check_of_deal(game, day, own_game)
+        return self._yours(own_game, False, day)
+
+    def _check_of_deal(self, game: WebGame, day: date, game_id: str) -> None:
+        """404 unless ``game_id`` is a game of ``day``'s deal."""
+        row = reading(self.store.game, game_id) if len(game_id) < 40 else None
         if row is None or row.type != game.name or row.seed != deal(game, day).seed:
             raise ApiError(404, "that game is not one of this day's challenge")
-        return self._yours(own_game, False, day)
 
     def _yours(self, game_id: str, counted: bool, day: date) -> JSON:
         room = self.rooms.room(game_id)
@@ -204,6 +210,27 @@ class Dailies:
                 score, outcome.length, outcome.lower_is_better, list(share)
             )
         return self._finished[game_id]
+
+    async def bot_game(self, game: WebGame, day: date, own_game: str | None) -> JSON:
+        """The daily bot's game on ``day``'s deal as replay frames, for the player of
+        ``own_game`` (a finished game of that deal: like its score, the bot's game shows
+        the deal only after yours)."""
+        if own_game is None:
+            raise ApiError(400, "name your finished game of this deal: ?game=ID")
+        self._check_of_deal(game, day, own_game)
+        room = self.rooms.room(own_game)
+        if not room.match.is_over() or room.row.abandoned:
+            raise ApiError(409, "the bot's game is shown once yours is over")
+        key = (game.name, day.isoformat())
+        shown = _status(self._task(("bot", *key), lambda: self._bot_game(game, day)))
+        record = self._bot_records.get(key)
+        if shown["status"] == "failed":
+            raise ApiError(409, "the strong bot's game could not be worked out; try again")
+        if shown["status"] != "done" or record is None:
+            raise ApiError(409, "the strong bot is still playing this deal; look again in a minute")
+        spec = record["players"][0]
+        named = {**record, "players": [bot_labels(game).get(spec, spec)]}
+        return await off_loop(lambda: companion(game, named, shown["score"]))
 
     # -- the bot's game and hindsight, worked out in the background ------------------------
 

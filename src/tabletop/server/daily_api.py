@@ -7,7 +7,10 @@
   later call; else, or for an earlier day, an uncounted practice game;
 * ``GET  /api/daily/{game}/{day}`` (``?game=ID``: your uncounted game of that deal) —
   the day's results, best first, with ``you`` and, once you finished, ``planner`` (the
-  game's strongest solo bot on the same deal) and ``hindsight`` (where the game has it).
+  game's strongest solo bot on the same deal) and ``hindsight`` (where the game has it);
+* ``GET  /api/daily/{game}/{day}/bot?game=ID`` — the bot's game on that deal as replay
+  frames, once your game ``ID`` of that deal is over (the replay page shows it beside
+  yours).
 """
 
 from __future__ import annotations
@@ -85,8 +88,16 @@ async def _board(request: Request) -> Response:
     return JSONResponse(board)
 
 
+async def _bot_game(request: Request) -> Response:
+    game = _game(request)
+    day = _day(request.path_params["day"], today())
+    own = request.query_params.get("game")
+    return JSONResponse(await hub_of(request).dailies.bot_game(game, day, own))
+
+
 ROUTES: list[BaseRoute] = [
     Route("/api/daily", _today),
     Route("/api/daily/{game}", _play, methods=["POST"]),
     Route("/api/daily/{game}/{day}", _board),
+    Route("/api/daily/{game}/{day}/bot", _bot_game),
 ]

@@ -37,6 +37,15 @@ from .openapi_schemas import (
 )
 
 A_GAME = "/api/games/{game_id}"
+#: A game the replay page steps through beside a stored one (``replays.companion``).
+COMPANION = obj(
+    ("game", "frames", "bots", "score"),
+    game=text(),
+    players=arr(text()),
+    frames=arr(),
+    bots=arr(boolean()),
+    score={"type": "number"},
+)
 OF_A_NEW_GAME = (
     ("GET", A_GAME),
     ("POST", A_GAME + "/actions"),
@@ -195,6 +204,14 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         NOBODY,
         ok=ANY_OBJECT,
     ),
+    ("GET", "/api/games/{game_id}/hindsight"): op(
+        "The best game with hindsight as replay frames, from a finished analysis",
+        ANALYSIS,
+        NOBODY,
+        ok=COMPANION,
+        description="404 where the game's analysis has no hindsight game (Nova Luna), "
+        "409 while the analysis runs.",
+    ),
     # -- the daily challenge (daily_api.py)
     ("GET", "/api/daily"): op(
         "Today's deal of every game",
@@ -223,5 +240,13 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         ANYONE,
         params=(query("game", text(), "your uncounted game of that deal"),),
         ok=ANY_OBJECT,
+    ),
+    ("GET", "/api/daily/{game}/{day}/bot"): op(
+        "The daily bot's game on a day's deal as replay frames, once yours is over",
+        DAILY,
+        ANYONE,
+        params=({**query("game", text(), "your finished game of that deal"), "required": True},),
+        ok=COMPANION,
+        description="409 while your game or the bot's is not over.",
     ),
 }

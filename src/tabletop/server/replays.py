@@ -24,7 +24,10 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from ..core.game import GameType
 
 T = TypeVar("T")
 
@@ -36,6 +39,22 @@ _thread = ThreadPoolExecutor(1, thread_name_prefix="tabletop-replays")
 async def off_loop(work: Callable[[], T]) -> T:
     """``work()`` on the replay thread (the event loop switches back every few ms)."""
     return await asyncio.get_running_loop().run_in_executor(_thread, work)
+
+
+def companion(game: GameType, record: dict[str, Any], score: float) -> dict[str, Any]:
+    """The frames of a game the replay page steps through beside a stored one (the
+    best game with hindsight, the daily bot's game): like a stored game's replay, its
+    seats marked as bots (their names are msgids the page translates) and with the
+    ``score`` it is shown for. ``record`` is replayed, so every move is checked again."""
+    players = list(record["players"])
+    frames = game.replay(record)
+    return {
+        "game": game.name,
+        "players": players,
+        "frames": frames,
+        "bots": [True] * len(players),
+        "score": score,
+    }
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,8 @@ from ...core.errors import RecordError
 from ...i18n import N_, Part, part
 from .bots.compiled import KERNEL, kernel
 from .bots.planner import THREADS  # also sets up the kernel's tile shapes
-from .records import Recorder, replay
-from .rules import CANONICAL, Board, Place, State, View
+from .records import Recorder, replay, same_deal
+from .rules import CANONICAL, Place, State, View
 
 #: Losses in points of expected final score; measured in docs/analysis-nmbr9.md
 #: (the planner's own moves rarely lose 3, greedy's level-0 mistakes lose 5-15).
@@ -258,20 +258,29 @@ def hindsight(record: JSON, budget: int, seed: int = 0) -> JSON:
         {"card": card, "rotation": r, "x": x, "y": y, "level": level}
         for card, (r, x, y, level) in zip(cards, placements, strict=True)
     ]
-    if _replayed_score(rounds) != score:  # the kernel is checked against the engine
+    game = hindsight_record(record, rounds)
+    if game["result"]["scores"] != [score]:  # the kernel is checked against the engine
         raise RuntimeError("the hindsight game does not replay in the engine")
-    return {"score": score, "rounds": rounds, "scores": scores, "found_by": found_by}
+    shown = {"score": score, "rounds": rounds, "scores": scores, "found_by": found_by}
+    return {**shown, "record": game}
 
 
-def _replayed_score(rounds: list[dict[str, Any]]) -> int:
-    """The score of ``rounds`` laid by the engine (``IllegalActionError`` if one is
-    illegal or lies on another level than stated)."""
-    board = Board()
+#: The hindsight game's one seat in its record (the page translates it as it does a
+#: bot's name; German and Dutch call it the clairvoyant: it knew the card order).
+HINDSIGHT_PLAYER = N_("Hindsight")
+
+
+def hindsight_record(record: JSON, rounds: list[dict[str, Any]]) -> JSON:
+    """The hindsight game as a record of its own: one seat on ``record``'s deal placing
+    ``rounds``, each laid by the engine (``IllegalActionError`` if one is illegal,
+    ``RuntimeError`` if it lies on another level than stated), so that the replay
+    page steps through it like any finished game."""
+    game = same_deal(record, [HINDSIGHT_PLAYER])
     for entry in rounds:
-        placed = board.place(entry["card"], entry["rotation"], entry["x"], entry["y"])
+        placed = game.apply(Place(entry["rotation"], entry["x"], entry["y"]))
         if placed.level != entry["level"]:
             raise RuntimeError(f"hindsight: {entry} lies on level {placed.level}")
-    return board.score
+    return game.to_record()
 
 
 ANALYSER = Nmbr9Analyser()

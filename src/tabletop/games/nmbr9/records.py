@@ -175,6 +175,16 @@ def result_json(state: State) -> dict[str, Any]:
     }
 
 
+def same_deal(record: Any, players: list[str]) -> Recorder:
+    """A new game of ``record``'s deal (its deck and removed cards) for ``players``, no
+    round played yet: another game on the same cards, e.g. the best with hindsight."""
+    game, _, seed = _header(record)
+    solo = Game(players=len(players), remove=game.remove)
+    state = _initial_state(solo, record, None)
+    state.game = solo
+    return Recorder(state, players, seed=seed, created=record.get("created"))
+
+
 # -- replay -------------------------------------------------------------------------
 
 

@@ -10,7 +10,7 @@ import { clear, h } from "./util.js";
 const POLL_MS = 1500;
 
 /** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move. */
-export function analysisPanel({ gameId, mod, players, frames, go }) {
+export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
   const body = h("div", { class: "analysis-body", "aria-live": "polite" });
   const el = h("section", { class: "card analysis", "data-testid": "analysis", "aria-labelledby": "analysis-title" },
     h("h2", { id: "analysis-title" }, t("Analysis")), body);
@@ -77,7 +77,7 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
     detail = h("p", { class: "analysis-detail", "data-testid": "analysis-detail" });
     body.append(graph(shown, mod, frames.length - 1, moveFrame, go),
       h("div", { class: "analysis-seats" }, ...shown.seats.map((seat) => seatCard(seat, scale))),
-      ...[hindsightLine(shown)].filter(Boolean), detail);
+      ...[hindsightLine(shown, besides)].filter(Boolean), detail);
     showFrame(currentFrame);
   }
 
@@ -162,9 +162,14 @@ export function analysisPanel({ gameId, mod, players, frames, go }) {
   return { el, showFrame, destroy: () => clearTimeout(timer) };
 }
 
-function hindsightLine(analysis) {
+/** The best game with hindsight: its score and, where the analysis kept the game (its
+ * record), a button that shows it under your board, stepped with your game. */
+function hindsightLine(analysis, besides) {
   const best = analysis.hindsight;
   if (!best) return null;
+  const replay = best.record && besides
+    ? h("button", { class: "btn small", "data-testid": "replay-hindsight", onclick: () => besides("hindsight") }, t("Replay the hindsight game"))
+    : null;
   return h("p", { class: "analysis-hindsight", "data-testid": "analysis-hindsight" },
-    t("With hindsight, the best this deal allowed: {score}.", { score: best.score }));
+    t("With hindsight, the best this deal allowed: {score}.", { score: best.score }), " ", replay);
 }

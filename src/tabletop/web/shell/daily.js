@@ -146,6 +146,7 @@ function afterYourGame(board, game) {
       : planner.status === "running" ? t("The strong bot is still playing this deal; look again in a minute.")
         : t("The strong bot's game could not be worked out.");
   if (botLine) parts.push(h("p", { "data-testid": `daily-planner-${game}` }, botLine));
+  if (planner && planner.status === "done") parts.push(botReplayLink(board, game));
   // The best game with hindsight (knowing the hidden order), where the game's analyser
   // offers it: shown here when the server sends it, nothing otherwise.
   const best = board.hindsight;
@@ -155,6 +156,12 @@ function afterYourGame(board, game) {
   const you = board.you;
   if (you.share) parts.push(shareBox(you.share, game));
   return parts;
+}
+
+/** Your game's replay with the bot's game under it, stepped together (replay_beside.js). */
+function botReplayLink(board, game) {
+  const href = `/replay/${encodeURIComponent(board.you.game)}?beside=bot&day=${encodeURIComponent(board.day)}`;
+  return h("p", {}, h("a", { class: "btn small", href, "data-testid": `daily-replay-bot-${game}` }, t("Replay the bot's game beside yours")));
 }
 
 function shareBox(lines, game) {

@@ -1,11 +1,13 @@
 // The replay viewer: frames of a finished game (uploaded record or stored game),
-// stepped with buttons, a slider and the arrow keys, drawn by the game's own board.
+// stepped with buttons, a slider and the arrow keys, drawn by the game's own board;
+// a stored game can show a second one under its board, stepped with it (replay_beside.js).
 import { t, tn } from "./i18n.js";
 import { announce } from "./announce.js";
 import { api, gameTypes, partsText } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
 import { analysisPanel } from "./analysis.js";
+import { BesideBoard, fetchBeside, frameState, isBesideKind } from "./replay_beside.js";
 import { toast } from "./toast.js";
 import { clear, h, offerColourSymbols, s } from "./util.js";
 
@@ -30,6 +32,9 @@ export async function showReplay(root, gameId, navigate) {
     try {
       const data = await api(`/api/games/${encodeURIComponent(gameId)}/replay`);
       await open(data, t("Game {id}", { id: gameId }));
+      // ?beside=hindsight, or ?beside=bot&day=YYYY-MM-DD (the daily page's link)
+      const asked = new URLSearchParams(location.search);
+      if (isBesideKind(asked.get("beside"))) viewer.openBeside(asked.get("beside"), asked.get("day"));
     } catch (err) {
       clear(page);
       page.append(h("section", { class: "card narrow center", "data-testid": "replay-error" },
@@ -121,16 +126,19 @@ class ReplayViewer {
         btn(icon("M16 5l-10 7 10 7z"), "replay-prev", t("Previous (←)"), () => this.go(this.index - 1)),
         this.slider,
         btn(icon("M8 5l10 7-10 7z"), "replay-next", t("Next (→)"), () => this.go(this.index + 1)),
-        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", t("Last (End)"), () => this.go(n))),
+        btn(icon("M18 5v14M5 5l10 7-10 7z"), "replay-last", t("Last (End)"), () => this.go(Infinity))),
       this.counter);
     root.append(this.bar);
     // a stored game can be analysed: the panel sits between the controls and the board
-    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i) }) : null;
+    this.gameId = gameId;
+    this.type = data.game;
+    this.beside = null; // a second game stepped with this one (replay_beside.js)
+    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i), besides: (kind) => this.openBeside(kind) }) : null;
     if (this.analysis) root.append(this.analysis.el);
     this.screen = new GameScreen(root, mod, { replay: true });
     this.onKey = (e) => {
       if (e.target.closest && e.target.closest("input[type=text], textarea")) return;
-      const moves = { ArrowRight: this.index + 1, ArrowLeft: this.index - 1, Home: 0, End: n, PageDown: this.index + 10, PageUp: this.index - 10 };
+      const moves = { ArrowRight: this.index + 1, ArrowLeft: this.index - 1, Home: 0, End: Infinity, PageDown: this.index + 10, PageUp: this.index - 10 };
       if (e.key in moves) {
         e.preventDefault();
         this.go(moves[e.key]);
@@ -142,39 +150,51 @@ class ReplayViewer {
 
   go(i) {
     const n = this.frames.length - 1;
-    this.index = Math.max(0, Math.min(n, i));
+    // with a longer game beside (a Nova Luna bot's), the steps run to its end and
+    // this game stays on its last
+    const last = Math.max(n, this.beside ? this.beside.frames.length - 1 : 0);
+    this.index = Math.max(0, Math.min(last, i));
+    const own = Math.min(this.index, n);
+    this.slider.max = String(last);
     this.slider.value = String(this.index);
-    this.counter.textContent = this.index === 0
+    this.counter.textContent = own === 0
       ? (this.rounds ? tn("Start · {n} round", "Start · {n} rounds", n) : tn("Start · {n} turn", "Start · {n} turns", n))
-      : (this.rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n }));
-    const frame = this.frames[this.index];
-    const view = frame.view;
-    const count = this.mod.seatCount ? this.mod.seatCount(view) : view.seats.length;
-    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: this.players[seat] || t("Seat {n}", { n: seat + 1 }), kind: this.bots[seat] ? "bot" : "human", bot: null, online: true }));
-    this.screen.update({
-      type: "state",
-      game: { id: null, type: this.mod.name, title: t("Replay"), seats },
-      ply: this.index,
-      to_move: view.over || view.current_seat === undefined ? null : view.current_seat,
-      active: [],
-      over: view.over,
-      you: [],
-      acting: null,
-      thinking: null,
-      view,
-      choices: [],
-      log: frame.log,
-      result: view.result || null,
-      undo: false,
-      record: null,
-    });
-    this.analysis?.showFrame(this.index);
-    announce(this.sentence(frame, n), { moment: true }); // stepping on: the latest step
+      : (this.rounds ? t("Round {i} of {n}", { i: own, n }) : t("Turn {i} of {n}", { i: own, n }));
+    const frame = this.frames[own];
+    this.screen.update(frameState(this.mod, frame, own, this.players, this.bots, t("Replay")));
+    this.beside?.go(this.index);
+    this.analysis?.showFrame(own);
+    // stepping on: the latest step (past this game's end, the step of the game beside)
+    announce(this.index > n ? this.beside.said() : this.sentence(frame, n, own), { moment: true });
+  }
+
+  /** Show the companion ``kind`` (replay_beside.js) under your board, at this step;
+   * ``day``: the daily deal's, for the bot's game. */
+  async openBeside(kind, day = null) {
+    let found;
+    try {
+      found = await fetchBeside(kind, { gameId: this.gameId, type: this.type, day });
+    } catch (err) {
+      toast(err.message, "error");
+      return;
+    }
+    this.beside?.destroy();
+    this.beside = new BesideBoard(this.screen.main, this.mod, this.rounds, found.data, found.title,
+      { close: () => this.closeBeside(), step: (delta) => this.go(this.index + delta) });
+    this.go(this.index); // the steps may now run further: the slider's end moves
+    this.beside.el.scrollIntoView({ block: "nearest" });
+  }
+
+  closeBeside() {
+    if (!this.beside) return;
+    this.beside.destroy();
+    this.beside = null;
+    this.go(this.index); // back within this game's own steps
   }
 
   /** What a screen reader hears at a step: the turn and its move (the log's own words). */
-  sentence(frame, n) {
-    if (this.index === 0) {
+  sentence(frame, n, index) {
+    if (index === 0) {
       return this.rounds ? tn("Start of the game: {n} round.", "Start of the game: {n} rounds.", n)
         : tn("Start of the game: {n} turn.", "Start of the game: {n} turns.", n);
     }
@@ -182,7 +202,7 @@ class ReplayViewer {
     const name = (i) => (this.players[i] ? (this.bots[i] ? t(this.players[i]) : this.players[i]) : t("Seat {n}", { n: i + 1 }));
     const said = this.mod.moveSentence ? this.mod.moveSentence(entry, name) : partsText(entry.parts, entry.text);
     // an entry of one seat names it; one of everybody (a round of NMBR 9) does not
-    const step = this.rounds ? t("Round {i} of {n}", { i: this.index, n }) : t("Turn {i} of {n}", { i: this.index, n });
+    const step = this.rounds ? t("Round {i} of {n}", { i: index, n }) : t("Turn {i} of {n}", { i: index, n });
     // a game may word the whole step itself (NMBR 9: "Round 3 of 20, the 7: Ann placed …")
     const own = this.mod.replaySentence ? this.mod.replaySentence(entry, name, n) : null;
     if (own) return frame.view.over ? t("{move}. Game over.", { move: own }) : t("{move}.", { move: own });
@@ -192,6 +212,7 @@ class ReplayViewer {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.beside?.destroy();
     this.analysis?.destroy();
     this.analysis?.el.remove();
     this.screen.destroy();
