@@ -128,6 +128,8 @@ class Analyst:
         """The best game with hindsight as replay frames (``replays.companion``), from
         the record the stored analysis keeps of it."""
         shown = self.status(game_id)
+        if shown["status"] == "none":
+            raise ApiError(404, "this game has not been analysed: ask for it with POST")
         if shown["status"] != "done":
             raise ApiError(409, "the game's analysis is not finished")
         best = shown["analysis"].get("hindsight")

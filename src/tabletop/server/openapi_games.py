@@ -209,8 +209,8 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         ANALYSIS,
         NOBODY,
         ok=COMPANION,
-        description="404 where the game's analysis has no hindsight game (Nova Luna), "
-        "409 while the analysis runs.",
+        description="404 where the game's analysis has no hindsight game (Nova Luna) "
+        "or nobody asked for an analysis, 409 while the analysis runs.",
     ),
     # -- the daily challenge (daily_api.py)
     ("GET", "/api/daily"): op(
