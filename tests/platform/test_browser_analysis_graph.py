@@ -274,5 +274,6 @@ def test_the_graph_is_drawn_from_the_first_judged_moves_while_the_rest_runs(
             )
             assert progress.count() == 0
             assert not _readout(page).endswith("not judged yet")
-    finally:
+    finally:  # the next test finds the gate open and no analysis of this one running
         gate.open()
+        _analysis_until(server, game_id, lambda shown: shown["status"] != "running")
