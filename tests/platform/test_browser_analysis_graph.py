@@ -223,6 +223,7 @@ def test_the_values_under_the_pointer_are_shown(
             )
         else:
             page.mouse.move(x, y)
+            assert page.locator(".graph-hover.shown").count() == 1  # a line marks the step
         assert _readout(page).startswith(f"Move {frame} of {steps}: ")
         shot(page, f"analysis-graph-pointer-{size}")
 

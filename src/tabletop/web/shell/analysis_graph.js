@@ -58,9 +58,9 @@ export function graph({ analysis, mod, names, steps, frameOf, go, partial = fals
       for (const m of seat.moves.filter((move) => move.mark)) marks.append(markOf(m, seat, colour, y, scale));
       legend.append(h("li", { "data-seat": String(seat.seat) }, h("span", { class: "graph-swatch", "aria-hidden": "true", style: { background: colour } }), name(seat)));
     });
-    const now = s("line", { x1: x(current), x2: x(current), y1: 0, y2: 100, class: "graph-now", "vector-effect": "non-scaling-stroke" });
-    lines.append(now);
-    drawn.now = now;
+    drawn.now = s("line", { y1: 0, y2: 100, class: "graph-now", "vector-effect": "non-scaling-stroke" });
+    drawn.hover = s("line", { y1: 0, y2: 100, class: "graph-hover", "vector-effect": "non-scaling-stroke" });
+    lines.append(drawn.now, drawn.hover);
     show();
   }
 
@@ -77,8 +77,10 @@ export function graph({ analysis, mod, names, steps, frameOf, go, partial = fals
   /** The readout and the slider's value: the frame under the pointer, else the replay's. */
   function show() {
     if (!drawn) return;
-    drawn.now.setAttribute("x1", x(current));
-    drawn.now.setAttribute("x2", x(current));
+    const at = (line, frame) => { line.setAttribute("x1", x(frame)); line.setAttribute("x2", x(frame)); };
+    at(drawn.now, current);
+    at(drawn.hover, hovered ?? current);
+    drawn.hover.classList.toggle("shown", hovered !== null && hovered !== current);
     focus.setAttribute("aria-valuenow", String(current));
     focus.setAttribute("aria-valuetext", valuesAt(current));
     readout.textContent = valuesAt(hovered ?? current);
@@ -87,6 +89,7 @@ export function graph({ analysis, mod, names, steps, frameOf, go, partial = fals
   /** Each seat's value after its latest move up to `frame`, the move at `frame` marked. */
   function valuesAt(frame) {
     const { shown, scale, isPartial, judgedTo } = drawn;
+    if (frame === 0) return t("Before the first move");
     const step = t("Move {i} of {n}", { i: frame, n: steps });
     if (isPartial && frame > judgedTo) return t("{step}: not judged yet", { step });
     const parts = shown.seats.map((seat) => {
