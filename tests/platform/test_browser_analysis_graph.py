@@ -124,6 +124,32 @@ def _ticks(page: Any) -> list[float]:
     return [value for _, value in sorted(found)]
 
 
+def _centre(box: dict[str, float] | None) -> tuple[float, float]:
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _away(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def _press_at(page: Any, size: str, point: tuple[float, float]) -> None:
+    """Tap on a phone, click on a desktop, at a point of the page."""
+    if size == "phone":
+        page.touchscreen.tap(*point)
+    else:
+        page.mouse.click(*point)
+
+
+def _wait_for_step(page: Any, frame: str | None) -> None:
+    """Until the replay (as the graph's slider tells it) is at ``frame``."""
+    page.wait_for_function(
+        "(frame) => document.querySelector('[data-testid=graph-focus]')"
+        ".getAttribute('aria-valuenow') === frame",
+        arg=frame,
+    )
+
+
 def _readout(page: Any) -> str:
     text: str = page.get_by_test_id("graph-readout").inner_text()
     return text
@@ -169,31 +195,28 @@ def test_marks_are_large_enough_to_tap_and_step_the_replay_there(
     least = 44 if size == "phone" else 24
     with _page(browser, size) as page:
         _open_graph(page, server, analysed["solo"])
+        page.get_by_test_id("graph-focus").scroll_into_view_if_needed()
         marks = page.get_by_test_id("graph-mark")
         assert marks.count() >= 1
         for box in (marks.nth(i).bounding_box() for i in range(marks.count())):
             assert box is not None and box["width"] >= least and box["height"] >= least
-        # a press near the edge of the target, well off the dot, still takes the mark
-        box = marks.first.bounding_box()
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        x += least / 2 - 2  # the largest dot reaches 9.5 px from its centre
-        taken = page.evaluate(
-            "([x, y]) => document.elementFromPoint(x, y)?.closest('[data-testid=graph-mark]')"
-            "?.dataset.frame ?? null",
-            [x, y],
-        )
-        assert taken is not None
-        if size == "phone":
-            page.touchscreen.tap(x, y)
-        else:
-            page.mouse.click(x, y)
-        focus = page.get_by_test_id("graph-focus")
-        page.wait_for_function(
-            "(frame) => document.querySelector('[data-testid=graph-focus]')"
-            ".getAttribute('aria-valuenow') === frame",
-            arg=taken,
-        )
-        assert focus.get_attribute("aria-valuenow") == taken
+        centres = [_centre(marks.nth(i).bounding_box()) for i in range(marks.count())]
+        frames = [marks.nth(i).get_attribute("data-frame") for i in range(marks.count())]
+        # every mark steps the replay to its move, even where targets overlap
+        for centre, frame in zip(centres, frames, strict=True):
+            _press_at(page, size, centre)
+            _wait_for_step(page, frame)
+        # a press near the edge of a target, well off its dot, takes the nearest mark: the
+        # mark's own on the side away from its neighbours
+        first = centres[0]
+        sides = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        reach = least / 2 - 2  # the largest dot reaches 9.5 px from its centre
+        edges = [(first[0] + dx * reach, first[1] + dy * reach) for dx, dy in sides]
+        edge = max(edges, key=lambda p: min(_away(p, c) for c in centres[1:]) if centres[1:] else 0)
+        nearest = min(range(len(centres)), key=lambda i: _away(edge, centres[i]))
+        assert _away(edge, centres[nearest]) <= least / 2
+        _press_at(page, size, edge)
+        _wait_for_step(page, frames[nearest])
         shot(page, f"analysis-graph-mark-{size}")
 
 
@@ -204,23 +227,26 @@ def test_the_values_under_the_pointer_are_shown(
     with _page(browser, size) as page:
         _open_graph(page, server, analysed["nmbr9"])
         focus = page.get_by_test_id("graph-focus")
+        focus.scroll_into_view_if_needed()
         steps = int(focus.get_attribute("aria-valuemax") or "0")
         box = focus.bounding_box()
         assert box is not None
-        # a point between marks: a quarter of the way along, on the lowest tick's line
-        x, y = box["x"] + box["width"] / 4, box["y"] + box["height"] - 2
-        if page.evaluate(
-            "([x, y]) => !!document.elementFromPoint(x, y)?.closest('.graph-mark')", [x, y]
-        ):
-            y = box["y"] + 2
+        # a point off every mark's target, a quarter of the way along
+        marks = page.get_by_test_id("graph-mark")
+        centres = [_centre(marks.nth(i).bounding_box()) for i in range(marks.count())]
+        reach = (44 if size == "phone" else 24) / 2 + 1
+        x = box["x"] + box["width"] / 4
+        free = [
+            (x, box["y"] + dy)
+            for dy in range(2, int(box["height"]) - 1, 4)
+            if all(_away((x, box["y"] + dy), c) > reach for c in centres)
+        ]
+        assert free, "every point a quarter of the way along is a mark's"
+        x, y = free[0]
         frame = math.floor(steps / 4 + 0.5)  # as the page rounds
         if size == "phone":
-            page.touchscreen.tap(x, y)  # a finger has no hover: the tap steps the replay
-            page.wait_for_function(
-                "(frame) => document.querySelector('[data-testid=graph-focus]')"
-                ".getAttribute('aria-valuenow') === frame",
-                arg=str(frame),
-            )
+            _press_at(page, size, (x, y))  # a finger has no hover: the tap steps the replay
+            _wait_for_step(page, str(frame))
         else:
             page.mouse.move(x, y)
             assert page.locator(".graph-hover.shown").count() == 1  # a line marks the step

@@ -69,8 +69,6 @@ export function graph({ analysis, mod, names, steps, frameOf, go, partial = fals
     const words = t("{mark}: {name}, {loss} {unit} lost", { mark: MARK_WORDS()[move.mark], name: name(seat), loss: fmt(move.loss, scale), unit: unitName(scale) });
     const mark = h("span", { class: `graph-mark mark-${move.mark}`, title: words, "data-testid": "graph-mark", "data-frame": String(frameOf(move)),
       style: { left: `${x(frameOf(move))}%`, top: `${y(move.value_played)}%`, "--seat": colour } }, h("span", { class: "graph-dot" }));
-    mark.addEventListener("click", (e) => { e.stopPropagation(); go(frameOf(move)); });
-    mark.addEventListener("pointerenter", () => { hovered = frameOf(move); show(); });
     return mark;
   }
 
@@ -110,9 +108,31 @@ export function graph({ analysis, mod, names, steps, frameOf, go, partial = fals
     return Math.max(0, Math.min(steps, Math.round(share * steps)));
   }
 
-  area.addEventListener("pointermove", (e) => { if (!e.target.closest(".graph-mark")) { hovered = frameAt(e); show(); } });
+  /** The mark whose target holds the pointer, the nearest if targets overlap (44 px
+   * targets a few px apart on a phone: the one on top would hide the others). */
+  function markAt(event) {
+    let found = null, nearest = Infinity;
+    for (const mark of marks.children) {
+      const box = mark.getBoundingClientRect();
+      const away = Math.hypot(event.clientX - (box.left + box.width / 2), event.clientY - (box.top + box.height / 2));
+      if (away <= box.width / 2 && away < nearest) { found = mark; nearest = away; }
+    }
+    return found;
+  }
+
+  /** The step at the pointer: a mark's, else the nearest step on the plot, else none. */
+  function stepAt(event) {
+    const mark = markAt(event);
+    if (mark) return Number(mark.dataset.frame);
+    return focus.contains(event.target) ? frameAt(event) : null;
+  }
+
+  area.addEventListener("pointermove", (e) => { hovered = stepAt(e); show(); });
   area.addEventListener("pointerleave", () => { hovered = null; show(); });
-  focus.addEventListener("click", (e) => go(frameAt(e)));
+  area.addEventListener("click", (e) => {
+    const step = stepAt(e);
+    if (step !== null) go(step);
+  });
   focus.addEventListener("keydown", (e) => {
     const to = { ArrowRight: current + 1, ArrowUp: current + 1, ArrowLeft: current - 1, ArrowDown: current - 1, Home: 0, End: steps, PageUp: current + 10, PageDown: current - 10 }[e.key];
     if (to === undefined) return;
