@@ -86,9 +86,11 @@ class Analyst:
         return self.status(game_id)
 
     def status(self, game_id: str) -> JSON:
-        """``{"status": "running"|"done"|"failed", "done", "total", "analysis"?}``, or
-        ``{"status": "none"}`` for a game nobody asked to analyse yet (an answer, not an
-        error: the page asks before it offers **Analyse**)."""
+        """``{"status": "running"|"done"|"failed", "done", "total", "analysis"?,
+        "partial"?}``: ``partial``, while running, is the analysis of the ``done``
+        decisions judged so far (no larger than the finished one will be). For a game
+        nobody asked to analyse yet: ``{"status": "none"}`` (an answer, not an error:
+        the page asks before it offers **Analyse**)."""
         row = reading(lambda: self.store.analysis(game_id))
         if row is None:
             if reading(lambda: self.store.game(game_id)) is None:
@@ -97,7 +99,8 @@ class Analyst:
         shown: JSON = {"game": game_id, "budget": row.budget, "done": row.done}
         shown["total"] = row.total
         if row.finished is None:
-            return {**shown, "status": "running"}
+            partial = {"partial": row.result} if row.result is not None else {}
+            return {**shown, "status": "running", **partial}
         if row.error is not None:
             return {**shown, "status": "failed", "error": row.error}
         return {**shown, "status": "done", "analysis": row.result}
@@ -172,12 +175,14 @@ class Analyst:
         room = await self.authority.fresh(game_id)
         name, record = room.type.name, _record(room)
         try:
+            # in the record's order: the page draws the game from its first move on
             indices = await self._job(decision_indices, name, record)
             judged = []
             for done, index in enumerate(indices, 1):
                 found = await self._job(judge_index, name, record, index, row.budget, SEED)
                 judged.append((found["seat"], found["move"]))
-                await self._write(AnalysisProgress(game_id, done, len(indices)))
+                partial = assemble(room.type, record, row.budget, SEED, judged, None)
+                await self._write(AnalysisProgress(game_id, done, len(indices), partial.to_json()))
             best = await self._job(hindsight_of, name, record, row.budget, SEED)
         except (RecordError, BrokenProcessPool) as err:
             log.error("analysis of game %s: %s", game_id, err)

@@ -100,7 +100,26 @@ SCHEMAS: JSON = {
         verification_sent=boolean(),
     ),
     # "none": nobody asked for the game's analysis yet (GET answers 200, not 404)
-    "Analysis": obj(("status",), status=text(enum=["none", "running", "done", "failed"])),
+    "Analysis": obj(
+        ("status",),
+        status=text(enum=["none", "running", "done", "failed"]),
+        game=text(),
+        budget=integer(minimum=1),
+        done=integer(minimum=0, description="decisions judged so far"),
+        total=nullable(integer(minimum=0, description="decisions to judge (once counted)")),
+        analysis={
+            "type": "object",
+            "description": "done: the analysis (docs/analysis.md): scale, seats and their "
+            "judged moves, hindsight",
+        },
+        partial={
+            "type": "object",
+            "description": "running, once a decision is judged: the analysis of the "
+            "decisions judged so far, in the record's order (the same shape as analysis, "
+            "without hindsight); each poll sends it whole, no larger than the finished one",
+        },
+        error=text(description="failed: why"),
+    ),
 }
 
 # -- security ----------------------------------------------------------------------------

@@ -144,7 +144,8 @@ class ActionRow:
 @dataclass(frozen=True)
 class AnalysisRow:
     """A game's analysis: asked for at ``budget``, ``done`` of ``total`` decisions
-    judged so far; once ``finished``, its ``result`` (JSON) or ``error``."""
+    judged so far; once ``finished``, its ``result`` (JSON) or ``error``. Until then
+    ``result`` is the analysis of the ``done`` decisions judged (or None)."""
 
     game_id: str
     budget: int

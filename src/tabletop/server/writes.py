@@ -312,7 +312,8 @@ class RequestAnalysis(Write[bool]):
             sql.run(
                 "INSERT INTO analyses (game_id, budget, requested) VALUES (?, ?, ?) "
                 "ON CONFLICT (game_id) DO UPDATE SET requested = excluded.requested, done = 0, "
-                "total = NULL, finished = NULL, error = NULL WHERE analyses.error IS NOT NULL",
+                "total = NULL, finished = NULL, result = NULL, error = NULL "
+                "WHERE analyses.error IS NOT NULL",
                 (self.game_id, self.budget, now()),
             )
             == 1
@@ -321,16 +322,21 @@ class RequestAnalysis(Write[bool]):
 
 @dataclass(frozen=True)
 class AnalysisProgress(Write[None]):
-    """``done`` of ``total`` decisions judged so far."""
+    """``done`` of ``total`` decisions judged so far, and ``partial``: the analysis of
+    those decisions alone (kept in ``result`` until the finished one replaces it, so
+    that every process's readers see the first judged moves while the rest runs)."""
 
     game_id: str
     done: int
     total: int
+    partial: dict[str, Any] | None = None
 
     def run(self, sql: Sql) -> None:
+        shown = None if self.partial is None else json.dumps(self.partial, separators=(",", ":"))
         sql.run(
-            "UPDATE analyses SET done = ?, total = ? WHERE game_id = ? AND finished IS NULL",
-            (self.done, self.total, self.game_id),
+            "UPDATE analyses SET done = ?, total = ?, result = ? "
+            "WHERE game_id = ? AND finished IS NULL",
+            (self.done, self.total, shown, self.game_id),
         )
 
 

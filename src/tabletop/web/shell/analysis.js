@@ -11,12 +11,16 @@ const POLL_MS = 1500;
 
 /** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move. */
 export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
-  const body = h("div", { class: "analysis-body", "aria-live": "polite" });
+  // not a live region: while the analysis runs its graph is redrawn every poll; the
+  // progress line and the graph's readout speak for themselves
+  const body = h("div", { class: "analysis-body" });
   const el = h("section", { class: "card analysis", "data-testid": "analysis", "aria-labelledby": "analysis-title" },
     h("h2", { id: "analysis-title" }, t("Analysis")), body);
   let timer = null;
   let shown = null; // the finished analysis
   let detail = null;
+  let progress = null; // while running: the progress line and bar, kept across polls
+  let plot = null; // the graph, kept across polls (and into the finished analysis) so that focus and pointer stay on it
   const url = `/api/games/${encodeURIComponent(gameId)}/analysis`;
 
   function offer() {
@@ -51,13 +55,11 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
   function follow(state) {
     clearTimeout(timer);
     if (state.status === "running") {
-      clear(body);
-      const total = state.total || 0;
-      body.append(h("p", { "data-testid": "analysis-progress" },
-        total ? tn("Analysing… {done} of {n} move judged", "Analysing… {done} of {n} moves judged", total, { done: state.done }) : t("Analysing…")),
-        h("progress", { max: String(total || 1), value: String(state.done || 0), "aria-label": t("Analysis progress") }));
+      showProgress(state);
       timer = setTimeout(poll, POLL_MS);
     } else if (state.status === "failed") {
+      progress = null;
+      plot = null;
       clear(body);
       body.append(h("p", { role: "alert" }, t("The analysis could not be worked out.")),
         h("button", { class: "btn", onclick: start }, t("Try again")));
@@ -67,17 +69,46 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
     }
   }
 
+  /** The analysis so far: how many moves are judged, and the graph of those (the
+   * server sends them in the game's order, so the first costly moves show first). */
+  function showProgress(state) {
+    if (!progress) {
+      clear(body);
+      progress = { line: h("p", { "data-testid": "analysis-progress", "aria-live": "polite" }),
+        bar: h("progress", { "aria-label": t("Analysis progress"), "data-testid": "analysis-progress-bar" }) };
+      body.append(progress.line, progress.bar);
+    }
+    const total = state.total || 0;
+    progress.line.textContent = total ? tn("Analysing… {done} of {n} move judged", "Analysing… {done} of {n} moves judged", total, { done: state.done }) : t("Analysing…");
+    progress.bar.max = total || 1;
+    progress.bar.value = state.done || 0;
+    const judged = state.partial && state.partial.seats.some((seat) => seat.moves.length);
+    if (!judged) return;
+    if (plot) plot.update(state.partial, true);
+    else body.append(plotOf(state.partial, true));
+  }
+
+  function plotOf(analysis, partial) {
+    plot = graph({ analysis, mod, names: players, steps: frames.length - 1, frameOf: moveFrame, go, partial });
+    plot.moveTo(currentFrame);
+    return plot;
+  }
+
   function moveFrame(move) {
     return move.frame ?? move.index + 1;
   }
 
   function render() {
+    const focused = plot?.contains(document.activeElement);
+    progress = null;
     clear(body);
     const scale = shown.scale;
     detail = h("p", { class: "analysis-detail", "data-testid": "analysis-detail" });
-    body.append(graph(shown, mod, frames.length - 1, moveFrame, go),
+    if (plot) plot.update(shown, false);
+    body.append(plot || plotOf(shown, false),
       h("div", { class: "analysis-seats" }, ...shown.seats.map((seat) => seatCard(seat, scale))),
       ...[hindsightLine(shown, besides)].filter(Boolean), detail);
+    if (focused) plot.focusGraph(); // it was stepped through by keyboard while the analysis ran
     showFrame(currentFrame);
   }
 
@@ -110,10 +141,10 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
   let currentFrame = 0;
   function showFrame(frame) {
     currentFrame = frame;
+    plot?.moveTo(frame); // the partial graph too
     if (!shown || !detail) return;
     const scale = shown.scale;
     const moves = shown.seats.flatMap((seat) => seat.moves.map((m) => ({ ...m, seat: seat.seat }))).filter((m) => moveFrame(m) === frame);
-    el.querySelector(".analysis-graph")?.moveTo(frame);
     clear(detail);
     compareBox?.remove();
     for (const move of moves) {
