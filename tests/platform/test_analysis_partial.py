@@ -107,4 +107,4 @@ def test_a_running_analysis_shows_the_moves_judged_so_far_in_the_games_order(
 def test_the_document_describes_the_partial_analysis() -> None:
     schema = openapi.document()["components"]["schemas"]["Analysis"]
     assert {"partial", "done", "total", "analysis"} <= set(schema["properties"])
-    assert schema["properties"]["status"]["enum"] == ["running", "done", "failed"]
+    assert schema["properties"]["status"]["enum"] == ["none", "running", "done", "failed"]

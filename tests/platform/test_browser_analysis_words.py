@@ -83,7 +83,8 @@ def page(browser: Any, size: str, lang: str) -> Iterator[Any]:
 
 def _analysis(page: Any, server: str, game_id: str) -> Any:
     page.goto(f"{server}/replay/{game_id}")
-    page.get_by_test_id("analysis-graph").wait_for(timeout=180_000)
+    # the seat cards come with the finished analysis (the graph fills in before it)
+    page.get_by_test_id("analysis-seat-0").wait_for(timeout=180_000)
     return page.get_by_test_id("analysis")
 
 
@@ -102,8 +103,8 @@ def test_marked_moves_are_in_the_words_and_language_of_the_page(
     if lang != "en":
         assert "round" not in panel.inner_text()
     # the graph's tooltips say the same
-    tips = page.locator("[data-testid=graph-mark] title").evaluate_all(
-        "(titles) => titles.map((title) => title.textContent)"
+    tips = page.locator("[data-testid=graph-mark]").evaluate_all(
+        "(marks) => marks.map((mark) => mark.getAttribute('title'))"
     )
     assert tips and all(spot_word in tip and not NOTATION.search(tip) for tip in tips), tips
     # choosing the move: the detail line names played and best in words
