@@ -254,7 +254,8 @@ class Board {
     const n = state.view.seats.length;
     if (this.focus === null || this.focus >= n) this.pinned = false;
     if (!this.pinned) {
-      if (state.acting !== null) this.focus = state.acting;
+      if (state.highlight) this.focus = state.highlight.seat; // a move to mark: its seat's display
+      else if (state.acting !== null) this.focus = state.acting;
       else if (state.you.length === 1) this.focus = state.you[0];
       else if (state.to_move !== null && state.to_move !== undefined) this.focus = state.to_move;
       else if (this.focus === null) this.focus = state.you[0] ?? (state.result?.ranking?.[0] ?? 0);
@@ -565,8 +566,10 @@ class Board {
     if (!data.tiles.length) {
       emptyText = acting ? t("Choose a marked tile on the moon wheel: your first tile can go anywhere.") : t("{name} has no tiles yet.", { name: this.seatName(seat) });
     }
+    const marked = state.highlight && state.highlight.seat === seat ? parseAction(state.highlight.action) : null;
     this.display.render({
       identity: `${seat}`,
+      marked: marked ? marked.key : null,
       tiles: data.tiles,
       owner: seatColor(seat).fill,
       cells,
