@@ -129,8 +129,15 @@ def box(locator: Any) -> dict[str, float]:
 
 
 def top_bar_bottom(page: Any) -> float:
-    bottom: float = page.evaluate("() => document.querySelector('.topbar').getBoundingClientRect().bottom")
-    return bottom
+    """Where the window's view begins: under the top bar where it stays (sticky), else 0
+    (a phone's NMBR 9 page lets it scroll away)."""
+    bottom: float = page.evaluate(
+        """() => {
+          const bar = document.querySelector('.topbar');
+          return getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+        }"""
+    )
+    return max(bottom, 0)
 
 
 def in_view(page: Any, found: dict[str, float]) -> bool:

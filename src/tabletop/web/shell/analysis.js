@@ -176,8 +176,10 @@ function bringIntoView(el) {
     el.scrollIntoView({ block: "nearest" });
     return;
   }
-  const bar = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
-  window.scrollBy(0, el.getBoundingClientRect().top - bar - 8); // instant: a tap during a smooth scroll would count as a drag
+  const bar = document.querySelector(".topbar");
+  // below the top bar where it stays on screen (a phone's NMBR 9 page lets it scroll away)
+  const top = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+  window.scrollBy(0, el.getBoundingClientRect().top - top - 8); // instant: a tap during a smooth scroll would count as a drag
 }
 
 /** A move as the comparison's titles write it (the one place to word it otherwise). */
