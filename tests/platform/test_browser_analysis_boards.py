@@ -80,7 +80,7 @@ def differing_move(analysis: dict[str, Any]) -> dict[str, Any]:
     in its seat's list, not folded away)."""
     for seat in analysis["seats"]:
         for index in seat["costliest"]:
-            move = next(m for m in seat["moves"] if m["index"] == index)
+            move: dict[str, Any] = next(m for m in seat["moves"] if m["index"] == index)
             if move["mark"] and move["played"] != move["best"]:
                 return move
     raise AssertionError("the game has no costly move to compare")
@@ -134,7 +134,8 @@ def top_bar_bottom(page: Any) -> float:
     bottom: float = page.evaluate(
         """() => {
           const bar = document.querySelector('.topbar');
-          return getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+          const sticky = getComputedStyle(bar).position === 'sticky';
+          return sticky ? bar.getBoundingClientRect().bottom : 0;
         }"""
     )
     return max(bottom, 0)
@@ -143,7 +144,9 @@ def top_bar_bottom(page: Any) -> float:
 def in_view(page: Any, found: dict[str, float]) -> bool:
     """Whether a bounding box lies in the window, below the sticky top bar."""
     height = page.viewport_size["height"]
-    return bool(found["y"] >= top_bar_bottom(page) - 1 and found["y"] + found["height"] <= height + 1)
+    return bool(
+        found["y"] >= top_bar_bottom(page) - 1 and found["y"] + found["height"] <= height + 1
+    )
 
 
 def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
@@ -226,7 +229,8 @@ def test_the_boards_titles_and_switch_speak_german_and_dutch(
     with checked_page(browser, **SIZES["phone"]) as page:
         open_replay(page, server, game_id, lang)
         both = open_comparison(page, "phone", move)
-        assert both.get_by_test_id("compare-played").locator("h3").inner_text().startswith(played_word)
+        title = both.get_by_test_id("compare-played").locator("h3").inner_text()
+        assert title.startswith(played_word)
         assert page.get_by_test_id("compare-show-played").inner_text() == played_switch
         assert page.get_by_test_id("compare-show-best").inner_text() == best_switch
         press(page, "phone", "[data-testid=compare-show-best]")

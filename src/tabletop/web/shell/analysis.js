@@ -189,9 +189,10 @@ function moveWords(side) {
 
 /** The comparison of a move ``data`` (GET …/analysis/{index}: {seat, played, best}, each
  * {action, view}): two boards of the game's own drawing, titled "Played: …" and
- * "Best: …", each given the move as ``highlight`` to mark (a game whose board has no
- * such mark still draws both). No players panel: the replay below has it. Side by side
- * on a wide screen; on a phone one at a time behind a Played / Best switch (shell.css). */
+ * "Best: …", each given the move as ``highlight`` to mark. A game whose board marks it
+ * (``mod.marksMoves``) shows the move there: no players panel (the replay below has it);
+ * another keeps its players panel, where the move may show (a hand). Side by side on a
+ * wide screen; on a phone one at a time behind a Played / Best switch (shell.css). */
 function comparison(mod, data, players, onClose) {
   const seatName = (seat) => players[seat] || t("Seat {n}", { n: seat + 1 });
   const boards = [];
@@ -202,7 +203,7 @@ function comparison(mod, data, players, onClose) {
     const view = side.view;
     const count = mod.seatCount ? mod.seatCount(view) : (view.seats || players).length;
     const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: seatName(seat), kind: "human", bot: null, online: true }));
-    const shown = h("div", { class: `analysis-board ${key}`, "data-testid": `compare-${key}` }, h("h3", {}, title), slots.main);
+    const shown = h("div", { class: `analysis-board ${key}`, "data-testid": `compare-${key}` }, h("h3", {}, title), slots.main, mod.marksMoves ? null : slots.players);
     board.update({ type: "state", game: { id: null, type: mod.name, title: "", seats }, ply: 0, to_move: null, active: [], over: false, you: [],
       acting: null, thinking: null, view, choices: [], log: [], result: null, undo: false, record: null,
       highlight: { seat: data.seat, action: side.action } });

@@ -363,6 +363,10 @@ const nmbr9 = {
   createBoard(slots, ctx) {
     return new Board(slots, ctx);
   },
+
+  /** The board marks a state's ``highlight`` (the tile a move laid): the analysis's
+   * comparison needs no players panel beside it. */
+  marksMoves: true,
 };
 
 /** How far the winner is ahead of the next player: "Ann wins by 12 points (87 to 75)";

@@ -170,6 +170,10 @@ const nova = {
   createBoard(slots, ctx) {
     return new Board(slots, ctx);
   },
+
+  /** The display marks a state's ``highlight`` (the tile a move laid): the analysis's
+   * comparison needs no players panel beside it. */
+  marksMoves: true,
 };
 
 // The legal cell in the tab order (see rove() in util.js): the one focus goes to.
