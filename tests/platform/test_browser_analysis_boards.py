@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from novaluna import test_browser_axe as axe_checks
 from tabletop.games.nmbr9.rules import SHAPES
 
 from browser_support import (
@@ -158,6 +159,17 @@ def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
     )
 
 
+#: The ids that aria attributes name, each with how many elements carry it.
+ARIA_IDS = """() => {
+  const names = ['aria-describedby', 'aria-labelledby', 'aria-controls'];
+  const named = [...document.querySelectorAll(names.map((n) => `[${n}]`).join(','))]
+    .flatMap((el) => names.flatMap((n) => (el.getAttribute(n) || '').split(/\\s+/)))
+    .filter(Boolean);
+  const count = (id) => document.querySelectorAll(`[id="${id}"]`).length;
+  return Object.fromEntries(named.map((id) => [id, count(id)]));
+}"""
+
+
 def surface_of(kind: str) -> str:
     """The board's drawing area (what it shows of the board)."""
     return "[data-testid=board]" if kind == "nmbr9" else "[data-testid=display]"
@@ -176,7 +188,12 @@ def check_marked(page: Any, kind: str, board: Any, cells: set[str]) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("size", list(SIZES))
 def test_both_boards_are_titled_played_and_best_and_mark_the_tile_that_differs(
-    browser: Any, server: str, analysed: dict[str, tuple[str, dict[str, Any]]], kind: str, size: str
+    browser: Any,
+    server: str,
+    analysed: dict[str, tuple[str, dict[str, Any]]],
+    kind: str,
+    size: str,
+    axe_script: str,
 ) -> None:
     game_id, analysis = analysed[kind]
     move = differing_move(analysis)
@@ -204,6 +221,11 @@ def test_both_boards_are_titled_played_and_best_and_mark_the_tile_that_differs(
             check_marked(page, kind, played, laid_cells(kind, data, "played"))
             check_marked(page, kind, best, laid_cells(kind, data, "best"))
             shot(page, f"boards-{kind}-{size}")
+            # three boards on the page (the replay's, these two): an id that aria names
+            # is one element's, and axe finds nothing else
+            named = page.evaluate(ARIA_IDS)
+            assert named and all(count == 1 for count in named.values()), named
+            axe_checks.check_axe(page, axe_script, f"boards-axe-{kind}-{size}")
             return
         # a phone: one board at a time, the comparison one screen, opened in view
         height = page.viewport_size["height"]

@@ -380,10 +380,13 @@ function marginLine(r, name) {
     { name: name(first), score: r.scores[first], other: r.scores[second] }));
 }
 
+let boardsMade = 0; // each board's ids its own (the analysis draws two beside the replay's)
+
 class Board {
   constructor(slots, ctx) {
     this.slots = slots;
     this.ctx = ctx;
+    this.statusId = `n9-status-${++boardsMade}`;
     this.state = null;
     this.choices = new Map(); // action -> level
     this.choicesRound = null;
@@ -407,11 +410,11 @@ class Board {
     // the main board
     this.heading = h("h2", { class: "n9-board-title", "data-testid": "board-title" });
     this.backBtn = h("button", { class: "btn small ghost", type: "button", "data-testid": "own-board", hidden: true, onclick: () => this.showSeat(null) }, t("Back to your board"));
-    this.status = h("p", { class: "n9-status", id: "n9-status", "data-testid": "ghost-status" });
+    this.status = h("p", { class: "n9-status", id: this.statusId, "data-testid": "ghost-status" });
     this.svg = s("svg", { class: "n9-board-svg", "aria-hidden": "true" });
     this.surface = h("div", {
       class: "n9-surface", tabindex: "0", role: "group", "data-testid": "board",
-      "aria-describedby": "n9-status",
+      "aria-describedby": this.statusId,
     }, this.svg);
     const zoom = (label, testid, f, text) => h("button", { class: "btn small icon", type: "button", "data-testid": testid, title: label, "aria-label": label, onclick: f }, text);
     this.zoomBar = h("div", { class: "n9-zoom" },
@@ -598,7 +601,7 @@ class Board {
       // a mouse's ghost follows the pointer until a click pins it: say how to let it go
       if (this.pinned && !touchScreen()) this.status.textContent += " " + t("Pinned (solid outline): Esc lets it follow the pointer again.");
       this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
-      this.confirmBtn.setAttribute("aria-describedby", "n9-status");
+      this.confirmBtn.setAttribute("aria-describedby", this.statusId);
     } else if (st.over) {
       this.status.className = "n9-status";
       this.status.textContent = t("The game is over.");

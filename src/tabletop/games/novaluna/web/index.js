@@ -191,10 +191,13 @@ function scoreBox(label, value, testid, main) {
   return h("div", { class: `score-box${main ? " main" : ""}`, "data-testid": `score-${testid}` }, h("span", { class: "score-value" }, String(value)), h("span", { class: "score-label" }, label));
 }
 
+let boardsMade = 0; // each board's ids its own (the analysis draws two beside the replay's)
+
 class Board {
   constructor(slots, ctx) {
     this.slots = slots;
     this.ctx = ctx;
+    this.ids = `nl-${++boardsMade}`;
     this.state = null;
     this.selected = null; // space of the chosen tile
     this.chosen = null; // a tapped cell waiting for confirmation
@@ -515,7 +518,7 @@ class Board {
       return h("button", {
         class: `tab${i === this.focus ? " on" : ""}${i === state.to_move ? " to-move" : ""}${this.movedRecently(i) ? " just-moved" : ""}`,
         role: "tab", "aria-selected": i === this.focus ? "true" : "false", "data-testid": `tab-${i}`,
-        id: `nl-tab-${i}`, "aria-controls": "nl-display-panel",
+        id: `${this.ids}-tab-${i}`, "aria-controls": `${this.ids}-display-panel`,
         style: { "--disc": c.fill, "--ink": c.ink },
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
@@ -534,10 +537,10 @@ class Board {
   /** The display is the seat tabs' panel (with more than one seat). */
   labelPanel(state) {
     const frame = this.display.frame;
-    frame.id = "nl-display-panel";
+    frame.id = `${this.ids}-display-panel`;
     if (state.view.seats.length > 1) {
       frame.setAttribute("role", "tabpanel");
-      frame.setAttribute("aria-labelledby", `nl-tab-${this.focus}`);
+      frame.setAttribute("aria-labelledby", `${this.ids}-tab-${this.focus}`);
     } else {
       frame.removeAttribute("role");
       frame.removeAttribute("aria-labelledby");
@@ -594,8 +597,8 @@ class Board {
     if (!this.selParts) {
       this.selParts = {
         chip: h("span", { class: "tile-chip" }),
-        text: h("span", { class: "sel-text", "data-testid": "preview-text", id: "nl-preview-text" }),
-        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", "aria-describedby": "nl-preview-text", hidden: true, onclick: () => {
+        text: h("span", { class: "sel-text", "data-testid": "preview-text", id: `${this.ids}-preview-text` }),
+        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", "aria-describedby": `${this.ids}-preview-text`, hidden: true, onclick: () => {
           const c = this.chosen && this.choiceFor(this.chosen);
           if (c) this.send(c.action);
         } }, t("Place here")),
