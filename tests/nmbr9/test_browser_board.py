@@ -132,7 +132,7 @@ def test_the_ghost_follows_the_mouse_and_stays_where_clicked(page: Any, server: 
 
 
 def status_text(page: Any) -> str:
-    return str(page.inner_text("#n9-status"))
+    return str(page.inner_text("[data-testid=game] [data-testid=ghost-status]"))
 
 
 def view_box(page: Any) -> list[float]:

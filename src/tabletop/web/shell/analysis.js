@@ -89,7 +89,7 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
   }
 
   function plotOf(analysis, partial) {
-    plot = graph({ analysis, mod, names: players, steps: frames.length - 1, frameOf: moveFrame, go, partial });
+    plot = graph({ analysis, mod, names: players, steps: frames.length - 1, frameOf: moveFrame, go, choose, partial });
     plot.moveTo(currentFrame);
     return plot;
   }
@@ -130,7 +130,7 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
     const costliest = seat.costliest.map((index) => seat.moves.find((m) => m.index === index)).filter((m) => m && m.mark);
     const rest = marked.filter((m) => !costliest.includes(m));
     const list = (moves) => h("ul", { class: "analysis-moves" }, ...moves.map((move) => h("li", {},
-      h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => go(moveFrame(move)) },
+      h("button", { class: `btn small ghost mark-${move.mark}`, "data-testid": `analysis-move-${move.index}`, onclick: () => choose(moveFrame(move)) },
         `${MARK_SIGNS[move.mark]} ${capitalise(moveLabel(move))}: ${moveWords(move, "played")} (−${fmt(move.loss, scale)})`))));
     return [
       costliest.length ? list(costliest) : null,
@@ -146,7 +146,7 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
     const scale = shown.scale;
     const moves = shown.seats.flatMap((seat) => seat.moves.map((m) => ({ ...m, seat: seat.seat }))).filter((m) => moveFrame(m) === frame);
     clear(detail);
-    compareBox?.remove();
+    closeCompare();
     for (const move of moves) {
       const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
       const played = moveWords(move, "played");
@@ -155,14 +155,20 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
         : t("{name} played {played} ({value}); best was {best} ({bestValue}).", { name, played, value: fmt(move.value_played, scale), best: moveWords(move, "best"), bestValue: fmt(move.value_best, scale) });
       detail.append(h("span", { class: move.mark ? `mark-${move.mark}` : "" }, move.mark ? `${MARK_WORDS()[move.mark]}: ${words} ` : `${words} `));
       if (move.played !== move.best) {
-        detail.append(h("button", { class: "btn small", "data-testid": `show-best-${move.index}`, onclick: () => compare(move) }, t("Show both boards")));
+        detail.append(h("button", { class: "btn small", "data-testid": `show-best-${move.index}`, onclick: () => showBoth(move) }, t("Show both boards")));
       }
     }
   }
 
-  let compareBox = null;
-  /** The board after the move played beside the board after the best move. */
-  async function compare(move) {
+  let compare = null; // the open comparison: {el, close}
+  function closeCompare() {
+    compare?.close();
+    compare = null;
+  }
+
+  /** The board after the move played beside the board after the best move, each with
+   * the move's tile marked (``comparison``); it opens in view. */
+  async function showBoth(move) {
     let data;
     try {
       data = await api(`${url}/${move.index}`);
@@ -170,27 +176,21 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
       toast(err.message, "error");
       return;
     }
-    compareBox?.remove();
-    const name = players[move.seat] || t("Seat {n}", { n: move.seat + 1 });
-    const column = (title, side) => {
-      const slots = { side: h("div"), main: h("div"), players: h("div"), controls: h("div", { hidden: true }), notices: h("div", { hidden: true }) };
-      const board = mod.createBoard(slots, { readOnly: true, act: () => {}, seatName: (seat) => players[seat] || t("Seat {n}", { n: seat + 1 }) });
-      const view = side.view;
-      const seats = (view.seats || players).map((_, seat) => ({ seat, name: players[seat] || t("Seat {n}", { n: seat + 1 }), kind: "human", bot: null, online: true }));
-      board.update({ type: "state", game: { id: null, type: mod.name, title: "", seats }, ply: 0, to_move: null, active: [], over: false, you: [data.seat],
-        acting: null, thinking: null, view, choices: [], log: [], result: null, undo: false, record: null });
-      return h("div", { class: "analysis-board" }, h("h3", {}, title), slots.main, slots.players);
-    };
-    compareBox = h("div", { class: "analysis-compare", "data-testid": "analysis-compare" },
-      column(t("{name} played {action}", { name, action: data.played.action }), data.played),
-      column(t("Best: {action}", { action: data.best.action }), data.best),
-      h("button", { class: "btn small ghost", onclick: () => { compareBox.remove(); compareBox = null; } }, t("Close")));
-    detail.after(compareBox);
-    compareBox.scrollIntoView({ block: "nearest" });
+    closeCompare();
+    compare = comparison(mod, data, move, players, closeCompare);
+    detail.after(compare.el);
+    bringIntoView(compare.el);
+  }
+
+  /** A mark chosen (in a seat's list or on the graph): the replay steps there and the
+   * detail comes into view, at the top of a phone's screen with the board under it. */
+  function choose(frame) {
+    go(frame);
+    if (detail) bringIntoView(detail);
   }
 
   poll();
-  return { el, showFrame, destroy: () => clearTimeout(timer) };
+  return { el, showFrame, destroy: () => { clearTimeout(timer); closeCompare(); } };
 }
 
 /** The best game with hindsight: its score and, where the analysis kept the game (its
@@ -203,4 +203,69 @@ function hindsightLine(analysis, besides) {
     : null;
   return h("p", { class: "analysis-hindsight", "data-testid": "analysis-hindsight" },
     t("With hindsight, the best this deal allowed: {score}.", { score: best.score }), " ", replay);
+}
+
+/** Whether the page lays out in one column (a phone): the comparison shows one board at a time. */
+function narrow() {
+  return window.matchMedia("(max-width: 900px)").matches;
+}
+
+/** ``el`` in view: on a phone at the top of the screen, under the sticky top bar (what
+ * follows it below); on a wide screen scrolled the least. */
+function bringIntoView(el) {
+  if (!narrow()) {
+    el.scrollIntoView({ block: "nearest" });
+    return;
+  }
+  const bar = document.querySelector(".topbar");
+  // below the top bar where it stays on screen (a phone's NMBR 9 page lets it scroll away)
+  const top = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+  window.scrollBy(0, el.getBoundingClientRect().top - top - 8); // instant: a tap during a smooth scroll would count as a drag
+}
+
+
+/** The comparison of a move ``data`` (GET …/analysis/{index}: {seat, played, best}, each
+ * {action, view}): two boards of the game's own drawing, titled "Played: …" and
+ * "Best: …", each given the move as ``highlight`` to mark. A game whose board marks it
+ * (``mod.marksMoves``) shows the move there: no players panel (the replay below has it);
+ * another keeps its players panel, where the move may show (a hand). Side by side on a
+ * wide screen; on a phone one at a time behind a Played / Best switch (shell.css). */
+function comparison(mod, data, move, players, onClose) {
+  const seatName = (seat) => players[seat] || t("Seat {n}", { n: seat + 1 });
+  const boards = [];
+  const column = (key, title, side) => {
+    const slots = { side: h("div"), main: h("div"), players: h("div"), controls: h("div"), notices: h("div") };
+    const board = mod.createBoard(slots, { readOnly: true, act: () => {}, seatName });
+    boards.push(board);
+    const view = side.view;
+    const count = mod.seatCount ? mod.seatCount(view) : (view.seats || players).length;
+    const seats = Array.from({ length: count }, (_, seat) => ({ seat, name: seatName(seat), kind: "human", bot: null, online: true }));
+    const shown = h("div", { class: `analysis-board ${key}`, "data-testid": `compare-${key}` }, h("h3", {}, title), slots.main, mod.marksMoves ? null : slots.players);
+    board.update({ type: "state", game: { id: null, type: mod.name, title: "", seats }, ply: 0, to_move: null, active: [], over: false, you: [],
+      acting: null, thinking: null, view, choices: [], log: [], result: null, undo: false, record: null,
+      highlight: { seat: data.seat, action: side.action } });
+    return shown;
+  };
+  const played = column("played", t("Played: {action}", { action: moveWords(move, "played") }), data.played);
+  const best = column("best", t("Best: {action}", { action: moveWords(move, "best") }), data.best);
+  const el = h("div", { class: "analysis-compare", "data-testid": "analysis-compare", "data-show": "played" });
+  const pick = (key) => h("button", { type: "button", class: key === "played" ? "on" : "", "data-testid": `compare-show-${key}`, "aria-pressed": key === "played" ? "true" : "false",
+    onclick: (e) => {
+      el.dataset.show = key;
+      for (const b of e.currentTarget.parentElement.children) {
+        b.setAttribute("aria-pressed", String(b === e.currentTarget));
+        b.classList.toggle("on", b === e.currentTarget);
+      }
+    } }, key === "played" ? t("Played") : t("Best"));
+  el.append(h("div", { class: "analysis-compare-head" },
+    h("div", { class: "seg analysis-switch", role: "group", "aria-label": t("Board to show") }, pick("played"), pick("best")),
+    h("button", { class: "btn small ghost", "data-testid": "compare-close", onclick: onClose }, t("Close"))),
+  played, best);
+  return {
+    el,
+    close() {
+      for (const board of boards) board.destroy?.();
+      el.remove();
+    },
+  };
 }

@@ -16,10 +16,11 @@ let graphs = 0; // ids for the labels' references
 const TICKS = 4; // about how many steps the value axis is cut into
 
 /** The graph of `analysis` (a finished one or, `partial`, the moves judged so far):
- * `frameOf(move)` is the replay frame after a move, `go(frame)` steps the replay there.
+ * `frameOf(move)` is the replay frame after a move, `go(frame)` steps the replay there
+ * (the keys), `choose(frame)` too where a press chose a mark or a step (and may scroll).
  * The element has `moveTo(frame)` (the replay moved), `update(analysis, partial)` (more
  * moves judged: redrawn in place, keeping focus and pointer) and `focusGraph()`. */
-export function graph({ analysis, mod, names, steps, frameOf, go, partial = false }) {
+export function graph({ analysis, mod, names, steps, frameOf, go, choose = go, partial = false }) {
   const id = `analysis-graph-${++graphs}`;
   const axis = h("p", { class: "graph-axis", id: `${id}-axis`, "data-testid": "graph-axis" });
   const ticks = h("div", { class: "graph-ticks", "aria-hidden": "true", "data-testid": "graph-ticks" });
@@ -132,7 +133,7 @@ export function graph({ analysis, mod, names, steps, frameOf, go, partial = fals
   area.addEventListener("pointerleave", () => { hovered = null; show(); });
   area.addEventListener("click", (e) => {
     const step = stepAt(e);
-    if (step !== null) go(step);
+    if (step !== null) choose(step);
   });
   focus.addEventListener("keydown", (e) => {
     const to = { ArrowRight: current + 1, ArrowUp: current + 1, ArrowLeft: current - 1, ArrowDown: current - 1, Home: 0, End: steps, PageUp: current + 10, PageDown: current - 10 }[e.key];

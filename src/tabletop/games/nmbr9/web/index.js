@@ -22,6 +22,16 @@ function parseAction(action) {
   return m ? { rot: Number(m[1]), x: Number(m[2]), y: Number(m[3]) } : null;
 }
 
+/** The squares of the tile a move laid (a state's ``highlight``: {seat, action}) on the
+ * seat's board, the newest tile there that the placement names; null if none is. */
+function placedCells(tiles, highlight) {
+  const p = highlight ? parseAction(highlight.action) : null;
+  if (!p) return null;
+  const laid = tiles.filter((t) => t.x === p.x && t.y === p.y && canonicalRotation(t.digit, t.rotation) === canonicalRotation(t.digit, p.rot));
+  const tile = laid[laid.length - 1];
+  return tile ? shapeCells(tile.digit, tile.rotation).map(([dx, dy]) => [tile.x + dx, tile.y + dy]) : null;
+}
+
 /** Squares of a board: "x,y" -> {h: level + 1, tile: index} of the top tile there. */
 function heights(tiles) {
   const map = new Map();
@@ -57,6 +67,13 @@ export function checkSpot(tiles, digit, rot, x, y) {
     if (!touching) return { level, why: t("does not touch level {level}: it must share an edge with one of your tiles there", { level }) };
   }
   return { level, why: null };
+}
+
+/** The box around squares [[x, y], …]: {x0, y0, x1, y1}, x1 and y1 beyond the last. */
+function cellBounds(cells) {
+  const xs = cells.map((c) => c[0]);
+  const ys = cells.map((c) => c[1]);
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs) + 1, y1: Math.max(...ys) + 1 };
 }
 
 function bounds(tiles) {
@@ -346,6 +363,10 @@ const nmbr9 = {
   createBoard(slots, ctx) {
     return new Board(slots, ctx);
   },
+
+  /** The board marks a state's ``highlight`` (the tile a move laid): the analysis's
+   * comparison needs no players panel beside it. */
+  marksMoves: true,
 };
 
 /** How far the winner is ahead of the next player: "Ann wins by 12 points (87 to 75)";
@@ -359,16 +380,20 @@ function marginLine(r, name) {
     { name: name(first), score: r.scores[first], other: r.scores[second] }));
 }
 
+let boardsMade = 0; // each board's ids its own (the analysis draws two beside the replay's)
+
 class Board {
   constructor(slots, ctx) {
     this.slots = slots;
     this.ctx = ctx;
+    this.statusId = `n9-status-${++boardsMade}`;
     this.state = null;
     this.choices = new Map(); // action -> level
     this.choicesRound = null;
     this.ghost = null; // {rot, x, y}
     this.pinned = false;
     this.hint = null;
+    this.highlight = null; // a move to mark: {seat, action} (the analysis's boards)
     this.viewSeat = null; // whose board the main view shows (null: your own)
     this.view = null; // {cx, cy, scale}
     this.pointers = new Map();
@@ -385,11 +410,11 @@ class Board {
     // the main board
     this.heading = h("h2", { class: "n9-board-title", "data-testid": "board-title" });
     this.backBtn = h("button", { class: "btn small ghost", type: "button", "data-testid": "own-board", hidden: true, onclick: () => this.showSeat(null) }, t("Back to your board"));
-    this.status = h("p", { class: "n9-status", id: "n9-status", "data-testid": "ghost-status" });
+    this.status = h("p", { class: "n9-status", id: this.statusId, "data-testid": "ghost-status" });
     this.svg = s("svg", { class: "n9-board-svg", "aria-hidden": "true" });
     this.surface = h("div", {
       class: "n9-surface", tabindex: "0", role: "group", "data-testid": "board",
-      "aria-describedby": "n9-status",
+      "aria-describedby": this.statusId,
     }, this.svg);
     const zoom = (label, testid, f, text) => h("button", { class: "btn small icon", type: "button", "data-testid": testid, title: label, "aria-label": label, onclick: f }, text);
     this.zoomBar = h("div", { class: "n9-zoom" },
@@ -411,7 +436,11 @@ class Board {
     // on a narrow screen the board comes first, its buttons (in the card panel) next
     slots.main.closest(".game")?.classList.add("n9-game");
     this.bindSurface();
-    this.resizer = new ResizeObserver(() => this.drawBoard());
+    this.resizer = new ResizeObserver(() => {
+      // fitted while hidden (no size): fitted again now that the board is shown
+      if (this.fittedBlind && !this.userView && this.surface.clientWidth) this.view = null;
+      this.drawBoard();
+    });
     this.resizer.observe(this.surface);
   }
 
@@ -441,6 +470,12 @@ class Board {
   update(state) {
     const previous = this.state;
     this.state = state;
+    // a move to mark: its seat's board, fitted afresh around it
+    this.highlight = state.highlight || null;
+    if (this.highlight && this.viewSeat !== this.highlight.seat) {
+      this.viewSeat = this.highlight.seat;
+      this.view = null;
+    }
     const round = state.view.round;
     if (state.choices !== null && state.choices !== undefined) {
       this.choices = new Map(state.choices.map((c) => [c.action, c.level]));
@@ -566,7 +601,7 @@ class Board {
       // a mouse's ghost follows the pointer until a click pins it: say how to let it go
       if (this.pinned && !touchScreen()) this.status.textContent += " " + t("Pinned (solid outline): Esc lets it follow the pointer again.");
       this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
-      this.confirmBtn.setAttribute("aria-describedby", "n9-status");
+      this.confirmBtn.setAttribute("aria-describedby", this.statusId);
     } else if (st.over) {
       this.status.className = "n9-status";
       this.status.textContent = t("The game is over.");
@@ -596,13 +631,17 @@ class Board {
     const b = bounds(tiles);
     const { w, hgt } = this.viewSize();
     // the tiles and room for the next one around them; on a touch screen never a square
-    // too small for a finger (what does not fit is panned to)
+    // too small for a finger (what does not fit is panned to); a marked move is only
+    // looked at: its whole board, as small as that takes
     const touch = touchScreen();
     const margin = touch ? 2 : 5;
-    const least = touch ? FINGER_SCALE : MIN_SCALE;
+    const least = touch && !this.highlight ? FINGER_SCALE : MIN_SCALE;
     const scale = Math.max(least, Math.min(FIT_SCALE, w / (b.x1 - b.x0 + 2 * margin), hgt / (b.y1 - b.y0 + 2 * margin)));
     this.view = { cx: (b.x0 + b.x1) / 2, cy: (b.y0 + b.y1) / 2, scale };
+    this.fittedBlind = !this.surface.clientWidth;
     if (this.placing()) this.follow(); // the board larger than the view: the tile to place in it
+    const marked = this.markedCells();
+    if (marked) this.keepInView(cellBounds(marked)); // larger still: the marked tile in it
     if (user) {
       this.userView = false;
       this.drawBoard();
@@ -651,15 +690,23 @@ class Board {
   /** Keep the ghost in view (after a keyboard move). */
   follow() {
     if (!this.ghost || !this.view) return;
+    this.keepInView(cellBounds(shapeCells(this.state.view.card, this.ghost.rot).map(([dx, dy]) => [this.ghost.x + dx, this.ghost.y + dy])));
+  }
+
+  /** Pan the least that brings the squares of ``box`` ({x0, y0, x1, y1}) into the view. */
+  keepInView(box) {
     const vb = this.viewBox();
-    const cells = shapeCells(this.state.view.card, this.ghost.rot);
-    const gw = 1 + Math.max(...cells.map((c) => c[0]));
-    const gh = 1 + Math.max(...cells.map((c) => c[1]));
-    const { x, y } = this.ghost;
-    if (x < vb.x + 0.5) this.view.cx -= vb.x + 0.5 - x;
-    if (x + gw > vb.x + vb.w - 0.5) this.view.cx += x + gw - (vb.x + vb.w - 0.5);
-    if (y < vb.y + 0.5) this.view.cy -= vb.y + 0.5 - y;
-    if (y + gh > vb.y + vb.h - 0.5) this.view.cy += y + gh - (vb.y + vb.h - 0.5);
+    if (box.x0 < vb.x + 0.5) this.view.cx -= vb.x + 0.5 - box.x0;
+    if (box.x1 > vb.x + vb.w - 0.5) this.view.cx += box.x1 - (vb.x + vb.w - 0.5);
+    if (box.y0 < vb.y + 0.5) this.view.cy -= vb.y + 0.5 - box.y0;
+    if (box.y1 > vb.y + vb.h - 0.5) this.view.cy += box.y1 - (vb.y + vb.h - 0.5);
+  }
+
+  /** The squares of the marked move's tile when its board is the one shown (else null). */
+  markedCells() {
+    const seat = this.shownSeat();
+    if (!this.highlight || this.highlight.seat !== seat) return null;
+    return placedCells(this.state.view.boards[seat].tiles, this.highlight);
   }
 
   drawBoard() {
@@ -678,6 +725,12 @@ class Board {
     const pendingIndex = !this.ctx.readOnly && st.view.pending && seat === this.mySeat() ? tiles.length - 1 : -1;
     tiles.map((t, i) => [t, i]).sort((a, b) => a[0].level - b[0].level || a[1] - b[1])
       .forEach(([t, i]) => svg.append(drawTile(t, i === pendingIndex ? "pending" : "")));
+    const marked = this.markedCells();
+    if (marked) {
+      svg.append(s("g", { class: "n9-marked", "data-testid": "move-highlight", "data-cells": marked.map((c) => c.join(",")).join(" ") },
+        ...marked.map(([x, y]) => s("rect", { x, y, width: 1, height: 1 })),
+        s("path", { class: "n9-marked-halo", d: outline(marked) }), s("path", { class: "n9-marked-edge", d: outline(marked) })));
+    }
     if (this.hint && this.placing()) {
       const cells = shapeCells(st.view.card, this.hint.rot).map(([dx, dy]) => [this.hint.x + dx, this.hint.y + dy]);
       svg.append(s("path", { class: "n9-hint", d: outline(cells), "data-testid": "hint-outline" }));

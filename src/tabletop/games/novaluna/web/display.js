@@ -49,7 +49,8 @@ export class DisplayView {
    * tiles: [{cell, tile, covered}], owner: colour, cells: [{key, cell, label}], last: "x,y",
    * fresh: Map "x,y" → Set(task) (covered by the last move), hinted: "x,y",
    * chosen: "x,y" (tapped cell waiting for confirmation), current: "x,y" (the cell in the
-   * tab order; the arrow keys move between cells), emptyText.
+   * tab order; the arrow keys move between cells), marked: "x,y" (the tile a move laid,
+   * outlined and kept in view: the analysis's boards), emptyText.
    */
   render(model) {
     const world = this.world;
@@ -63,7 +64,8 @@ export class DisplayView {
       keys.push(t.cell);
       const g = s("g", { class: `placed${model.last === key ? " last" : ""}`, transform: `translate(${t.cell[0] * PITCH} ${t.cell[1] * PITCH})`, "data-cell": key },
         model.last === key ? s("rect", { class: "last-glow", x: -5, y: -5, width: TILE + 10, height: TILE + 10, rx: 15 }) : null,
-        drawTile(t.tile, { covered: t.covered, owner: model.owner, cell: t.cell, fresh: model.fresh?.get(key) }));
+        drawTile(t.tile, { covered: t.covered, owner: model.owner, cell: t.cell, fresh: model.fresh?.get(key) }),
+        model.marked === key ? s("rect", { class: "move-mark", "data-testid": "move-highlight", "data-cells": key, x: -6, y: -6, width: TILE + 12, height: TILE + 12, rx: 16 }) : null);
       tileLayer.append(g);
     }
     for (const c of model.cells || []) {
@@ -118,10 +120,13 @@ export class DisplayView {
       const ys = keys.map((k) => k[1]);
       bounds = { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
     } else bounds = { x0: 0, y0: 0, x1: 0, y1: 0 };
-    const changed = !this.bounds || ["x0", "y0", "x1", "y1"].some((k) => this.bounds[k] !== bounds[k]) || model.identity !== this.identity;
+    let changed = !this.bounds || ["x0", "y0", "x1", "y1"].some((k) => this.bounds[k] !== bounds[k]) || model.identity !== this.identity;
     if (model.identity !== this.identity) this.userMoved = this.overview = false;
+    changed = changed || (model.marked || null) !== this.markedKey;
     this.identity = model.identity;
     this.bounds = bounds;
+    this.markedKey = model.marked || null;
+    this.marked = model.marked ? model.marked.split(",").map(Number) : null;
     if (changed && !this.userMoved) this.fit(false);
     else this.apply();
   }
@@ -162,8 +167,18 @@ export class DisplayView {
     this.scale = scale;
     this.tx = w / 2 - (b.x0 * PITCH + ww / 2) * scale;
     this.ty = (hgt - tools) / 2 - (b.y0 * PITCH + wh / 2) * scale;
+    if (this.marked) this.keepInView(this.marked, w, hgt - tools, pad);
     this.world.classList.toggle("animate", !!animate);
     this.apply();
+  }
+
+  /** Pan the least that brings the tile at ``cell`` inside a ``w`` × ``hgt`` frame, ``pad`` from its edges. */
+  keepInView([x, y], w, hgt, pad) {
+    const left = this.tx + x * PITCH * this.scale;
+    const top = this.ty + y * PITCH * this.scale;
+    const size = TILE * this.scale;
+    this.tx += Math.max(0, pad - left) - Math.max(0, left + size - (w - pad));
+    this.ty += Math.max(0, pad - top) - Math.max(0, top + size - (hgt - pad));
   }
 
   apply() {

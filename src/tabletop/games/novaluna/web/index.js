@@ -170,6 +170,10 @@ const nova = {
   createBoard(slots, ctx) {
     return new Board(slots, ctx);
   },
+
+  /** The display marks a state's ``highlight`` (the tile a move laid): the analysis's
+   * comparison needs no players panel beside it. */
+  marksMoves: true,
 };
 
 // The legal cell in the tab order (see rove() in util.js): the one focus goes to.
@@ -187,10 +191,13 @@ function scoreBox(label, value, testid, main) {
   return h("div", { class: `score-box${main ? " main" : ""}`, "data-testid": `score-${testid}` }, h("span", { class: "score-value" }, String(value)), h("span", { class: "score-label" }, label));
 }
 
+let boardsMade = 0; // each board's ids its own (the analysis draws two beside the replay's)
+
 class Board {
   constructor(slots, ctx) {
     this.slots = slots;
     this.ctx = ctx;
+    this.ids = `nl-${++boardsMade}`;
     this.state = null;
     this.selected = null; // space of the chosen tile
     this.chosen = null; // a tapped cell waiting for confirmation
@@ -254,7 +261,8 @@ class Board {
     const n = state.view.seats.length;
     if (this.focus === null || this.focus >= n) this.pinned = false;
     if (!this.pinned) {
-      if (state.acting !== null) this.focus = state.acting;
+      if (state.highlight) this.focus = state.highlight.seat; // a move to mark: its seat's display
+      else if (state.acting !== null) this.focus = state.acting;
       else if (state.you.length === 1) this.focus = state.you[0];
       else if (state.to_move !== null && state.to_move !== undefined) this.focus = state.to_move;
       else if (this.focus === null) this.focus = state.you[0] ?? (state.result?.ranking?.[0] ?? 0);
@@ -510,7 +518,7 @@ class Board {
       return h("button", {
         class: `tab${i === this.focus ? " on" : ""}${i === state.to_move ? " to-move" : ""}${this.movedRecently(i) ? " just-moved" : ""}`,
         role: "tab", "aria-selected": i === this.focus ? "true" : "false", "data-testid": `tab-${i}`,
-        id: `nl-tab-${i}`, "aria-controls": "nl-display-panel",
+        id: `${this.ids}-tab-${i}`, "aria-controls": `${this.ids}-display-panel`,
         style: { "--disc": c.fill, "--ink": c.ink },
         onclick: () => { this.focus = i; this.pinned = true; this.render(); },
       }, h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
@@ -529,10 +537,10 @@ class Board {
   /** The display is the seat tabs' panel (with more than one seat). */
   labelPanel(state) {
     const frame = this.display.frame;
-    frame.id = "nl-display-panel";
+    frame.id = `${this.ids}-display-panel`;
     if (state.view.seats.length > 1) {
       frame.setAttribute("role", "tabpanel");
-      frame.setAttribute("aria-labelledby", `nl-tab-${this.focus}`);
+      frame.setAttribute("aria-labelledby", `${this.ids}-tab-${this.focus}`);
     } else {
       frame.removeAttribute("role");
       frame.removeAttribute("aria-labelledby");
@@ -565,8 +573,10 @@ class Board {
     if (!data.tiles.length) {
       emptyText = acting ? t("Choose a marked tile on the moon wheel: your first tile can go anywhere.") : t("{name} has no tiles yet.", { name: this.seatName(seat) });
     }
+    const marked = state.highlight && state.highlight.seat === seat ? parseAction(state.highlight.action) : null;
     this.display.render({
       identity: `${seat}`,
+      marked: marked ? marked.key : null,
       tiles: data.tiles,
       owner: seatColor(seat).fill,
       cells,
@@ -587,8 +597,8 @@ class Board {
     if (!this.selParts) {
       this.selParts = {
         chip: h("span", { class: "tile-chip" }),
-        text: h("span", { class: "sel-text", "data-testid": "preview-text", id: "nl-preview-text" }),
-        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", "aria-describedby": "nl-preview-text", hidden: true, onclick: () => {
+        text: h("span", { class: "sel-text", "data-testid": "preview-text", id: `${this.ids}-preview-text` }),
+        confirm: h("button", { class: "btn primary small", "data-testid": "confirm-place", "aria-describedby": `${this.ids}-preview-text`, hidden: true, onclick: () => {
           const c = this.chosen && this.choiceFor(this.chosen);
           if (c) this.send(c.action);
         } }, t("Place here")),
