@@ -34,7 +34,7 @@ from .errors import ApiError, reading
 from .room import Room, Rooms
 from .rows import Account
 from .scheduling import Scheduler, derived_seed
-from .setup import check_setup, created_seat
+from .setup import bot_labels, check_setup, created_seat
 from .storage import GameStore
 from .writes import CreateGame, StartDaily, Write
 
@@ -209,7 +209,8 @@ class Dailies:
 
     def _bot_result(self, game: WebGame, day: date) -> JSON:
         task = self._task(("bot", game.name, day.isoformat()), lambda: self._bot_game(game, day))
-        return {"bot": self.bot_for(game), **_status(task)}
+        spec = self.bot_for(game)  # "name": its label, a msgid the page translates
+        return {"bot": spec, "name": bot_labels(game).get(spec, spec), **_status(task)}
 
     def _hindsight(self, game: WebGame, day: date) -> JSON | None:
         """The best game with hindsight, where the game's analyser offers it (NMBR 9's
