@@ -7,7 +7,7 @@
 // to the same game and the board can show its result.
 import { api, errorText } from "./api.js";
 import { accountInfo } from "./account.js";
-import { formatDay, t } from "./i18n.js";
+import { botName, formatDay, t } from "./i18n.js";
 import { toast } from "./toast.js";
 import { h } from "./util.js";
 
@@ -36,7 +36,7 @@ export async function showDaily(root, navigate) {
   const day = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked <= today.day ? asked : today.day;
   const practice = day !== today.day;
   const cards = await Promise.all(today.games.map((game) => gameCard(game, day, practice, info, navigate)));
-  document.title = `${t("Daily challenge")} · Tabletop`;
+  document.title = practice ? `${t("Daily challenge")}, ${formatDay(day)} · Tabletop` : `${t("Daily challenge")} · Tabletop`;
   const page = h("div", { class: "account-page daily-page", "data-testid": "daily" },
     h("section", { class: "card" },
       h("h1", {}, t("Daily challenge")),
@@ -148,7 +148,7 @@ function afterYourGame(board, game) {
   const parts = [];
   const planner = board.planner;
   const botLine = !planner ? null
-    : planner.status === "done" ? t("The strong bot ({bot}) scored {score} on this deal.", { bot: t(planner.name || planner.bot), score: planner.score })
+    : planner.status === "done" ? t("The strong bot ({bot}) scored {score} on this deal.", { bot: botName(planner.name || planner.bot), score: planner.score })
       : planner.status === "running" ? t("The strong bot is still playing this deal; look again in a minute.")
         : t("The strong bot's game could not be worked out.");
   if (botLine) parts.push(h("p", { "data-testid": `daily-planner-${game}` }, botLine));

@@ -86,6 +86,13 @@ export function seatLabel(seat) {
   return seat.name;
 }
 
+/** A bot's name from its label (a msgid, "Planner strong", "Greedy (casual)"), in the
+ * page's language and without the remark in brackets: "Planer stark", "Gierig". Never
+ * its spec ("planner:strong"): that is for programs. */
+export function botName(label) {
+  return t(label).replace(/\s*\([^()]*\)$/, "");
+}
+
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" in the page's language. */
 export function listNames(names) {
   if (names.length < 2) return names.join("");
