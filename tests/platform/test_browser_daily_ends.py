@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import pytest
 
+from novaluna import test_browser_axe as axe_checks
 from tabletop.daily import daily_seed, today
 from tabletop.i18n import translate
 
@@ -144,7 +145,7 @@ def test_signed_out_the_daily_is_played_as_its_player_and_says_what_it_is(
         assert tr(lang, CREATOR_CHOSE, seed=seed) not in page.content()
         chip = page.get_by_test_id("daily-chip").inner_text()
         assert in_words(day, lang) in chip and tr(lang, "not counted") in chip
-        shot(page, f"daily-ends-game-signed-out-{lang}-{size}")
+        shot(page, f"daily-ends-game-signed-out-{lang}-{size}", full_page=size == "phone")
         # Continue from the daily page: the same game, as its player (not "read only")
         page.goto(f"{server}/daily")
         play = page.get_by_test_id("daily-play-nmbr9")
@@ -179,7 +180,7 @@ def test_signed_out_the_daily_is_played_as_its_player_and_says_what_it_is(
     ("size", "lang"), [("desktop", "en"), ("phone", "en"), ("desktop", "de"), ("phone", "nl")]
 )
 def test_signed_in_the_counted_daily_warns_before_help_and_a_practice_day_shows_its_result(
-    browser: Any, server: str, size: str, lang: str
+    browser: Any, server: str, size: str, lang: str, axe_script: str
 ) -> None:
     with page_in(browser, size, lang) as page:
         player = register_on_page(page, server, f"Ends{size[0]}{lang}{time.monotonic_ns() % 10**6}")
@@ -193,7 +194,7 @@ def test_signed_in_the_counted_daily_warns_before_help_and_a_practice_day_shows_
         chip = page.get_by_test_id("daily-chip").inner_text()
         assert tr(lang, "counted") in chip and tr(lang, "not counted") not in chip
         assert no_horizontal_overflow(page)
-        shot(page, f"daily-ends-game-counted-{lang}-{size}")
+        axe_checks.check_axe(page, axe_script, f"daily-ends-game-counted-axe-{lang}-{size}")
         play_out(player, counted)
         back = page.get_by_test_id("end-daily-results")
         back.wait_for()
