@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from .core.errors import KeyedError
@@ -49,6 +49,23 @@ def daily_seed(game_name: str, day: date) -> int:
     eight bytes as a big-endian number, shifted to 62 bits (fits every store's seed)."""
     digest = hashlib.sha256(f"tabletop daily {game_name} {day.isoformat()}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 2
+
+
+def day_of_seed(game_name: str, seed: int, latest: date) -> date | None:
+    """The day whose deal ``seed`` is, searching back from ``latest`` to ``FIRST_DAY``
+    (a few thousand hashes at most), or None: a game of that seed is that day's daily.
+
+    >>> day_of_seed("nmbr9", daily_seed("nmbr9", date(2026, 11, 2)), date(2026, 11, 28))
+    datetime.date(2026, 11, 2)
+    >>> day_of_seed("nmbr9", 42, date(2026, 11, 28)) is None
+    True
+    """
+    day = latest
+    while day >= FIRST_DAY:
+        if daily_seed(game_name, day) == seed:
+            return day
+        day -= timedelta(days=1)
+    return None
 
 
 def parse_day(text: Any, now: date | None = None) -> date:

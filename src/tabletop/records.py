@@ -11,6 +11,7 @@ holds one record (``.json``) or one per line (``.jsonl``).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -20,6 +21,7 @@ from .core.errors import IllegalActionError, RecordError
 from .core.game import JSON
 
 R = TypeVar("R", bound="RecorderBase[Any]")
+_WHOLE = re.compile(r"-?[0-9]{1,30}")  # no longer than any seed needs
 
 
 def read_records(path: str | Path) -> Iterator[tuple[int, Any]]:
@@ -133,6 +135,35 @@ def check_header(record: Any, game: str, what: str, format: int) -> list[str]:
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise RecordError("'players' must be a list of seat names")
     return players
+
+
+def whole_number(value: Any) -> int | None:
+    """An integer written as a JSON number or as its decimal string, else ``None``. The
+    server sends integers beyond 2^53 - 1 (seeds) as strings, since a JavaScript number
+    would round them; whatever a client was sent, it may send back.
+
+    >>> whole_number("921618756291718491"), whole_number(42), whole_number(True)
+    (921618756291718491, 42, None)
+    >>> whole_number("1e3"), whole_number(" 7"), whole_number("-5"), whole_number(1.0)
+    (None, None, -5, None)
+    """
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and _WHOLE.fullmatch(value):
+        return int(value)
+    return None
+
+
+def record_seed(record: dict[str, Any]) -> int | None:
+    """A record's ``"seed"``: null, or a whole number as a number or a decimal string
+    (a record downloaded from the server has a big seed as a string)."""
+    seed = record.get("seed")
+    if seed is None:
+        return None
+    number = whole_number(seed)
+    if number is None:
+        raise RecordError("'seed' must be a whole number (or its decimal string) or null")
+    return number
 
 
 def replay_steps(

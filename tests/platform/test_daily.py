@@ -22,6 +22,7 @@ import pytest
 from tabletop.core.game import get_game
 from tabletop.daily import DayError, daily_seed, deal, parse_day, ranked
 from tabletop.harness.selfplay import play_game
+from tabletop.server.jsontext import js_safe  # big seeds go out as strings
 from tabletop.server.rows import Seat
 from tabletop.server.storage import GameStore, is_postgres, open_store
 from tabletop.server.store import Store
@@ -265,7 +266,7 @@ def test_today_lists_every_game_with_its_deal(server: ServerProcess) -> None:
     games = {g["game"]: g for g in shown["games"]}
     assert set(games) == {"nmbr9", "nova-luna"}
     for name, entry in games.items():
-        assert entry["seed"] == daily_seed(name, today()) and entry["you"] is None
+        assert entry["seed"] == js_safe(daily_seed(name, today())) and entry["you"] is None
 
 
 def test_one_counted_attempt_a_day_and_the_board_after_it(server: ServerProcess) -> None:
@@ -273,7 +274,8 @@ def test_one_counted_attempt_a_day_and_the_board_after_it(server: ServerProcess)
     first = ann.post("/api/daily/nmbr9")
     assert first.status_code == 201, first.text
     game = first.json()
-    assert game["counted"] and game["created"] and game["seed"] == daily_seed("nmbr9", today())
+    assert game["counted"] and game["created"]
+    assert game["seed"] == js_safe(daily_seed("nmbr9", today()))
     again = ann.post("/api/daily/nmbr9", json={})
     assert again.status_code == 200 and again.json()["id"] == game["id"]
     assert not again.json()["created"] and "seats" not in again.json()
@@ -349,7 +351,7 @@ def test_practice_days_and_players_without_an_account_are_not_counted(
     practice = fay.post("/api/daily/nmbr9", json={"day": yesterday.isoformat()})
     assert practice.status_code == 201, practice.text
     assert not practice.json()["counted"]
-    assert practice.json()["seed"] == daily_seed("nmbr9", yesterday)
+    assert practice.json()["seed"] == js_safe(daily_seed("nmbr9", yesterday))
     again = fay.post("/api/daily/nmbr9", json={"day": yesterday.isoformat()})
     assert again.json()["id"] != practice.json()["id"]  # practice as often as you like
     assert board(fay, "nmbr9", yesterday)["results"] == []

@@ -32,7 +32,13 @@ from typing import Any
 
 from tabletop.core.errors import RecordError
 from tabletop.core.rounds import RoundRecorder, draw_hidden, open_hidden, round_seat_record
-from tabletop.records import check_header, claimed_result, open_seat_record, replay_steps
+from tabletop.records import (
+    check_header,
+    claimed_result,
+    open_seat_record,
+    record_seed,
+    replay_steps,
+)
 
 from .rules import CARDS, Bid, Game, State, View
 
@@ -136,9 +142,7 @@ def replay(record: Any, on_round: Callable[[Recorder], None] | None = None) -> R
     """Rebuild a game from ``record``, checking every round; ``RecordError`` at the first
     violation. ``on_round(recorder)`` is called once set up and after every round."""
     players = check_header(record, NAME, "a Sealed Bids record", FORMAT)
-    seed, prizes = record.get("seed"), record.get("prizes")
-    if not (seed is None or type(seed) is int):
-        raise RecordError("'seed' must be an integer or null")
+    seed, prizes = record_seed(record), record.get("prizes")
     if not isinstance(prizes, list) or not all(type(p) is int for p in prizes):
         raise RecordError("'prizes' must list the prizes in their order")
     try:

@@ -29,6 +29,7 @@ from tabletop.records import (
     check_header,
     claimed_result,
     open_seat_record,
+    record_seed,
     replay_steps,
     seat_record_of,
 )
@@ -134,9 +135,7 @@ def replay(record: Any, on_turn: Callable[[Recorder], None] | None = None) -> Re
     """Rebuild a game from ``record``, checking every turn; ``RecordError`` at the first
     violation. ``on_turn(recorder)`` is called once set up and after every turn."""
     players = check_header(record, NAME, "a Toy Draft record", FORMAT)
-    seed, pile = record.get("seed"), record.get("pile")
-    if not (seed is None or type(seed) is int):
-        raise RecordError("'seed' must be an integer or null")
+    seed, pile = record_seed(record), record.get("pile")
     if not isinstance(pile, list) or not all(type(t) is int for t in pile):
         raise RecordError("'pile' must list the tiles in draw order")
     try:

@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 from ..core.errors import OptionsError
 from ..core.game import JSON, GameType, get_game
 from ..harness.selfplay import play_game
+from ..records import record_seed
 from .encoding import Encoder, encoding, final_rewards, rank_reward
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def decisions(game: GameType, record: JSON, moves: Sequence[tuple[int, object]])
     encoding cannot express (NMBR 9: a bot laid a tile beyond the window, which random
     bots do in about a quarter of their games) ends the rows there: ``complete`` False."""
     setup, deal = encoding(game.name).from_record(record)
-    encoder = setup.deal(record.get("seed") or 0, deal)
+    encoder = setup.deal(record_seed(record) or 0, deal)  # a downloaded record: a string
     count = len(moves)
     seats = np.empty(count, np.int8)
     actions = np.empty(count, np.int32)

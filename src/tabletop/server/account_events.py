@@ -19,8 +19,8 @@ import asyncio
 from dataclasses import dataclass, field
 
 from ..core.web import JSON
-from .encoding import dumps
 from .errors import ApiError
+from .jsontext import dumps
 from .readmodels import ReadModels
 from .room import Room
 

@@ -27,6 +27,7 @@ from . import ndjson
 from .account_events import ENDED, AccountSocket
 from .crowds import Slot
 from .errors import ApiError, reading
+from .jsontext import dumps
 from .request import credential_of, hub_of, own_account, same_origin, session_token
 from .rows import Account
 from .socket_api import close_ended, ended_line, socket_error
@@ -53,7 +54,7 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
         slot.hold_address(ws.client.host if ws.client else None)
         account, sock = _open(ws, slot)
     except ApiError as err:
-        await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
+        await ws.send_text(dumps({"type": "error", "status": err.status, **socket_error(err)}))
         await ws.close(code=4000 + err.status)
         return
     writer = asyncio.create_task(_writer(ws, sock))

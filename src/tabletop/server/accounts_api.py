@@ -8,13 +8,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..i18n import N_
 from . import accounts
 from .accounts import COOKIE, AccountError
 from .errors import ApiError, reading
+from .jsontext import JSONResponse
 from .request import (
     account_of,
     hub_of,

@@ -10,9 +10,10 @@ address, and so are their analyses.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from .jsontext import JSONResponse
 from .request import hub_of
 
 

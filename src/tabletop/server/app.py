@@ -57,7 +57,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
@@ -81,6 +81,7 @@ from .crowds import CrowdLimits
 from .errors import ApiError
 from .headers import SecurityHeaders
 from .hub import OPEN_SEAT_DAYS, Hub
+from .jsontext import JSONResponse
 from .mail import MailSettings
 from .pages import catalogue_response
 from .ratelimit import RateLimits

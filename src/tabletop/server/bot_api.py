@@ -22,7 +22,7 @@ import unicodedata
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError
@@ -31,6 +31,7 @@ from .accounts import AccountError
 from .accounts_api import NOT_YOURS, check_password, own_login
 from .encoding import Subscriber
 from .errors import ApiError
+from .jsontext import JSONResponse
 from .request import (
     API_TOKEN_PREFIX,
     account_of,

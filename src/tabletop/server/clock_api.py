@@ -10,11 +10,12 @@ not translated.
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from .clock import CLOCK
 from .errors import ApiError
+from .jsontext import JSONResponse
 from .request import json_body, json_object
 
 FURTHEST = 10 * 365 * 86400.0  # a move further than ten years is a test's mistake

@@ -16,8 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from .encoding import dumps
 from .errors import ApiError
+from .jsontext import dumps
 from .room import Rooms
 
 

@@ -236,7 +236,8 @@ class Dailies:
 
     def _bot_result(self, game: WebGame, day: date) -> JSON:
         task = self._task(("bot", game.name, day.isoformat()), lambda: self._bot_game(game, day))
-        return {"bot": self.bot_for(game), **_status(task)}
+        spec = self.bot_for(game)  # "name": its label, a msgid the page translates
+        return {"bot": spec, "name": bot_labels(game).get(spec, spec), **_status(task)}
 
     def _hindsight(self, game: WebGame, day: date) -> JSON | None:
         """The best game with hindsight, where the game's analyser offers it (NMBR 9's

@@ -19,12 +19,13 @@ from datetime import date
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import WebGame, web_games
 from ..daily import DayError, parse_day, today
 from .errors import ApiError
+from .jsontext import JSONResponse
 from .request import account_of, hub_of, json_body
 
 

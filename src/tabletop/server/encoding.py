@@ -10,30 +10,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
-
-import orjson
 
 from ..core.web import JSON
 from .acting import takes_back, undo_blocker, undoing_seat
 from .clock import CLOCK
+from .daily_state import daily_of
 from .errors import ApiError
+from .jsontext import dumps
 from .rated import unrated_reason
 from .ratings import player_key
 from .room import Room
 from .rows import Seat
 from .storage import GameStore
-
-
-def dumps(value: Any) -> str:
-    """Compact JSON text. orjson, not ``json``: encoding states and choices was a fifth
-    of the server's time under load (an NMBR 9 seat's choices are hundreds of
-    placements), and orjson encodes them about ten times faster."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except orjson.JSONEncodeError:  # an echoed client id beyond 64 bits or 254 levels deep
-        return json.dumps(value, separators=(",", ":"))
-
 
 #: Seconds the spectators' states wait after the players' (``Encoder.broadcast``).
 SPECTATOR_DELAY = 0.05
@@ -225,6 +213,8 @@ class Encoder:
                 "created": room.row.created,
                 # a seed the creator chose lets them know the pile: every seat must see it
                 "fixed_seed": room.row.seed if room.row.seed_chosen else None,
+                # a daily challenge's game: its day, and whether it counts on the board
+                "daily": daily_of(room, self.store),
                 "seats": [{**public_seat(s, bots), "online": s.seat in online} for s in room.seats],
                 "time_limit": room.time_limit or None,
                 "on_timeout": room.on_timeout,

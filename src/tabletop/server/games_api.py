@@ -3,16 +3,16 @@ the lobby and its seats (join, claim), and the leaderboards."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError, web_games
 from .errors import ApiError, reading
+from .jsontext import JSONResponse, dumps_bytes
 from .readmodels import LEADERBOARDS
 from .replays import CachedReplay, off_loop
 from .request import (
@@ -152,7 +152,9 @@ async def _stored_replay(request: Request) -> Response:
             "bots": [s.kind == "bot" for s in room.seats],
             "analysable": room.type.analysis is not None and not room.row.abandoned,
         }
-        made = await off_loop(lambda: CachedReplay.of(_json({**_frames(kind, record), **extra})))
+        made = await off_loop(
+            lambda: CachedReplay.of(dumps_bytes({**_frames(kind, record), **extra}))
+        )
         cached = made if seats is None else hub.replays.keep(game_id, seats, made)
     return _cached(request, cached)
 
@@ -189,19 +191,12 @@ async def _upload_replay(request: Request) -> Response:
         raise ApiError(
             422, "not a record of a game this server knows ({games})", games=", ".join(types)
         )
-    body = await off_loop(lambda: _json(_frames(kind, record)))
+    body = await off_loop(lambda: dumps_bytes(_frames(kind, record)))
     return Response(body, media_type="application/json")
 
 
 def _address(request: Request) -> str | None:
     return request.client.host if request.client else None
-
-
-def _json(content: Any) -> bytes:
-    """As ``JSONResponse`` writes it."""
-    return json.dumps(
-        content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")
 
 
 def _frames(kind: str, record: dict[str, Any]) -> dict[str, Any]:

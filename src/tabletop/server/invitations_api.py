@@ -4,12 +4,13 @@ block list, and declining every invitation at once (invitations.py says why)."""
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from . import accounts
 from .accounts import AccountError
 from .errors import ApiError
+from .jsontext import JSONResponse
 from .request import hub_of, json_body, json_object, signed_in
 from .rows import Account
 from .writes import Block, Unblock

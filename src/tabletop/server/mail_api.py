@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..i18n import LANGUAGES
 from .clock import CLOCK
 from .errors import ApiError, reading
+from .jsontext import JSONResponse
 from .notify import MODES, Notifier, Signer, check_address
 from .request import hub_of, json_body, json_object, signed_in
 from .rows import MailRow

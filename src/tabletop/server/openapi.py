@@ -152,7 +152,9 @@ def document() -> JSON:
             "version": VERSION,
             "description": "The HTTP API of a tabletop server (docs/web.md, 'HTTP API'; "
             "the bot API: docs/bot-api.md). Every refusal is a 4xx (5xx: the server's "
-            'fault) with {"error", "key", "args"}.',
+            'fault) with {"error", "key", "args"}. Integers beyond 2^53 - 1 (seeds are 62-bit) '
+            "are sent as decimal strings, everywhere (JSON, sockets, streams), since a "
+            "JavaScript number would round them; input takes a number or such a string.",
         },
         "paths": paths,
         "components": {

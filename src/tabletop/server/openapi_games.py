@@ -22,6 +22,7 @@ from .openapi_schemas import (
     PLIED,
     SEAT,
     SEAT_OR_NOT,
+    SENT_SEED,
     SIGNED_IN,
     arr,
     boolean,
@@ -61,6 +62,9 @@ OF_A_NEW_GAME = (
     ("POST", A_GAME + "/analysis"),
 )
 
+
+#: A daily game started (or your counted one again): its deal, id and links
+DAILY_STARTED = obj(("created", "seed"), created=boolean(), seed=SENT_SEED, id=text(), url=text())
 
 GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
     # -- meta
@@ -217,7 +221,7 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         "Today's deal of every game",
         DAILY,
         ANYONE,
-        ok=obj(("day", "games"), day=text(), games=arr(ANY_OBJECT)),
+        ok=obj(("day", "games"), day=text(), games=arr(ref("DailyDeal"))),
     ),
     ("POST", "/api/daily/{game}"): op(
         "A game of a day's deal (today: counted, with an account)",
@@ -225,12 +229,12 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         ANYONE,
         body=nullable(obj(closed=True, day=nullable(DAY))),
         body_optional=True,
-        ok=obj(("created",), created=boolean()),
+        ok=DAILY_STARTED,
         status="201",
         more={
             "200": {
                 "description": "your counted game of the day, again",
-                "content": json_content(obj(("created",), created=boolean())),
+                "content": json_content(DAILY_STARTED),
             }
         },  # fmt: skip
     ),
@@ -239,7 +243,7 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         DAILY,
         ANYONE,
         params=(query("game", text(), "your uncounted game of that deal"),),
-        ok=ANY_OBJECT,
+        ok=obj(("game", "day", "seed", "results"), seed=SENT_SEED, results=arr(ANY_OBJECT)),
     ),
     ("GET", "/api/daily/{game}/{day}/bot"): op(
         "The daily bot's game on a day's deal as replay frames, once yours is over",

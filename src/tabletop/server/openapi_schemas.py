@@ -52,6 +52,22 @@ def obj(required: tuple[str, ...] = (), closed: bool = False, **properties: JSON
 
 
 ANY_OBJECT: JSON = {"type": "object"}
+#: What the server sends for an integer that may pass 2^53 - 1 (a seed): a number up to
+#: there, beyond it its decimal string (server/jsontext.py)
+SENT_SEED: JSON = {
+    "anyOf": [
+        integer(minimum=0, maximum=2**53 - 1),
+        text(pattern="^[0-9]{16,19}$", description="a seed beyond 2^53 - 1, as a string"),
+    ],
+    "description": "a seed: a number, or beyond 2^53 - 1 its decimal string",
+}
+#: A seed as a client may send it: a number, or its decimal string (as it was sent)
+TAKEN_SEED: JSON = {
+    "anyOf": [
+        integer(minimum=0, maximum=2**63 - 1),
+        text(pattern="^[0-9]{1,19}$", description="0 to 2^63 - 1 as a decimal string"),
+    ]
+}
 PLY = integer(minimum=0, description="the move count of the state you saw (a stale one: 409)")
 SEAT_NUMBER = integer(minimum=0, description="which of your seats (a hot-seat client's)")
 
@@ -65,7 +81,7 @@ SCHEMAS: JSON = {
     ),
     "State": obj(
         ("game", "ply", "over"),
-        game=ANY_OBJECT,
+        game=obj(fixed_seed=nullable(SENT_SEED)),
         ply=integer(minimum=0),
         over=boolean(),
         you=arr(integer()),
@@ -88,7 +104,13 @@ SCHEMAS: JSON = {
         created=text(),
         last_used=nullable(text()),
     ),
-    "Record": obj(("game",), game=text(description="nova-luna, nmbr9"), players=arr()),
+    "Record": obj(
+        ("game",),
+        game=text(description="nova-luna, nmbr9"),
+        players=arr(),
+        seed=nullable(TAKEN_SEED),
+    ),
+    "DailyDeal": obj(("game", "day", "seed"), game=text(), day=text(), seed=SENT_SEED),
     "Frames": obj(("game", "frames"), game=text(), players=nullable(arr()), frames=arr()),
     "MailSettings": obj(
         ("offered",),
@@ -263,7 +285,7 @@ CREATE = obj(
     seats=arr(CREATE_SEAT, minItems=1, maxItems=max(g.max_seats for g in web_games().values())),
     # each game refuses the options it does not know
     options={"type": "object", "properties": GAME_OPTIONS, "additionalProperties": False},
-    seed=integer(minimum=0, maximum=2**63 - 1),
+    seed=TAKEN_SEED,
     time_limit=nullable(integer(minimum=1)),
     on_timeout=text(enum=["bot", "abandon"]),
     rated=boolean(),  # false: a casual game (hints and undo allowed, nobody rated)

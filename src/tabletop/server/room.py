@@ -46,6 +46,7 @@ class Room:
     _cache_ply: int = -1
     choices_cache: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
     ratings_cache: list[JSON | None] | None = None  # per seat, once over: its rating change
+    daily_cache: tuple[JSON | None] | None = None  # (the daily it is of, or None), once read
     # the seats' accounts when last read, and which of them are bot accounts
     bot_accounts_cache: tuple[tuple[int | None, ...], frozenset[int]] | None = None
     seq: int = 0  # the game's stored changes (a shared store's compare-and-set counter)

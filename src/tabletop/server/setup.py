@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.web import JSON, BotLimits, OptionsError, WebGame, get_web_game, web_games
+from ..records import whole_number
 from .encoding import public_seat
 from .errors import ApiError
 from .names import BadName, clean_name
@@ -73,11 +74,9 @@ def check_setup(
     options = body.get("options", {})
     if not isinstance(options, dict):
         raise ApiError(400, "'options' must be a JSON object")
-    seed = body.get("seed")
-    seed_chosen = seed is not None
-    if seed is None:
-        seed = secrets.randbits(62)
-    elif type(seed) is not int or not 0 <= seed < 2**63:
+    seed_chosen = body.get("seed") is not None
+    seed = whole_number(body["seed"]) if seed_chosen else secrets.randbits(62)
+    if seed is None or not 0 <= seed < 2**63:  # a number, or its string (as it was sent)
         raise ApiError(400, "'seed' must be a whole number from 0 to 2^63 - 1")
     labels = bot_labels(game_type)
     seats = [_seat(number, raw, labels, account, find) for number, raw in enumerate(raw_seats)]

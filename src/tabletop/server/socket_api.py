@@ -13,9 +13,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import N_
 from .crowds import Slot
-from .encoding import Subscriber, dumps
+from .encoding import Subscriber
 from .errors import ApiError, reading
 from .games_api import action_of
+from .jsontext import dumps
 from .request import (
     MAX_BODY,
     account_of,
@@ -130,7 +131,7 @@ def hold(
 async def _refuse(ws: WebSocket, err: ApiError) -> None:
     """Say why in an error message, then close with 4000 + its status and the reason."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        await ws.send_json({"type": "error", "status": err.status, **socket_error(err)})
+        await ws.send_text(dumps({"type": "error", "status": err.status, **socket_error(err)}))
         await ws.close(code=4000 + err.status, reason=_close_reason(err))
 
 
@@ -248,7 +249,7 @@ async def close_ended(ws: WebSocket, reason: ApiError | None) -> None:
     message, and close it with 4401 and the reason."""
     err = reason or ApiError(401, SESSION_GONE)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-        await ws.send_json({"type": "error", "status": 401, **socket_error(err)})
+        await ws.send_text(dumps({"type": "error", "status": 401, **socket_error(err)}))
         await ws.close(code=4401, reason=_close_reason(err))
 
 

@@ -27,7 +27,13 @@ from ... import __version__
 from ...core.errors import RecordError
 from ...core.rounds import HIDDEN as HIDDEN  # part of this module's public names
 from ...core.rounds import RoundRecorder, draw_hidden, open_hidden, round_seat_record
-from ...records import check_header, claimed_result, open_seat_record, replay_steps
+from ...records import (
+    check_header,
+    claimed_result,
+    open_seat_record,
+    record_seed,
+    replay_steps,
+)
 from .rules import CARDS, FULL_DECK, Game, IllegalActionError, Place, Placed, State, View
 
 FORMAT = 1
@@ -209,9 +215,7 @@ def _replay(record: Any, kind: type[R], on_round: Callable[[Recorder], None] | N
 
 def _header(record: Any) -> tuple[Game, list[str], int | None]:
     players = check_header(record, "nmbr9", "an NMBR 9 record", FORMAT)
-    seed = record.get("seed")
-    if not (seed is None or type(seed) is int):
-        raise RecordError("'seed' must be an integer or null")
+    seed = record_seed(record)
     removed, random_removal = record.get("removed"), record.get("random_removal", False)
     if type(removed) is not int or not isinstance(random_removal, bool):
         raise RecordError("'removed' must be a whole number and 'random_removal' true or false")

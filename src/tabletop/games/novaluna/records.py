@@ -27,6 +27,7 @@ from ...records import (
     check_header,
     claimed_result,
     open_seat_record,
+    record_seed,
     replay_steps,
     seat_record_of,
 )
@@ -256,9 +257,9 @@ def _header(record: Any) -> tuple[Game, list[str], int | None]:
     if mode != expected:
         raise RecordError(f"'mode' is {mode!r} but {len(players)} players means {expected!r}")
     first_game = record.get("first_game", False)
-    seed = record.get("seed")
-    if not isinstance(first_game, bool) or not (seed is None or type(seed) is int):
-        raise RecordError("'first_game' must be true/false and 'seed' an integer or null")
+    if not isinstance(first_game, bool):
+        raise RecordError("'first_game' must be true or false")
+    seed = record_seed(record)
     try:
         game = Game(players=len(players), first_game=first_game)
     except ValueError as err:

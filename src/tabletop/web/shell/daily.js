@@ -7,7 +7,7 @@
 // to the same game and the board can show its result.
 import { api, errorText } from "./api.js";
 import { accountInfo } from "./account.js";
-import { t } from "./i18n.js";
+import { botName, formatDay, t } from "./i18n.js";
 import { toast } from "./toast.js";
 import { h } from "./util.js";
 
@@ -36,7 +36,7 @@ export async function showDaily(root, navigate) {
   const day = asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) && asked <= today.day ? asked : today.day;
   const practice = day !== today.day;
   const cards = await Promise.all(today.games.map((game) => gameCard(game, day, practice, info, navigate)));
-  document.title = `${t("Daily challenge")} · Tabletop`;
+  document.title = practice ? `${t("Daily challenge")}, ${formatDay(day)} · Tabletop` : `${t("Daily challenge")} · Tabletop`;
   const page = h("div", { class: "account-page daily-page", "data-testid": "daily" },
     h("section", { class: "card" },
       h("h1", {}, t("Daily challenge")),
@@ -72,7 +72,11 @@ function dayPicker(day, latest, navigate) {
 
 async function gameCard(game, day, practice, info, navigate) {
   const local = remembered()[`${game.game} ${day}`];
-  const query = local && !game.you ? `?game=${encodeURIComponent(local.id)}` : "";
+  // This browser's game of the deal, unless the board finds yours by your account: today
+  // signed in (your counted attempt, or none yet: Play starts it). A practice day asks for
+  // it whether or not you played today (``game.you`` is today's attempt, not that day's).
+  const mine = local && (practice || !info.account) ? local : null;
+  const query = mine ? `?game=${encodeURIComponent(mine.id)}` : "";
   let board;
   try {
     board = await api(`/api/daily/${encodeURIComponent(game.game)}/${day}${query}`);
@@ -82,15 +86,15 @@ async function gameCard(game, day, practice, info, navigate) {
   }
   const you = board.you;
   const card = h("section", { class: "card daily-card", "data-testid": `daily-${game.game}`, "aria-labelledby": `daily-title-${game.game}` },
-    h("h2", { id: `daily-title-${game.game}` }, t("{game}, {day}", { game: board.title, day })));
-  const label = you && you.over ? t("Look at your game") : you || (local && !practice) ? t("Continue") : t("Play");
+    h("h2", { id: `daily-title-${game.game}` }, t("{game}, {day}", { game: board.title, day: formatDay(day) })));
+  const label = you && you.over ? t("Look at your game") : you ? t("Continue") : t("Play");
   const play = h("button", {
     class: `btn ${you && you.over ? "" : "primary"}`, type: "button", "data-testid": `daily-play-${game.game}`,
     "aria-describedby": `daily-title-${game.game}`,
     onclick: async () => {
       play.disabled = true;
       try {
-        navigate(await start(game.game, day, practice, info, you, local));
+        navigate(await start(game.game, day, practice, you, mine));
       } catch (err) {
         toast(err.message, "error");
         play.disabled = false;
@@ -104,10 +108,12 @@ async function gameCard(game, day, practice, info, navigate) {
   return card;
 }
 
-/** Where Play leads: your game of the day if there is one, else a new game of the deal. */
-async function start(game, day, practice, info, you, local) {
-  if (you && (you.counted || !practice)) return you.url;
-  if (local && !practice && !info.account) return local.link;
+/** Where Play leads: your game of the day if there is one, else a new game of the deal.
+ * Your counted attempt opens by your account; this browser's game by its seat link (its
+ * bare address would only let you watch it). */
+async function start(game, day, practice, you, local) {
+  if (you && you.counted) return you.url;
+  if (you && local && you.game === local.id) return local.link;
   const answer = await api(`/api/daily/${encodeURIComponent(game)}`, { method: "POST", body: practice ? { day } : {} });
   const link = answer.seats && answer.seats[0] && answer.seats[0].link ? answer.seats[0].link : answer.url;
   if (!answer.counted) remember(game, day, { id: answer.id, link });
@@ -142,7 +148,7 @@ function afterYourGame(board, game) {
   const parts = [];
   const planner = board.planner;
   const botLine = !planner ? null
-    : planner.status === "done" ? t("The strong bot ({bot}) scored {score} on this deal.", { bot: planner.bot, score: planner.score })
+    : planner.status === "done" ? t("The strong bot ({bot}) scored {score} on this deal.", { bot: botName(planner.name || planner.bot), score: planner.score })
       : planner.status === "running" ? t("The strong bot is still playing this deal; look again in a minute.")
         : t("The strong bot's game could not be worked out.");
   if (botLine) parts.push(h("p", { "data-testid": `daily-planner-${game}` }, botLine));
@@ -164,8 +170,13 @@ function botReplayLink(board, game) {
   return h("p", {}, h("a", { class: "btn small", href, "data-testid": `daily-replay-bot-${game}` }, t("Replay the bot's game beside yours")));
 }
 
+/** A share line's arguments with its day (ISO, from the server) in the page's language. */
+function dayInWords(args) {
+  return args && typeof args.day === "string" ? { ...args, day: formatDay(args.day) } : args;
+}
+
 function shareBox(lines, game) {
-  const text = lines.map((line) => errorText(line.key, line.args, "")).join("\n");
+  const text = lines.map((line) => errorText(line.key, dayInWords(line.args), "")).join("\n");
   const shown = h("pre", { class: "daily-share", "data-testid": `daily-share-text-${game}`, tabindex: "0", "aria-label": t("Your result to share") }, text);
   const copy = h("button", {
     class: "btn small", type: "button", "data-testid": `daily-copy-${game}`,

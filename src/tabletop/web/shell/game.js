@@ -4,6 +4,7 @@ import { formatNumber, listNames, seatLabel, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
+import { dailyChip, dailyNote, dailyResultsLink } from "./daily_game.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
 import { storeCreated } from "./lobby.js";
@@ -130,7 +131,7 @@ export class GameScreen {
     this.undoBtn = h("button", { class: "btn ghost", "data-testid": "undo", onclick: () => this.undo() }, t("Undo"));
     this.resultBtn = h("button", { class: "btn", "data-testid": "show-result", onclick: () => this.showEnd(true) }, t("Show result"));
     this.hintBox = h("div", { class: "hint-box", "data-testid": "hint-box", hidden: true });
-    this.seedNote = h("p", { class: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
+    this.seedNote = h("p", { class: "seed-note", id: "seed-note", "data-testid": "fixed-seed-note", hidden: true });
     // whether the game counts for the ratings, and why not
     this.ratedNote = h("p", { class: "muted rated-note", "data-testid": "rated-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
@@ -356,7 +357,9 @@ export class GameScreen {
       this.banner.append(timeLeft(deadline, "seat-time-left", names));
     }
     const seed = state.game.fixed_seed;
-    if (!this.replay && seed !== null && seed !== undefined) {
+    if (!this.replay && state.game.daily) {
+      this.banner.append(dailyChip(state.game.daily));
+    } else if (!this.replay && seed !== null && seed !== undefined) {
       this.banner.append(h("span", { class: "chip chip-seed", "data-testid": "fixed-seed", title: t("The creator chose the seed: they can know the hidden order of the deal") }, t("Fixed seed {seed}", { seed })));
     }
   }
@@ -366,7 +369,15 @@ export class GameScreen {
   renderSeedNote(state) {
     const seed = state.game.fixed_seed;
     this.seedNote.hidden = this.replay || seed === null || seed === undefined;
-    if (!this.seedNote.hidden) {
+    this.seedNote.classList.toggle("daily-note", Boolean(state.game.daily));
+    // a counted daily's hint and take-back mark it "with help": their buttons say so first
+    for (const button of [this.hintBtn, this.undoBtn]) {
+      if (state.game.daily?.counted && !this.seedNote.hidden) button.setAttribute("aria-describedby", "seed-note");
+      else button.removeAttribute("aria-describedby");
+    }
+    if (!this.seedNote.hidden && state.game.daily) {
+      this.seedNote.textContent = dailyNote(state); // the day's deal: nobody chose it
+    } else if (!this.seedNote.hidden) {
       this.seedNote.textContent = t("The creator chose this game's seed ({seed}): they can know the hidden order of the deal.", { seed });
     }
   }
@@ -374,7 +385,8 @@ export class GameScreen {
   /** Whether the game counts for the ratings: said while it is played with accounts
    * ("Rated game") and once a hint, an undo or a fixed seed made it unrated. */
   renderRatedNote(state) {
-    const text = this.replay ? null : ratedText(state);
+    // a daily game's note says whether it counts (on the day's board, not for ratings)
+    const text = this.replay || state.game.daily ? null : ratedText(state);
     this.ratedNote.hidden = !text;
     this.ratedNote.textContent = text || "";
   }
@@ -489,6 +501,7 @@ export class GameScreen {
         played ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}`, "data-testid": "end-replay" }, t("Watch the replay")) : null,
         played && this.type?.analysable ? h("a", { class: "btn ghost", href: `/replay/${state.game.id}?analyse`, "data-testid": "end-analyse" }, t("Analyse")) : null,
         played ? h("button", { class: "btn", "data-testid": "share-result", onclick: () => this.shareResult() }, t("Share the result")) : null,
+        state.game.daily ? dailyResultsLink(state.game.daily) : null,
         again,
         h("button", { class: "btn ghost", "data-testid": "close-end", onclick: close }, t("Look at the board"))),
       this.shareBox = h("pre", { class: "daily-share", "data-testid": "share-text", tabindex: "0", "aria-label": t("Your result to share"), hidden: true }));

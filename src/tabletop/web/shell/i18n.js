@@ -86,6 +86,13 @@ export function seatLabel(seat) {
   return seat.name;
 }
 
+/** A bot's name from its label (a msgid, "Planner strong", "Greedy (casual)"), in the
+ * page's language and without the remark in brackets: "Planer stark", "Gierig". Never
+ * its spec ("planner:strong"): that is for programs. */
+export function botName(label) {
+  return t(label).replace(/\s*\([^()]*\)$/, "");
+}
+
 /** "Ann", "Ann and Bob", "Ann, Bob and Cy" in the page's language. */
 export function listNames(names) {
   if (names.length < 2) return names.join("");
@@ -123,6 +130,15 @@ export function formatChange(value) {
  * "26.11.2026, 00:21", "26 nov 2026, 00:21". */
 export function formatDateTime(date) {
   return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(date));
+}
+
+/** A day ("2026-11-28", a UTC date such as a daily challenge's) in the page's language:
+ * "November 28, 2026", "28. November 2026", "28 november 2026"; anything else as it is. */
+export function formatDay(isoDay) {
+  if (typeof isoDay !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(isoDay)) return String(isoDay ?? "");
+  const day = new Date(`${isoDay}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return isoDay;
+  return new Intl.DateTimeFormat(lang, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(day);
 }
 
 /** When a deadline falls, in the page's language (Intl): "Fri 14:05", or with the date

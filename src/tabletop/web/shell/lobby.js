@@ -271,7 +271,8 @@ function createForm(type, mod, navigate, account) {
         toast(t("The seed must be a whole number (or leave it empty for a random game)."), "error");
         return;
       }
-      body.seed = Number(seedText);
+      // beyond 2^53 a number would be rounded (another deal): the server takes the text
+      body.seed = Number.isSafeInteger(Number(seedText)) ? Number(seedText) : seedText;
     }
     if (account && !ratedBox.checked) body.rated = false;
     // rated among people: running out of time loses (the server refuses the bot then)
