@@ -269,3 +269,33 @@ def choose_game(page: Any, name: str, title: str) -> None:
     page.wait_for_function(
         "(t) => document.querySelector('.hero h1')?.textContent === t", arg=title
     )
+
+
+#: Every announcement the page makes, in order, on ``window.__announced``: a
+#: MutationObserver sees each one however briefly it stays (polling the region can miss
+#: one that the next replaced while the machine was busy).
+RECORD_ANNOUNCEMENTS = """(() => {
+  window.__announced = [];
+  const watch = () => {
+    const region = document.getElementById('announcer');
+    if (!region) return;
+    new MutationObserver(() => window.__announced.push(region.textContent)).observe(
+      region, { childList: true, subtree: true, characterData: true });
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', watch);
+  else watch();
+})()"""
+
+HEARD = """(h) => (window.__announced || []).find((said) => said.includes(h)) || false"""
+
+
+def record_announcements(page: Any) -> None:
+    """From the page's next load on, keep every announcement (``heard``)."""
+    page.add_init_script(RECORD_ANNOUNCEMENTS)
+
+
+def heard(page: Any, text: str) -> str:
+    """The first announcement since the page loaded that holds ``text``, once made
+    (``record_announcements`` first)."""
+    said: str = page.wait_for_function(HEARD, arg=text).json_value()
+    return said

@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import pg_support
@@ -29,6 +30,23 @@ register_game("toy", "toygame")  # a third game, in tests/toygame/ (in-process)
 register_game("sealed-bids", "sealedbid")  # simultaneous, tests/sealedbid/
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
+
+
+def _patient_http() -> None:
+    """httpx's calls and clients wait a minute for an answer, not 5 s: the tests check
+    what the server answers, never how fast, and on a loaded machine a sign-in (argon2)
+    took longer than 5 s. A test that passes a timeout of its own keeps it."""
+    patient = httpx.Timeout(60.0)
+    for call in (httpx.request, httpx.get, httpx.post, httpx.put, httpx.patch, httpx.delete):
+        assert call.__kwdefaults__ is not None
+        call.__kwdefaults__["timeout"] = patient
+    for client in (httpx.Client, httpx.AsyncClient):
+        defaults = client.__init__.__kwdefaults__
+        assert defaults is not None
+        defaults["timeout"] = patient
+
+
+_patient_http()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -16,9 +16,11 @@ from browser_support import (
     SIZES,
     api,
     checked_page,
+    heard,
     no_horizontal_overflow,
     ply,
     press,
+    record_announcements,
     running_server,
     shot,
     wait_for_ply_after,
@@ -325,26 +327,13 @@ def keyboard_round(page: Any, number: int) -> str:
     return f"you placed it at {where}, on level {level}"
 
 
-#: The announcement that holds ``h``, read the moment it is there: the region holds one at
-#: a time, and the next (the bot's round, the next card) may replace it soon after
-ANNOUNCED = """(h) => {
-  const said = document.querySelector('#announcer [data-testid=announcement]')?.textContent;
-  return said && said.includes(h) ? said : false;
-}"""
-
-
-def announced(page: Any, heading: str) -> str:
-    """The screen reader's announcement that holds ``heading``, as soon as it is made."""
-    said: str = page.wait_for_function(ANNOUNCED, arg=heading).json_value()
-    return said
-
-
 def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
     page: Any, server: str, size: str
 ) -> None:
     """From the lobby (the shortest game it offers: cards removed) to the end screen with
     Tab, Enter, the arrows and R only; each round is announced once it resolves, saying
     where each tile went, in the log's own words."""
+    record_announcements(page)
     page.goto(server + "/")
     page.locator("[data-testid=create-form]").wait_for()
     tab_to(page, "game-type-nova-luna")  # the games are one tab stop: arrows choose
@@ -375,7 +364,7 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
             assert no_horizontal_overflow(page)
         mine = keyboard_round(page, number)
         heading = f"Round {number + 1}, the {card}: "
-        said = announced(page, heading)
+        said = heard(page, heading)
         assert heading + mine in said and "; Greedy placed it at column" in said, said
         assert len(said) < 240  # short: one sentence a seat
         # the log says the same, with your name for "you"
@@ -384,9 +373,7 @@ def test_a_whole_game_against_a_bot_with_the_keyboard_alone(
         assert "placed the" not in entry.split(heading)[0], entry  # a row of its own
     page.locator("[data-testid=end-screen]").wait_for()
     # said once the sentence before it has had its moment (shell/announce.js)
-    page.wait_for_function(
-        "() => document.getElementById('announcer').textContent.includes('Game over:')"
-    )
+    heard(page, "Game over:")
     assert focused(page) in ("", "play-again", "close-end")  # the dialog's headline, or a button
     tab_to(page, "close-end")
     shot(page, f"n9-keyboard-end-{size}")
