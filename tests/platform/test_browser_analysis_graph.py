@@ -200,12 +200,15 @@ def test_marks_are_large_enough_to_tap_and_step_the_replay_there(
         assert marks.count() >= 1
         for box in (marks.nth(i).bounding_box() for i in range(marks.count())):
             assert box is not None and box["width"] >= least and box["height"] >= least
-        centres = [_centre(marks.nth(i).bounding_box()) for i in range(marks.count())]
         frames = [marks.nth(i).get_attribute("data-frame") for i in range(marks.count())]
-        # every mark steps the replay to its move, even where targets overlap
-        for centre, frame in zip(centres, frames, strict=True):
-            _press_at(page, size, centre)
+        # every mark steps the replay to its move, even where targets overlap (a phone
+        # then scrolls to the move's detail: back to the graph before the next press)
+        for i, frame in enumerate(frames):
+            page.get_by_test_id("graph-focus").scroll_into_view_if_needed()
+            _press_at(page, size, _centre(marks.nth(i).bounding_box()))
             _wait_for_step(page, frame)
+        page.get_by_test_id("graph-focus").scroll_into_view_if_needed()
+        centres = [_centre(marks.nth(i).bounding_box()) for i in range(marks.count())]
         # a press near the edge of a target, well off its dot, takes the nearest mark: the
         # mark's own on the side away from its neighbours
         first = centres[0]
