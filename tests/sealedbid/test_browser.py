@@ -14,6 +14,7 @@ import pytest
 from sealedbid.support import hosting
 
 from browser_support import (
+    TIMEOUT_MS,
     api,
     ply,
     press,
@@ -32,9 +33,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+SETTLED_HAND = """() => {
+  if (document.querySelector('[data-testid=end-screen]')) return true;
+  const cards = [...document.querySelectorAll('.sealed-hand button')];
+  return cards.length > 0 && cards.every((b) => !b.disabled && !b.classList.contains('pending'));
+}"""
+
+
 def enabled_cards(page: Any) -> list[int]:
-    buttons = page.locator(".sealed-hand button:not([disabled])")
-    return [int(buttons.nth(i).inner_text()) for i in range(buttons.count())]
+    """The hand once every card in it can be bid, read in one go.
+
+    Counting the buttons and then reading them one by one raced the next update (the
+    bot's bid re-renders the hand), so a read could wait for a button that was gone."""
+    page.wait_for_function(SETTLED_HAND, timeout=TIMEOUT_MS)
+    texts = page.locator(".sealed-hand button:not([disabled])").all_inner_texts()
+    return [int(text) for text in texts]
 
 
 def test_a_game_against_a_bot_from_the_lobby_to_the_replay(
