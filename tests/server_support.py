@@ -136,7 +136,8 @@ class ServerProcess:
                 start_new_session=True,
                 preexec_fn=None if self.files is None else self._limit_files,
             )
-        deadline = time.monotonic() + 30
+        # generous: on a machine loaded twentyfold a server took over 8 s to answer
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"the server exited:\n{self.log.read_text()}")
