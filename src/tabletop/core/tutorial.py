@@ -74,6 +74,9 @@ class Step:
     highlight: Mapping[str, Any] = field(default_factory=dict)
     wrong: Mapping[str, str] = field(default_factory=dict)
     then: tuple[Scripted, ...] = ()
+    #: A new chapter: before this step the game is replaced by ``restart()`` (a fresh
+    #: recorder of a constructed position) and the log emptied.
+    restart: Callable[[], Recorder] | None = None
 
     @property
     def asks(self) -> bool:
@@ -170,7 +173,11 @@ class Lesson:
         moves = self._check_played(index, played)
         at = Position(Match(self.game, self.tutorial.start()), [])
         at.run(self.tutorial.opening)
-        for done in self.tutorial.steps[:index]:
+        for i, done in enumerate(self.tutorial.steps[: index + 1]):
+            if done.restart is not None:  # a new chapter, from its own position
+                at = Position(Match(self.game, done.restart()), [])
+            if i == index:
+                break
             if done.asks:
                 at.run([(LEARNER, moves.pop(0))])
             at.run(done.then)
@@ -242,7 +249,7 @@ def lesson_state(lesson: Lesson, step: int, position: Position) -> JSON:
     match = position.match
     seats = [
         {"seat": i, "name": name, "kind": "human" if i == LEARNER else "bot", "online": True}
-        for i, name in enumerate(lesson.tutorial.players)
+        for i, name in enumerate(lesson.tutorial.players[: len(match.recorder.players)])
     ]
     active = sorted(match.active_seats())
     acting = LEARNER if LEARNER in active and step < lesson.size else None
