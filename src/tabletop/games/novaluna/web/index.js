@@ -6,6 +6,7 @@ import { botBadge, focusName, focusOn, h, ordinal, refocus, rove, s, touchScreen
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
 import { COLORS, colourName, defs, drawTile, tileInfo, tileText } from "./tiles.js";
+import { choicesFor, markBoard, markedCell } from "./tutorial.js";
 import { drawWheel } from "./wheel.js";
 
 function parseAction(action) {
@@ -353,7 +354,12 @@ class Board {
   }
 
   choiceFor(key) {
-    return this.state.choices.find((c) => c.space === this.selected && c.cell && `${c.cell[0]},${c.cell[1]}` === key);
+    return this.spaceChoices(this.selected).find((c) => `${c.cell[0]},${c.cell[1]}` === key);
+  }
+
+  /** The placements of the tile on ``space`` (in a lesson, tries of any tile: tutorial.js). */
+  spaceChoices(space) {
+    return choicesFor(this.state, space, this.ctx.tutorial);
   }
 
   tapCell(key, pointerType) {
@@ -413,6 +419,7 @@ class Board {
       seatColor,
       seatName: (i) => this.seatName(i),
       selectable: acting && !this.busy,
+      tryAny: !!this.ctx.tutorial,
       selected: this.selected,
       hinted: hintP ? hintP.space : null,
       lastSpace: lastEntry && lastEntry.kind === "place" ? lastEntry.space : null,
@@ -435,6 +442,7 @@ class Board {
     this.renderDisplay(state, last, hintP);
     this.renderPlayers(state);
     this.preview();
+    markBoard(this, state.tutorial?.highlight);
     this.placeFocus(had);
   }
 
@@ -553,7 +561,7 @@ class Board {
     const data = view.seats[seat];
     const acting = state.acting === seat && !this.ctx.readOnly;
     const cells = acting && this.selected !== null
-      ? state.choices.filter((c) => c.space === this.selected && c.cell).map((c) => ({
+      ? this.spaceChoices(this.selected).map((c) => ({
         key: `${c.cell[0]},${c.cell[1]}`, cell: c.cell,
         label: placeLabel(whereText(besideOf(data.tiles, c.cell[0], c.cell[1]), "your"), c.covers.length),
       }))
@@ -585,6 +593,7 @@ class Board {
       hinted: hinted,
       chosen: this.chosen,
       current: this.cellAt,
+      lessonCell: markedCell(state),
       emptyText,
     });
     this.display.svg.dataset.seat = seat;
