@@ -1,0 +1,125 @@
+"""Nova Luna's tutorial in Chromium, followed by its own prompts: at each step the test
+reads what the board marks (the wheel tile, the display cell, the button) and plays it,
+after one wrong try whose explanation must appear — the first a tile that is not one of
+the next three, which the rules refuse. In English, German and Dutch on a desktop, Dutch
+on a phone; the walk steps back once and reloads mid-way (the lesson resumes). The marks
+of the info steps (moon track, a task) and the solo chapter's one seat are checked on a
+lesson resumed there, and axe finds nothing on the page on both sizes.
+
+One server for the module (conftest.py), one page per walk; screenshots:
+test-output/screenshots/tutorial-novaluna-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from browser_support import SIZES, checked_page, press, shot
+from novaluna.test_browser_axe import axe_source, check_axe
+from tabletop.games.novaluna.tutorial import TUTORIAL
+from tutorial_support import LANGUAGE_KEY, PROGRESS_KEY, walk
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+KEYS = [step.key for step in TUTORIAL.steps]
+ASKING = {step.key for step in TUTORIAL.steps if step.ask is not None}
+
+#: The rules' words for a tile that is not one of the next three (the first wrong try).
+NEXT_THREE = {"en": "next three", "de": "nächsten drei", "nl": "volgende drie"}
+
+
+class Taking:
+    """Nova Luna's moves as the page asks for them, read from the board's marks: a marked
+    button is pressed; else the marked wheel tile is taken and laid on the marked cell (on
+    a phone: tap, tap, *Place here*). A wrong try takes another tile: first one the rules
+    refuse (not one of the next three), then one of the three that is not asked."""
+
+    def __init__(self, size: str) -> None:
+        self.size = size
+        self.refused = False
+
+    def right(self, page: Any) -> None:
+        button = page.locator("[data-testid=refill].tut-mark, [data-testid=end-phase].tut-mark")
+        if button.count():
+            button.first.wait_for()
+            press(page, self.size, "[data-testid=refill].tut-mark, [data-testid=end-phase].tut-mark")
+            return
+        marked = page.locator("[data-testid=wheel] .space.tut-mark.selectable")
+        assert marked.count() == 1, "an action step marks the one tile it asks for"
+        cell = page.get_by_test_id("tutorial-cell").get_attribute("data-cell")
+        self._take(page, f"[data-space='{marked.get_attribute('data-space')}']", f"cell-{cell}")
+
+    def wrong(self, page: Any) -> None:
+        far = page.locator("[data-testid=wheel] .space.selectable:not([data-takeable])")
+        if not self.refused and far.count():
+            self.refused = True
+            self._take(page, f"[data-space='{far.first.get_attribute('data-space')}']", None)
+            return
+        other = "[data-testid=wheel] .space.selectable[data-takeable]:not(.tut-mark)"
+        self._take(page, f"[data-space='{page.locator(other).first.get_attribute('data-space')}']", None)
+
+    def _take(self, page: Any, space: str, cell: str | None) -> None:
+        press(page, self.size, f"[data-testid=wheel] .space{space}")
+        target = f"[data-testid='{cell}']" if cell else "[data-testid^='cell-']"
+        page.locator(target).first.wait_for()
+        press(page, self.size, target)
+        if self.size == "phone":  # a tap previews; the button places
+            press(page, self.size, "[data-testid=confirm-place]")
+
+
+@pytest.mark.parametrize(
+    ("lang", "size"), [("en", "desktop"), ("de", "desktop"), ("nl", "desktop"), ("nl", "phone")]
+)
+def test_the_tutorial_is_completed_by_its_own_prompts(
+    browser: Any, server: str, lang: str, size: str
+) -> None:
+    with checked_page(browser, **SIZES[size]) as page:
+        moves = Taking(size)
+        seen = walk(
+            page, server, "nova-luna", lang, moves, size=size, back_at=3, reload_at=9,
+            shots=f"tutorial-novaluna-{lang}-{size}",
+        )  # fmt: skip
+        assert seen.keys == KEYS
+        assert set(seen.explanations) == ASKING
+        assert moves.refused and NEXT_THREE[lang] in seen.explanations["take"]
+        assert len(set(seen.prompts)) == len(KEYS)  # every step says something of its own
+        shot(page, f"tutorial-novaluna-{lang}-{size}-done")
+
+
+def _resume(page: Any, server: str, key: str, lang: str = "en") -> None:
+    """The lesson opened at step ``key``, as a reload finds it (its asked moves played)."""
+    index = KEYS.index(key)
+    played = [step.ask for step in TUTORIAL.steps[:index] if step.ask is not None]
+    page.goto(server + "/")
+    page.evaluate(
+        "([langKey, lang, key, progress]) => { localStorage.setItem(langKey, lang);"
+        " localStorage.setItem(key, progress); }",
+        [LANGUAGE_KEY, lang, PROGRESS_KEY + "nova-luna", json.dumps({"step": index, "played": played})],
+    )
+    page.goto(f"{server}/learn/nova-luna")
+    page.wait_for_selector(f"[data-testid=lesson][data-step='{index}'][data-ready=true]")
+
+
+def test_the_marks_of_each_kind_and_axe_on_both_sizes(browser: Any, server: str) -> None:
+    source = axe_source()
+    with checked_page(browser, **SIZES["desktop"]) as page:
+        _resume(page, server, "track")
+        marked = page.locator("[data-testid=wheel] .track-space.tut-mark")
+        assert sorted(int(m.get_attribute("data-track")) for m in marked.all()) == [0, 1]
+        _resume(page, server, "own-tile")
+        assert page.locator("[data-task='-1,1,0'].tut-mark").count() == 1
+        _resume(page, server, "fulfil")
+        assert page.locator("[data-task='0,0,0'].tut-mark").count() == 1
+        assert page.get_by_test_id("tutorial-cell").get_attribute("data-cell") == "0,1"
+        check_axe(page, source, "axe-tutorial-novaluna-desktop")
+        _resume(page, server, "solo", "de")
+        assert page.locator("[data-testid^=player-]").count() == 1  # no phantom Lea
+        page.get_by_test_id("solo-scores").wait_for()
+        shot(page, "tutorial-novaluna-solo-de-desktop")
+    with checked_page(browser, **SIZES["phone"]) as page:
+        _resume(page, server, "refill", "nl")
+        assert page.locator("[data-testid=refill].tut-mark").is_visible()
+        check_axe(page, source, "axe-tutorial-novaluna-nl-phone")
