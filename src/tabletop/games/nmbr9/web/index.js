@@ -582,6 +582,7 @@ class Board {
       : t("{board}: {tiles}. Arrow keys pan, plus and minus zoom.", { board: this.heading.textContent, tiles: describeBoard(st.view.boards[seat].tiles) }));
     this.renderLevels(st.view.boards[seat]);
     this.renderStrip(st);
+    this.markLessonTarget();
     this.drawBoard();
     this.renderStatus();
     // Confirm pressed: its buttons hide; focus stays on the board
@@ -600,7 +601,7 @@ class Board {
         : t("Not here: {why}.", { why: j.why });
       // a mouse's ghost follows the pointer until a click pins it: say how to let it go
       if (this.pinned && !touchScreen()) this.status.textContent += " " + t("Pinned (solid outline): Esc lets it follow the pointer again.");
-      this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
+      this.confirmBtn.setAttribute("aria-disabled", j.legal || this.ctx.tutorial ? "false" : "true");
       this.confirmBtn.setAttribute("aria-describedby", this.statusId);
     } else if (st.over) {
       this.status.className = "n9-status";
@@ -731,6 +732,11 @@ class Board {
         ...marked.map(([x, y]) => s("rect", { x, y, width: 1, height: 1 })),
         s("path", { class: "n9-marked-halo", d: outline(marked) }), s("path", { class: "n9-marked-edge", d: outline(marked) })));
     }
+    const asked = this.lessonOutline();
+    if (asked) {
+      const cells = shapeCells(st.view.card, asked.rot).map(([dx, dy]) => [asked.x + dx, asked.y + dy]);
+      svg.append(s("path", { class: "n9-lesson", d: outline(cells), "data-testid": "lesson-outline", "data-rot": asked.rot, "data-at": `${asked.x},${asked.y}` }));
+    }
     if (this.hint && this.placing()) {
       const cells = shapeCells(st.view.card, this.hint.rot).map(([dx, dy]) => [this.hint.x + dx, this.hint.y + dy]);
       svg.append(s("path", { class: "n9-hint", d: outline(cells), "data-testid": "hint-outline" }));
@@ -747,6 +753,26 @@ class Board {
     }
     if (!tiles.length && !this.ghost) {
       svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, t("no tiles yet")));
+    }
+  }
+
+  /** A tutorial step's asked placement, to outline (its highlight is "placement"), or null. */
+  lessonOutline() {
+    const lesson = this.state?.tutorial;
+    if (!lesson || lesson.highlight?.target !== "placement" || !lesson.ask || !this.placing()) return null;
+    return parseAction(lesson.ask);
+  }
+
+  /** What a tutorial step points at (its highlight's target): that panel stands out. */
+  markLessonTarget() {
+    const target = this.state?.tutorial?.highlight?.target || null;
+    const panels = { card: [this.cardBox, this.strip], players: [this.playersBox], board: [this.card], levels: [this.levelBox], placement: [this.surface] };
+    for (const [name, elements] of Object.entries(panels)) {
+      for (const el of elements) {
+        el.classList.toggle("lesson-focus", name === target);
+        if (name === target) el.dataset.lessonTarget = name;
+        else delete el.dataset.lessonTarget;
+      }
     }
   }
 
@@ -848,7 +874,7 @@ class Board {
       list.append(h("li", { class: "n9-player", "data-testid": `player-${seat}` },
         h("div", { class: "n9-player-head" },
           h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
-          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " " + t("(you)") : "",
+          h("strong", { class: "n9-player-name", title: name }, name, seat === mine && name !== t("You") ? " " + t("(you)") : "",
             st.game.seats[seat]?.bot_account ? [" ", botBadge()] : null),
           h("span", { class: "n9-score", "data-testid": `score-${seat}` }, String(board.score))),
         status ? h("span", { class: `n9-placed ${status === "placed" ? "done" : ""}`, "data-testid": `placed-${seat}` }, { placed: t("placed"), thinking: t("thinking…"), placing: t("placing…") }[status]) : null,
@@ -893,7 +919,8 @@ class Board {
   async confirm() {
     if (!this.ghost || !this.placing()) return;
     const j = this.judge();
-    if (!j.legal) {
+    // a tutorial's try goes to the server even where the rules refuse it: it explains why
+    if (!j.legal && !this.ctx.tutorial) {
       announce(t("Not here: {why}.", { why: j.why }));
       this.status.classList.add("flash");
       return;
