@@ -146,12 +146,21 @@ class Lesson {
     announce(this.text.textContent);
     // an info step is read, then gone on from; a move is made on the board
     if (step.ask === null || !this.screen.board.focusTurn?.()) focusOn(this.text);
+    else this.bringIntoView(this.text);
+  }
+
+  /** On a narrow screen the lesson lies under the board: scroll the least that shows
+   * ``el`` (the step's text, a wrong try's sentence), keeping what it can of the board. */
+  bringIntoView(el) {
+    if (!window.matchMedia("(max-width: 900px)").matches) return;
+    el.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   showWrong(explanation) {
     this.wrong.hidden = false;
     this.wrong.textContent = capitalise(partsText([explanation]));
     announce(this.wrong.textContent);
+    this.bringIntoView(this.wrong);
   }
 
   hideWrong() {

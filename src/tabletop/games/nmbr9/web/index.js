@@ -629,7 +629,7 @@ class Board {
 
   fit(user) {
     const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
-    const b = bounds(tiles);
+    const b = bounds(this.withOutline(tiles));
     const { w, hgt } = this.viewSize();
     // the tiles and room for the next one around them; on a touch screen never a square
     // too small for a finger (what does not fit is panned to); a marked move is only
@@ -672,7 +672,7 @@ class Board {
   /** The squares the view must not lose: the shown board's, and the ghost's. */
   extent() {
     const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
-    const b = bounds(tiles);
+    const b = bounds(this.withOutline(tiles));
     if (!this.ghost || !this.placing()) return b;
     const g = bounds([{ digit: this.state.view.card, rotation: this.ghost.rot, x: this.ghost.x, y: this.ghost.y }]);
     return { x0: Math.min(b.x0, g.x0), y0: Math.min(b.y0, g.y0), x1: Math.max(b.x1, g.x1), y1: Math.max(b.y1, g.y1) };
@@ -761,6 +761,12 @@ class Board {
     const lesson = this.state?.tutorial;
     if (!lesson || lesson.highlight?.target !== "placement" || !lesson.ask || !this.placing()) return null;
     return parseAction(lesson.ask);
+  }
+
+  /** ``tiles`` and a tutorial step's outlined placement, which the view must show too. */
+  withOutline(tiles) {
+    const asked = this.lessonOutline();
+    return asked ? [...tiles, { digit: this.state.view.card, rotation: asked.rot, x: asked.x, y: asked.y }] : tiles;
   }
 
   /** What a tutorial step points at (its highlight's target): that panel stands out. */
