@@ -220,7 +220,7 @@ class Lesson:
         asked = [s for s in self.tutorial.steps[:index] if s.asks]
         if not isinstance(played, list) or len(played) != len(asked):
             raise TutorialError(
-                N_("'played' lists your {n} moves of the steps before this one"), n=len(asked)
+                N_("'played' must list your move of each step before this one that asks for one")
             )
         moves = []
         for step, action in zip(asked, played, strict=True):
@@ -251,11 +251,10 @@ def lesson_state(lesson: Lesson, step: int, position: Position) -> JSON:
         {"seat": i, "name": name, "kind": "human" if i == LEARNER else "bot", "online": True}
         for i, name in enumerate(lesson.tutorial.players[: len(match.recorder.players)])
     ]
-    active = sorted(match.active_seats())
-    acting = LEARNER if LEARNER in active and step < lesson.size else None
     current = lesson.tutorial.steps[step] if step < lesson.size else None
-    if current is not None and not current.asks:
-        acting = None  # an info step: the board is only looked at
+    # an info step (and the finished lesson): the board is only looked at, nobody acts
+    active = sorted(match.active_seats()) if current is not None and current.asks else []
+    acting = LEARNER if LEARNER in active else None
     return {
         "type": "state",
         "game": {
