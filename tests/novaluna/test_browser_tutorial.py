@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from browser_support import SIZES, checked_page, press, shot
-from novaluna.test_browser_axe import axe_source, check_axe
+from novaluna.test_browser_axe import check_axe
 from tabletop.games.novaluna.tutorial import TUTORIAL
+
+from browser_support import SIZES, checked_page, press, shot
 from tutorial_support import LANGUAGE_KEY, PROGRESS_KEY, walk
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -31,21 +32,24 @@ ASKING = {step.key for step in TUTORIAL.steps if step.ask is not None}
 NEXT_THREE = {"en": "next three", "de": "nächsten drei", "nl": "volgende drie"}
 
 
+#: The refill and end-phase buttons when a step asks for them.
+BUTTONS = "[data-testid=refill].tut-mark, [data-testid=end-phase].tut-mark"
+
+
 class Taking:
     """Nova Luna's moves as the page asks for them, read from the board's marks: a marked
     button is pressed; else the marked wheel tile is taken and laid on the marked cell (on
     a phone: tap, tap, *Place here*). A wrong try takes another tile: first one the rules
-    refuse (not one of the next three), then one of the three that is not asked."""
+    refuse (not one of the next three), then one of the three that is not asked (any of
+    them where a button is asked)."""
 
     def __init__(self, size: str) -> None:
         self.size = size
         self.refused = False
 
     def right(self, page: Any) -> None:
-        button = page.locator("[data-testid=refill].tut-mark, [data-testid=end-phase].tut-mark")
-        if button.count():
-            button.first.wait_for()
-            press(page, self.size, "[data-testid=refill].tut-mark, [data-testid=end-phase].tut-mark")
+        if page.locator(BUTTONS).count():
+            press(page, self.size, BUTTONS)
             return
         marked = page.locator("[data-testid=wheel] .space.tut-mark.selectable")
         assert marked.count() == 1, "an action step marks the one tile it asks for"
@@ -58,8 +62,12 @@ class Taking:
             self.refused = True
             self._take(page, f"[data-space='{far.first.get_attribute('data-space')}']", None)
             return
-        other = "[data-testid=wheel] .space.selectable[data-takeable]:not(.tut-mark)"
-        self._take(page, f"[data-space='{page.locator(other).first.get_attribute('data-space')}']", None)
+        takeable = "[data-testid=wheel] .space.selectable[data-takeable]"
+        if not page.locator(BUTTONS).count():  # a take is asked: another tile
+            takeable += ":not(.tut-mark)"
+        self._take(
+            page, f"[data-space='{page.locator(takeable).first.get_attribute('data-space')}']", None
+        )
 
     def _take(self, page: Any, space: str, cell: str | None) -> None:
         press(page, self.size, f"[data-testid=wheel] .space{space}")
@@ -97,14 +105,21 @@ def _resume(page: Any, server: str, key: str, lang: str = "en") -> None:
     page.evaluate(
         "([langKey, lang, key, progress]) => { localStorage.setItem(langKey, lang);"
         " localStorage.setItem(key, progress); }",
-        [LANGUAGE_KEY, lang, PROGRESS_KEY + "nova-luna", json.dumps({"step": index, "played": played})],
+        [
+            LANGUAGE_KEY,
+            lang,
+            PROGRESS_KEY + "nova-luna",
+            json.dumps({"step": index, "played": played}),
+        ],
     )
     page.goto(f"{server}/learn/nova-luna")
     page.wait_for_selector(f"[data-testid=lesson][data-step='{index}'][data-ready=true]")
 
 
-def test_the_marks_of_each_kind_and_axe_on_both_sizes(browser: Any, server: str) -> None:
-    source = axe_source()
+def test_the_marks_of_each_kind_and_axe_on_both_sizes(
+    browser: Any, server: str, axe_script: str
+) -> None:
+    source = axe_script
     with checked_page(browser, **SIZES["desktop"]) as page:
         _resume(page, server, "track")
         marked = page.locator("[data-testid=wheel] .track-space.tut-mark")

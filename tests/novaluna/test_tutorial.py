@@ -51,6 +51,17 @@ def test_keys_are_unique_and_every_step_has_a_text() -> None:
     assert all(step.say for step in TUTORIAL.steps)
 
 
+@pytest.mark.parametrize("step", [s for s in TUTORIAL.steps if s.ask], ids=lambda s: s.key)
+def test_each_action_step_marks_what_it_asks_for(step: Any) -> None:
+    """The page reads the marks (a learner, and the browser test, follow them)."""
+    action = parse_action(str(step.ask))
+    if isinstance(action, Place):
+        assert step.highlight["spaces"] == [action.space], step.key
+        assert step.highlight["cell"] == [action.x, action.y], step.key
+    else:
+        assert step.highlight["button"] == {"refill": "refill", "end": "end-phase"}[step.ask]
+
+
 def test_every_right_and_scripted_action_is_legal_where_it_is_played(lesson: Lesson) -> None:
     for index, step in enumerate(TUTORIAL.steps):
         state = lesson.position(index, _played(index)).match.state
@@ -220,3 +231,11 @@ def test_the_page_gets_one_seat_in_the_solo_chapter(lesson: Lesson) -> None:
     state: dict[str, Any] = lesson_state(lesson, index, lesson.position(index, _played(index)))
     assert [s["name"] for s in state["game"]["seats"]] == ["You"]
     assert state["tutorial"]["highlight"]["cell"] == [-2, 1]
+
+
+def test_the_platform_checks_hold() -> None:
+    from tutorial_support import check_script, check_translated
+
+    game = get_game("nova-luna")
+    check_script(game)
+    check_translated(game)

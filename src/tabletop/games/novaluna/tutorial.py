@@ -227,7 +227,7 @@ TUTORIAL = Tutorial(
                 "The moon figure stands on the golden space. You may take one of the next three tiles clockwise from it, marked 1, 2 and 3. Take the yellow 1 on space 2: your first tile may go anywhere."
             ),
             ask="2@0,0",
-            highlight={"target": "spaces", "spaces": [2]},
+            highlight={"target": "spaces", "spaces": [2], "cell": [0, 0]},
             wrong={
                 "default": N_(
                     "That tile is one of the three, but it costs more time: take the yellow 1 (a tile's time is the number at its top left)."

@@ -249,7 +249,8 @@ class Board {
   update(state) {
     const prev = this.state;
     this.state = state;
-    if (!prev || prev.ply !== state.ply || prev.acting !== state.acting) {
+    // the same state again: a lesson's refused try, the board as it was before it
+    if (!prev || prev === state || prev.ply !== state.ply || prev.acting !== state.acting) {
       this.selected = null;
       this.chosen = null;
       this.hovered = null;
