@@ -517,7 +517,9 @@ class Board {
     const n = state.view.seats.length;
     if (n === 1) { // one display: a title, no tabs (a tablist would need tabs)
       this.tabs.removeAttribute("role");
-      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, t("{name}'s display", { name: this.seatName(0) }))));
+      // a lesson's learner is called "You": not "You's display"
+      const title = this.ctx.tutorial ? t("Your display") : t("{name}'s display", { name: this.seatName(0) });
+      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, title)));
       return;
     }
     this.tabs.setAttribute("role", "tablist");
