@@ -211,6 +211,8 @@ def test_each_wrong_try_is_explained_truly(lesson: Lesson, key: str) -> None:
                 assert not covers, (key, action)
             if "only one of its tasks" in said:
                 assert len(covers) == 1, (key, action)
+            if "one task at most" in said:
+                assert len(covers) <= 1, (key, action)
 
 
 def _catalogue(lang: str) -> set[str]:

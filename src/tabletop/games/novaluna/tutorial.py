@@ -249,7 +249,12 @@ TUTORIAL = Tutorial(
             ),
             ask="5@1,0",
             highlight={"target": "spaces", "spaces": [5], "cell": [1, 0], "track": [1, 4]},
-            wrong={"space-5": CELL_ASKED, "default": TAKE_ASKED},
+            wrong={
+                "space-5": CELL_ASKED,
+                "default": N_(
+                    "That is allowed, but take the blue 2: it keeps you behind Lea, so the next step shows you moving twice in a row."
+                ),
+            },
         ),
         Step(
             "again",
@@ -272,7 +277,12 @@ TUTORIAL = Tutorial(
             ),
             ask="8@1,1",
             highlight={"target": "track", "track": [4], "spaces": [8], "cell": [1, 1]},
-            wrong={"space-8": CELL_ASKED, "default": TAKE_ASKED},
+            wrong={
+                "space-8": CELL_ASKED,
+                "default": N_(
+                    "That is allowed, but it costs 4: take the yellow 3, which the next step counts on."
+                ),
+            },
         ),
         Step(
             "ahead",
@@ -338,7 +348,9 @@ TUTORIAL = Tutorial(
                 "space-6-covers": N_(
                     "There only one of its tasks would be fulfilled; below the blue 1 it touches the red chain and the blue 1, which fulfils both."
                 ),
-                "default": TAKE_ASKED,
+                "default": N_(
+                    "That tile would fulfil one task at most; the cyan 5 below the blue 1 fulfils two at once."
+                ),
             },
         ),
         Step(
@@ -375,7 +387,9 @@ TUTORIAL = Tutorial(
                 "space-10": N_(
                     "There the cyan 3 does not touch your red 4, so its task stays open."
                 ),
-                "default": TAKE_ASKED,
+                "default": N_(
+                    "That tile fulfils no task of yours; the cyan 3 the refill brought does."
+                ),
             },
         ),
         # -- chapter 4: the end -----------------------------------------------------
