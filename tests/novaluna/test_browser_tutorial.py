@@ -40,7 +40,8 @@ BUTTONS = "[data-testid=refill].tut-mark, [data-testid=end-phase].tut-mark"
 class Taking:
     """Nova Luna's moves as the page asks for them, read from the board's marks: a marked
     button is pressed; else the marked wheel tile is taken and laid on the marked cell (on
-    a phone: tap, tap, *Place here*). A wrong try takes another tile: first one the rules
+    a desktop by keyboard, on a phone: tap, tap, *Place here*). A wrong try, by pointer,
+    takes another tile: first one the rules
     refuse (not one of the next three), then one of the three that is not asked (any of
     them where a button is asked)."""
 
@@ -49,30 +50,52 @@ class Taking:
         self.refused = False
 
     def right(self, page: Any) -> None:
+        """On a desktop with the keyboard (Enter on the marked tile, then on the marked
+        cell, then on *Place here*); on a phone with taps."""
         if page.locator(BUTTONS).count():
-            press(page, self.size, BUTTONS)
+            self._activate(page, BUTTONS)
             return
         marked = page.locator("[data-testid=wheel] .space.tut-mark.selectable")
         assert marked.count() == 1, "an action step marks the one tile it asks for"
+        space = f"[data-testid=wheel] .space[data-space='{marked.get_attribute('data-space')}']"
         cell = page.get_by_test_id("tutorial-cell").get_attribute("data-cell")
-        self._take(page, f"[data-space='{marked.get_attribute('data-space')}']", f"cell-{cell}")
+        cell = f"[data-testid='cell-{cell}']"
+        if self.size == "phone":
+            self._take(page, space, cell)
+            return
+        page.mouse.move(0, 0)  # off the display: a pointer over a cell previews that one
+        self._activate(page, space)
+        self._activate(page, cell)
+        page.wait_for_function("() => document.activeElement?.dataset.testid === 'confirm-place'")
+        page.keyboard.press("Enter")
+
+    def _activate(self, page: Any, selector: str) -> None:
+        if self.size == "phone":
+            press(page, self.size, selector)
+        else:
+            page.locator(selector).first.focus()
+            page.keyboard.press("Enter")
 
     def wrong(self, page: Any) -> None:
         far = page.locator("[data-testid=wheel] .space.selectable:not([data-takeable])")
         if not self.refused and far.count():
             self.refused = True
-            self._take(page, f"[data-space='{far.first.get_attribute('data-space')}']", None)
+            self._take(
+                page,
+                f"[data-testid=wheel] .space[data-space='{far.first.get_attribute('data-space')}']",
+                None,
+            )
             return
         takeable = "[data-testid=wheel] .space.selectable[data-takeable]"
         if not page.locator(BUTTONS).count():  # a take is asked: another tile
             takeable += ":not(.tut-mark)"
-        self._take(
-            page, f"[data-space='{page.locator(takeable).first.get_attribute('data-space')}']", None
-        )
+        other = page.locator(takeable).first.get_attribute("data-space")
+        self._take(page, f"[data-testid=wheel] .space[data-space='{other}']", None)
 
     def _take(self, page: Any, space: str, cell: str | None) -> None:
-        press(page, self.size, f"[data-testid=wheel] .space{space}")
-        target = f"[data-testid='{cell}']" if cell else "[data-testid^='cell-']"
+        """By pointer: the tile, then ``cell`` (default: the first legal one)."""
+        press(page, self.size, space)
+        target = cell or "[data-testid^='cell-']"
         page.locator(target).first.wait_for()
         press(page, self.size, target)
         if self.size == "phone":  # a tap previews; the button places
