@@ -428,7 +428,7 @@ TUTORIAL = Tutorial(
             highlight={"target": "spaces", "spaces": [3], "cell": [-1, 0], "track": [20, 22]},
             wrong={
                 "default": N_(
-                    "With the red 2 you would land on Lea's space, on top, so you would move again and take the 3 as well: then you would end ahead of her and lose the tie."
+                    "With the red 2 you would land on Lea's space, on top, so you would move again and have to take the 3 as well: then you would end ahead of her and lose the tie."
                 ),
             },
             then=((1, "5@-1,0"),),
