@@ -241,3 +241,24 @@ def test_the_platform_checks_hold() -> None:
     game = get_game("nova-luna")
     check_script(game)
     check_translated(game)
+
+
+#: Tries the rules refuse, per step, and the kind each is: never answered by a step's
+#: "default" (worded for an allowed tile).
+REFUSED = {
+    "take": {"2@1,0": "first-cell", "5@0,0": "not-next", "0@0,0": "empty", "refill": "no-refill"},
+    "behind": {"5@0,0": "taken", "5@3,3": "apart", "end": "no-end"},
+    "solo": {"refill": "no-refill", "end": "no-end", "0@1,0": "empty"},
+    "end-phase": {"4@0,0": "empty", "5@0,0": "taken"},
+}
+
+
+@pytest.mark.parametrize("key", sorted(REFUSED))
+def test_a_refused_try_is_explained_by_the_rule_it_breaks(lesson: Lesson, key: str) -> None:
+    index = STEPS[key]
+    for action, kind in REFUSED[key].items():
+        verdict = lesson.attempt(index, _played(index), action)
+        assert (verdict.kind, verdict.explanation) == (
+            kind,
+            {"key": TUTORIAL.wrong[kind], "args": {}},
+        )

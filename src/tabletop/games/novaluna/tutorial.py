@@ -23,9 +23,10 @@ finds; ``target`` is the main one, for the page's wording):
 * ``task``: ``[x, y, i]``, task ``i`` of the tile at ``x, y`` in your display;
 * ``button``: ``"refill"`` or ``"end-phase"``.
 
-A wrong try's kind (``kind_of_try``): ``"not-next"`` (a tile that is not one of the
-next three), ``"apart"`` (a cell that touches none of your tiles), ``"illegal"`` (any
-other refusal); for an allowed try ``"refill"``, ``"end"``, ``"space-N"`` (a tile from
+A wrong try's kind (``kind_of_try``): for one the rules refuse ``"not-next"`` (a tile
+that is not one of the next three), ``"apart"`` (a cell that touches none of your
+tiles), ``"empty"``, ``"first-cell"``, ``"taken"``, ``"no-refill"``, ``"no-end"``
+(``"illegal"`` for any other); for an allowed try ``"refill"``, ``"end"``, ``"space-N"`` (a tile from
 space N that fulfils no task) or ``"space-N-covers"`` (one that fulfils a task).
 """
 
@@ -176,14 +177,24 @@ def solo_position() -> Recorder:
     return _recorder(state)
 
 
+#: The rules' refusals (``rules.refusals``) by a word of their message: the kind it is.
+#: Each has a sentence of the tutorial's own, which comes before a step's "default" (that
+#: one is worded for an allowed tile that is not the step's).
+_REFUSALS = (
+    ("next three", "not-next"),
+    ("does not touch", "apart"),
+    ("is empty", "empty"),
+    ("first tile goes", "first-cell"),
+    ("is taken", "taken"),
+    ("refill", "no-refill"),
+    ("phase", "no-end"),
+)
+
+
 def kind_of_try(state: State, seat: int, action: Any, error: IllegalActionError | None) -> str:
     """Which kind of wrong try ``action`` is (see the module docstring)."""
     if error is not None:
-        if "next three" in error.key:
-            return "not-next"
-        if "does not touch" in error.key:
-            return "apart"
-        return ILLEGAL
+        return next((kind for word, kind in _REFUSALS if word in error.key), ILLEGAL)
     if action == REFILL:
         return "refill"
     if action == END_PHASE:
@@ -209,6 +220,15 @@ TUTORIAL = Tutorial(
             "Only the next three tiles clockwise from the moon figure may be taken (empty spaces are skipped): they carry the numbers 1, 2 and 3."
         ),
         "apart": N_("Every tile after your first must touch one of your tiles edge to edge."),
+        "empty": N_("That space of the wheel is empty: take one of the marked tiles."),
+        "first-cell": N_("Your first tile starts your display: it goes on the one cell offered."),
+        "taken": N_(
+            "That cell already holds a tile: lay the new one on an empty cell next to yours."
+        ),
+        "no-refill": N_(
+            "You may refill only at the start of your turn with 1 or 2 tiles on the wheel and some left in the pile, and never during a solo phase."
+        ),
+        "no-end": N_("Only the solo game has phases, and phase 1 can end once 8 discs are placed."),
         "default": TAKE_ASKED,
     },
     classify=kind_of_try,
