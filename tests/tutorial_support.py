@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from tabletop.core.game import GameType
 from tabletop.core.tutorial import LEARNER, Lesson, Step, Tutorial
 
-from browser_support import press, shot
+from browser_support import heard, press, record_announcements, shot
 
 LOCALES = Path(__file__).resolve().parents[1] / "src" / "tabletop" / "locale"
 LANGUAGE_KEY = "boardgames.language.v1"
@@ -168,7 +168,9 @@ def walk(
     move first (its explanation must show), then the asked one; info steps go on with
     Space (on a phone a tap on *Go on*). Once, at step ``back_at``, step back and
     forward again; once, at step ``reload_at``, reload the page and check it resumes
-    there."""
+    there. Each step's text and each wrong try's sentence must reach the screen reader's
+    live region."""
+    record_announcements(page)
     open_tutorial(page, url, game, lang)
     seen = Walk()
     stepped_back = reloaded = False
@@ -190,6 +192,7 @@ def walk(
             assert current(page)["key"] == now["key"], "the reload resumed elsewhere"
         seen.keys.append(now["key"])
         seen.prompts.append(now["text"])
+        heard(page, now["text"].strip())  # a screen reader is told each step
         if shots and now["index"] in (1, reload_at):
             shot(page, f"{shots}-step{now['index']}")
         if now["kind"] == "action":
@@ -208,6 +211,7 @@ def _wrong_try(page: Any, moves: TutorialMoves) -> str:
     text: str = note.text_content() or ""
     assert text.strip(), "a wrong try was not explained"
     assert current(page)["index"] == before, "a wrong try moved the lesson on"
+    heard(page, text.strip())  # and told why
     return text
 
 
