@@ -143,10 +143,14 @@ class Lesson {
       focusOn(this.done.querySelector("a"));
       return;
     }
-    announce(this.text.textContent);
-    // an info step is read, then gone on from; a move is made on the board
-    if (step.ask === null || !this.screen.board.focusTurn?.()) focusOn(this.text);
-    else this.bringIntoView(this.text);
+    // A move is made on the board: it gets the focus, and the step's text is announced.
+    // An info step's text gets the focus itself (a screen reader reads it out then).
+    if (step.ask !== null && this.screen.board.focusTurn?.()) {
+      announce(this.text.textContent);
+      this.bringIntoView(this.text);
+    } else {
+      focusOn(this.text);
+    }
   }
 
   /** On a narrow screen the lesson lies under the board: scroll the least that shows
