@@ -43,15 +43,16 @@ def paths(tutorial: Tutorial) -> Iterator[list[str]]:
             yield [*asked[:i], other, *asked[i + 1 :]]
 
 
-def check_script(game: GameType) -> None:
+def check_script(game: GameType, tutorial: Tutorial | None = None) -> None:
     """Each step's actions and scripted moves legal where they come, along every path;
-    keys unique; the learner asked only while the rules let them act."""
-    tutorial = game.lesson()
+    keys unique; the learner asked only while the rules let them act. ``tutorial``:
+    another lesson than the game's own."""
+    tutorial = tutorial or game.lesson()
     assert tutorial is not None, f"{game.title} has no tutorial"
     keys = [step.key for step in tutorial.steps]
     assert len(set(keys)) == len(keys), f"step keys repeat: {keys}"
     assert any(step.ask for step in tutorial.steps), "a tutorial asks for at least one move"
-    lesson = Lesson(game)
+    lesson = Lesson(game, tutorial)
     for played in paths(tutorial):
         _follow(lesson, played)
 
