@@ -150,7 +150,15 @@ class Lesson {
       this.bringIntoView(this.text);
     } else {
       focusOn(this.text);
+      this.showTarget();
     }
+  }
+
+  /** On a wide screen, what the step points at (the board's ``.lesson-focus``) scrolled
+   * into view when it lies beyond the fold; on a phone the step's text matters more. */
+  showTarget() {
+    if (window.matchMedia("(max-width: 900px)").matches) return;
+    this.screen.el.querySelector(".lesson-focus")?.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   /** On a narrow screen the lesson lies under the board: scroll the least that shows
