@@ -9,7 +9,6 @@ one) in a small ``TutorialMoves`` of its own.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import Any, Protocol
 from babel.messages.pofile import read_po
 
 from tabletop.core.game import GameType
-from tabletop.core.tutorial import LEARNER, Lesson, Step, Tutorial
+from tabletop.core.tutorial import LEARNER, Lesson, Tutorial
 
 from browser_support import heard, press, record_announcements, shot
 
@@ -73,11 +72,6 @@ def _follow(lesson: Lesson, played: list[str]) -> None:
     lesson.position(len(lesson.tutorial.steps), done)  # the last step's moves too
 
 
-def step_texts(tutorial: Tutorial) -> list[str]:
-    """Every msgid of the tutorial (``Tutorial.msgids``)."""
-    return tutorial.msgids()
-
-
 def check_translated(game: GameType, languages: tuple[str, ...] = ("de", "nl")) -> None:
     """Every text of the tutorial translated in each catalogue, placeholders kept."""
     tutorial = game.lesson()
@@ -94,13 +88,6 @@ def check_translated(game: GameType, languages: tuple[str, ...] = ("de", "nl")) 
 
 def _names(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
-
-
-def wrong_kinds(game: GameType, step: Step) -> set[str]:
-    """The kinds of wrong try a step explains in its own or the tutorial's words."""
-    tutorial = game.lesson()
-    assert tutorial is not None
-    return set(step.wrong) | set(tutorial.wrong)
 
 
 # -- the browser -----------------------------------------------------------------------------
@@ -240,8 +227,3 @@ def _go_on(page: Any, moves: TutorialMoves, size: str) -> bool:
         page.wait_for_selector("[data-testid=lesson-done]")
         return True
     return False
-
-
-def stored_progress(page: Any, game: str) -> dict[str, Any] | None:
-    raw = page.evaluate("(key) => localStorage.getItem(key)", PROGRESS_KEY + game)
-    return None if raw is None else dict(json.loads(raw))
