@@ -9,7 +9,6 @@ one) in a small ``TutorialMoves`` of its own.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,9 +18,9 @@ from typing import Any, Protocol
 from babel.messages.pofile import read_po
 
 from tabletop.core.game import GameType
-from tabletop.core.tutorial import LEARNER, Lesson, Step, Tutorial
+from tabletop.core.tutorial import LEARNER, Lesson, Tutorial
 
-from browser_support import press, shot
+from browser_support import heard, press, record_announcements, shot
 
 LOCALES = Path(__file__).resolve().parents[1] / "src" / "tabletop" / "locale"
 LANGUAGE_KEY = "boardgames.language.v1"
@@ -43,15 +42,16 @@ def paths(tutorial: Tutorial) -> Iterator[list[str]]:
             yield [*asked[:i], other, *asked[i + 1 :]]
 
 
-def check_script(game: GameType) -> None:
+def check_script(game: GameType, tutorial: Tutorial | None = None) -> None:
     """Each step's actions and scripted moves legal where they come, along every path;
-    keys unique; the learner asked only while the rules let them act."""
-    tutorial = game.lesson()
+    keys unique; the learner asked only while the rules let them act. ``tutorial``:
+    another lesson than the game's own."""
+    tutorial = tutorial or game.lesson()
     assert tutorial is not None, f"{game.title} has no tutorial"
     keys = [step.key for step in tutorial.steps]
     assert len(set(keys)) == len(keys), f"step keys repeat: {keys}"
     assert any(step.ask for step in tutorial.steps), "a tutorial asks for at least one move"
-    lesson = Lesson(game)
+    lesson = Lesson(game, tutorial)
     for played in paths(tutorial):
         _follow(lesson, played)
 
@@ -72,11 +72,6 @@ def _follow(lesson: Lesson, played: list[str]) -> None:
     lesson.position(len(lesson.tutorial.steps), done)  # the last step's moves too
 
 
-def step_texts(tutorial: Tutorial) -> list[str]:
-    """Every msgid of the tutorial (``Tutorial.msgids``)."""
-    return tutorial.msgids()
-
-
 def check_translated(game: GameType, languages: tuple[str, ...] = ("de", "nl")) -> None:
     """Every text of the tutorial translated in each catalogue, placeholders kept."""
     tutorial = game.lesson()
@@ -93,13 +88,6 @@ def check_translated(game: GameType, languages: tuple[str, ...] = ("de", "nl")) 
 
 def _names(text: str) -> set[str]:
     return set(re.findall(r"\{(\w+)\}", text))
-
-
-def wrong_kinds(game: GameType, step: Step) -> set[str]:
-    """The kinds of wrong try a step explains in its own or the tutorial's words."""
-    tutorial = game.lesson()
-    assert tutorial is not None
-    return set(step.wrong) | set(tutorial.wrong)
 
 
 # -- the browser -----------------------------------------------------------------------------
@@ -168,7 +156,9 @@ def walk(
     move first (its explanation must show), then the asked one; info steps go on with
     Space (on a phone a tap on *Go on*). Once, at step ``back_at``, step back and
     forward again; once, at step ``reload_at``, reload the page and check it resumes
-    there."""
+    there. Each step's text and each wrong try's sentence must reach a screen reader
+    (``_told``)."""
+    record_announcements(page)
     open_tutorial(page, url, game, lang)
     seen = Walk()
     stepped_back = reloaded = False
@@ -190,6 +180,7 @@ def walk(
             assert current(page)["key"] == now["key"], "the reload resumed elsewhere"
         seen.keys.append(now["key"])
         seen.prompts.append(now["text"])
+        _told(page, now)
         if shots and now["index"] in (1, reload_at):
             shot(page, f"{shots}-step{now['index']}")
         if now["kind"] == "action":
@@ -200,6 +191,15 @@ def walk(
         wait_step(page, now["index"] + 1)
 
 
+def _told(page: Any, now: dict[str, Any]) -> None:
+    """A screen reader gets each step: a move step's text is announced (the board has
+    the focus), an info step's text has the focus itself."""
+    if now["kind"] == "action":
+        heard(page, now["text"].strip())
+    else:
+        page.wait_for_function("() => document.activeElement?.dataset.testid === 'lesson-text'")
+
+
 def _wrong_try(page: Any, moves: TutorialMoves) -> str:
     before = current(page)["index"]
     moves.wrong(page)
@@ -208,6 +208,7 @@ def _wrong_try(page: Any, moves: TutorialMoves) -> str:
     text: str = note.text_content() or ""
     assert text.strip(), "a wrong try was not explained"
     assert current(page)["index"] == before, "a wrong try moved the lesson on"
+    heard(page, text.strip())  # and told why
     return text
 
 
@@ -226,8 +227,3 @@ def _go_on(page: Any, moves: TutorialMoves, size: str) -> bool:
         page.wait_for_selector("[data-testid=lesson-done]")
         return True
     return False
-
-
-def stored_progress(page: Any, game: str) -> dict[str, Any] | None:
-    raw = page.evaluate("(key) => localStorage.getItem(key)", PROGRESS_KEY + game)
-    return None if raw is None else dict(json.loads(raw))

@@ -144,8 +144,8 @@ class Verdict:
 class Lesson:
     """The platform's driver of one game's tutorial (stateless: every call replays)."""
 
-    def __init__(self, game: GameType) -> None:
-        found = game.lesson()
+    def __init__(self, game: GameType, tutorial: Tutorial | None = None) -> None:
+        found = tutorial or game.lesson()  # ``tutorial``: another lesson for the game (tests)
         if found is None:
             raise TutorialError(N_("{game} has no tutorial"), game=game.title)
         self.game = game

@@ -188,6 +188,7 @@ export class GameScreen {
     if (this.hint && (!previous || this.turnKey(previous) !== this.turnKey(state) || state.acting === null)) this.clearHint();
     // "Your turn · Nova Luna · Tabletop"; a replay's: "Replay · Tabletop" (its state's title)
     const title = this.replay ? state.game.title
+      : this.lesson ? t("Learn to play {game}", { game: state.game.title })
       : state.over ? t("Game over · {game}", { game: state.game.title })
         : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
     document.title = `${title} · Tabletop`;

@@ -21,6 +21,13 @@ export function offerPending(name) {
   }
 }
 
+/** The game the lobby shows next (a tutorial's "Play a real game" chooses its own). */
+export function chooseGame(name) {
+  try {
+    localStorage.setItem(TYPE_KEY, name);
+  } catch { /* this page only */ }
+}
+
 export function rememberOffer(name) {
   try {
     const seen = JSON.parse(localStorage.getItem(OFFER_KEY) || "[]");

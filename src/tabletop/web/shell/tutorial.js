@@ -8,7 +8,7 @@ import { announce } from "./announce.js";
 import { api, capitalise, gameTypes, partsText } from "./api.js";
 import { gameModule } from "./games.js";
 import { GameScreen } from "./game.js";
-import { rememberOffer } from "./lobby.js";
+import { chooseGame, rememberOffer } from "./lobby.js";
 import { toast } from "./toast.js";
 import { focusOn, h, offerColourSymbols } from "./util.js";
 
@@ -49,7 +49,7 @@ class Lesson {
     this.panel = this.buildPanel();
     this.screen.el.classList.add("lesson-game");
     this.screen.el.querySelector(".col-right").prepend(this.panel);
-    this.onKey = (event) => this.key_(event);
+    this.onKey = (event) => this.onKeyDown(event);
     document.addEventListener("keydown", this.onKey);
   }
 
@@ -68,14 +68,14 @@ class Lesson {
     this.restartBtn = h("button", { type: "button", class: "btn ghost", "data-testid": "lesson-restart", onclick: () => this.restart() }, t("Start over"));
     this.done = h("div", { class: "lesson-done", "data-testid": "lesson-done", hidden: true },
       h("p", {}, t("Well done: you know the rules of {game}.", { game: this.type.title })),
-      h("a", { class: "btn primary", href: "/", "data-testid": "lesson-play" }, t("Play a real game")));
+      h("a", { class: "btn primary", href: "/", "data-testid": "lesson-play", onclick: () => chooseGame(this.type.name) }, t("Play a real game")));
     return h("section", { class: "card lesson", "data-testid": "lesson", "aria-labelledby": "lesson-title", "data-count": String(this.steps.length) },
       h("h2", { id: "lesson-title" }, t("Learn to play {game}", { game: this.type.title })),
       this.counter, this.text, this.wrong, this.goOnNote,
       h("div", { class: "row wrap lesson-buttons" }, this.backBtn, this.nextBtn, this.restartBtn),
       this.done,
       h("p", { class: "lesson-leave" },
-        h("a", { href: "/", "data-testid": "lesson-leave" }, t("Leave the tutorial and play a real game"))));
+        h("a", { href: "/", "data-testid": "lesson-leave", onclick: () => chooseGame(this.type.name) }, t("Leave the tutorial and play a real game"))));
   }
 
   /** The stored progress, replayed by the server; from the start if it refuses it. */
@@ -143,10 +143,22 @@ class Lesson {
       focusOn(this.done.querySelector("a"));
       return;
     }
-    announce(this.text.textContent);
-    // an info step is read, then gone on from; a move is made on the board
-    if (step.ask === null || !this.screen.board.focusTurn?.()) focusOn(this.text);
-    else this.bringIntoView(this.text);
+    // A move is made on the board: it gets the focus, and the step's text is announced.
+    // An info step's text gets the focus itself (a screen reader reads it out then).
+    if (step.ask !== null && this.screen.board.focusTurn?.()) {
+      announce(this.text.textContent);
+      this.bringIntoView(this.text);
+    } else {
+      focusOn(this.text);
+      this.showTarget();
+    }
+  }
+
+  /** On a wide screen, what the step points at (the board's ``.lesson-focus``) scrolled
+   * into view when it lies beyond the fold; on a phone the step's text matters more. */
+  showTarget() {
+    if (window.matchMedia("(max-width: 900px)").matches) return;
+    this.screen.el.querySelector(".lesson-focus")?.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   /** On a narrow screen the lesson lies under the board: scroll the least that shows
@@ -190,23 +202,33 @@ class Lesson {
   async goOn() {
     const step = this.current();
     if (!step || step.ask !== null) return;
-    await this.show(this.step + 1, this.played);
+    await this.move(this.step + 1, this.played);
   }
 
   async back() {
     if (this.step === 0) return;
     const before = this.steps[this.step - 1];
     const played = before.ask === null ? this.played : this.played.slice(0, -1);
-    await this.show(this.step - 1, played);
+    await this.move(this.step - 1, played);
   }
 
   async restart() {
-    await this.show(0, []);
+    await this.move(0, []);
+  }
+
+  /** To another step at the learner's request; a failure (the server out of reach) is
+   * said in a toast, and the lesson stays where it was. */
+  async move(step, played) {
+    try {
+      await this.show(step, played);
+    } catch (err) {
+      toast(err.message, "error");
+    }
   }
 
   /** Space or Enter goes on from an info step, unless a control has the focus (it takes
    * the key itself). */
-  key_(event) {
+  onKeyDown(event) {
     if (event.key !== " " && event.key !== "Enter") return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const step = this.current();
