@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from .match import Match
     from .page import GamePage
     from .table import Table
+    from .tutorial import Tutorial
 
 #: JSON-ready data: what records, options and the page's messages are made of.
 JSON = dict[str, Any]
@@ -175,6 +176,9 @@ class GameType:
     #: ``"module:attribute"`` of the game's ``analysis.Analyser`` (finished games judged
     #: move by move), or None; relative as ``research``.
     analysis: ClassVar[str | None] = None
+    #: ``"module:attribute"`` of the game's interactive tutorial (``core.tutorial.Tutorial``:
+    #: its steps as data), or None; relative as ``research``. The lobby's "Learn to play".
+    tutorial: ClassVar[str | None] = None
     #: The daily challenge (``tabletop.daily``): the seats and options of each day's
     #: deal, and the arguments of the game's own terminal play that deal the same way
     #: (``<game> daily`` adds ``--seed``).
@@ -411,6 +415,7 @@ class GameType:
             "options": self.option_fields,
             "replay_step": self.replay_step,
             "analysable": self.analysis is not None,
+            "tutorial": self.tutorial is not None,
         }
         if self.page is not None:
             facts["modules"] = self.page.modules
@@ -428,6 +433,13 @@ class GameType:
         if self.analysis is None:
             return None
         found: Analyser = self.load(self.analysis)
+        return found
+
+    def lesson(self) -> Tutorial | None:
+        """The game's tutorial (``tutorial``), imported when first asked for."""
+        if self.tutorial is None:
+            return None
+        found: Tutorial = self.load(self.tutorial)
         return found
 
     @property

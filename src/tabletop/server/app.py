@@ -74,6 +74,7 @@ from . import (
     openapi,
     pages,
     socket_api,
+    tutorial_api,
 )
 from .assets import Assets
 from .botpool import BotPool
@@ -168,6 +169,7 @@ def create_app(
         *bot_api.ROUTES,
         *analysis_api.ROUTES,
         *daily_api.ROUTES,
+        *tutorial_api.ROUTES,
         *mail_api.ROUTES,
         *openapi.ROUTES,
         *socket_api.ROUTES,

@@ -60,6 +60,7 @@ PAGES = (
     "/replay/{game_id}",
     "/lobby",
     "/daily",
+    "/learn/{game}",
     "/me",
     "/leaderboard",
     "/leaderboard/{type}",

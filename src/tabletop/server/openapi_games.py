@@ -38,6 +38,39 @@ from .openapi_schemas import (
 )
 
 A_GAME = "/api/games/{game_id}"
+TUTORIAL = "tutorials"
+#: A tutorial's script (``core.tutorial.describe_steps``).
+LESSON_SCRIPT = obj(
+    ("game", "title", "seat", "players", "steps"),
+    game=text(),
+    title=text(),
+    seat=integer(minimum=0),
+    players=arr(ANY_OBJECT),
+    steps=arr(
+        obj(
+            ("key", "say", "ask", "highlight"),
+            key=text(),
+            say=ANY_OBJECT,
+            ask=nullable(text()),
+            highlight=ANY_OBJECT,
+        )
+    ),
+)
+#: Where a tutorial is: the step, and your moves of the steps before it.
+LESSON_FIELDS = {
+    "step": integer(minimum=0, description="the step's index, from 0"),
+    "played": arr(text(maxLength=40), description="your moves of the action steps before it"),
+}
+LESSON_AT = obj(("step", "played"), closed=True, **LESSON_FIELDS)
+LESSON_TRY = obj(
+    ("correct",),
+    correct=boolean(),
+    kind=nullable(text()),
+    explanation=nullable(ANY_OBJECT),
+    step=integer(minimum=0),
+    played=arr(text()),
+    state=ANY_OBJECT,
+)
 #: A game the replay page steps through beside a stored one (``replays.companion``).
 COMPANION = obj(
     ("game", "frames", "bots", "score"),
@@ -244,6 +277,33 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         ANYONE,
         params=(query("game", text(), "your uncounted game of that deal"),),
         ok=obj(("game", "day", "seed", "results"), seed=SENT_SEED, results=arr(ANY_OBJECT)),
+    ),
+    # -- the tutorials (tutorial_api.py)
+    ("GET", "/api/tutorials/{game}"): op(
+        "A game's tutorial: its steps' texts, asked actions and highlights",
+        TUTORIAL,
+        NOBODY,
+        ok=LESSON_SCRIPT,
+        description="404 for a game without a tutorial (docs/adding-a-game.md, 'Tutorial').",
+    ),
+    ("POST", "/api/tutorials/{game}/position"): op(
+        "The tutorial's game at a step, your moves so far replayed",
+        TUTORIAL,
+        NOBODY,
+        body=LESSON_AT,
+        ok=obj(("step", "state"), step=integer(minimum=0), state=ANY_OBJECT),
+        description="422 for a step out of range or moves the steps did not ask for.",
+    ),
+    ("POST", "/api/tutorials/{game}/try"): op(
+        "Check your try at a tutorial step: right (the next position) or why not",
+        TUTORIAL,
+        NOBODY,
+        body=obj(
+            ("step", "played", "action"), closed=True, **LESSON_FIELDS, action=text(maxLength=40)
+        ),
+        ok=LESSON_TRY,
+        description="422 for an info step, a step out of range, moves the steps did not "
+        "ask for, or an action in no notation.",
     ),
     ("GET", "/api/daily/{game}/{day}/bot"): op(
         "The daily bot's game on a day's deal as replay frames, once yours is over",

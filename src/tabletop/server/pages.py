@@ -50,6 +50,7 @@ ROUTES: list[BaseRoute] = [
     Route("/i18n/{lang}.json", _catalogue),
     Route("/lobby", _page),
     Route("/daily", _page),
+    Route("/learn/{game}", _page),  # a game's tutorial (shell/tutorial.js)
     Route("/me", _page),
     Route("/leaderboard", _page),
     Route("/leaderboard/{type}", _page),

@@ -82,6 +82,7 @@ class Nmbr9(GameType):
     rating_seed = (4, 10)  # seats, deals: 170 games in all with the other game
     research = ".encoding:ENCODING"  # tabletop.research loads it
     analysis = ".analysis:ANALYSER"  # ``nmbr9 analyse FILE``
+    tutorial = ".tutorial:TUTORIAL"  # the page's "Learn to play"
     bots = REGISTRY
     kernel = KERNEL  # optional: without it the planner levels play as greedy, said at start
     bot_offers = {"standard": BOTS}

@@ -64,6 +64,7 @@ class NovaLuna(GameType):
     rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
     research = ".encoding:ENCODING"  # tabletop.research loads it
     analysis = ".analysis:ANALYSER"  # `novaluna analyse FILE`
+    tutorial = ".tutorial:TUTORIAL"  # the page's "Learn to play"
     bots = REGISTRY
     kernel = KERNEL  # optional: without it the solo planner plays as greedy, said at start
     bot_offers = BOTS

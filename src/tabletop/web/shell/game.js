@@ -89,8 +89,9 @@ function mergeSeats(gameId, state) {
 
 /** One game on screen, fed with state messages (live) or replay frames (read only). */
 export class GameScreen {
-  constructor(root, mod, { conn = null, type = null, navigate = null, tokens = [], replay = false } = {}) {
+  constructor(root, mod, { conn = null, type = null, navigate = null, tokens = [], replay = false, lesson = false } = {}) {
     this.mod = mod;
+    this.lesson = lesson; // a tutorial's game (tutorial.js): no hints, undo, ratings or end screen
     this.conn = conn;
     this.type = type;
     this.navigate = navigate;
@@ -124,6 +125,7 @@ export class GameScreen {
       h("div", { class: "col col-right" }, this.players, this.logCard));
     this.board = mod.createBoard({ side: this.side, main: this.main, players: this.players, controls: this.gameControls, notices: this.notices }, {
       readOnly: replay,
+      tutorial: lesson, // a try the rules refuse still goes to the server, which explains it
       act: (action) => this.act(action),
       seatName: (seat) => this.seatName(seat),
     });
@@ -186,6 +188,7 @@ export class GameScreen {
     if (this.hint && (!previous || this.turnKey(previous) !== this.turnKey(state) || state.acting === null)) this.clearHint();
     // "Your turn · Nova Luna · Tabletop"; a replay's: "Replay · Tabletop" (its state's title)
     const title = this.replay ? state.game.title
+      : this.lesson ? t("Learn to play {game}", { game: state.game.title })
       : state.over ? t("Game over · {game}", { game: state.game.title })
         : state.acting !== null ? t("Your turn · {game}", { game: state.game.title }) : state.game.title;
     document.title = `${title} · Tabletop`;
@@ -211,7 +214,7 @@ export class GameScreen {
     this.undoBtn.textContent = this.mod.undoLabel?.(state) || t("Undo"); // NMBR 9: "Take back"
     this.resultBtn.hidden = !(live && state.over && (!state.abandoned || lostOnTime(state)));
     if (live) this.announceChange(previous, state);
-    if (live && state.over && this.endShownFor !== state.game.id) {
+    if (live && state.over && !this.lesson && this.endShownFor !== state.game.id) {
       this.endShownFor = state.game.id;
       this.showEnd(false);
     } else if (live) {
@@ -324,6 +327,7 @@ export class GameScreen {
       title = t("Waiting for {name}", { name: listNames(state.active.map((i) => this.seatName(i))) });
       if (state.thinking_seats && state.thinking_seats.length) this.banner.classList.add("banner-thinking");
     }
+    if (title === undefined && this.lesson) title = t("Learn to play {game}", { game: state.game.title });
     if (title === undefined) title = mod.bannerTitle ? mod.bannerTitle(state) : "";
     // while others act: what the game has to say to you (NMBR 9: your placement may be taken back)
     if (!sub && !this.replay && !state.over && state.acting === null && mod.waitPrompt) sub = mod.waitPrompt(state);
@@ -386,7 +390,7 @@ export class GameScreen {
    * ("Rated game") and once a hint, an undo or a fixed seed made it unrated. */
   renderRatedNote(state) {
     // a daily game's note says whether it counts (on the day's board, not for ratings)
-    const text = this.replay || state.game.daily ? null : ratedText(state);
+    const text = this.replay || this.lesson || state.game.daily ? null : ratedText(state);
     this.ratedNote.hidden = !text;
     this.ratedNote.textContent = text || "";
   }

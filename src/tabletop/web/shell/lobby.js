@@ -9,6 +9,32 @@ import { clear, copyText, focusLost, focusName, focusOn, h, offerColourSymbols, 
 
 const NAME_KEY = "boardgames.name";
 const TYPE_KEY = "boardgames.type";
+// the games whose tutorial the lobby offers no more: opened, or the offer dismissed
+const OFFER_KEY = "boardgames.tutorial-offer.v1";
+
+/** Whether the lobby still offers the tutorial of ``name`` (a first visit). */
+export function offerPending(name) {
+  try {
+    return !JSON.parse(localStorage.getItem(OFFER_KEY) || "[]").includes(name);
+  } catch {
+    return false; // storage refused: offer nothing rather than every time
+  }
+}
+
+/** The game the lobby shows next (a tutorial's "Play a real game" chooses its own). */
+export function chooseGame(name) {
+  try {
+    localStorage.setItem(TYPE_KEY, name);
+  } catch { /* this page only */ }
+}
+
+export function rememberOffer(name) {
+  try {
+    const seen = JSON.parse(localStorage.getItem(OFFER_KEY) || "[]");
+    if (!seen.includes(name)) localStorage.setItem(OFFER_KEY, JSON.stringify([...seen, name]));
+  } catch { /* this page only */ }
+}
+
 
 export async function showLobby(root, navigate) {
   const [types, { account }] = await Promise.all([gameTypes(), accountInfo()]);
@@ -40,6 +66,8 @@ export async function showLobby(root, navigate) {
         h("p", { class: "lead" }, mod.tagline || "")),
       mod.heroArt ? mod.heroArt() : null));
 
+    if (type.tutorial && !created) page.append(learnOffer(type, () => draw(false)));
+
     const grid = h("div", { class: "lobby-grid" });
     page.append(grid);
     const left = h("div", { class: "lobby-main" });
@@ -61,6 +89,21 @@ export async function showLobby(root, navigate) {
   }
   await draw(false);
   return {};
+}
+
+/** "Learn to play": on a first visit a card offering the game's tutorial (dismissed for
+ * good with "No thanks", or once the tutorial is opened), later a plain link. */
+function learnOffer(type, redraw) {
+  const href = `/learn/${type.name}`;
+  const learn = h("a", { class: "btn primary", href, "data-testid": `learn-${type.name}` }, t("Learn to play"));
+  if (!offerPending(type.name)) {
+    return h("p", { class: "learn-link" }, h("a", { class: "btn ghost small", href, "data-testid": `learn-${type.name}` }, t("Learn to play")));
+  }
+  const dismiss = h("button", { type: "button", class: "btn ghost", "data-testid": "learn-dismiss", onclick: () => { rememberOffer(type.name); redraw(); } }, t("No thanks"));
+  return h("section", { class: "card learn-offer", "data-testid": "learn-offer", "aria-labelledby": "learn-offer-title" },
+    h("h2", { id: "learn-offer-title" }, t("New to {game}?", { game: type.title })),
+    h("p", {}, t("Learn to play in a few minutes: a short game that shows every rule, one move at a time.")),
+    h("div", { class: "row wrap" }, learn, dismiss));
 }
 
 /** The games this server hosts: a radio group (WAI-ARIA's radio group pattern). The

@@ -1,5 +1,5 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id},
-// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
+// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /learn/{type} (a game's tutorial), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
 import { accountInfo, drawNav, showLeaderboard, showMailLink, showMe, showOpenGames, showProfile } from "./account.js";
 import { onGamesChange, watchAccount } from "./live.js";
@@ -14,6 +14,10 @@ async function showGame(...args) {
 
 async function showDaily(...args) {
   return (await loadCode(() => import("./daily.js"))).showDaily(...args);
+}
+
+async function showTutorial(...args) {
+  return (await loadCode(() => import("./tutorial.js"))).showTutorial(...args);
 }
 
 async function showReplay(...args) {
@@ -108,6 +112,9 @@ async function route() {
     } else if (path === "/daily") {
       document.body.dataset.page = "daily";
       current = await showDaily(app, navigate);
+    } else if ((match = path.match(/^\/learn\/([a-z0-9-]+)$/))) {
+      document.body.dataset.page = "tutorial";
+      current = await showTutorial(app, match[1], navigate);
     } else if (path === "/lobby") {
       document.body.dataset.page = "open-games";
       current = await showOpenGames(app, navigate);

@@ -582,6 +582,7 @@ class Board {
       : t("{board}: {tiles}. Arrow keys pan, plus and minus zoom.", { board: this.heading.textContent, tiles: describeBoard(st.view.boards[seat].tiles) }));
     this.renderLevels(st.view.boards[seat]);
     this.renderStrip(st);
+    this.markLessonTarget();
     this.drawBoard();
     this.renderStatus();
     // Confirm pressed: its buttons hide; focus stays on the board
@@ -600,7 +601,7 @@ class Board {
         : t("Not here: {why}.", { why: j.why });
       // a mouse's ghost follows the pointer until a click pins it: say how to let it go
       if (this.pinned && !touchScreen()) this.status.textContent += " " + t("Pinned (solid outline): Esc lets it follow the pointer again.");
-      this.confirmBtn.setAttribute("aria-disabled", j.legal ? "false" : "true");
+      this.confirmBtn.setAttribute("aria-disabled", j.legal || this.ctx.tutorial ? "false" : "true");
       this.confirmBtn.setAttribute("aria-describedby", this.statusId);
     } else if (st.over) {
       this.status.className = "n9-status";
@@ -628,7 +629,7 @@ class Board {
 
   fit(user) {
     const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
-    const b = bounds(tiles);
+    const b = bounds(this.withOutline(tiles));
     const { w, hgt } = this.viewSize();
     // the tiles and room for the next one around them; on a touch screen never a square
     // too small for a finger (what does not fit is panned to); a marked move is only
@@ -671,7 +672,7 @@ class Board {
   /** The squares the view must not lose: the shown board's, and the ghost's. */
   extent() {
     const tiles = this.state ? this.state.view.boards[this.shownSeat()].tiles : [];
-    const b = bounds(tiles);
+    const b = bounds(this.withOutline(tiles));
     if (!this.ghost || !this.placing()) return b;
     const g = bounds([{ digit: this.state.view.card, rotation: this.ghost.rot, x: this.ghost.x, y: this.ghost.y }]);
     return { x0: Math.min(b.x0, g.x0), y0: Math.min(b.y0, g.y0), x1: Math.max(b.x1, g.x1), y1: Math.max(b.y1, g.y1) };
@@ -731,6 +732,11 @@ class Board {
         ...marked.map(([x, y]) => s("rect", { x, y, width: 1, height: 1 })),
         s("path", { class: "n9-marked-halo", d: outline(marked) }), s("path", { class: "n9-marked-edge", d: outline(marked) })));
     }
+    const asked = this.lessonOutline();
+    if (asked) {
+      const cells = shapeCells(st.view.card, asked.rot).map(([dx, dy]) => [asked.x + dx, asked.y + dy]);
+      svg.append(s("path", { class: "n9-lesson", d: outline(cells), "data-testid": "lesson-outline", "data-rot": asked.rot, "data-at": `${asked.x},${asked.y}` }));
+    }
     if (this.hint && this.placing()) {
       const cells = shapeCells(st.view.card, this.hint.rot).map(([dx, dy]) => [this.hint.x + dx, this.hint.y + dy]);
       svg.append(s("path", { class: "n9-hint", d: outline(cells), "data-testid": "hint-outline" }));
@@ -747,6 +753,32 @@ class Board {
     }
     if (!tiles.length && !this.ghost) {
       svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, t("no tiles yet")));
+    }
+  }
+
+  /** A tutorial step's asked placement, to outline (its highlight is "placement"), or null. */
+  lessonOutline() {
+    const lesson = this.state?.tutorial;
+    if (!lesson || lesson.highlight?.target !== "placement" || !lesson.ask || !this.placing()) return null;
+    return parseAction(lesson.ask);
+  }
+
+  /** ``tiles`` and a tutorial step's outlined placement, which the view must show too. */
+  withOutline(tiles) {
+    const asked = this.lessonOutline();
+    return asked ? [...tiles, { digit: this.state.view.card, rotation: asked.rot, x: asked.x, y: asked.y }] : tiles;
+  }
+
+  /** What a tutorial step points at (its highlight's target): that panel stands out. */
+  markLessonTarget() {
+    const target = this.state?.tutorial?.highlight?.target || null;
+    const panels = { card: [this.cardBox, this.strip], players: [this.playersBox], board: [this.card], levels: [this.levelBox], placement: [this.surface] };
+    for (const [name, elements] of Object.entries(panels)) {
+      for (const el of elements) {
+        el.classList.toggle("lesson-focus", name === target);
+        if (name === target) el.dataset.lessonTarget = name;
+        else delete el.dataset.lessonTarget;
+      }
     }
   }
 
@@ -848,7 +880,7 @@ class Board {
       list.append(h("li", { class: "n9-player", "data-testid": `player-${seat}` },
         h("div", { class: "n9-player-head" },
           h("span", { class: "disc small", style: { "--disc": c.fill, "--ink": c.ink } }),
-          h("strong", { class: "n9-player-name", title: name }, name, seat === mine ? " " + t("(you)") : "",
+          h("strong", { class: "n9-player-name", title: name }, name, seat === mine && name !== t("You") ? " " + t("(you)") : "",
             st.game.seats[seat]?.bot_account ? [" ", botBadge()] : null),
           h("span", { class: "n9-score", "data-testid": `score-${seat}` }, String(board.score))),
         status ? h("span", { class: `n9-placed ${status === "placed" ? "done" : ""}`, "data-testid": `placed-${seat}` }, { placed: t("placed"), thinking: t("thinking…"), placing: t("placing…") }[status]) : null,
@@ -893,7 +925,8 @@ class Board {
   async confirm() {
     if (!this.ghost || !this.placing()) return;
     const j = this.judge();
-    if (!j.legal) {
+    // a tutorial's try goes to the server even where the rules refuse it: it explains why
+    if (!j.legal && !this.ctx.tutorial) {
       announce(t("Not here: {why}.", { why: j.why }));
       this.status.classList.add("flash");
       return;

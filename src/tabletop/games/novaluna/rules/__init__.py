@@ -16,6 +16,7 @@ from .actions import (
     Refill,
     parse_action,
 )
+from .position import from_position
 from .results import Result, SoloResult, StandardResult
 from .state import DISCS, Game, State
 from .tiles import COLORS, TILES, Tile
@@ -40,5 +41,6 @@ __all__ = [
     "State",
     "Tile",
     "View",
+    "from_position",
     "parse_action",
 ]

@@ -50,7 +50,8 @@ export class DisplayView {
    * fresh: Map "x,y" → Set(task) (covered by the last move), hinted: "x,y",
    * chosen: "x,y" (tapped cell waiting for confirmation), current: "x,y" (the cell in the
    * tab order; the arrow keys move between cells), marked: "x,y" (the tile a move laid,
-   * outlined and kept in view: the analysis's boards), emptyText.
+   * outlined and kept in view: the analysis's boards), lessonCell: "x,y" (the cell a tutorial
+   * step points at), emptyText.
    */
   render(model) {
     const world = this.world;
@@ -106,6 +107,11 @@ export class DisplayView {
       keys.push([x, y]);
       cellLayer.append(s("g", { class: "cell hinted ghost-hint", transform: `translate(${x * PITCH} ${y * PITCH})` },
         s("rect", { class: "cell-box", x: 3, y: 3, width: TILE - 6, height: TILE - 6, rx: 10 })));
+    }
+    if (model.lessonCell) { // a tutorial step points at this cell (kept in view)
+      const [x, y] = model.lessonCell.split(",").map(Number);
+      keys.push([x, y]);
+      cellLayer.append(s("rect", { class: "tut-cell", "data-testid": "tutorial-cell", "data-cell": model.lessonCell, transform: `translate(${x * PITCH} ${y * PITCH})`, x: -4, y: -4, width: TILE + 8, height: TILE + 8, rx: 14 }));
     }
     this.ghostLayer = s("g", { class: "ghost-layer" });
     world.append(tileLayer, cellLayer, this.ghostLayer);

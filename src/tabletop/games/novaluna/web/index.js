@@ -6,6 +6,7 @@ import { botBadge, focusName, focusOn, h, ordinal, refocus, rove, s, touchScreen
 import { DisplayView } from "./display.js";
 import intro, { seatColor } from "./intro.js";
 import { COLORS, colourName, defs, drawTile, tileInfo, tileText } from "./tiles.js";
+import { choicesFor, markBoard, markedCell } from "./tutorial.js";
 import { drawWheel } from "./wheel.js";
 
 function parseAction(action) {
@@ -248,7 +249,8 @@ class Board {
   update(state) {
     const prev = this.state;
     this.state = state;
-    if (!prev || prev.ply !== state.ply || prev.acting !== state.acting) {
+    // the same state again: a lesson's refused try, the board as it was before it
+    if (!prev || prev === state || prev.ply !== state.ply || prev.acting !== state.acting) {
       this.selected = null;
       this.chosen = null;
       this.hovered = null;
@@ -353,7 +355,12 @@ class Board {
   }
 
   choiceFor(key) {
-    return this.state.choices.find((c) => c.space === this.selected && c.cell && `${c.cell[0]},${c.cell[1]}` === key);
+    return this.spaceChoices(this.selected).find((c) => `${c.cell[0]},${c.cell[1]}` === key);
+  }
+
+  /** The placements of the tile on ``space`` (in a lesson, tries of any tile: tutorial.js). */
+  spaceChoices(space) {
+    return choicesFor(this.state, space, this.ctx.tutorial);
   }
 
   tapCell(key, pointerType) {
@@ -413,6 +420,7 @@ class Board {
       seatColor,
       seatName: (i) => this.seatName(i),
       selectable: acting && !this.busy,
+      tryAny: !!this.ctx.tutorial,
       selected: this.selected,
       hinted: hintP ? hintP.space : null,
       lastSpace: lastEntry && lastEntry.kind === "place" ? lastEntry.space : null,
@@ -435,6 +443,7 @@ class Board {
     this.renderDisplay(state, last, hintP);
     this.renderPlayers(state);
     this.preview();
+    markBoard(this, state.tutorial?.highlight);
     this.placeFocus(had);
   }
 
@@ -508,7 +517,9 @@ class Board {
     const n = state.view.seats.length;
     if (n === 1) { // one display: a title, no tabs (a tablist would need tabs)
       this.tabs.removeAttribute("role");
-      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, t("{name}'s display", { name: this.seatName(0) }))));
+      // a lesson's learner is called "You": not "You's display"
+      const title = this.ctx.tutorial ? t("Your display") : t("{name}'s display", { name: this.seatName(0) });
+      this.tabs.replaceChildren(h("div", { class: "tab-title" }, h("strong", { title: this.seatName(0) }, title)));
       return;
     }
     this.tabs.setAttribute("role", "tablist");
@@ -553,7 +564,7 @@ class Board {
     const data = view.seats[seat];
     const acting = state.acting === seat && !this.ctx.readOnly;
     const cells = acting && this.selected !== null
-      ? state.choices.filter((c) => c.space === this.selected && c.cell).map((c) => ({
+      ? this.spaceChoices(this.selected).map((c) => ({
         key: `${c.cell[0]},${c.cell[1]}`, cell: c.cell,
         label: placeLabel(whereText(besideOf(data.tiles, c.cell[0], c.cell[1]), "your"), c.covers.length),
       }))
@@ -585,6 +596,7 @@ class Board {
       hinted: hinted,
       chosen: this.chosen,
       current: this.cellAt,
+      lessonCell: markedCell(state),
       emptyText,
     });
     this.display.svg.dataset.seat = seat;

@@ -14,7 +14,8 @@ function polar(r, index, count) {
 }
 
 /**
- * opts: view, seatColor(seat), selectable (bool), selected (space|null), hinted (space|null),
+ * opts: view, seatColor(seat), selectable (bool), tryAny (a lesson: every tile may be tried),
+ * selected (space|null), hinted (space|null),
  * lastSpace, onSpace(space), current (the space in the tab order: the arrow keys move
  * between the selectable tiles, in their marked order), onFocusSpace(space).
  */
@@ -35,7 +36,7 @@ export function drawWheel(opts) {
   for (let k = 0; k < 24; k++) {
     const [x, y] = polar(R_TRACK, k, 24);
     track.append(
-      s("circle", { class: k === 0 ? "track-space track-zero" : "track-space", cx: x, cy: y, r: 10.5 }),
+      s("circle", { class: k === 0 ? "track-space track-zero" : "track-space", cx: x, cy: y, r: 10.5, "data-track": k }),
       s("text", { class: "track-num", x, y, "text-anchor": "middle", "dominant-baseline": "central", "data-testid": `track-num-${k}` }, String(k)));
   }
   svg.append(track);
@@ -86,7 +87,9 @@ export function drawWheel(opts) {
     const classes = ["space"];
     if (space === 0) classes.push("space-gold");
     if (order >= 0) classes.push("takeable");
-    if (opts.selectable && order >= 0) classes.push("selectable");
+    // a lesson lets the learner try any tile: the server explains why one may not be taken
+    const pickable = opts.selectable && tile && (order >= 0 || opts.tryAny);
+    if (pickable) classes.push("selectable");
     if (opts.selected === space) classes.push("selected");
     if (opts.hinted === space) classes.push("hinted");
     if (opts.lastSpace === space) classes.push("last-taken");
@@ -99,9 +102,9 @@ export function drawWheel(opts) {
       g.append(s("rect", { class: "take-ring", x: -37, y: -37, width: 74, height: 74, rx: 11 }), inner);
       const where = { tile: tileText(tile), space, mark: order + 1 };
       g.setAttribute("aria-label", order >= 0 ? t("{tile} on space {space}, takeable ({mark})", where) : t("{tile} on space {space}", where));
-      if (opts.selectable && order >= 0) {
+      if (pickable) {
         g.setAttribute("role", "button");
-        buttons[order] = g;
+        buttons[order >= 0 ? order : 3 + space] = g;
         g.addEventListener("focus", () => opts.onFocusSpace?.(space));
         g.addEventListener("click", () => opts.onSpace(space));
         g.addEventListener("keydown", (e) => {
