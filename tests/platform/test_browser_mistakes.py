@@ -3,8 +3,9 @@ played a short NMBR 9 game by a seat link (badly on purpose: always the lowest l
 opens its analysis, finds the button for their seat, and walks through their marked
 moves with the board's own controls: the best move solves a position, the move
 played twice shows the best move marked on the board; the walk-through survives a
-reload, ends with a summary and goes back to the analysis. axe finds nothing on the
-page in English, German and Dutch while a position is shown."""
+reload, ends with a summary and goes back to the analysis. Nova Luna's walk-through
+by touch on a phone (a tile taken from the wheel and laid, as in a game). axe finds
+nothing on the page in English, German and Dutch while a position is shown."""
 
 from __future__ import annotations
 
@@ -41,28 +42,67 @@ def _lowest_level(choices: list[dict[str, Any]]) -> str:
     return action
 
 
-@pytest.fixture(scope="module")
-def played(server: str) -> dict[str, Any]:
-    """Ann's solo game, played through the API (the setting up, not what is tested),
-    and its analysis."""
-    game = api(
-        server, "/api/games", {"type": "nmbr9", "seats": [{"kind": "human", "name": "Ann"}], **DEAL}
-    )
+def _nmbr9_game(server: str) -> tuple[str, str]:
+    """Ann's solo game of NMBR 9, always at the lowest level she can: its id and her token."""
+    seats = [{"kind": "human", "name": "Ann"}]
+    game = api(server, "/api/games", {"type": "nmbr9", "seats": seats, **DEAL})
     token = game["seats"][0]["token"]
     while not (state := api(server, f"/api/games/{game['id']}", token=token))["over"]:
         body = {"action": _lowest_level(state["choices"]), "ply": state["ply"]}
         api(server, f"/api/games/{game['id']}/actions", body, token=token)
-    api(server, f"/api/games/{game['id']}/analysis", {})
+    return game["id"], token
+
+
+def _nova_luna_game(server: str) -> tuple[str, str]:
+    """A two-player Nova Luna first game, Ann always taking the last of her choices and
+    Bob the first (the deal has marked moves for Ann): its id and Ann's token."""
+    seats = [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]
+    body = {"type": "nova-luna", "seats": seats, "seed": 1, "options": {"first_game": True}}
+    game = api(server, "/api/games", body)
+    tokens = [seat["token"] for seat in game["seats"]]
+    url = f"/api/games/{game['id']}"
+    while not (state := api(server, url))["over"]:
+        seat = state["to_move"]
+        mine = api(server, url, token=tokens[seat])
+        action = mine["choices"][-1 if seat == 0 else 0]["action"]
+        api(server, f"{url}/actions", {"action": action, "ply": mine["ply"]}, token=tokens[seat])
+    return game["id"], tokens[0]
+
+
+@pytest.fixture(scope="module")
+def games(server: str) -> dict[str, tuple[str, str]]:
+    """Both games, played through the API (the setting up, not what is tested), their
+    analyses asked for at once: Nova Luna's is worked out while NMBR 9's pages are tested."""
+    games = {"nmbr9": _nmbr9_game(server), "nova-luna": _nova_luna_game(server)}
+    for game_id, _ in games.values():
+        api(server, f"/api/games/{game_id}/analysis", {})
+    return games
+
+
+def _analysed(server: str, game: tuple[str, str]) -> dict[str, Any]:
+    game_id, token = game
     deadline = time.monotonic() + HANG_SECONDS
-    while (shown := api(server, f"/api/games/{game['id']}/analysis"))["status"] != "done":
+    while (shown := api(server, f"/api/games/{game_id}/analysis"))["status"] != "done":
         assert time.monotonic() < deadline, shown
         time.sleep(0.2)
     marked = [m for m in shown["analysis"]["seats"][0]["moves"] if m["mark"]]
-    assert len(marked) >= 2, marked  # the deal is chosen for it
-    return {"id": game["id"], "token": token, "marked": marked}
+    assert len(marked) >= 2, marked  # the deals are chosen for it
+    return {"id": game_id, "token": token, "marked": marked}
 
 
-def _open_as_the_player(page: Any, server: str, played: dict[str, Any], size: str) -> None:
+@pytest.fixture(scope="module")
+def played(server: str, games: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    return _analysed(server, games["nmbr9"])
+
+
+@pytest.fixture(scope="module")
+def nova_luna(server: str, games: dict[str, tuple[str, str]]) -> dict[str, Any]:
+    return _analysed(server, games["nova-luna"])
+
+
+def _open_as_the_player(
+    page: Any, server: str, played: dict[str, Any], size: str, ready: str = "[data-testid=ghost]"
+) -> None:
     """Ann's seat link (this browser now knows her seat), then the game's analysis."""
     page.goto(f"{server}/g/{played['id']}#seat={played['token']}")
     page.get_by_test_id("end-screen").wait_for()
@@ -72,7 +112,7 @@ def _open_as_the_player(page: Any, server: str, played: dict[str, Any], size: st
     button.scroll_into_view_if_needed()
     press(page, size, "[data-testid=learn-0]")
     page.get_by_test_id("learn-prompt").wait_for()
-    page.locator("[data-testid=learn] [data-testid=ghost]").wait_for()
+    page.locator(f"[data-testid=learn] {ready}").wait_for()
 
 
 def _place(page: Any, action: str) -> None:
@@ -107,6 +147,19 @@ def _feedback(page: Any, text: str) -> str:
     )
     said: str = page.inner_text("[data-testid=learn-feedback]")
     return said
+
+
+def _take_and_place(page: Any, action: str) -> None:
+    """Nova Luna by touch: the tile on the wheel, the cell, then *Place here*."""
+    if action in ("refill", "end"):
+        page.locator(
+            f"[data-testid=learn] [data-testid={'refill' if action == 'refill' else 'end-phase'}]"
+        ).tap()
+        return
+    space, cell = action.split("@")
+    page.locator(f"[data-testid=learn] [data-testid=space-{space}]").tap()
+    page.locator(f"[data-testid=learn] [data-testid='cell-{cell}']").tap()
+    page.locator("[data-testid=learn] [data-testid=confirm-place]").tap()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -162,3 +215,20 @@ def test_a_position_has_no_axe_violations_in_any_language(
             page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
             page.locator("[data-testid=learn] [data-testid=ghost]").wait_for()
             axe_checks.check_axe(page, axe_script, f"mistakes-axe-{lang}")
+
+
+def test_nova_luna_on_a_phone_solves_a_position_and_ends_with_the_summary(
+    browser: Any, server: str, nova_luna: dict[str, Any]
+) -> None:
+    n = len(nova_luna["marked"])
+    with checked_page(browser, **SIZES["phone"]) as page:
+        _open_as_the_player(page, server, nova_luna, "phone", ready="[data-testid=wheel]")
+        assert page.inner_text("[data-testid=learn-counter]") == f"Position 1 of {n}"
+        shot(page, "mistakes-novaluna-position-phone")
+        _take_and_place(page, nova_luna["marked"][0]["best"])
+        assert "Solved" in _feedback(page, "Solved")
+        for _ in range(n):  # on to the end: the next position, then skip what is left
+            press(page, "phone", "[data-testid=learn-next], [data-testid=learn-skip]")
+        summary = page.get_by_test_id("learn-summary")
+        summary.wait_for()
+        assert summary.inner_text() == f"You found a better move in 1 of {n} positions."
