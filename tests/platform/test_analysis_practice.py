@@ -14,8 +14,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from tabletop.analysis.practice import check_try, judge_try, position
-from tabletop.analysis.run import judge_index
+from tabletop.analysis.run import analyser_of, judge_index
 from tabletop.core.errors import IllegalActionError, InvalidActionError
+from tabletop.core.game import game_types, get_game
 from tabletop.core.page import page_view
 from tabletop.games.nmbr9.gametype import GAME as NMBR9
 from tabletop.games.novaluna.gametype import GAME as NOVA_LUNA
@@ -117,6 +118,27 @@ def test_nova_luna_solo_and_with_players_judge_tries_too() -> None:
         assert judged["solved"], judged
         words = judged["words"]["key"]
         assert words in ("the {tile}, laid {where}", "a refill of the wheel", "the end of phase 1")
+
+
+ANALYSED = sorted(name for name, game in game_types().items() if game.analysis is not None)
+
+
+@pytest.mark.parametrize("name", ANALYSED)
+def test_every_analysed_game_can_be_practised(name: str) -> None:
+    """The contract a game's analyser keeps for "learn from your mistakes" (the toy's
+    too): a decision's view offers as choices exactly its legal moves, and a try of
+    the best move the analysis found solves it."""
+    game = get_game(name)
+    if game.page is None:
+        pytest.skip("not played in the browser")
+    record = play_game(game, ["random"] * min(2, game.max_seats), seed=5)
+    decision = next(iter(analyser_of(game).decisions(record)))
+    shown = position(name, record, decision.index)
+    legal = {str(action) for action in decision.view.legal_actions()}
+    assert {c["action"] for c in shown["choices"]} == legal
+    move = judge_index(name, record, decision.index, BUDGET, 0)["move"].to_json()
+    judged = judge_try(name, record, decision.index, move["best"], BUDGET, 0, move)
+    assert judged["solved"] and judged["action"] == move["best"]
 
 
 # -- over HTTP ---------------------------------------------------------------------------
