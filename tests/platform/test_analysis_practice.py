@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
 import pytest
 from jsonschema import Draft202012Validator
 
@@ -23,6 +25,7 @@ from tabletop.games.novaluna.gametype import GAME as NOVA_LUNA
 from tabletop.harness.selfplay import play_game
 from tabletop.server import openapi
 
+from gate_support import SearchGate
 from server_support import Api, ServerProcess
 
 #: A small budget: the rules of judging, not the search's depth, are tested here.
@@ -145,9 +148,14 @@ def test_every_analysed_game_can_be_practised(name: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def gate(tmp_path_factory: pytest.TempPathFactory) -> SearchGate:
+    return SearchGate(tmp_path_factory.mktemp("practice-gate"))  # open until a test closes it
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory, gate: SearchGate) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("practice")
-    options = ("--analysis-budget", str(BUDGET))
+    options = ("--analysis-budget", str(BUDGET), *gate.options)
     proc = ServerProcess(folder / "games.sqlite3", options=options).start()
     yield proc
     proc.stop()
@@ -213,3 +221,29 @@ def test_bad_tries_get_a_4xx(
     answer = api.request("POST", f"/api/games/{game_id}/analysis/{index}/try", json=body)
     assert answer.status_code == status, answer.text
     assert "error" in answer.json()
+
+
+def test_one_try_per_address_is_judged_at_a_time(
+    analysed: tuple[Api, str, dict[str, Any]], gate: SearchGate
+) -> None:
+    api, game_id, analysis = analysed
+    move = _marked(analysis, 1)[0]
+    url = f"/api/games/{game_id}/analysis/{move['index']}"
+    choices = api.request("GET", f"{url}/position").json()["choices"]
+    other = next(c["action"] for c in choices if c["action"] not in (move["best"], move["played"]))
+    gate.close()  # the try's search waits at the gate
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            first = pool.submit(_try_apart, api.server.url + f"{url}/try", other)
+            gate.wait_until_held()
+            again = api.request("POST", f"{url}/try", json={"action": other})
+            assert again.status_code == 429, again.text
+            gate.open()
+            assert first.result().status_code == 200
+    finally:
+        gate.open()
+
+
+def _try_apart(url: str, action: str) -> httpx.Response:
+    """A try sent on a connection of its own (from another thread)."""
+    return httpx.post(url, json={"action": action}, timeout=HANG_SECONDS)

@@ -103,6 +103,8 @@ export class Lesson {
     this.solved = new Set(progress ? progress.solved : []);
     this.board = null;
     this.attempt = 0;
+    this.step = 0; // counts the positions shown: an answer for an earlier one is dropped
+    this.judging = false;
     this.build();
     host.append(this.el);
     for (const part of parts) part.classList.add("learning-away");
@@ -122,7 +124,6 @@ export class Lesson {
     this.head = h("section", { class: "card learn-head", "aria-labelledby": "learn-heading-text" },
       h("div", { class: "learn-head-top" }, this.heading, this.counter), this.prompt, this.feedback, h("div", { class: "learn-buttons" }, this.actions, this.leaveBtn));
     this.heading.id = "learn-heading-text";
-    this.slots = null;
     this.game = h("div", { class: "game learn-game", "data-testid": "game" });
     this.el = h("section", { class: "learn", "data-testid": "learn" }, this.head, this.game);
   }
@@ -159,6 +160,7 @@ export class Lesson {
       return;
     }
     const move = this.moves[this.at];
+    const step = ++this.step;
     this.move = move;
     this.prompt.dataset.testid = "learn-prompt";
     this.tries = 0;
@@ -169,12 +171,15 @@ export class Lesson {
       { label: capitalise(moveLabel(move)), played: moveWords(move, "played"), mark: MARK_WORDS()[move.mark], loss: fmt(move.loss, this.scale), unit: unitName(this.scale) });
     this.feedback.textContent = "";
     this.setActions([this.button(t("Skip this position"), "learn-skip", () => this.next())]);
+    let found;
     try {
-      this.position = await api(`${this.url}/${move.index}/position`);
+      found = await api(`${this.url}/${move.index}/position`);
     } catch (err) {
       toast(err.message, "error");
       return;
     }
+    if (step !== this.step) return; // skipped on meanwhile
+    this.position = found;
     this.newBoard(false);
     this.board.update(this.stateOf(this.position.view, this.position.choices, true));
     this.reveal(this.head);
@@ -195,6 +200,7 @@ export class Lesson {
    * it takes another try at once; the state is drawn afresh after each answer. */
   async tryMove(action) {
     if (this.done || this.judging) return false;
+    const step = this.step;
     this.judging = true;
     this.feedback.textContent = t("Judging your move…");
     let answer;
@@ -207,6 +213,7 @@ export class Lesson {
     } finally {
       this.judging = false;
     }
+    if (step !== this.step) return false; // skipped on meanwhile
     this.tries += 1;
     this.attempt += 1;
     const tried = answer.words ? partWords(answer.words) : answer.action;
@@ -239,12 +246,14 @@ export class Lesson {
 
   /** After the last try: the board after the best move, the move marked on it. */
   async showBest(cost) {
+    const step = this.step;
     let data = null;
     try {
       data = await api(`${this.url}/${this.move.index}`);
     } catch (err) {
       toast(err.message, "error");
     }
+    if (step !== this.step) return; // skipped on meanwhile
     const best = t("The best move was {best} ({value}).", { best: moveWords(this.move, "best"), value: fmt(this.move.value_best, this.scale) });
     this.finish(`${cost} ${best}`);
     if (!data) return;
@@ -258,6 +267,7 @@ export class Lesson {
   }
 
   summary() {
+    this.step += 1;
     this.board?.destroy?.();
     this.board = null;
     clear(this.game);
