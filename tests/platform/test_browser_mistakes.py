@@ -198,6 +198,9 @@ def test_a_walk_through_solves_one_position_and_is_shown_the_best_of_the_next(
         summary = page.get_by_test_id("learn-summary")
         summary.wait_for()
         assert summary.inner_text() == f"You found a better move in 1 of {n} positions."
+        results = page.locator("[data-testid=learn-results] li")
+        assert results.count() == n and "better move found" in results.first.inner_text()
+        assert page.locator("[data-testid=learn-results] li.found").count() == 1
         shot(page, f"mistakes-summary-{size}")
         press(page, size, "[data-testid=learn-leave]")
         page.get_by_test_id("analysis").wait_for()

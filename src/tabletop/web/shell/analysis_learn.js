@@ -282,6 +282,12 @@ export class Lesson {
     });
     this.setActions([again]);
     this.prompt.dataset.testid = "learn-summary";
+    // each position and how it went, in the game's order
+    const found = t("better move found");
+    const missed = t("best move shown, or skipped");
+    const line = (m) => t("{label}: {result}", { label: capitalise(moveLabel(m)), result: this.solved.has(m.index) ? found : missed });
+    this.game.append(h("section", { class: "card learn-results", "data-testid": "learn-results" },
+      h("ul", {}, ...this.moves.map((m) => h("li", { class: this.solved.has(m.index) ? "found" : "missed" }, line(m))))));
     focusOn(this.heading);
     announce(this.prompt.textContent);
   }
