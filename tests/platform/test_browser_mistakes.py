@@ -4,7 +4,8 @@ opens its analysis, finds the button for their seat, and walks through their mar
 moves with the board's own controls: the best move solves a position, the move
 played twice shows the best move marked on the board; the walk-through survives a
 reload, ends with a summary and goes back to the analysis. Nova Luna's walk-through
-by touch on a phone (a tile taken from the wheel and laid, as in a game). axe finds
+by touch on a phone (a tile taken from the wheel and laid, as in a game). A signed-in
+player finds the button by their account's seat, without a seat link. axe finds
 nothing on the page in English, German and Dutch while a position is shown."""
 
 from __future__ import annotations
@@ -17,7 +18,15 @@ import pytest
 
 from novaluna import test_browser_axe as axe_checks
 
-from browser_support import SIZES, api, checked_page, press, running_server, shot
+from browser_support import (
+    SIZES,
+    api,
+    checked_page,
+    press,
+    register_on_page,
+    running_server,
+    shot,
+)
 from nmbr9_pages import ghost
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -235,3 +244,23 @@ def test_nova_luna_on_a_phone_solves_a_position_and_ends_with_the_summary(
         summary = page.get_by_test_id("learn-summary")
         summary.wait_for()
         assert summary.inner_text() == f"You found a better move in 1 of {n} positions."
+
+
+def test_a_signed_in_player_learns_from_the_mistakes_of_their_accounts_seat(
+    browser: Any, server: str
+) -> None:
+    """No seat link in this browser: the account says which seat is the player's."""
+    with checked_page(browser, **SIZES["desktop"]) as page:
+        person = register_on_page(page, server, "Learner")
+        seats = [{"kind": "human", "me": True}]
+        made = person.post("/api/games", json={"type": "nmbr9", "seats": seats, **DEAL})
+        assert made.status_code == 201, made.text
+        url = f"/api/games/{made.json()['id']}"
+        while not (state := person.get(url).json())["over"]:
+            body = {"action": _lowest_level(state["choices"]), "ply": state["ply"]}
+            assert person.post(f"{url}/actions", json=body).status_code == 200
+        person.post(f"{url}/analysis")
+        page.goto(f"{server}/replay/{made.json()['id']}")
+        page.get_by_test_id("learn-0").click(timeout=HANG_SECONDS * 1000)
+        page.locator("[data-testid=learn] [data-testid=ghost]").wait_for()
+        assert "Find a better move" in page.inner_text("[data-testid=learn-prompt]")
