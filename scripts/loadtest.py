@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import resource
@@ -57,6 +58,14 @@ class Stats:
         self.recording = False
         self.server_cpu = 0.0  # CPU seconds the servers used while measured
         self.bot_streams = 0  # bot accounts' event streams open to the end
+        self.measured = 0.0  # seconds measured
+        self.wanted: int | None = None  # measure until this many actions (else a time)
+        self.enough = asyncio.Event()
+
+    def record(self, latency: float) -> None:
+        self.latencies.append(latency)
+        if self.wanted is not None and len(self.latencies) >= self.wanted:
+            self.enough.set()
 
 
 async def seat_client(
@@ -94,7 +103,7 @@ async def _play_seat(
                     turn = (message["ply"], choices)
             elif kind == "ack" and sent_at is not None:
                 if stats.recording:
-                    stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.record(time.perf_counter() - sent_at)
                 sent_at = None
             elif kind == "error":
                 stats.errors += 1
@@ -148,17 +157,21 @@ async def run(
     spread: bool = True,
     servers: list[int] = [],  # noqa: B006 - never changed
     bot_streams: int = 0,
+    actions: int | None = None,
 ) -> Stats:
     """``servers``: the pids of the servers (this script's own), whose CPU time
-    the run reports per action."""
+    the run reports per action. ``actions``: measure until that many actions were
+    acknowledged, however long it takes (the tests: a busy machine makes a measured
+    time hold fewer), instead of for ``seconds``."""
     urls = [url] if isinstance(url, str) else url
     stats = Stats()
+    stats.wanted = actions
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         # made first: each costs two password hashes, which must not count as load
         tokens = [await bot_token(urls[i % len(urls)], i) for i in range(bot_streams)]
         start = time.perf_counter()
-        stop = start + warmup + seconds
+        stop = math.inf if actions is not None else start + warmup + seconds
         streams = [
             asyncio.create_task(bot_stream(urls[i % len(urls)], token, stop))
             for i, token in enumerate(tokens)
@@ -173,8 +186,13 @@ async def run(
         stats.recording = True
         cpu = cpu_seconds(servers)
         lag = asyncio.create_task(watch_own_lag(stats))
-        await asyncio.sleep(seconds)
+        measuring = time.perf_counter()
+        if actions is None:
+            await asyncio.sleep(seconds)
+        else:
+            await stats.enough.wait()
         stats.recording = False
+        stats.measured = time.perf_counter() - measuring
         stats.server_cpu = cpu_seconds(servers) - cpu
         lag.cancel()
         for task in loops + streams:

@@ -66,8 +66,9 @@ def read_events(base: str, secret: str, into: list[dict[str, Any]]) -> None:
         pass
 
 
-def wait_until(condition: Callable[[], object], seconds: float = 20) -> None:
-    """Poll ``condition`` until it holds; fail after ``seconds``."""
+def wait_until(condition: Callable[[], object], seconds: float = 60) -> None:
+    """Poll ``condition`` until it holds; fail after ``seconds`` (as long as a page's
+    waits: a password change's two argon2 hashes took over 20 s at a load of 29)."""
     deadline = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > deadline:

@@ -67,7 +67,9 @@ def test_it_plays_nmbr9_with_every_seat_placing_at_once(loadtest: ModuleType) ->
     proc, url, _ = loadtest.start_server(workers=1)
     try:
         stats = asyncio.run(
-            loadtest.run(url, 3, seconds=3, think=0.02, warmup=0.5, game="nmbr9", seats=4)
+            loadtest.run(
+                url, 3, seconds=0, think=0.02, warmup=0.5, game="nmbr9", seats=4, actions=24
+            )
         )
     finally:
         proc.terminate()
@@ -83,7 +85,7 @@ def test_it_spreads_each_game_over_several_processes(
     started = [loadtest.start_server(workers=1, db=url) for _ in range(2)]
     try:
         urls = [u for _, u, _ in started]
-        stats = asyncio.run(loadtest.run(urls, 4, seconds=3, think=0.02, warmup=0.5))
+        stats = asyncio.run(loadtest.run(urls, 4, seconds=0, think=0.02, warmup=0.5, actions=20))
     finally:
         for proc, _, _ in started:
             proc.terminate()
