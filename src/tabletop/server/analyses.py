@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from ..analysis.practice import check_try, judge_try, position
 from ..analysis.run import (
     assemble,
     boards,
@@ -27,7 +28,7 @@ from ..analysis.run import (
     hindsight_of,
     judge_index,
 )
-from ..core.errors import RecordError, Unavailable
+from ..core.errors import ActionRejected, RecordError, Unavailable
 from ..core.match import Job
 from ..core.web import JSON
 from .authority import Authority
@@ -66,6 +67,10 @@ class Analyst:
         self.budget = budget  # None: each game's default budget
         self._running: dict[str, asyncio.Task[None]] = {}
         self._turn = asyncio.Semaphore(1)  # one analysis job in the pool at a time
+        # tries of "learn from your mistakes": one at a time per address, and never so
+        # many at once that live games' bots find no worker (they queue for one)
+        self._tries = asyncio.Semaphore(max(1, pool.workers - 1))
+        self._trying: set[object] = set()
 
     async def request(self, game_id: str) -> JSON:
         """Ask for a finished game's analysis (once: later requests see the same one)."""
@@ -105,27 +110,80 @@ class Analyst:
             return {**shown, "status": "failed", "error": row.error}
         return {**shown, "status": "done", "analysis": row.result}
 
-    async def boards(self, game_id: str, index: object) -> JSON:
-        """The board after decision ``index`` as played and with the best move instead
-        (``analysis.run.boards``), from the stored analysis."""
-        if type(index) is not int or index < 0:
-            raise ApiError(400, "the move is a decision's index: 0, 1, 2, ...")
+    def _analysed(self, game_id: str) -> JSON:
+        """The game's finished analysis (404 if nobody asked, 409 while it runs)."""
         shown = self.status(game_id)
         if shown["status"] == "none":
             raise ApiError(404, "this game has not been analysed: ask for it with POST")
         if shown["status"] != "done":
             raise ApiError(409, "the game's analysis is not finished")
-        moves = [m for seat in shown["analysis"]["seats"] for m in seat["moves"]]
-        best = next((m["best"] for m in moves if m["index"] == index), None)
-        if best is None:
+        analysis: JSON = shown["analysis"]
+        return analysis
+
+    def _judged(self, game_id: str, index: object) -> tuple[JSON, JSON]:
+        """The finished analysis and its judged decision ``index`` (400 for an index
+        that is no decision's, 404 for one the game does not have)."""
+        if type(index) is not int or index < 0:
+            raise ApiError(400, "the move is a decision's index: 0, 1, 2, ...")
+        analysis = self._analysed(game_id)
+        moves = [m for seat in analysis["seats"] for m in seat["moves"]]
+        move = next((m for m in moves if m["index"] == index), None)
+        if move is None:
             raise ApiError(404, "the game has no move {index}", index=index)
+        return analysis, move
+
+    async def boards(self, game_id: str, index: object) -> JSON:
+        """The board after decision ``index`` as played and with the best move instead
+        (``analysis.run.boards``), from the stored analysis."""
+        _, move = self._judged(game_id, index)
         room = await self.authority.fresh(game_id)
         try:
-            return await asyncio.to_thread(boards, room.type, _record(room), index, best)
+            return await asyncio.to_thread(
+                boards, room.type, _record(room), move["index"], move["best"]
+            )
         except RecordError as err:
             raise ApiError(
                 404, "the board of move {index} cannot be drawn: {reason}", index=index, reason=err
             ) from None
+
+    async def position(self, game_id: str, index: object) -> JSON:
+        """What the deciding seat saw before decision ``index``, with its legal moves
+        (``analysis.practice.position``): where "learn from your mistakes" asks for a
+        better move."""
+        _, move = self._judged(game_id, index)
+        room = await self.authority.fresh(game_id)
+        try:
+            return await asyncio.to_thread(position, room.type.name, _record(room), move["index"])
+        except RecordError as err:
+            raise ApiError(
+                404, "the board of move {index} cannot be drawn: {reason}", index=index, reason=err
+            ) from None
+
+    async def try_move(self, game_id: str, index: object, action: str, who: object) -> JSON:
+        """Another move tried in decision ``index``'s position, judged by the analyser
+        at the analysis's budget (``analysis.practice.judge_try``). ``who`` (the
+        address) has one try worked out at a time."""
+        analysis, move = self._judged(game_id, index)
+        room = await self.authority.fresh(game_id)
+        name, record = room.type.name, _record(room)
+        try:
+            await asyncio.to_thread(check_try, name, record, move["index"], action)
+        except ActionRejected as err:
+            raise ApiError.of(422, err) from None
+        if who in self._trying:
+            raise ApiError(429, "a try is already being judged for you; wait for its answer")
+        self._trying.add(who)
+        budget, seed = analysis["budget"], analysis["seed"]
+        job = Job(judge_try, (name, record, move["index"], action, budget, seed, move))
+        try:
+            async with self._tries:
+                result: JSON = await self.pool.run(job)
+        except (RecordError, BrokenProcessPool):
+            log.exception("a try in game %s could not be judged", game_id)
+            raise ApiError(503, "the try could not be judged just now; try again") from None
+        finally:
+            self._trying.discard(who)
+        return result
 
     async def hindsight_game(self, game_id: str) -> JSON:
         """The best game with hindsight as replay frames (``replays.companion``), from

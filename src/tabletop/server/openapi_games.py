@@ -241,6 +241,41 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         NOBODY,
         ok=ANY_OBJECT,
     ),
+    ("GET", "/api/games/{game_id}/analysis/{index}/position"): op(
+        "The position before a decision as its seat saw it, with its legal moves",
+        ANALYSIS,
+        NOBODY,
+        ok=obj(
+            ("index", "seat", "view", "choices"),
+            index=integer(),
+            seat=integer(),
+            view=ANY_OBJECT,
+            choices=arr(ANY_OBJECT),
+        ),
+        description="Where 'learn from your mistakes' asks for a better move: the seat's "
+        "own view (no hidden information). 404 before an analysis, 409 while it runs.",
+    ),
+    ("POST", "/api/games/{game_id}/analysis/{index}/try"): op(
+        "Judge another move tried in a decision's position (learn from your mistakes)",
+        ANALYSIS,
+        NOBODY,
+        body=obj(("action",), closed=True, action=text(minLength=1, maxLength=200)),
+        ok=obj(
+            ("index", "action", "value", "value_best", "loss", "mark", "solved"),
+            index=integer(),
+            action=text(),
+            value={"type": "number"},
+            value_best={"type": "number"},
+            loss={"type": "number"},
+            mark=nullable(text(enum=["inaccuracy", "mistake", "blunder"])),
+            solved=boolean(),
+            words=ANY_OBJECT,
+        ),
+        description="The analyser searches the position again with the try in the played "
+        "move's place, at the analysis's budget: solved when the try is within the "
+        "search's noise of the best. 422 for a move that is not legal there; 429 while "
+        "a try of yours is still being judged.",
+    ),
     ("GET", "/api/games/{game_id}/hindsight"): op(
         "The best game with hindsight as replay frames, from a finished analysis",
         ANALYSIS,

@@ -4,13 +4,15 @@
 import { formatNumber, t, tn } from "./i18n.js";
 import { api, capitalise } from "./api.js";
 import { graph } from "./analysis_graph.js";
+import { askedSeat, Lesson, markedMoves, yourSeats } from "./analysis_learn.js";
 import { fmt, markCounts, MARK_SIGNS, MARK_WORDS, moveLabel, moveWords, seatFill, unitName } from "./analysis_values.js";
 import { toast } from "./toast.js";
-import { clear, h } from "./util.js";
+import { clear, focusOn, h } from "./util.js";
 const POLL_MS = 1500;
 
-/** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move. */
-export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
+/** The panel: `go(frame)` steps the replay; `frameOf(move)` is the replay frame after a move;
+ * `hold(on)` pauses the replay's keys while "learn from your mistakes" is open. */
+export function analysisPanel({ gameId, mod, players, frames, go, besides, hold = () => {} }) {
   // not a live region: while the analysis runs its graph is redrawn every poll; the
   // progress line and the graph's readout speak for themselves
   const body = h("div", { class: "analysis-body" });
@@ -22,6 +24,8 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
   let progress = null; // while running: the progress line and bar, kept across polls
   let plot = null; // the graph, kept across polls (and into the finished analysis) so that focus and pointer stay on it
   const url = `/api/games/${encodeURIComponent(gameId)}/analysis`;
+  const yours = yourSeats(gameId); // the seats whose mistakes this viewer may learn from
+  let lesson = null;
 
   function offer() {
     clear(body);
@@ -65,7 +69,11 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
         h("button", { class: "btn", onclick: start }, t("Try again")));
     } else {
       shown = state.analysis;
-      render();
+      yours.then((seats) => {
+        render(seats);
+        const asked = askedSeat(); // a reload in the middle of a walk-through
+        if (asked !== null && seats.has(asked) && !lesson) learn(asked);
+      });
     }
   }
 
@@ -98,7 +106,7 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
     return move.frame ?? move.index + 1;
   }
 
-  function render() {
+  function render(seats) {
     const focused = plot?.contains(document.activeElement);
     progress = null;
     clear(body);
@@ -106,13 +114,13 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
     detail = h("p", { class: "analysis-detail", "data-testid": "analysis-detail" });
     if (plot) plot.update(shown, false);
     body.append(plot || plotOf(shown, false),
-      h("div", { class: "analysis-seats" }, ...shown.seats.map((seat) => seatCard(seat, scale))),
+      h("div", { class: "analysis-seats" }, ...shown.seats.map((seat) => seatCard(seat, scale, seats.has(seat.seat)))),
       ...[hindsightLine(shown, besides)].filter(Boolean), detail);
     if (focused) plot.focusGraph(); // it was stepped through by keyboard while the analysis ran
     showFrame(currentFrame);
   }
 
-  function seatCard(seat, scale) {
+  function seatCard(seat, scale, mine) {
     const marked = seat.moves.filter((m) => m.mark);
     const name = players[seat.seat] || t("Seat {n}", { n: seat.seat + 1 });
     const dot = h("span", { class: "dot", "aria-hidden": "true" });
@@ -121,7 +129,22 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
       h("h3", {}, dot, name),
       h("p", {}, t("Accuracy {accuracy} % · average loss {loss} {unit}", { accuracy: formatNumber(seat.accuracy, 1), loss: fmt(seat.average_loss, scale), unit: unitName(scale) })),
       h("p", { class: "muted", "data-testid": `analysis-counts-${seat.seat}` }, markCounts(seat)),
+      mine && marked.length ? h("button", { class: "btn primary learn-start", "data-testid": `learn-${seat.seat}`, onclick: () => learn(seat.seat) }, t("Learn from your mistakes")) : null,
       ...moveLists(seat, marked, scale));
+  }
+
+  /** Walk through ``seat``'s marked moves in place of the replay (analysis_learn.js). */
+  function learn(seat) {
+    if (lesson || !markedMoves(shown, seat).length) return;
+    closeCompare();
+    const host = el.parentElement;
+    const parts = [...host.children];
+    lesson = new Lesson({ gameId, mod, players, analysis: shown, seat, host, parts, hold, reveal: bringIntoView, onLeave: () => {
+      lesson = null;
+      const button = el.querySelector(`[data-testid="learn-${seat}"]`);
+      bringIntoView(button || el);
+      focusOn(button);
+    } });
   }
 
   /** The seat's costliest moves, then (folded away: a phone's screen is short) every
@@ -190,7 +213,7 @@ export function analysisPanel({ gameId, mod, players, frames, go, besides }) {
   }
 
   poll();
-  return { el, showFrame, destroy: () => { clearTimeout(timer); closeCompare(); } };
+  return { el, showFrame, destroy: () => { clearTimeout(timer); closeCompare(); lesson?.close(); } };
 }
 
 /** The best game with hindsight: its score and, where the analysis kept the game (its

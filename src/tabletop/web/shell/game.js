@@ -59,7 +59,7 @@ export async function showGame(root, gameId, navigate) {
         screen = new GameScreen(root, mod, { conn, type, navigate, tokens });
         claimOffer(gameId, state, tokens).then((button) => { if (button) screen.claimBox.append(button); });
         if (tokens.length) {
-          rememberGame(gameId, { type: type.name, title: type.title, created: state.game.created, seats: mergeSeats(gameId, state), tokens, played: tokens });
+          rememberGame(gameId, { type: type.name, title: type.title, created: state.game.created, seats: mergeSeats(gameId, state), tokens, played: tokens, you: state.you });
         }
       }
       screen.update(state);

@@ -133,10 +133,11 @@ class ReplayViewer {
     this.gameId = gameId;
     this.type = data.game;
     this.beside = null; // a second game stepped with this one (replay_beside.js)
-    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i), besides: (kind) => this.openBeside(kind) }) : null;
+    this.analysis = gameId && isAnalysable(data) ? analysisPanel({ gameId, mod, players: this.players.map((name, i) => (this.bots[i] ? t(name) : name)), frames: this.frames, go: (i) => this.go(i), besides: (kind) => this.openBeside(kind), hold: (on) => { this.held = on; } }) : null;
     if (this.analysis) root.append(this.analysis.el);
     this.screen = new GameScreen(root, mod, { replay: true });
     this.onKey = (e) => {
+      if (this.held) return; // "learn from your mistakes" is open: its board has the keys
       if (e.target.closest && e.target.closest("input[type=text], textarea")) return;
       const moves = { ArrowRight: this.index + 1, ArrowLeft: this.index - 1, Home: 0, End: Infinity, PageDown: this.index + 10, PageUp: this.index - 10 };
       if (e.key in moves) {
