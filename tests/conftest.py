@@ -70,8 +70,11 @@ def rng() -> random.Random:
     return random.Random(20240607)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
+    """One Chromium per test process: each test has a context of its own (cookies,
+    storage, pages), so nothing passes between modules, and a launch per module cost
+    a second of CPU about fifty times a run."""
     sync_api = pytest.importorskip("playwright.sync_api")
     require_chromium()
     with sync_api.sync_playwright() as playwright:

@@ -48,7 +48,7 @@ from schemathesis.specs.openapi.checks import (  # noqa: E402
 
 pytestmark = pytest.mark.openapi
 
-FUZZ_EXAMPLES = int(os.environ.get("TABLETOP_FUZZ_EXAMPLES", "50"))
+FUZZ_EXAMPLES = int(os.environ.get("TABLETOP_FUZZ_EXAMPLES", "25"))
 DOCUMENT = openapi.document()  # this process's: its game types include the tests' toy game
 # endless answers (NDJSON streams): fuzzed only signed out or with bad credentials,
 # where they end at once (a real stream is tested in test_bot_api.py)
