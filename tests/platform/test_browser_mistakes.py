@@ -210,6 +210,8 @@ def test_a_walk_through_solves_one_position_and_is_shown_the_best_of_the_next(
         results = page.locator("[data-testid=learn-results] li")
         assert results.count() == n and "better move found" in results.first.inner_text()
         assert page.locator("[data-testid=learn-results] li.found").count() == 1
+        assert results.nth(1).inner_text().endswith("best move shown")
+        assert all(results.nth(i).inner_text().endswith("skipped") for i in range(2, n))
         shot(page, f"mistakes-summary-{size}")
         press(page, size, "[data-testid=learn-leave]")
         page.get_by_test_id("analysis").wait_for()

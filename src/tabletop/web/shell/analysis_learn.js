@@ -101,6 +101,7 @@ export class Lesson {
     const progress = saved(this.key);
     this.at = progress ? Math.min(progress.at, this.moves.length) : 0;
     this.solved = new Set(progress ? progress.solved : []);
+    this.shown = new Set(progress && Array.isArray(progress.shown) ? progress.shown : []); // the best move was shown
     this.board = null;
     this.attempt = 0;
     this.step = 0; // counts the positions shown: an answer for an earlier one is dropped
@@ -154,7 +155,7 @@ export class Lesson {
   }
 
   async show() {
-    save(this.key, { at: this.at, solved: [...this.solved] });
+    save(this.key, { at: this.at, solved: [...this.solved], shown: [...this.shown] });
     if (this.at >= this.moves.length) {
       this.summary();
       return;
@@ -236,7 +237,7 @@ export class Lesson {
   finish(text) {
     this.done = true;
     this.feedback.textContent = text;
-    save(this.key, { at: this.at + 1, solved: [...this.solved] });
+    save(this.key, { at: this.at + 1, solved: [...this.solved], shown: [...this.shown] });
     const last = this.at + 1 >= this.moves.length;
     const next = this.button(last ? t("See the summary") : t("Next position"), "learn-next", () => this.next(), true);
     this.setActions([next]);
@@ -254,6 +255,7 @@ export class Lesson {
       toast(err.message, "error");
     }
     if (step !== this.step) return; // skipped on meanwhile
+    this.shown.add(this.move.index);
     const best = t("The best move was {best} ({value}).", { best: moveWords(this.move, "best"), value: fmt(this.move.value_best, this.scale) });
     this.finish(`${cost} ${best}`);
     if (!data) return;
@@ -278,14 +280,17 @@ export class Lesson {
     const again = this.button(t("Go through them again"), "learn-again", () => {
       this.at = 0;
       this.solved = new Set();
+      this.shown = new Set();
       this.show();
     });
     this.setActions([again]);
     this.prompt.dataset.testid = "learn-summary";
     // each position and how it went, in the game's order
     const found = t("better move found");
-    const missed = t("best move shown, or skipped");
-    const line = (m) => t("{label}: {result}", { label: capitalise(moveLabel(m)), result: this.solved.has(m.index) ? found : missed });
+    const shown = t("best move shown");
+    const skipped = t("skipped");
+    const result = (m) => (this.solved.has(m.index) ? found : this.shown.has(m.index) ? shown : skipped);
+    const line = (m) => t("{label}: {result}", { label: capitalise(moveLabel(m)), result: result(m) });
     this.game.append(h("section", { class: "card learn-results", "data-testid": "learn-results" },
       h("ul", {}, ...this.moves.map((m) => h("li", { class: this.solved.has(m.index) ? "found" : "missed" }, line(m))))));
     focusOn(this.heading);
