@@ -26,6 +26,11 @@ import parallel_support
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 from server_support import Api, ServerProcess, new_db
 
+# argon2 at its lowest cost in this process and every server it starts (read when
+# tabletop.server.accounts is imported, which none of the imports above does): the
+# suite registers and signs in about a thousand times, and at the real cost that was a
+# tenth of its CPU. test_password_cost.py checks that a server without it uses the real cost.
+os.environ.setdefault("TABLETOP_INSECURE_FAST_HASHES", "1")
 register_game("toy", "toygame")  # a third game, in tests/toygame/ (in-process)
 register_game("sealed-bids", "sealedbid")  # simultaneous, tests/sealedbid/
 
@@ -70,11 +75,11 @@ def rng() -> random.Random:
     return random.Random(20240607)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One Chromium per test process: each test has a context of its own (cookies,
-    storage, pages), so nothing passes between modules, and a launch per module cost
-    a second of CPU about fifty times a run."""
+    """One Chromium per module. (Not per test process: Playwright's sync API keeps an
+    event loop running in the test's thread while it is open, and a later module's
+    ``asyncio.run`` then fails.)"""
     sync_api = pytest.importorskip("playwright.sync_api")
     require_chromium()
     with sync_api.sync_playwright() as playwright:

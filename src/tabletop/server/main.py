@@ -157,6 +157,7 @@ def prepare_db(db: str, workers: int) -> None:
 def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from .accounts import INSECURE_FAST_HASHES, fast_hashes
     from .httpproto import LimitedProtocol
 
     _check_free(args.host, args.port)
@@ -192,6 +193,10 @@ def serve(args: argparse.Namespace) -> int:
     games = " and ".join(game.title for game in web_games().values())
     processes = f"{args.workers} processes; " if args.workers > 1 else ""
     print(f"{games}: http://{shown}:{args.port}/  ({processes}games in {shown_db}; Ctrl-C stops)")
+    if fast_hashes():
+        print(
+            f"warning: {INSECURE_FAST_HASHES}=1: passwords hashed at the lowest cost (tests only)"
+        )
     for game in web_games().values():  # installed without a C compiler: say what is weaker
         warning = game.kernel_warning()
         if warning is not None:
