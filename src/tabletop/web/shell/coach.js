@@ -8,7 +8,7 @@ import { MARK_WORDS, fmt, moveWords, unitName } from "./analysis_values.js";
 import { announce } from "./announce.js";
 import { t, tn } from "./i18n.js";
 import { toast } from "./toast.js";
-import { clear, h } from "./util.js";
+import { h } from "./util.js";
 
 export class CoachPanel {
   constructor(screen) {
@@ -46,8 +46,8 @@ export class CoachPanel {
       h("span", {}, noteText(note, scale), " "), show);
   }
 
-  /** The board after the move played beside the board after the better one, under the
-   * note (on a phone one at a time, the better one first). */
+  /** The board after the move played and the board after the better one, under the
+   * notes (one at a time, the better one first: the column is narrow). */
   async showBetter(note) {
     const state = this.screen.state;
     const token = this.screen.tokens[0];
@@ -59,17 +59,16 @@ export class CoachPanel {
       return;
     }
     this.close();
-    const item = this.list.querySelector(`[data-testid="coach-note-${note.ply}"]`);
-    if (!item) return;
+    if (!this.el.isConnected) return;
     if (!data.best.view) { // playing it would have shown what was hidden: words only
       const words = h("p", { class: "coach-better", "data-testid": "coach-better-words" }, t("Better: {best}.", { best: moveWords(note, "best") }));
-      item.append(words);
+      this.list.after(words);
       this.compare = { el: words, close: () => words.remove(), ply: note.ply };
       return;
     }
     const players = state.game.seats.map((s) => this.screen.seatName(s.seat));
     this.compare = { ...comparison(this.screen.mod, data, note, players, () => this.close()), ply: note.ply };
-    item.append(this.compare.el);
+    this.list.after(this.compare.el);
     this.compare.el.querySelector("[data-testid=compare-show-best]")?.click();
     this.compare.el.scrollIntoView({ block: "nearest" });
   }
