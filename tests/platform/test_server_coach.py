@@ -13,6 +13,7 @@ import pytest
 from account_support import register, unique
 from tabletop.games.nmbr9.rules import Game
 
+from gate_support import SearchGate
 from server_support import Api, ServerProcess, open_socket, receive
 
 #: bounds a hang only: a coached move is judged in about a second
@@ -156,3 +157,30 @@ def test_notes_are_judged_from_what_the_player_knew(api: Api) -> None:
         assert coach["judged"] == 3
         notes.append(coach["notes"])
     assert notes[0] == notes[1] and notes[0]
+
+
+def test_the_game_goes_on_while_the_coach_thinks_and_a_busy_server_skips_moves(
+    tmp_path: Any,
+) -> None:
+    """With the coach's searches held (the test gate) the player moves on; one move may
+    wait on this server (``--coach-queue 1``), so the next is skipped, said as ``busy``;
+    let go, the waiting one's judgement comes, attached to its move."""
+    gate = SearchGate(tmp_path / "gate")
+    gate.close()
+    options = ("--coach-queue", "1", *gate.options)
+    proc = ServerProcess(tmp_path / "games.sqlite3", options=options).start()
+    try:
+        api = Api(proc)
+        game_id, token = _coached(api, ALONE, type="nmbr9", seed=5)
+        for _ in range(3):
+            _act(api, game_id, token, api.state(game_id, token)["choices"][0]["action"])
+        gate.wait_until_held()
+        coach = api.state(game_id, token)["coach"]
+        assert api.state(game_id, token)["ply"] == 3  # the game went on meanwhile
+        assert coach["waiting"] == [0] and coach["busy"] == [1, 2] and coach["judged"] == 0
+        gate.open()
+        coach = _judged(api, game_id, token, 3)
+        assert coach["judged"] == 1 and coach["busy"] == [1, 2]
+    finally:
+        gate.open()
+        proc.stop()
