@@ -57,6 +57,8 @@ def _lobby_says_coach_in_each_language(page: Any) -> None:
         assert page.get_by_test_id("coach-option").is_disabled()
         assert UNAVAILABLE[lang] in page.inner_text("[data-testid=coach-note]")
         page.click("[data-testid=seat-1-kind-bot]")
+        if lang == "de":
+            shot(page, "coach-lobby-de-desktop")
 
 
 def _create_coached_solo_game(page: Any, server: str, size: str) -> None:
