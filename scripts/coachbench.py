@@ -7,9 +7,13 @@
    WebSocket one move at a time; from sending a move to the state that carries its
    judgement (a note, or the count of judged moves going up). Median of many moves.
 3. **Other players' move latency while coached games run**: ``loadtest.run``'s plain
-   two-person Nova Luna games (latency: a move's ``act`` to its ``ack``), once alone
-   and once beside ``--coached`` coached games whose player moves every ``--think``
-   seconds, side by side.
+   two-person Nova Luna games (latency: a move's ``act`` to its ``ack``), alone, beside
+   ``--coached`` games of the same kinds without the coach, and beside as many coached
+   games (their player moving every ``--think`` seconds): the last two differ only in
+   the coach.
+
+The machine's load average is printed with each part: the figures are only as quiet
+as the machine.
 
     .venv/bin/python scripts/coachbench.py                 # all three, defaults
     .venv/bin/python scripts/coachbench.py --moves 100 --coached 20 --seconds 60
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -85,13 +90,14 @@ async def coached_player(
     think: float,
     answers: list[float] | None,
     stop: float,
+    coach: bool = True,
 ) -> None:
-    """Play coached games one after another until ``stop``: random moves, each after
-    ``think`` seconds; with ``answers``, each move waits for its judgement and its
-    answer time is kept."""
+    """Play coached games (``coach``: else the same games without) one after another
+    until ``stop``: random moves, each after ``think`` seconds; with ``answers``, each
+    move waits for its judgement and its answer time is kept."""
     async with httpx.AsyncClient(timeout=60) as client:
         while time.perf_counter() < stop:
-            body = {"type": game, "seats": seats, "coach": True, "seed": rng.getrandbits(40)}
+            body = {"type": game, "seats": seats, "coach": coach, "seed": rng.getrandbits(40)}
             made = (await client.post(f"{url}/api/games", json=body)).json()
             token = made["seats"][0]["token"]
             ws_url = url.replace("http", "ws", 1) + f"/api/games/{made['id']}/ws"
@@ -110,7 +116,7 @@ async def _play(
         message = orjson.loads(raw)
         if message["type"] != "state":
             continue
-        coach = message["coach"]
+        coach = message["coach"] or {"judged": 0, "busy": []}
         if sent is not None and coach["judged"] + len(coach["busy"]) > sent[1]:
             if answers is not None:
                 answers.append(time.perf_counter() - sent[0])
@@ -146,16 +152,17 @@ async def answer_times(url: str, moves: int, seed: int) -> dict[str, list[float]
     return found
 
 
-async def beside_coached(url: str, args: argparse.Namespace, pids: list[int], coached: int) -> Any:
-    """``loadtest.run``'s plain games while ``coached`` coached players play."""
+async def beside(
+    url: str, args: argparse.Namespace, pids: list[int], games: int, coach: bool
+) -> Any:
+    """``loadtest.run``'s plain games while ``games`` players of the coached kinds play
+    (``coach``: with the coach)."""
     stop = time.perf_counter() + args.warmup + args.seconds + 5
     players = [
         asyncio.create_task(
-            coached_player(
-                url, *KINDS[i % len(KINDS)][1:], random.Random(i), args.think, None, stop
-            )
+            coached_player(url, *_kind(i), random.Random(i), args.think, None, stop, coach)
         )
-        for i in range(coached)
+        for i in range(games)
     ]
     stats = await run(url, args.games, args.seconds, args.think, args.warmup, servers=pids)
     for task in players:
@@ -193,6 +200,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2, help="the server's bot workers (2)")
     parser.add_argument("--only", choices=["cpu", "answers", "latency"], help="one part")
     args = parser.parse_args()
+    print(f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
     if args.only in (None, "cpu"):
         print("1. CPU per coached move (coach_move here, at each game's coach budget):")
         for label, game, seats in KINDS:
@@ -213,14 +221,18 @@ def main() -> int:
             f"3. Other players' move latency, {args.games} two-person games, "
             f"{args.workers} bot workers:"
         )
-        for coached in (0, args.coached):
+        for games, coach, label in (
+            (0, False, "alone"),
+            (args.coached, False, f"beside {args.coached} games of the same kinds, no coach"),
+            (args.coached, True, f"beside {args.coached} coached games"),
+        ):
             proc, url, _ = start_server(workers=args.workers)
             try:
-                stats = asyncio.run(beside_coached(url, args, [proc.pid], coached))
+                stats = asyncio.run(beside(url, args, [proc.pid], games, coach))
             finally:
                 proc.terminate()
                 proc.wait()
-            print(f"   beside {coached} coached games:")
+            print(f"   {label} (load average {os.getloadavg()[0]:.1f}):")
             report(
                 stats,
                 argparse.Namespace(
