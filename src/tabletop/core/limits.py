@@ -24,9 +24,10 @@ UNLIMITED = BotLimits(iterations=2**62, seconds=float("inf"))
 @dataclass(frozen=True)
 class CoachLimits:
     """How much of the server the coach may take (``novaluna serve --coach-*``):
-    ``running`` coach jobs in the bot pool at once (None: half its workers, at least
-    one), ``waiting`` moves queued on the whole server, and ``budget`` per move (None:
-    each game's ``coach_budget``)."""
+    ``running`` coach jobs at once, each in a worker process of the bot pool's
+    background lane (None: half as many as the pool's search workers, at least one),
+    ``waiting`` moves queued on the whole server, and ``budget`` per move (None: each
+    game's ``coach_budget``)."""
 
     running: int | None = None
     waiting: int = 64

@@ -134,7 +134,7 @@ def create_app(
     ``test_clock`` lets tests move the server's clock on (clock_api.py), ``test_gate``
     hold its searches (testgate.py)."""
     store = open_store(db_path)
-    pool = BotPool(bot_workers, test_gate)
+    pool = BotPool(bot_workers, test_gate, coach.running)
     hub = Hub(
         *(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget),
         *(takeover, shortest_time_limit, mail, crowd, open_seat_days),

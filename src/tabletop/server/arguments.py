@@ -110,7 +110,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--coach-jobs",
         type=_positive(int),
         metavar="N",
-        help="coached moves judged at once on this server (default: half the bot workers); "
+        help="coached moves judged at once, each in a worker of its own at a lower priority "
+        "(default: half as many as --bot-workers); "
         "the rest queue, the games taking turns",
     )
     parser.add_argument(

@@ -11,11 +11,12 @@ a note the page shows beside the game (what it cost, and the better move on requ
 * **Never in the way**: the move is applied and everyone told before the coach
   starts; the note comes later over the same live channel (the next state carries
   it) and is stored with the game, attached to its move.
-* **Bounded**: at most ``CoachLimits.running`` coach jobs are in the bot pool at a
-  time (the pool's other workers stay free for live bots and analyses), each game
-  has one move being judged at a time (the games take turns at those places, first
-  come, first served), and at most ``CoachLimits.waiting`` moves wait on the whole
-  server: a move beyond that is not judged (the page says the coach was busy).
+* **Bounded**: coach jobs run in the bot pool's background lane (``botpool``: its own
+  ``CoachLimits.running`` workers, at a lower priority, so live bots, hints and
+  analyses never wait for a coach, and on a busy machine get the CPU first); each game
+  has one move being judged at a time (the games take turns at the lane, first come,
+  first served), and at most ``CoachLimits.waiting`` moves wait on the whole server: a
+  move beyond that is not judged (the page says the server was busy).
 
 A restart forgets the moves still waiting (their notes never come); undone moves'
 notes stop being shown, and a move played again in their place is judged afresh.
@@ -155,8 +156,8 @@ class Coach:
         self._write = write
         self.shown = shown
         self.limits = limits
-        running = limits.running or max(1, pool.workers // 2)
-        self._running = asyncio.Semaphore(running)  # FIFO: the games take turns
+        # as many at once as the pool's background lane has workers: FIFO, games take turns
+        self._running = asyncio.Semaphore(pool.background_workers)
         self._waiting = 0  # moves queued or being judged on this server
         self._games: dict[str, _Notes] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -228,7 +229,8 @@ class Coach:
             async with notes.turn, self._running:
                 budget = self.limits.budget or coach_budget(_analyser(room.type))
                 args = (room.type.name, notes.scale, view, seat, action, ply, budget)
-                note = await self.pool.run(Job(coach_move, (*args, coach_seed(ply, action))))
+                job = Job(coach_move, (*args, coach_seed(ply, action)))
+                note = await self.pool.run_background(job)
             await self._keep(room.id, seat, ply, action, note)
         except asyncio.CancelledError:
             raise
