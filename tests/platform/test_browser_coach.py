@@ -48,6 +48,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _lobby_says_coach_in_each_language(page: Any) -> None:
     """The option, offered against a bot, greyed out with two people, in each language."""
+    assert "null" not in page.inner_text("[data-testid=create-form]")  # signed out: no Rated box
     for lang in ("de", "nl", "en"):
         page.select_option("[data-testid=language]", lang)
         page.wait_for_function(f"() => document.documentElement.lang === '{lang}'")
@@ -58,6 +59,7 @@ def _lobby_says_coach_in_each_language(page: Any) -> None:
         assert UNAVAILABLE[lang] in page.inner_text("[data-testid=coach-note]")
         page.click("[data-testid=seat-1-kind-bot]")
         if lang == "de":
+            page.locator("label[for=coach]").scroll_into_view_if_needed()
             shot(page, "coach-lobby-de-desktop")
 
 

@@ -300,8 +300,8 @@ function createForm(type, mod, navigate, account) {
     h("div", { class: "options" },
       gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
       onTimeoutField),
-    ratedField,
-    coachField,
+    // the DOM's own append would write a missing field (signed out: no Rated box) as "null"
+    ...[ratedField, coachField].filter(Boolean),
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
       h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same deal)")), seedInput,
