@@ -15,7 +15,8 @@ export class CoachPanel {
     this.screen = screen;
     this.shown = new Set(); // the plies of the notes on screen (a new one is announced)
     this.compare = null; // the open comparison: {el, close, ply}
-    this.status = h("p", { class: "muted coach-status", "data-testid": "coach-status", role: "status" });
+    // not a live region: it changes with every judged move; a new note is announced instead
+    this.status = h("p", { class: "muted coach-status", "data-testid": "coach-status" });
     this.list = h("ol", { class: "coach-notes", "data-testid": "coach-notes", reversed: true });
     this.el = h("section", { class: "coach-box", "data-testid": "coach", "aria-labelledby": "coach-title", hidden: true },
       h("h2", { id: "coach-title" }, t("Coach")), this.status, this.list);
