@@ -21,7 +21,7 @@ PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load browser axe catalogues postgres nginx fuzz
+.PHONY: serve play solo test lint bench load coachbench browser axe catalogues postgres nginx fuzz
 
 $(BASE_STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -96,6 +96,10 @@ bench: $(BASE_STAMP)
 
 load: $(TEST_STAMP)
 	$(BIN)/python scripts/loadtest.py
+
+# what a casual game's coach costs (docs/web.md, "The coach")
+coachbench: $(TEST_STAMP)
+	$(BIN)/python scripts/coachbench.py
 
 # The page's message catalogues (docs/web.md, "Languages"): extract every text of the
 # Python and JavaScript into a template, then merge it into the German and Dutch .po

@@ -242,6 +242,7 @@ def world(
         "game": ["nova-luna", "nmbr9"],
         "day": ["2026-11-27"],
         "index": ["0", "3"],
+        "ply": ["0", "1"],
         "lang": ["de"],
         "name": ["Ann", "Robo"],
     }

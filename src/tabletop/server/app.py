@@ -59,6 +59,7 @@ from starlette.middleware.gzip import DEFAULT_EXCLUDED_CONTENT_TYPES, GZipMiddle
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
+from ..core.limits import CoachLimits
 from ..core.web import DEFAULT_LIMITS, BotLimits, web_games
 from ..i18n import LANGUAGES, N_
 from . import (
@@ -67,6 +68,7 @@ from . import (
     analysis_api,
     bot_api,
     clock_api,
+    coach_api,
     daily_api,
     games_api,
     invitations_api,
@@ -108,6 +110,7 @@ def create_app(
     rate_limits: RateLimits = RateLimits(),  # noqa: B008 - frozen settings
     daily_bots: dict[str, str] | None = None,
     analysis_budget: int | None = None,
+    coach: CoachLimits = CoachLimits(),  # noqa: B008 - frozen settings
     takeover: Takeover = Takeover(),  # noqa: B008 - frozen settings
     shortest_time_limit: int | None = None,
     mail: MailSettings | None = None,
@@ -121,7 +124,8 @@ def create_app(
 ) -> Starlette:
     """The app for the games stored in ``db_path`` (a SQLite file or a PostgreSQL URL);
     ``daily_bots`` overrides the bot each game's daily board compares with,
-    ``analysis_budget`` the search work per move of post-game analyses,
+    ``analysis_budget`` the search work per move of post-game analyses, ``coach``
+    what a casual game's coach may take of the server (coaching.py),
     ``shortest_time_limit`` the shortest time per move a new game may have (seconds;
     by default the shortest the lobby page offers: ``setup.shortest_time_limit``);
     ``mail``, if given, lets players ask for e-mail notifications (notify.py);
@@ -130,11 +134,12 @@ def create_app(
     ``test_clock`` lets tests move the server's clock on (clock_api.py), ``test_gate``
     hold its searches (testgate.py)."""
     store = open_store(db_path)
-    pool = BotPool(bot_workers, test_gate)
+    pool = BotPool(bot_workers, test_gate, coach.running)
     hub = Hub(
         *(store, pool, bot_pause, bot_limits, rate_limits, daily_bots, analysis_budget),
         *(takeover, shortest_time_limit, mail, crowd, open_seat_days),
         *(session_limits, password_queue, password_threads),
+        coach=coach,
     )
     assets = Assets(STATIC, {name: game.assets for name, game in web_games().items()})
 
@@ -168,6 +173,7 @@ def create_app(
         *invitations_api.ROUTES,
         *bot_api.ROUTES,
         *analysis_api.ROUTES,
+        *coach_api.ROUTES,
         *daily_api.ROUTES,
         *tutorial_api.ROUTES,
         *mail_api.ROUTES,

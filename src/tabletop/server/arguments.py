@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from ..core.limits import CoachLimits
 from ..core.web import DEFAULT_LIMITS
 from .crowds import CrowdLimits
 from .httpproto import ConnectionLimits
@@ -97,6 +98,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="search work per move of a post-game analysis (default: each game's own; "
         "less is faster and coarser)",
+    )
+    parser.add_argument(
+        "--coach-budget",
+        type=_positive(int),
+        metavar="N",
+        help="search work per coached move of a casual game (default: each game's own "
+        "coach budget, well under a second a move)",
+    )
+    parser.add_argument(
+        "--coach-jobs",
+        type=_positive(int),
+        metavar="N",
+        help="coached moves judged at once, each in a worker of its own at a lower priority "
+        "(default: half as many as --bot-workers); "
+        "the rest queue, the games taking turns",
+    )
+    parser.add_argument(
+        "--coach-queue",
+        type=_positive(int),
+        default=CoachLimits().waiting,
+        metavar="N",
+        help="coached moves that may wait on this server; beyond, a move is not judged "
+        "(default %(default)s)",
     )
     takeover = Takeover()
     parser.add_argument(

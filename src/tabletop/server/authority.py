@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from ..core.web import JSON, TAKE_BACK, ActionRejected, Undo
+from ..core.web import JSON, TAKE_BACK, ActionRejected, Match, Undo
 from .acting import (
     _check_wanted,
     acting_seat,
@@ -63,6 +63,9 @@ from .writes import (
 )
 
 T = TypeVar("T")
+#: told of each move a seat made itself once it is stored, just before everyone hears
+#: of it: ``(room, seat, ply, the match just before it, the action)``; it must not wait
+Acted = Callable[[Room, int, int, Match, str], None]
 #: a durable write (``writing.Writer.write``): stores one typed write, returns its result
 WriteFn = Callable[[Write[Any]], Awaitable[Any]]
 
@@ -82,6 +85,7 @@ class Authority:
         changed: Callable[[Room], None],
         shown: Callable[[Room], None],
         gone: Callable[[str, list[int]], None] = lambda game_id, accounts: None,
+        acted: Acted = lambda room, seat, ply, before, action: None,
     ) -> None:
         self.store = store
         self.rooms = rooms
@@ -91,6 +95,7 @@ class Authority:
         self.changed = changed
         self.shown = shown
         self.gone = gone  # a game left these accounts' lists: withdrawn, or declined
+        self.acted = acted  # after a seat's own move is stored (the coach)
 
     async def in_turn(self, game_id: str, change: Callable[[Room], Awaitable[T]]) -> T:
         """``change(room)`` for the game's live room once the game's earlier changes
@@ -319,7 +324,8 @@ class Authority:
     async def apply(self, room: Room, seat: int, action: str, by: str | None = None) -> None:
         """Apply to a copy, store, then make the copy the game (nothing half-done on
         failure). Only in the game's turn (``in_turn``)."""
-        match = room.match.clone()
+        before = room.match
+        match = before.clone()
         try:
             applied = match.apply(seat, action)
         except ActionRejected as err:
@@ -338,6 +344,8 @@ class Authority:
         room.log.append(entry(applied.log, ply, at, by))
         room.reveals.append(applied.reveals)
         room.action_seats.append(seat)
+        if by is None:
+            self.acted(room, seat, ply, before, action)
         self.changed(room)
 
     async def undo(self, game_id: str, seats: frozenset[int], ply: Any, wanted: Any = None) -> Room:

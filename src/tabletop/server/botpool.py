@@ -2,7 +2,10 @@
 
 Two lanes: searches (``mcts``, the planners, hints) share ``workers`` processes,
 and quick jobs (random, greedy: milliseconds) have a process of their own, so a
-greedy bot in one game never waits behind another game's searches. Each game
+greedy bot in one game never waits behind another game's searches. A third lane,
+started when first used, runs work nobody waits on to move (the coach of a casual
+game, ``coaching.py``) in ``background`` processes of a lower priority (``nice``):
+on a busy machine the server's own loop and the live bots get the CPU first. Each game
 has at most one bot move (and one hint) in flight at a time (the hub schedules
 them one by one), so the pool's first-come, first-served queue makes the games
 take turns: a game's next move queues behind every other game's; and every
@@ -15,6 +18,7 @@ import asyncio
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -58,11 +62,21 @@ def _start_worker() -> None:
     _warm_up()
 
 
+#: How much lower the background lane's priority is (``os.nice``'s increment).
+BACKGROUND_NICE = 10
+
+
+def _start_background_worker() -> None:
+    os.nice(BACKGROUND_NICE)
+    _start_worker()
+
+
 class _Lane:
     """A process pool that is replaced when one of its workers dies."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, start: Callable[[], None] = _start_worker) -> None:
         self.workers = workers
+        self._start = start  # each worker's initializer
         self._executor: ProcessPoolExecutor | None = None
 
     def pool(self) -> ProcessPoolExecutor:
@@ -70,7 +84,7 @@ class _Lane:
             # forkserver: never fork the server process itself, which runs threads.
             context = multiprocessing.get_context("forkserver")
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_start_worker
+                self.workers, mp_context=context, initializer=self._start
             )
         return self._executor
 
@@ -96,16 +110,24 @@ class _Lane:
 class BotPool:
     """Runs ``Job``s in worker processes: searches and quick jobs in separate lanes."""
 
-    def __init__(self, workers: int | None = None, gate: Path | None = None) -> None:
+    def __init__(
+        self, workers: int | None = None, gate: Path | None = None, background: int | None = None
+    ) -> None:
         self.workers = workers or max(1, min(4, (os.cpu_count() or 2)))
+        self.background_workers = background or max(1, self.workers // 2)
         self._searches = _Lane(self.workers)
         self._quick = _Lane(1)
+        self._background = _Lane(self.background_workers, _start_background_worker)
         self._gate = gate  # tests only: testgate.py
 
     async def run(self, job: Job[T]) -> T:
         if job.quick:
             return await self._quick.run(job)
         return await self._searches.run(through_gate(self._gate, job))
+
+    async def run_background(self, job: Job[T]) -> T:
+        """``job`` in the background lane (see the module), first come, first served."""
+        return await self._background.run(through_gate(self._gate, job))
 
     def start(self) -> None:
         """Start the workers now rather than on the first bot move."""
@@ -115,3 +137,4 @@ class BotPool:
     def close(self) -> None:
         self._searches.close()
         self._quick.close()
+        self._background.close()

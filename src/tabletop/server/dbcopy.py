@@ -1,5 +1,5 @@
 """``novaluna db copy``: every game of a SQLite file into PostgreSQL, with its accounts,
-sessions, ratings, daily attempts, analyses and e-mail settings, so that a server can
+sessions, ratings, daily attempts, analyses, coach notes and e-mail settings, so that a server can
 move to ``--db postgresql://...``.
 
 The rows go over as they are stored (token hashes, ids, times); what an older
@@ -41,6 +41,7 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "rating_changes", _rating_change_columns(old))
             _copy_table(old, db, "daily_attempts", "type, day, account_id, game_id, created")
             _copy_table(old, db, "analyses", ANALYSIS_COLUMNS)
+            _copy_table(old, db, "coach_notes", "game_id, ply, seat, played, note, created")
             _copy_table(old, db, "mail_settings", MAIL_COLUMNS, flags=("verified",))
             _copy_table(old, db, "mails_sent", "key, account_id, created")
             _copy_table(old, db, "server_secrets", "name, value")

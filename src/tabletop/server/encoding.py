@@ -153,6 +153,8 @@ class Encoder:
     def __init__(self, store: GameStore) -> None:
         self.store = store
         self._spectators_due: dict[str, asyncio.TimerHandle] = {}  # per game
+        # a coached game's notes for these seats (``coaching.Coach.state_part``)
+        self.coach: Callable[[Room, frozenset[int]], JSON | None] = lambda room, seats: None
 
     def state(self, room: Room, seats: frozenset[int]) -> JSON:
         """The message a client playing ``seats`` (none: a spectator) gets."""
@@ -242,6 +244,7 @@ class Encoder:
             "undo_unrates": not takes_back(room, undo_seat),
             "record": f"/api/games/{room.id}/record" if room.match.is_over() else None,
             "ratings": self._rating_changes(room),
+            "coach": self.coach(room, seats),  # a casual game's coach: its notes
         }
         return head, viewer, acting
 

@@ -2,7 +2,8 @@
 
 ``rooms`` (room.py) holds the live games; ``authority`` changes them, one change
 per game at a time; ``scheduler`` runs their bots, hints and time limits;
-``encoder`` tells their clients; ``analyst`` works out finished games' analyses;
+``encoder`` tells their clients; ``coach`` judges coached games' moves;
+``analyst`` works out finished games' analyses;
 ``dailies`` starts daily challenges and reads their boards; ``notifier`` mails
 players whose turn it is (notify.py);
 ``reads`` answers the lobby, account and
@@ -21,6 +22,7 @@ import socket
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..core.limits import CoachLimits
 from ..core.web import DEFAULT_LIMITS, JSON, BotLimits
 from .account_events import AccountEvents
 from .accounts import Passwords, legacy_name_key, name_key
@@ -28,6 +30,7 @@ from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
 from .clock import CLOCK
+from .coaching import Coach, check_coach
 from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
 from .encoding import Encoder, seat_bots
@@ -74,6 +77,7 @@ class Hub:
         sessions: SessionLimits = SessionLimits(),  # noqa: B008 - frozen settings
         password_queue: int = 8,
         password_threads: int | None = None,
+        coach: CoachLimits = CoachLimits(),  # noqa: B008 - frozen settings
     ) -> None:
         self.store = store
         self.clock: Callable[[], float] = CLOCK.time  # claims on time read it (tests move it)
@@ -101,9 +105,12 @@ class Hub:
         self.takeover = takeover
         # ``changed`` calls back into the scheduler, built last: the one loop among the parts
         self.refresher = Refresher(store, self.rooms, self.changed)
+        self.coach = Coach(store, self.rooms, pool, self._write, self.broadcast, coach)
+        self.encoder.coach = self.coach.state_part
         self.authority = Authority(
             *(store, self.rooms, self.refresher, self._write, self.rates),
             *(self.changed, self.shown, lambda game, ids: self.accounts.game_gone(game, ids)),
+            self.coach.after_move,
         )
         self.scheduler = Scheduler(
             self.rooms,
@@ -184,6 +191,8 @@ class Hub:
         game_type, seats, options = setup.type, setup.seats, setup.options
         seed, seed_chosen = setup.seed, setup.seed_chosen
         rated = options.get("rated") is not False and not seed_chosen and can_be_rated(seats)
+        if check_coach(body, game_type, seats, rated):
+            options = {**options, "coach": True}
         new = newcomers(self.store, game_type.name, seats) if rated else frozenset()
         check_invitations(self.store, account, seats, new)
         await self._write(
@@ -264,7 +273,9 @@ class Hub:
 
     def forget_finished(self) -> int:
         """Drop finished games nobody watches from memory (``Rooms.forget_finished``)."""
-        return self.rooms.forget_finished()
+        dropped = self.rooms.forget_finished()
+        self.coach.forget(set(self.rooms.live))
+        return dropped
 
     async def forget_finished_now_and_then(self, every: float = 10.0) -> None:
         """Drop finished games nobody watches from memory now and then."""
@@ -275,5 +286,6 @@ class Hub:
     def close(self) -> None:
         self.notifier.close()
         self.analyst.close()
+        self.coach.close()
         self.dailies.close()
         self.writer.close()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..core.limits import CoachLimits
 from ..core.web import BotLimits, web_games
 from .arguments import default_db_path
 from .crowds import CrowdLimits
@@ -78,6 +79,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "bot_limits": [args.bot_max_iterations, args.bot_max_seconds],
         "daily_bots": dict(args.daily_bot),
         "analysis_budget": args.analysis_budget,
+        "coach": [args.coach_jobs, args.coach_queue, args.coach_budget],
         "takeover": [args.lease_seconds, args.takeover_check_seconds],
         "shortest_time_limit": args.min_time_per_move,
         "mail": None if (mail := _mail(args)) is None else mail.settings(),
@@ -120,6 +122,7 @@ def app_from_settings(settings: dict[str, Any] | None = None) -> Starlette:
         rate_limits=RateLimits(*settings["rate_limits"]),
         daily_bots=settings.get("daily_bots"),
         analysis_budget=settings.get("analysis_budget"),
+        coach=CoachLimits(*settings.get("coach", [])),
         takeover=Takeover(*settings.get("takeover", ())),
         shortest_time_limit=settings.get("shortest_time_limit"),
         mail=MailSettings.from_settings(settings["mail"]) if settings.get("mail") else None,

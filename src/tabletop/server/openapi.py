@@ -128,6 +128,7 @@ _PATH_SCHEMAS: dict[str, JSON] = {
     "game_id": text(minLength=1, description="a game's id (its page: /g/{game_id})"),
     "token_id": text(description="a token's id (a whole number)"),
     "index": text(description="a decision's index: 0, 1, 2, ..."),
+    "ply": text(description="a move's number in the game (its ply): 0, 1, 2, ..."),
     "day": DAY,
     "type": text(description="a game type: " + ", ".join(GAME_TYPES)),
     "game": text(description="a game type: " + ", ".join(GAME_TYPES)),

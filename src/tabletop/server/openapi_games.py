@@ -1,6 +1,7 @@
 """The OpenAPI operations of games (``games_api.py``), their analyses
-(``analysis_api.py``), the daily challenge (``daily_api.py``) and the document itself:
-``openapi.OPERATIONS`` gathers them with those of accounts (``openapi_accounts``)."""
+(``analysis_api.py``), a casual game's coach (``coach_api.py``), the daily challenge
+(``daily_api.py``) and the document itself: ``openapi.OPERATIONS`` gathers them with
+those of accounts (``openapi_accounts``)."""
 
 from __future__ import annotations
 
@@ -283,6 +284,23 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         ok=COMPANION,
         description="404 where the game's analysis has no hindsight game (Nova Luna) "
         "or nobody asked for an analysis, 409 while the analysis runs.",
+    ),
+    # -- the coach of a casual game (coach_api.py)
+    ("GET", "/api/games/{game_id}/coach/{ply}"): op(
+        "The board after a coached move as played and with the better move",
+        GAMES,
+        SEAT_OR_NOT,
+        ok=obj(
+            ("index", "seat", "played", "best"),
+            index=integer(minimum=0),
+            seat=integer(minimum=0),
+            played=ANY_OBJECT,
+            best=ANY_OBJECT,
+        ),
+        description="For the coached player while the game runs (403 for others), "
+        "anyone once it is over; 404 where the coach left no note on that move. The "
+        "better move's `view` is null where playing it would show more of the hidden "
+        "game than the move played did.",
     ),
     # -- the daily challenge (daily_api.py)
     ("GET", "/api/daily"): op(

@@ -92,6 +92,27 @@ SCHEMAS: JSON = {
         view=ANY_OBJECT,
         log=arr(),
         log_start=integer(minimum=0),
+        coach=nullable(ref("Coach")),
+    ),
+    # a coached game's notes (coaching.py): all but the seat only for the coached
+    # player's clients, or anyone's once the game is over
+    "Coach": obj(
+        ("seat",),
+        seat=integer(minimum=0),
+        scale=ANY_OBJECT,
+        notes=arr(
+            obj(
+                ("ply", "played", "best", "loss", "mark"),
+                ply=integer(minimum=0),
+                played=text(),
+                best=text(),
+                loss={"type": "number"},
+                mark=text(enum=["inaccuracy", "mistake", "blunder"]),
+            )
+        ),
+        judged=integer(minimum=0),
+        waiting=arr(integer(minimum=0)),
+        busy=arr(integer(minimum=0)),
     ),
     "Account": obj(("name",), name=text(), bot=boolean()),
     "AccountGame": obj(("id", "type"), id=text(), type=text(), seat=nullable(integer())),
@@ -289,6 +310,9 @@ CREATE = obj(
     time_limit=nullable(integer(minimum=1)),
     on_timeout=text(enum=["bot", "abandon"]),
     rated=boolean(),  # false: a casual game (hints and undo allowed, nobody rated)
+    # a coach notes your costly moves (docs/web.md): an unrated game of one person
+    # against bots or alone only (else 400)
+    coach=boolean(),
 )
 CREATED = obj(("id", "url", "seats"), id=text(), url=text(), seats=arr(ANY_OBJECT))
 ACT = {

@@ -33,6 +33,7 @@ from .sql import (
     ACCOUNT_TABLES,
     ANALYSIS_TABLES,
     BOT_TABLES,
+    COACH_TABLES,
     DAILY_TABLES,
     FAIR_PLAY_TABLES,
     GAME_TABLES,
@@ -87,6 +88,7 @@ MIGRATIONS: dict[int, str] = {
     10: ddl(MAIL_LIMIT_TABLES, POSTGRES),
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
     12: ddl(LOGIN_TABLES, POSTGRES),
+    13: ddl(COACH_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

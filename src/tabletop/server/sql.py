@@ -15,7 +15,8 @@ sessions, lobby seats, ratings), ``ANALYSIS_TABLES`` (post-game analyses) and
 ``DAILY_TABLES`` (daily challenges, hints used), ``RATING_RULES_TABLES`` (who ran
 out of time, the weight of a rated game), ``MAIL_TABLES`` (e-mail
 notifications) and the later steps below (``MAIL_LIMIT_TABLES``: the confirmation
-mails of the last day; ``FAIR_PLAY_TABLES``: blocks, invitations sent). Each store runs
+mails of the last day; ``FAIR_PLAY_TABLES``: blocks, invitations sent; ``COACH_TABLES``:
+the coach's judgements of a casual game's moves). Each store runs
 them in its own migrations.
 
 >>> import sqlite3
@@ -310,6 +311,22 @@ CREATE TABLE login_tries (
     next_try {real} NOT NULL
 );
 CREATE INDEX login_tries_next ON login_tries (next_try);
+"""
+
+
+#: the coach of a casual game (``coaching.Coach``): each judged move of the coached
+#: seat, by its ply, as the analysis's judged move (JSON; ``mark`` null for a good one);
+#: ``played`` is the move's notation, so a note of a move an undo replaced is not shown
+COACH_TABLES = """
+CREATE TABLE coach_notes (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    played TEXT NOT NULL,
+    note TEXT NOT NULL,
+    created TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
 """
 
 

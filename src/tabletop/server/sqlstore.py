@@ -239,6 +239,17 @@ class SqlStore(AccountReads, RatingReads):
         )
         return [row[0] for row in rows]
 
+    def coach_notes(self, game_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """The coach's judged moves of a game (``coaching``): ``(ply, played, note)``
+        by ply."""
+        rows = self._read(
+            lambda sql: sql.rows(
+                "SELECT ply, played, note FROM coach_notes WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            )
+        )
+        return [(int(ply), played, json.loads(note)) for ply, played, note in rows]
+
     # -- daily challenges -----------------------------------------------------------
 
     def daily_game(self, game_type: str, day: str, account_id: int) -> str | None:

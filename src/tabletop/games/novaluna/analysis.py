@@ -66,6 +66,8 @@ SOLO_SCALE = Scale(
 #: The budget: mcts iterations per decision; solo, ``SOLO_PLACEMENTS`` times as many
 #: placements evaluated by each of the planner's searches.
 DEFAULT_BUDGET = 2000
+#: A coached move's budget: a casual game's note comes within about a second.
+COACH_BUDGET = 300
 SOLO_PLACEMENTS = 2000  # the default budget gives the planner's own 4 M a search
 #: The played action's least share of the mcts iterations (1/4), so that its value is
 #: measured about as well as the best's, however the prior ranks it.
@@ -80,6 +82,8 @@ class NovaLunaAnalyser:
     """Nova Luna's ``Analyser`` (see the module docstring)."""
 
     default_budget = DEFAULT_BUDGET
+    #: The coach's budget (``analysis.coach``): about 0.15 s of CPU a move (0.3 s solo).
+    coach_budget = COACH_BUDGET
 
     def scale(self, record: JSON) -> Scale:
         return SOLO_SCALE if record.get("mode") == "solo" else STANDARD_SCALE

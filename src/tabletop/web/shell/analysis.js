@@ -253,7 +253,7 @@ function bringIntoView(el) {
  * (``mod.marksMoves``) shows the move there: no players panel (the replay below has it);
  * another keeps its players panel, where the move may show (a hand). Side by side on a
  * wide screen; on a phone one at a time behind a Played / Best switch (shell.css). */
-function comparison(mod, data, move, players, onClose) {
+export function comparison(mod, data, move, players, onClose) {
   const seatName = (seat) => players[seat] || t("Seat {n}", { n: seat + 1 });
   const boards = [];
   const column = (key, title, side) => {

@@ -4,6 +4,7 @@ import { formatNumber, listNames, seatLabel, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
+import { CoachPanel } from "./coach.js";
 import { dailyChip, dailyNote, dailyResultsLink } from "./daily_game.js";
 import { Connection } from "./connection.js";
 import { gameModule } from "./games.js";
@@ -138,7 +139,8 @@ export class GameScreen {
     this.ratedNote = h("p", { class: "muted rated-note", "data-testid": "rated-note", hidden: true });
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
     this.claimBox = h("div", { class: "claim-box" }); // "claim this seat" for a signed-in player
-    this.notices.append(this.seedNote, this.ratedNote, this.claimBox, this.hintBox);
+    this.coach = new CoachPanel(this); // a casual game's coach: its notes on your moves
+    this.notices.append(this.seedNote, this.ratedNote, this.claimBox, this.hintBox, this.coach.el);
     this.onKey = (e) => {
       if (e.key === "Escape") {
         if (this.overlay?.isConnected) this.closeEnd();
@@ -150,6 +152,7 @@ export class GameScreen {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.coach.destroy();
     this.board.destroy?.();
     this.removeEnd();
     this.el.remove();
@@ -206,6 +209,7 @@ export class GameScreen {
     this.board.update(state);
     this.renderLog(state);
     const live = !this.replay;
+    if (live) this.coach.update(state);
     const turnBegins = previous && state.acting !== null && (previous.acting !== state.acting || this.turnKey(previous) !== this.turnKey(state));
     if (live && turnBegins && !state.over) this.bringTurnIntoView();
     // a rated game has no hints (fair play): the button is not offered at all

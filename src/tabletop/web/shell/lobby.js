@@ -180,7 +180,27 @@ function createForm(type, mod, navigate, account) {
     h("label", { class: "check", for: "rated" }, ratedBox, " ", t("Rated game")),
     h("small", { class: "muted", "data-testid": "rated-note" }, t("A rated game allows no hints and no undo. It always has a time per move (7 days unless you choose one), and against people whoever runs out of time loses. Untick it to play with hints and undo."))) : null;
 
+  // The coach (docs/web.md): only where it helps nobody against someone, an unrated game
+  // of one person against our bots or alone
+  const coachBox = h("input", { type: "checkbox", id: "coach", "data-testid": "coach-option", "aria-describedby": "coach-note" });
+  const coachNote = h("small", { class: "muted", id: "coach-note", "data-testid": "coach-note" });
+  const coachField = type.analysable ? h("div", { class: "field" },
+    h("label", { class: "check", for: "coach" }, coachBox, " ", t("Coach")), coachNote) : null;
+  const coachAllowed = () => seats.filter((s) => s.kind === "human").length === 1
+    && seats.every((s) => s.kind === "human" || (s.kind === "bot" && !s.botAccount))
+    && !(account && ratedBox.checked);
+  function renderCoach() {
+    if (!coachField) return;
+    const allowed = coachAllowed();
+    coachBox.disabled = !allowed;
+    if (!allowed) coachBox.checked = false;
+    coachNote.textContent = allowed
+      ? t("After each of your moves that costs more than a little, a short note says what it cost and can show the better move.")
+      : t("Only in an unrated game against bots or alone.");
+  }
+
   function render() {
+    renderCoach();
     const mode = mod.modeFor(seats.length);
     clear(seatList);
     seats.forEach((seat, i) => {
@@ -280,7 +300,8 @@ function createForm(type, mod, navigate, account) {
     h("div", { class: "options" },
       gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
       onTimeoutField),
-    ratedField,
+    // the DOM's own append would write a missing field (signed out: no Rated box) as "null"
+    ...[ratedField, coachField].filter(Boolean),
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
       h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same deal)")), seedInput,
@@ -318,6 +339,7 @@ function createForm(type, mod, navigate, account) {
       body.seed = Number.isSafeInteger(Number(seedText)) ? Number(seedText) : seedText;
     }
     if (account && !ratedBox.checked) body.rated = false;
+    if (coachField && coachBox.checked && coachAllowed()) body.coach = true;
     // rated among people: running out of time loses (the server refuses the bot then)
     const accounts = body.seats.every((s) => s.kind === "bot" || s.open || s.invite || s.me);
     const people = body.seats.filter((s) => s.open || s.invite || s.me).length;
@@ -341,6 +363,7 @@ function createForm(type, mod, navigate, account) {
   });
   // what happens when the time runs out matters only with a time per move
   form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen(); });
+  form.addEventListener("change", renderCoach); // a bot account chosen for a seat: no coach
   render();
   if (account) {
     api("/api/bots").then(({ bots }) => {
