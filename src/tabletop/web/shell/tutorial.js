@@ -58,9 +58,9 @@ class Lesson {
     this.onWidth = () => this.placePanel();
     this.narrow.addEventListener("change", this.onWidth);
     this.placePanel();
-    // its height, for the CSS: on a phone the lesson stays at the screen's top, and a
-    // board fits itself into the rest of the screen
-    this.sizes = new ResizeObserver(() => this.screen.el.style.setProperty("--lesson-height", `${this.panel.offsetHeight}px`));
+    // its height, for the CSS: on a phone the lesson stays at the screen's top, so the
+    // page scrolls what gets the focus to under it, and a board fits into the rest
+    this.sizes = new ResizeObserver(() => document.documentElement.style.setProperty("--lesson-height", `${this.panel.offsetHeight}px`));
     this.sizes.observe(this.panel);
     this.onKey = (event) => this.onKeyDown(event);
     document.addEventListener("keydown", this.onKey);
@@ -70,6 +70,7 @@ class Lesson {
     document.removeEventListener("keydown", this.onKey);
     this.narrow.removeEventListener("change", this.onWidth);
     this.sizes.disconnect();
+    document.documentElement.style.removeProperty("--lesson-height");
     this.screen.destroy();
   }
 
@@ -200,7 +201,9 @@ class Lesson {
     this.wrong.textContent = capitalise(partsText([explanation]));
     announce(this.wrong.textContent);
     // a long lesson scrolls inside its panel on a phone: the sentence into its view
-    if (this.narrow.matches) this.wrong.scrollIntoView({ block: "nearest", behavior: "instant" });
+    // (the panel's own scroll: the page's would stop under the lesson, scroll-padding-top)
+    const over = this.wrong.getBoundingClientRect().bottom - this.panel.getBoundingClientRect().bottom;
+    if (this.narrow.matches && over > 0) this.panel.scrollTop += over + 10;
   }
 
   hideWrong() {
