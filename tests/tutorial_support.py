@@ -34,9 +34,11 @@ TARGETS = ".lesson-focus, .tut-mark, [data-testid=tutorial-cell], [data-testid=l
 
 #: The boxes a phone's learner must see at once: the step's text (on screen, and the
 #: element there at its middle: nothing covers it), the first target (on screen below the
-#: lesson, which stays at the screen's top), and a wrong try's sentence when one shows.
+#: lesson, which stays at the screen's top, and after it in the page's order), and a wrong
+#: try's sentence when one shows.
 _IN_VIEW = """(targets) => {
-  const panel = document.querySelector('[data-testid=lesson]').getBoundingClientRect();
+  const lesson = document.querySelector('[data-testid=lesson]');
+  const panel = lesson.getBoundingClientRect();
   const onScreen = (r, top) => r.width > 0 && r.height > 0 && r.bottom > top
     && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
   const text = document.querySelector('[data-testid=lesson-text]');
@@ -49,6 +51,8 @@ _IN_VIEW = """(targets) => {
     text: onScreen(t, 0) && text.contains(middle),
     target: target === null ? null : onScreen(target.getBoundingClientRect(), panel.bottom - 1),
     wrong: wrong === null || onScreen(wrong.getBoundingClientRect(), 0),
+    after: target !== null
+      && !!(lesson.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING),
     scrolled: scrollY,
   };
 }"""
@@ -234,6 +238,8 @@ def _in_view(page: Any, key: str, *, wrong: bool = False) -> None:
     assert seen["text"], f"step {key}: its text is off screen or covered ({seen})"
     assert seen["target"] is not None, f"step {key}: an action step points at nothing"
     assert seen["target"], f"step {key}: what it points at is off screen ({seen})"
+    # the focus order as on the screen: from the step's text and buttons on to the board
+    assert seen["after"], f"step {key}: the lesson comes after the board in the page's order"
     if wrong:
         assert seen["wrong"], f"step {key}: the wrong try's sentence is off screen ({seen})"
 
