@@ -27,6 +27,36 @@ LANGUAGE_KEY = "boardgames.language.v1"
 PROGRESS_KEY = "boardgames.tutorial.v1."  # + the game's name
 OFFER_KEY = "boardgames.tutorial-offer.v1"
 
+#: What a step points at on a board: a ringed panel, a mark (a tile, a task, a button), a
+#: display cell, an outlined placement; the first in the page's order is where its move
+#: begins (``shell/tutorial.js`` scrolls that one into view on a phone).
+TARGETS = ".lesson-focus, .tut-mark, [data-testid=tutorial-cell], [data-testid=lesson-outline]"
+
+#: The boxes a phone's learner must see at once: the step's text (on screen, and the
+#: element there at its middle: nothing covers it), the first target (on screen below the
+#: lesson, which stays at the screen's top, and after it in the page's order), and a wrong
+#: try's sentence when one shows.
+_IN_VIEW = """(targets) => {
+  const lesson = document.querySelector('[data-testid=lesson]');
+  const panel = lesson.getBoundingClientRect();
+  const onScreen = (r, top) => r.width > 0 && r.height > 0 && r.bottom > top
+    && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+  const text = document.querySelector('[data-testid=lesson-text]');
+  const t = text.getBoundingClientRect();
+  const middle = document.elementFromPoint(t.left + t.width / 2,
+    (Math.max(t.top, 0) + Math.min(t.bottom, innerHeight)) / 2);
+  const target = document.querySelector(targets);
+  const wrong = document.querySelector('[data-testid=lesson-wrong]:not([hidden])');
+  return {
+    text: onScreen(t, 0) && text.contains(middle),
+    target: target === null ? null : onScreen(target.getBoundingClientRect(), panel.bottom - 1),
+    wrong: wrong === null || onScreen(wrong.getBoundingClientRect(), 0),
+    after: target !== null
+      && !!(lesson.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING),
+    scrolled: scrollY,
+  };
+}"""
+
 
 # -- the step data ---------------------------------------------------------------------------
 
@@ -181,10 +211,12 @@ def walk(
         seen.keys.append(now["key"])
         seen.prompts.append(now["text"])
         _told(page, now)
+        if size == "phone" and now["kind"] == "action":
+            _in_view(page, now["key"])
         if shots and now["index"] in (1, reload_at):
             shot(page, f"{shots}-step{now['index']}")
         if now["kind"] == "action":
-            seen.explanations[now["key"]] = _wrong_try(page, moves)
+            seen.explanations[now["key"]] = _wrong_try(page, moves, size)
         finished = _go_on(page, moves, size)
         if finished:
             return seen
@@ -200,7 +232,19 @@ def _told(page: Any, now: dict[str, Any]) -> None:
         page.wait_for_function("() => document.activeElement?.dataset.testid === 'lesson-text'")
 
 
-def _wrong_try(page: Any, moves: TutorialMoves) -> str:
+def _in_view(page: Any, key: str, *, wrong: bool = False) -> None:
+    """On a phone: the step's text and what it points at both on the screen."""
+    seen = page.evaluate(_IN_VIEW, TARGETS)
+    assert seen["text"], f"step {key}: its text is off screen or covered ({seen})"
+    assert seen["target"] is not None, f"step {key}: an action step points at nothing"
+    assert seen["target"], f"step {key}: what it points at is off screen ({seen})"
+    # the focus order as on the screen: from the step's text and buttons on to the board
+    assert seen["after"], f"step {key}: the lesson comes after the board in the page's order"
+    if wrong:
+        assert seen["wrong"], f"step {key}: the wrong try's sentence is off screen ({seen})"
+
+
+def _wrong_try(page: Any, moves: TutorialMoves, size: str = "desktop") -> str:
     before = current(page)["index"]
     moves.wrong(page)
     note = page.get_by_test_id("lesson-wrong")
@@ -209,6 +253,8 @@ def _wrong_try(page: Any, moves: TutorialMoves) -> str:
     assert text.strip(), "a wrong try was not explained"
     assert current(page)["index"] == before, "a wrong try moved the lesson on"
     heard(page, text.strip())  # and told why
+    if size == "phone":
+        _in_view(page, current(page)["key"], wrong=True)
     return text
 
 

@@ -14,6 +14,12 @@ import { focusOn, h, offerColourSymbols } from "./util.js";
 
 export const PROGRESS_KEY = "boardgames.tutorial.v1."; // + the game's name
 
+/** What a step points at on a game's board: a panel it rings (``.lesson-focus``), a mark
+ * (``.tut-mark``: a tile, a task, a button), a display cell, an outlined placement. The
+ * first of them in the page's order is where the step's move begins. */
+const TARGETS = ".lesson-focus, .tut-mark, [data-testid=tutorial-cell], [data-testid=lesson-outline]";
+const NARROW = "(max-width: 900px)";
+
 export async function showTutorial(root, gameName, navigate) {
   const types = await gameTypes();
   const type = types.find((ty) => ty.name === gameName);
@@ -48,14 +54,32 @@ class Lesson {
     this.screen = new GameScreen(root, mod, { conn, type, navigate, lesson: true });
     this.panel = this.buildPanel();
     this.screen.el.classList.add("lesson-game");
-    this.screen.el.querySelector(".col-right").prepend(this.panel);
+    this.narrow = window.matchMedia(NARROW);
+    this.onWidth = () => this.placePanel();
+    this.narrow.addEventListener("change", this.onWidth);
+    this.placePanel();
+    // its height, for the CSS: on a phone the lesson stays at the screen's top, so the
+    // page scrolls what gets the focus to under it, and a board fits into the rest
+    this.sizes = new ResizeObserver(() => document.documentElement.style.setProperty("--lesson-height", `${this.panel.offsetHeight}px`));
+    this.sizes.observe(this.panel);
     this.onKey = (event) => this.onKeyDown(event);
     document.addEventListener("keydown", this.onKey);
   }
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    this.narrow.removeEventListener("change", this.onWidth);
+    this.sizes.disconnect();
+    document.documentElement.style.removeProperty("--lesson-height");
     this.screen.destroy();
+  }
+
+  /** Beside the board, first in the right-hand column; on a narrow screen first under the
+   * banner, before the board, in the page's order as on the screen (so the focus goes
+   * from the step's text and buttons on to the board). */
+  placePanel() {
+    if (this.narrow.matches) this.screen.banner.after(this.panel);
+    else this.screen.el.querySelector(".col-right").prepend(this.panel);
   }
 
   buildPanel() {
@@ -147,32 +171,39 @@ class Lesson {
     // An info step's text gets the focus itself (a screen reader reads it out then).
     if (step.ask !== null && this.screen.board.focusTurn?.()) {
       announce(this.text.textContent);
-      this.bringIntoView(this.text);
     } else {
       focusOn(this.text);
-      this.showTarget();
+      if (!this.narrow.matches) this.showTarget();
     }
+    if (this.narrow.matches) this.showTargetBelow();
   }
 
   /** On a wide screen, what the step points at (the board's ``.lesson-focus``) scrolled
-   * into view when it lies beyond the fold; on a phone the step's text matters more. */
+   * into view when it lies beyond the fold. */
   showTarget() {
-    if (window.matchMedia("(max-width: 900px)").matches) return;
     this.screen.el.querySelector(".lesson-focus")?.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
-  /** On a narrow screen the lesson lies under the board: scroll the least that shows
-   * ``el`` (the step's text, a wrong try's sentence), keeping what it can of the board. */
-  bringIntoView(el) {
-    if (!window.matchMedia("(max-width: 900px)").matches) return;
-    el.scrollIntoView({ block: "nearest", behavior: "instant" });
+  /** On a narrow screen the lesson stays at the screen's top (CSS: sticky): what the step
+   * points at is scrolled to just under it, unless its top shows there already. Instant:
+   * a tap during a smooth scroll would count as a drag. */
+  showTargetBelow() {
+    const target = this.screen.el.querySelector(TARGETS);
+    if (!target) return;
+    const box = target.getBoundingClientRect();
+    const below = this.panel.getBoundingClientRect().bottom + 8;
+    if (box.top >= below && box.top + Math.min(box.height, 64) <= window.innerHeight) return;
+    window.scrollBy(0, box.top - this.panel.offsetHeight - 8); // the lesson then sticks at the top
   }
 
   showWrong(explanation) {
     this.wrong.hidden = false;
     this.wrong.textContent = capitalise(partsText([explanation]));
     announce(this.wrong.textContent);
-    this.bringIntoView(this.wrong);
+    // a long lesson scrolls inside its panel on a phone: the sentence into its view
+    // (the panel's own scroll: the page's would stop under the lesson, scroll-padding-top)
+    const over = this.wrong.getBoundingClientRect().bottom - this.panel.getBoundingClientRect().bottom;
+    if (this.narrow.matches && over > 0) this.panel.scrollTop += over + 10;
   }
 
   hideWrong() {
@@ -196,6 +227,7 @@ class Lesson {
     } else {
       this.showWrong(answer.explanation);
       this.screen.board.update(this.screen.state); // the board's buttons as they were before the try
+      if (this.narrow.matches) this.showTargetBelow(); // the try may have scrolled it away
     }
   }
 
