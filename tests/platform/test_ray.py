@@ -98,9 +98,11 @@ def test_a_local_ray_cluster_plays_the_tournament_of_jobs_2(tmp_path, capsys):
     assert not ray.is_initialized()  # the cluster the command started is stopped
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="class")
 def cluster() -> Iterator[str]:
-    """A local Ray cluster of two worker processes; its address."""
+    """A local Ray cluster of two worker processes; its address. Of the class's scope,
+    not the module's: it is stopped before any other test of the module runs in the
+    same process (test_a_local_ray_cluster_... checks that no cluster is left running)."""
     ray = pytest.importorskip("ray", reason="Ray is not installed ('.[ray]')")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
@@ -109,44 +111,56 @@ def cluster() -> Iterator[str]:
         ray.shutdown()
 
 
-def test_a_command_joins_a_cluster_at_its_address(cluster, tmp_path, capsys):
-    out = tmp_path / "jobs.jsonl"
-    code, printed, err = run(["nmbr9", *TOURNAMENT, "--jobs", "2", "--out", str(out)], capsys)
-    assert code == 0, err
-    on_ray = tmp_path / "ray.jsonl"
-    argv = ["nmbr9", *TOURNAMENT, "--executor", "ray", "--address", cluster, "--out", str(on_ray)]
-    # the interpreter's own tabletop, as the test's: a non-editable install (make test)
-    # has the compiled kernels only where it is installed, never in src/
-    done = subprocess.run(
-        [sys.executable, "-m", "tabletop.cli", *argv], capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr
-    assert timeless(done.stdout, on_ray) == timeless(printed, out)
-    assert records(on_ray) == records(out)
-
-
-def test_selfplay_and_its_data_set_and_solo_bench_on_ray(cluster, tmp_path, capsys):
-    pq = pytest.importorskip("pyarrow.parquet", reason="--dataset needs pyarrow ('.[data]')")
-    results = []
-    for how in (["--jobs", "2"], ["--executor", "ray"]):  # joins the cluster of the test
-        out, data = tmp_path / f"{how[-1]}.jsonl", tmp_path / f"{how[-1]}.parquet"
-        argv = ["nmbr9", "selfplay", "--games", "4", "--bots", "greedy,random", *how]
-        code, printed, err = run([*argv, "--out", str(out), "--dataset", str(data)], capsys)
+class TestOnTheTestsCluster:
+    def test_a_command_joins_a_cluster_at_its_address(self, cluster, tmp_path, capsys):
+        out = tmp_path / "jobs.jsonl"
+        code, printed, err = run(["nmbr9", *TOURNAMENT, "--jobs", "2", "--out", str(out)], capsys)
         assert code == 0, err
-        solo = tmp_path / f"solo-{how[-1]}.jsonl"
-        argv = ["novaluna", "solo-bench", "--games", "4", *how, "--out", str(solo)]
-        code, bench, err = run(argv, capsys)
-        assert code == 0, err
-        table = pq.read_table(data)
-        results.append(
-            (
-                timeless(printed, out, data),
-                records(out),
-                table,
-                timeless(bench, solo),
-                records(solo),
-            )
+        on_ray = tmp_path / "ray.jsonl"
+        argv = [
+            "nmbr9",
+            *TOURNAMENT,
+            "--executor",
+            "ray",
+            "--address",
+            cluster,
+            "--out",
+            str(on_ray),
+        ]
+        # the interpreter's own tabletop, as the test's: a non-editable install (make test)
+        # has the compiled kernels only where it is installed, never in src/
+        done = subprocess.run(
+            [sys.executable, "-m", "tabletop.cli", *argv],
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
-    (printed, games, table, bench, solo), ray_run = results
-    assert (printed, games, bench, solo) == (ray_run[0], ray_run[1], ray_run[3], ray_run[4])
-    assert table.equals(ray_run[2]) and table.num_rows > 0
+        assert done.returncode == 0, done.stderr
+        assert timeless(done.stdout, on_ray) == timeless(printed, out)
+        assert records(on_ray) == records(out)
+
+    def test_selfplay_and_its_data_set_and_solo_bench_on_ray(self, cluster, tmp_path, capsys):
+        pq = pytest.importorskip("pyarrow.parquet", reason="--dataset needs pyarrow ('.[data]')")
+        results = []
+        for how in (["--jobs", "2"], ["--executor", "ray"]):  # joins the cluster of the test
+            out, data = tmp_path / f"{how[-1]}.jsonl", tmp_path / f"{how[-1]}.parquet"
+            argv = ["nmbr9", "selfplay", "--games", "4", "--bots", "greedy,random", *how]
+            code, printed, err = run([*argv, "--out", str(out), "--dataset", str(data)], capsys)
+            assert code == 0, err
+            solo = tmp_path / f"solo-{how[-1]}.jsonl"
+            argv = ["novaluna", "solo-bench", "--games", "4", *how, "--out", str(solo)]
+            code, bench, err = run(argv, capsys)
+            assert code == 0, err
+            table = pq.read_table(data)
+            results.append(
+                (
+                    timeless(printed, out, data),
+                    records(out),
+                    table,
+                    timeless(bench, solo),
+                    records(solo),
+                )
+            )
+        (printed, games, table, bench, solo), ray_run = results
+        assert (printed, games, bench, solo) == (ray_run[0], ray_run[1], ray_run[3], ray_run[4])
+        assert table.equals(ray_run[2]) and table.num_rows > 0
