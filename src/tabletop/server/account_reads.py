@@ -247,6 +247,16 @@ class AccountReads(SqlReader):
         rows = self._mail_rows("m.account_id = ?", (account_id,))
         return rows[0] if rows else None
 
+    def reminder_channels(self, account_id: int) -> tuple[bool, bool]:
+        """``(push, mail)``: how the account wants its correspondence reminders (both
+        until it chose: reminders.py)."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT push, mail FROM reminder_settings WHERE account_id = ?", (account_id,)
+            )
+        )
+        return (True, True) if row is None else (bool(row[0]), bool(row[1]))
+
     def digest_readers(self) -> list[MailRow]:
         """The accounts with a verified address that asked for a daily digest."""
         return self._mail_rows("m.mode = 'digest' AND m.verified", ())
@@ -300,6 +310,8 @@ class AccountReads(SqlReader):
         found = self._read(read)
         for row in found["email"]:
             row["verified"] = bool(row["verified"])
+        for row in found["reminders"]:
+            row.update(push=bool(row["push"]), mail=bool(row["mail"]))
         for row in found["api_tokens"]:
             row["scopes"] = row["scopes"].split()
         return found
@@ -313,6 +325,7 @@ _ACCOUNT_RECORDS = {
     "api_tokens": ("api_tokens", ("id", "name", "scopes", "created", "last_used"), "id"),
     "sessions": ("sessions", ("created", "last_used"), "created"),
     "daily_attempts": ("daily_attempts", ("type", "day", "game_id", "created"), "created"),
+    "reminders": ("reminder_settings", ("push", "mail", "updated"), "updated"),
 }
 
 

@@ -132,6 +132,7 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM daily_attempts WHERE account_id = ?", account)
         sql.run("DELETE FROM mails_sent WHERE account_id = ?", account)
         sql.run("DELETE FROM mail_settings WHERE account_id = ?", account)
+        sql.run("DELETE FROM reminder_settings WHERE account_id = ?", account)
         # the address's count stays (a new account starts no new day of mails to it)
         sql.run("UPDATE mail_confirmations SET account_id = NULL WHERE account_id = ?", account)
         sql.run("DELETE FROM ratings WHERE player = ?", player)

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError, web_games
+from .correspondence import check_pool
 from .errors import ApiError, reading
 from .jsontext import JSONResponse, dumps_bytes
 from .readmodels import LEADERBOARDS
@@ -264,8 +265,9 @@ async def _leaderboard(request: Request) -> Response:
     players = request.query_params.get("players", "people")
     if players not in LEADERBOARDS:
         raise ApiError(400, "'players' must be one of {names}", names=", ".join(LEADERBOARDS))
+    pool = check_pool(request.query_params.get("pool"))
     account = account_of(request)
-    board = hub_of(request).reads.leaderboard(kind, offset, limit, account, players)
+    board = hub_of(request).reads.leaderboard(kind, offset, limit, account, players, pool)
     return JSONResponse(board)
 
 

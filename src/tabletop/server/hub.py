@@ -40,6 +40,7 @@ from .mail import MailSettings
 from .notify import Notifier
 from .ratelimit import RateLimits, check_rate
 from .readmodels import ReadModels
+from .reminders import Reminders
 from .replays import ReplayCache
 from .room import Room, Rooms, room_age
 from .rows import Account
@@ -139,6 +140,10 @@ class Hub:
         self.notifier = Notifier(
             store, self._write, self.authority.fresh, self.reads.my_games, mail
         )
+        self.reminders = Reminders(
+            store, self._write, self.authority.fresh, self.reads, self.accounts, self.notifier
+        )
+        self.scheduler.remind = self.reminders.schedule
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
@@ -285,6 +290,7 @@ class Hub:
 
     def close(self) -> None:
         self.notifier.close()
+        self.reminders.close()
         self.analyst.close()
         self.coach.close()
         self.dailies.close()

@@ -37,6 +37,15 @@ from .openapi_schemas import (
     text,
 )
 
+#: an account's reminder channels, and how long before the deadline each offered days
+#: per move reminds (seconds)
+REMINDERS = obj(
+    ("push", "mail", "lead"),
+    push=boolean(),
+    mail=boolean(),
+    lead={"type": "object", "additionalProperties": integer(minimum=0)},
+)
+
 ACCOUNT_OPERATIONS: dict[tuple[str, str], JSON] = {
     # -- accounts (accounts_api.py)
     ("GET", "/api/account"): op(
@@ -236,5 +245,19 @@ ACCOUNT_OPERATIONS: dict[tuple[str, str], JSON] = {
         NOBODY,
         params=({**query("token", text()), "required": True},),
         ok=obj(("unsubscribed", "address"), unsubscribed=boolean(), address=text()),
+    ),
+    # -- correspondence reminders (correspondence_api.py)
+    ("GET", "/api/account/reminders"): op(
+        "How you are reminded before a correspondence move's time runs out",
+        MAIL,
+        SIGNED_IN,
+        ok=REMINDERS,
+    ),
+    ("POST", "/api/account/reminders"): op(
+        "Choose how you are reminded (push: your open pages; mail: your confirmed address)",
+        MAIL,
+        SIGNED_IN,
+        body=obj(push=boolean(), mail=boolean()),
+        ok=REMINDERS,
     ),
 }

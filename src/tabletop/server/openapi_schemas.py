@@ -309,6 +309,8 @@ CREATE = obj(
     seed=TAKEN_SEED,
     time_limit=nullable(integer(minimum=1)),
     on_timeout=text(enum=["bot", "abandon"]),
+    # a correspondence game (correspondence.py): its days per move, instead of time_limit
+    days_per_move=integer(enum=[1, 2, 3, 5, 7, 14]),
     rated=boolean(),  # false: a casual game (hints and undo allowed, nobody rated)
     # a coach notes your costly moves (docs/web.md): an unrated game of one person
     # against bots or alone only (else 400)
@@ -341,6 +343,12 @@ LEADERBOARD_QUERY = (
     query("offset", integer(minimum=0, maximum=10**9)),
     query("limit", integer(minimum=1, maximum=100)),
     query("players", text(enum=["people", "bots"])),
+    query(
+        "pool",
+        text(enum=["live", "correspondence"]),
+        "the rating pool: live games (real-time clock, seconds per move or none; the "
+        "default) or correspondence games (days per move)",
+    ),
 )
 DAY = text(pattern=r"^\d{4}-\d{2}-\d{2}$", description="YYYY-MM-DD (UTC)")
 

@@ -5,6 +5,7 @@ allowed (casual games only)."""
 from __future__ import annotations
 
 from ..core.web import TAKE_BACK, Match
+from .correspondence import rating_pool
 from .errors import ApiError
 from .ratings import RatedEnd, player_key
 from .room import Room
@@ -48,7 +49,7 @@ def rated_end(room: Room, match: Match) -> RatedEnd | None:
     ranks = seat_ranks(match, len(room.seats))
     if ranks is None or unrated_reason(room) is not None:
         return None
-    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)
+    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks, _pool(room))
 
 
 def timeout_ranks(seats: int, timed_out: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -70,7 +71,12 @@ def rated_timeout(room: Room, ranks: tuple[int, ...] | None) -> RatedEnd | None:
     seat resigned or left): none before the game really started (``started_for_real``)."""
     if ranks is None or unrated_reason(room) is not None or not started_for_real(room):
         return None
-    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks)
+    return RatedEnd(room.type.name, tuple(player_key(s) for s in room.seats), ranks, _pool(room))
+
+
+def _pool(room: Room) -> str:
+    """The rating pool the game counts for (``correspondence.rating_pool``)."""
+    return rating_pool(room.row.options)
 
 
 #: the moves each person must have made before a resignation or timeout is rated

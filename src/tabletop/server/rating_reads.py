@@ -19,7 +19,8 @@ class RatingReads(SqlReader):
     # -- ratings -----------------------------------------------------------------
 
     def rating(self, game_type: str, player: str) -> tuple[float, float, int]:
-        """``(mu, sigma, rated games)`` of a player in ``game_type``."""
+        """``(mu, sigma, rated games)`` of a player in ``game_type`` (a pool's key,
+        ``ratings.rating_key``: the game type alone is its live pool)."""
         row = self._read(
             lambda sql: sql.row(
                 "SELECT mu, sigma, games FROM ratings WHERE type = ? AND player = ?",
@@ -27,7 +28,7 @@ class RatingReads(SqlReader):
             )
         )
         if row is None:
-            start = ratings.initial(game_type, player)
+            start = ratings.initial(ratings.game_of(game_type), player)
             return start.mu, start.sigma, 0
         return row[0], row[1], row[2]
 

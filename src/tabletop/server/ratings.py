@@ -44,6 +44,7 @@ losing one game at once, lifted a new account to the top of the board):
 >>> _ = db.run("CREATE TABLE games (id TEXT, type TEXT, updated TEXT)")
 >>> _ = db.run("INSERT INTO games VALUES ('g1', 'nmbr9', '2026'), ('g2', 'nmbr9', '2026')")
 >>> _ = db.run("ALTER TABLE rating_changes ADD COLUMN weight REAL NOT NULL DEFAULT 1")
+>>> _ = db.run("ALTER TABLE rating_changes ADD COLUMN pool TEXT NOT NULL DEFAULT 'live'")
 >>> apply(db, "g1", RatedEnd("nmbr9", ("a:1", "a:2"), (1, 2)))
 >>> [round(r.ordinal()) for r in (current(db, "nmbr9", "a:1"), current(db, "nmbr9", "a:2"))]
 [0, 0]
@@ -52,6 +53,22 @@ losing one game at once, lifted a new account to the top of the board):
 3
 >>> scaled(MODEL.rating(mu=25, sigma=8), MODEL.rating(mu=27, sigma=7), 0.5)
 (26.0, 7.5)
+
+Each game type has two **pools** (``correspondence.rating_pool``): live games and
+correspondence games are rated apart, since a player's strength with days to think is
+another than with seconds. A pool's ratings are the ``ratings`` rows of its key
+(``rating_key``): the game type's name for the live pool (so every rating made before
+pools existed is the live one, unchanged), ``"<type>:correspondence"`` for the other;
+each ``rating_changes`` row says its pool. Opponents and certainty count within the pool;
+the games of a pair count less and less across both (farming one pool from the other
+gains nothing).
+
+>>> _ = db.run("INSERT INTO games VALUES ('g3', 'nmbr9', '2026')")
+>>> apply(db, "g3", RatedEnd("nmbr9", ("a:1", "b:test"), (1, 2), "correspondence"))
+>>> [round(current(db, k, "a:1").ordinal()) for k in ("nmbr9", "nmbr9:correspondence")]
+[3, 3]
+>>> game_of("nmbr9:correspondence"), rating_key("nmbr9", "live")
+('nmbr9', 'nmbr9')
 """
 
 from __future__ import annotations
@@ -86,6 +103,28 @@ class RatedEnd:
     type: str
     players: tuple[str, ...]
     ranks: tuple[int, ...]
+    pool: str = "live"  # ``correspondence.POOLS``
+
+    @property
+    def key(self) -> str:
+        """Its pool's key in ``ratings`` (``rating_key``)."""
+        return rating_key(self.type, self.pool)
+
+
+def rating_key(game_type: str, pool: str) -> str:
+    """The ``ratings.type`` of a game type's pool: the game type itself for the live
+    pool (every rating from before pools), ``"<type>:<pool>"`` for the others."""
+    return game_type if pool == "live" else f"{game_type}:{pool}"
+
+
+def game_of(key: str) -> str:
+    """The game type of a pool's key (``rating_key``)."""
+    return key.split(":", 1)[0]
+
+
+def pool_of(key: str) -> str:
+    """The pool of a pool's key (``rating_key``)."""
+    return key.split(":", 1)[1] if ":" in key else "live"
 
 
 @cache
@@ -143,21 +182,20 @@ def initial(game_type: str, player: str) -> PlackettLuceRating:
     return MODEL.rating()
 
 
-def current(sql: Sql, game_type: str, player: str) -> PlackettLuceRating:
-    """A player's rating now, as ``sql`` (either database) holds it."""
-    row = sql.row(
-        "SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?", (game_type, player)
-    )
-    return initial(game_type, player) if row is None else MODEL.rating(mu=row[0], sigma=row[1])
+def current(sql: Sql, key: str, player: str) -> PlackettLuceRating:
+    """A player's rating now in the pool ``key`` (``rating_key``; a game type's name is
+    its live pool), as ``sql`` (either database) holds it."""
+    row = sql.row("SELECT mu, sigma FROM ratings WHERE type = ? AND player = ?", (key, player))
+    return initial(game_of(key), player) if row is None else MODEL.rating(mu=row[0], sigma=row[1])
 
 
 def apply(sql: Sql, game_id: str, rated: RatedEnd) -> None:
     """Rate the game's end, within the caller's transaction (``writes.AppendAction``):
-    each player's change scaled by its ``pair_weight``."""
-    before = [current(sql, rated.type, p) for p in rated.players]
+    each player's change scaled by its ``pair_weight``, in the game's pool."""
+    before = [current(sql, rated.key, p) for p in rated.players]
     after = MODEL.rate([[r] for r in before], ranks=list(rated.ranks))
     weights = [
-        pair_weight(sql, rated.type, p, rated.players) * trust(sql, rated.type, p, rated.players)
+        pair_weight(sql, rated.type, p, rated.players) * trust(sql, rated.key, p, rated.players)
         for p in rated.players
     ]
     rows = zip(rated.players, rated.ranks, before, after, weights, strict=True)
@@ -167,13 +205,13 @@ def apply(sql: Sql, game_id: str, rated: RatedEnd) -> None:
             "INSERT INTO ratings (type, player, mu, sigma, games) VALUES (?, ?, ?, ?, 1) "
             "ON CONFLICT (type, player) DO UPDATE SET mu = excluded.mu, "
             "sigma = excluded.sigma, games = ratings.games + 1",
-            (rated.type, player, mu, sigma),
+            (rated.key, player, mu, sigma),
         )
         new = MODEL.rating(mu=mu, sigma=sigma)
         sql.run(
-            "INSERT INTO rating_changes (game_id, player, rank, before, after, weight) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, player, rank, old.ordinal(), new.ordinal(), weight),
+            "INSERT INTO rating_changes (game_id, player, rank, before, after, weight, pool) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, player, rank, old.ordinal(), new.ordinal(), weight, rated.pool),
         )
 
 
@@ -210,15 +248,15 @@ def _games_together(sql: Sql, game_type: str, player: str, other: str, since: st
     return int(row[0]) if row else 0
 
 
-def trust(sql: Sql, game_type: str, player: str, players: tuple[str, ...]) -> float:
+def trust(sql: Sql, key: str, player: str, players: tuple[str, ...]) -> float:
     """How much the game may move ``player``'s rating, by what is known of the other
     accounts among ``players`` (the least known decides): 0 while one is provisional
-    in ``game_type`` (its result says nothing yet: anyone can make such accounts),
+    in the pool ``key`` (its result says nothing yet: anyone can make such accounts),
     then ``certainty`` of its rating. Bots are known: they do not lower it."""
     others = [o for o in players if o.startswith("a:") and o != player]
-    if any(provisional(o, opponents(sql, game_type, o)) for o in others):
+    if any(provisional(o, opponents(sql, key, o)) for o in others):
         return 0.0
-    return min((certainty(current(sql, game_type, o)) for o in others), default=1.0)
+    return min((certainty(current(sql, key, o)) for o in others), default=1.0)
 
 
 def certainty(rating: PlackettLuceRating) -> float:
@@ -230,25 +268,29 @@ def certainty(rating: PlackettLuceRating) -> float:
     return max(0.0, min(1.0, 1.0 - (rating.sigma / sigma0) ** 2))
 
 
-def opponents(sql: Sql, game_type: str, player: str) -> int:
-    """The different opponents ``player`` met in rated games of ``game_type`` that
-    counted for it (``OPPONENTS_SQL`` for one player)."""
+def opponents(sql: Sql, key: str, player: str) -> int:
+    """The different opponents ``player`` met in rated games of the pool ``key`` (a
+    game type's name: its live pool) that counted for it (``OPPONENTS_SQL`` for one
+    player)."""
     row = sql.row(
         "SELECT COUNT(DISTINCT o.player) FROM rating_changes m "
         "JOIN rating_changes o ON o.game_id = m.game_id AND o.player <> m.player "
-        "JOIN games g ON g.id = m.game_id WHERE m.player = ? AND g.type = ? AND m.weight > 0",
-        (player, game_type),
+        "JOIN games g ON g.id = m.game_id "
+        "WHERE m.player = ? AND g.type = ? AND m.pool = ? AND m.weight > 0",
+        (player, game_of(key), pool_of(key)),
     )
     return int(row[0]) if row else 0
 
 
-#: SQL for a ``ratings`` row ``r``'s distinct opponents in rated games of its type that
-#: counted for it (a game against a provisional account does not: ``trust``)
+#: SQL for a ``ratings`` row ``r``'s distinct opponents in rated games of its pool that
+#: counted for it (a game against a provisional account does not: ``trust``); the
+#: pool's key made as ``rating_key`` makes it
 OPPONENTS_SQL = (
     "(SELECT COUNT(DISTINCT o.player) FROM rating_changes m "
     "JOIN rating_changes o ON o.game_id = m.game_id AND o.player <> m.player "
     "JOIN games g ON g.id = m.game_id "
-    "WHERE m.player = r.player AND g.type = r.type AND m.weight > 0)"
+    "WHERE m.player = r.player AND m.weight > 0 AND "
+    "(CASE WHEN m.pool = 'live' THEN g.type ELSE g.type || ':' || m.pool END) = r.type)"
 )
 
 

@@ -6,10 +6,18 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
+from .correspondence import POOLS, days_per_move, rating_pool
 from .encoding import iso, public_seat, seat_account, seat_bots
 from .errors import ApiError
 from .rated import unrated_reason
-from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_starts, player_key
+from .ratings import (
+    MODEL,
+    PAIR_WINDOW,
+    PROVISIONAL_OPPONENTS,
+    bot_starts,
+    player_key,
+    rating_key,
+)
 from .room import Room, Rooms, room_age
 from .rows import Account, AccountGame, LeaderRow, Seat
 from .setup import bot_labels
@@ -58,6 +66,8 @@ class ReadModels:
                     "options": _shown_options(room.row.options),
                     "time_limit": room.time_limit or None,
                     "on_timeout": room.on_timeout,
+                    "days_per_move": days_per_move(room.row.options),
+                    "pool": rating_pool(room.row.options),
                     "seats": [public_seat(s, bots) for s in room.seats],
                     # why it will not count for the ratings once full ("seed", "players")
                     "unrated": unrated,
@@ -67,13 +77,14 @@ class ReadModels:
         return games
 
     def _creator(self, room: Room, bots: frozenset[int] = frozenset()) -> JSON | None:
-        """The creator's name and rating in the game's type (``None``: not signed in),
-        and whether it is a bot account (one of ``bots``)."""
+        """The creator's name and rating in the game's type and pool (``None``: not
+        signed in), and whether it is a bot account (one of ``bots``)."""
         creator = room.row.creator
         if creator is None:
             return None
         name = self.store.account_names([creator]).get(creator)
-        mu, sigma, games = self.store.rating(room.type.name, f"a:{creator}")
+        key = rating_key(room.type.name, rating_pool(room.row.options))
+        mu, sigma, games = self.store.rating(key, f"a:{creator}")
         rating = round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2)
         return {"name": name, "rating": rating, "games": games, "bot": creator in bots}
 
@@ -148,17 +159,20 @@ class ReadModels:
         limit: int,
         account: Account | None = None,
         players: str = "people",
+        pool: str = "live",
     ) -> JSON:
-        """One page of ``game_type``'s leaderboard ``players`` (``LEADERBOARDS``): the
-        established ones best first, then the provisional ones (``ratings.provisional``);
-        and, for a signed-in ``account`` listed on it, where it stands (``you``)."""
+        """One page of ``game_type``'s leaderboard ``players`` (``LEADERBOARDS``) in a
+        rating ``pool`` (``correspondence.POOLS``): the established ones best first, then
+        the provisional ones (``ratings.provisional``); and, for a signed-in ``account``
+        listed on it, where it stands (``you``)."""
         bots = players == "bots"
         seeds = (
             {}
             if bots
             else {f"b:{spec}": (s["mu"], s["sigma"]) for spec, s in bot_seeds_of(game_type)}
         )
-        rows, total = self.store.leaderboard(game_type, seeds, offset, limit, bots)
+        key = rating_key(game_type, pool)
+        rows, total = self.store.leaderboard(key, seeds, offset, limit, bots)
         names = self.store.account_names([int(r.player[2:]) for r in rows if _is_account(r)])
         labels = bot_labels(get_web_game(game_type))
         entries = [
@@ -171,6 +185,8 @@ class ReadModels:
             "type": game_type,
             "title": get_web_game(game_type).title,
             "players_shown": players,
+            "pool": pool,
+            "pools": list(POOLS),
             "players": entries,
             "total": total,
             "offset": offset,
@@ -181,20 +197,23 @@ class ReadModels:
                 "provisional_opponents": PROVISIONAL_OPPONENTS,
                 "pair_window_days": PAIR_WINDOW.days,
             },
-            "you": self._you(game_type, seeds, account, labels) if listed and account else None,
+            "you": (
+                self._you(game_type, key, seeds, account, labels) if listed and account else None
+            ),
         }
 
     def _you(
         self,
         game_type: str,
+        key: str,
         seeds: dict[str, tuple[float, float]],
         account: Account,
         labels: dict[str, str],
     ) -> JSON:
-        """Where a signed-in account stands: its row (``None`` before its first rated
-        game) and the opponents it still needs to be ranked."""
+        """Where a signed-in account stands in the pool ``key``: its row (``None``
+        before its first rated game) and the opponents it still needs to be ranked."""
         player = f"a:{account.id}"
-        row, ahead = self.store.leaderboard_place(game_type, seeds, player, account.bot)
+        row, ahead = self.store.leaderboard_place(key, seeds, player, account.bot)
         names = {account.id: account.name}
         entry = (
             None
@@ -235,17 +254,19 @@ class ReadModels:
         return entry
 
     def profile(self, account: Account) -> JSON:
-        """An account's ratings per game and its finished games."""
+        """An account's ratings per game (``rating`` and ``games``: the live pool's;
+        ``pools``: each pool's) and its finished games."""
         ratings = {}
         for name, game in web_games().items():
-            mu, sigma, games = self.store.rating(name, f"a:{account.id}")
-            ratings[name] = {
-                "title": game.title,
-                "rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2),
-                "games": games,
-            }
+            pools = {pool: self._pool_rating(rating_key(name, pool), account.id) for pool in POOLS}
+            ratings[name] = {"title": game.title, **pools["live"], "pools": pools}
         history = [g for g in self.my_games(account) if g["over"]]
         return {"name": account.name, "bot": account.bot, "ratings": ratings, "history": history}
+
+    def _pool_rating(self, key: str, account_id: int) -> JSON:
+        """An account's rating and rated games in the pool ``key``."""
+        mu, sigma, games = self.store.rating(key, f"a:{account_id}")
+        return {"rating": round(MODEL.rating(mu=mu, sigma=sigma).ordinal(), 2), "games": games}
 
 
 #: the leaderboards of a game type: people's accounts and our own bots (as seated by the
@@ -274,6 +295,7 @@ def _live_summary(row: AccountGame, room: Room, bots: frozenset[int]) -> JSON:
         deadline=None if deadline is None else iso(deadline),
         invited=seat.open and seat.invited is not None,
         on_timeout=room.on_timeout,
+        days_per_move=days_per_move(room.row.options),
     )
     return summary
 

@@ -62,6 +62,8 @@ class Scheduler:
         self.rates = rates
         self.shown = shown
         self._hints_running: set[tuple[str, int]] = set()  # (game, seat) with a hint coming
+        # the correspondence reminder's hook (reminders.Reminders.schedule), set by the hub
+        self.remind: Callable[[Room], None] = lambda room: None
 
     async def hint(self, room: Room, seats: frozenset[int], ply: Any, wanted: Any = None) -> JSON:
         require_player(seats)
@@ -91,7 +93,8 @@ class Scheduler:
 
     def schedule_bots(self, room: Room) -> None:
         """Start a move for every active bot seat that has none under way for its
-        current situation, and the game's time limit."""
+        current situation, and the game's time limit (and its reminder)."""
+        self.remind(room)
         if room.waiting or room.finished:
             return
         for seat in sorted(room.match.active_seats()):

@@ -1,5 +1,6 @@
 """A new game's setup as a request gives it: its type, seats, options, time per
-move (``time_limit``) and seed, checked before anything is stored."""
+move (``time_limit``, or ``days_per_move`` for correspondence: correspondence.py) and
+seed, checked before anything is stored."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from ..core.web import JSON, BotLimits, OptionsError, WebGame, get_web_game, web_games
 from ..records import whole_number
+from .correspondence import check_days_per_move
 from .encoding import public_seat
 from .errors import ApiError
 from .names import BadName, clean_name
@@ -88,11 +90,14 @@ def check_setup(
     rated = body.get("rated", True)
     if type(rated) is not bool:
         raise ApiError(400, "'rated' is true (the game counts for the ratings) or false")
-    turn_based = _time_limit(body)
+    correspondence = check_days_per_move(body)
+    turn_based = _time_limit({**body, **correspondence}) | correspondence
     try:
         options = game_type.check_setup(_plain_seats(raw_seats), options, limits)
     except OptionsError as err:
         raise ApiError.of(400, err) from None
+    if correspondence and options.get("time_limit"):
+        raise ApiError(400, "a correspondence game has no move clock of the game's own as well")
     least = shortest_time_limit(game_type) if shortest is None else shortest
     _check_range(turn_based.get("time_limit", 0), least, MAX_TIME_LIMIT)
     own = _own_time_limit(game_type)

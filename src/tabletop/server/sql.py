@@ -430,3 +430,18 @@ class Sql:
     def lock_mail_limits(self) -> None:
         """Keep two confirmation mails asked for at once from both counting the same
         rows (nothing to do on SQLite, as ``lock_ratings``)."""
+
+
+#: correspondence play (correspondence.py, reminders.py): which rating pool each rated
+#: game's change counted in (every change before pools existed was a live game's), and
+#: how an account wants its reminders before a correspondence move's time runs out (no
+#: row: by push and by mail). A reminder is sent once, by its key in ``mails_sent``.
+CORRESPONDENCE_TABLES = """
+ALTER TABLE rating_changes ADD COLUMN pool TEXT NOT NULL DEFAULT 'live';
+CREATE TABLE reminder_settings (
+    account_id {big} PRIMARY KEY REFERENCES accounts(id),
+    push {flag} NOT NULL,
+    mail {flag} NOT NULL,
+    updated TEXT NOT NULL
+);
+"""
