@@ -183,7 +183,10 @@ def test_one_reminder_per_move_by_socket_and_mail_then_the_time_runs_out(
     inbox = smtp[1]
     ann, ben = register(server, "Ann"), register(server, "Ben")
     address = {id(ann): subscribe(ann, inbox, "de"), id(ben): subscribe(ben, inbox)}
-    count = lambda who: len(reminders(inbox, address[id(who)]))  # noqa: E731
+
+    def count(who: httpx.Client) -> int:
+        return len(reminders(inbox, address[id(who)]))
+
     game_id = correspondence(ann, ben, days=2)
     sockets = {id(p): account_socket(server, p) for p in (ann, ben)}
     try:
@@ -250,8 +253,9 @@ def test_each_player_is_reminded_by_the_channels_it_chose(
     inbox = smtp[1]
     cara, dan, eve = (register(server, n) for n in ("Cara", "Dan", "Eve"))
     address = {id(p): subscribe(p, inbox) for p in (cara, dan, eve)}
-    for player, channels in ((cara, (True, False)), (dan, (False, True)), (eve, (False, False))):
-        saved = player.post("/api/account/reminders", json=dict(zip(("push", "mail"), channels)))
+    chosen = ((cara, True, False), (dan, False, True), (eve, False, False))  # push, mail
+    for player, push, by_mail in chosen:
+        saved = player.post("/api/account/reminders", json={"push": push, "mail": by_mail})
         assert saved.status_code == 200, saved.text
     game_id = nmbr9([cara, dan, eve], days=1)
     sockets = {id(p): account_socket(server, p) for p in (cara, dan, eve)}
@@ -263,8 +267,7 @@ def test_each_player_is_reminded_by_the_channels_it_chose(
         # Dan and Eve move: each socket says so, after any reminder it was sent (none)
         for player in (dan, eve):
             move(player, game_id)
-            seen: list[dict[str, Any]] = []
-            receive(sockets[id(player)], lambda m: seen.append(m) or is_moved(m, game_id))  # noqa: B023
+            seen = until_moved(sockets[id(player)], game_id)
             assert not [m for m in seen if m["type"] == "reminder"]
         assert not reminders(inbox, address[id(cara)]) and not reminders(inbox, address[id(eve)])
     finally:
@@ -272,12 +275,18 @@ def test_each_player_is_reminded_by_the_channels_it_chose(
             ws.close()
 
 
-def is_moved(message: dict[str, Any], game_id: str) -> bool:
-    return (
-        message["type"] == "game"
-        and message["game"]["id"] == game_id
-        and not message["game"]["your_turn"]
-    )
+def until_moved(ws: Any, game_id: str) -> list[dict[str, Any]]:
+    """The account socket's messages up to the one saying the account moved in the game
+    (it is no longer to move)."""
+    seen: list[dict[str, Any]] = []
+
+    def moved(message: dict[str, Any]) -> bool:
+        seen.append(message)
+        game = message.get("game", {})
+        return message["type"] == "game" and game["id"] == game_id and not game["your_turn"]
+
+    receive(ws, moved)
+    return seen
 
 
 def test_the_deadline_and_the_reminder_come_after_a_kill_9(

@@ -1,6 +1,7 @@
 // Accounts (optional): sign in or register, "my games" on every device, the open games
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
+import { correspondenceRating, daysText, poolOf, poolPicker, reminderSettings } from "./correspondence.js";
 import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn, withNodes } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
@@ -71,7 +72,8 @@ export async function showMe(root, navigate) {
     blockedCard(),
     accountSettings(navigate, info.account),
     await botAccountCard(info, navigate),
-    await mailSettings());
+    await mailSettings(),
+    await reminderSettings());
   // every change of a game of yours, as it happens (the account socket)
   const stop = onGamesChange((games) => {
     const fresh = gameList(games, t("You have no games yet. Create one, or take a seat in an open game."));
@@ -685,7 +687,7 @@ function openGameItem(game, account, types, navigate) {
       h("small", { class: "muted", "data-testid": "open-game-creator" }, ...creator, ` · ${when}`),
       h("small", { class: "muted" }, [
         optionText(types.find((x) => x.name === game.type), game.options),
-        timeText(game.time_limit, game.on_timeout),
+        game.days_per_move ? daysText(game.days_per_move, game.on_timeout) : timeText(game.time_limit, game.on_timeout),
         game.rated ? t("rated: no hints, no undo") : game.unrated === "seed" ? t("unrated: the creator chose the seed")
           : game.unrated === "casual" ? t("unrated: hints and undo allowed") : t("unrated: not every seat is an account's"),
       ].filter(Boolean).join(" — "))),
@@ -739,7 +741,8 @@ export async function showLeaderboard(root, typeName, navigate) {
   const { offset, per } = pageOf(location.search);
   // people (and our own bots), or the bot accounts: two boards, ?players=bots the second
   const bots = new URLSearchParams(location.search).get("players") === "bots";
-  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}?offset=${offset}&limit=${per}${bots ? "&players=bots" : ""}`);
+  const pool = poolOf(location.search); // live or correspondence games: rated apart
+  const board = await api(`/api/leaderboard/${encodeURIComponent(type.name)}?offset=${offset}&limit=${per}${bots ? "&players=bots" : ""}${pool === "live" ? "" : `&pool=${pool}`}`);
   pageTitle(t("Ratings: {game}", { game: board.title }));
   const picker = h("nav", { class: "row wrap leaderboard-picker", "aria-label": t("Game") }, ...types.map((x) => h("a", {
     class: `btn small ${x.name === type.name ? "primary" : "ghost"}`, href: `/leaderboard/${x.name}${bots ? "?players=bots" : ""}`, "data-testid": `leaderboard-${x.name}`,
@@ -759,6 +762,7 @@ export async function showLeaderboard(root, typeName, navigate) {
     h("h1", {}, bots ? t("Bot accounts: {game}", { game: board.title }) : t("Ratings: {game}", { game: board.title })),
     picker,
     sections,
+    poolPicker(type.name, pool, bots),
     bots
       ? h("p", { "data-testid": "leaderboard-intro" }, t("Bot accounts are programs that play through the bot API. They are rated like everyone else, in their games against people and bots, and listed here on their own."))
       : h("p", { "data-testid": "leaderboard-intro" }, t("Your rating goes up when you beat players rated above you and down when you lose to players rated below you. New players start at 0, and the number grows as the site becomes surer of how well you play.")),
@@ -833,6 +837,7 @@ function leaderboardPager(board, typeName, per, bots) {
     if (page > 1) query.set("page", String(page));
     if (per !== LEADERBOARD_PAGE) query.set("per", String(per));
     if (bots) query.set("players", "bots");
+    if (board.pool && board.pool !== "live") query.set("pool", board.pool);
     const href = `/leaderboard/${typeName}${query.size ? `?${query}` : ""}`;
     return h("a", { class: "btn small", href, rel, "data-testid": testid }, text);
   };
@@ -850,7 +855,8 @@ export async function showProfile(root, name) {
   const ratings = Object.entries(profile.ratings).map(([type, r]) => h("li", {},
     h("a", { href: `/leaderboard/${type}${profile.bot ? "?players=bots" : ""}` }, r.title), ": ",
     h("strong", { "data-testid": `profile-rating-${type}` }, formatNumber(r.rating, 1)), " ",
-    h("small", { class: "muted" }, tn("({n} rated game)", "({n} rated games)", r.games))));
+    h("small", { class: "muted" }, tn("({n} rated game)", "({n} rated games)", r.games)),
+    correspondenceRating(type, r, formatNumber)));
   root.append(
     h("section", { class: "card", "data-testid": "profile" },
       h("h1", {}, ...withBotBadge(profile.name, profile.bot)),

@@ -2,6 +2,7 @@
 // player. Every change of their games arrives as it happens: the count of games waiting
 // for them (top bar and the tab's title, "(2) …"), My games, and — opted in — a browser
 // notification while this tab is hidden.
+import { showReminder } from "./correspondence.js";
 import { durationWords, t, tn } from "./i18n.js";
 import { h } from "./util.js";
 
@@ -64,6 +65,9 @@ function received(msg) {
     const before = (games || []).find((g) => g.id === msg.game.id);
     games = [msg.game, ...(games || []).filter((g) => g.id !== msg.game.id)].sort(byUrgency);
     notify(before, msg);
+  } else if (msg.type === "reminder") { // a correspondence move's time runs out soon
+    showReminder(msg);
+    return;
   } else if (msg.type === "gone") { // withdrawn by its creator, or an invitation declined
     games = (games || []).filter((g) => g.id !== msg.id);
   } else {

@@ -2,6 +2,7 @@
 import { formatDateTime, seatLabel, t, tn } from "./i18n.js";
 import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
+import { daysChoice } from "./correspondence.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
@@ -172,7 +173,8 @@ function createForm(type, mod, navigate, account) {
     h("option", { value: "abandon" }, t("the game is abandoned")));
   const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
     h("span", {}, t("When the time runs out")), onTimeout);
-  const timeChosen = () => (gameTimeLimit ? options.time_limit : Number(timeLimit.value));
+  const correspondence = daysChoice(); // days per move instead of a time per move
+  const timeChosen = () => correspondence.days() * 86400 || (gameTimeLimit ? options.time_limit : Number(timeLimit.value));
   // Fair play (docs/web.md): said before the game, not found out in it
   const ratedBox = h("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
   ratedBox.checked = true;
@@ -299,6 +301,7 @@ function createForm(type, mod, navigate, account) {
     optionBox,
     h("div", { class: "options" },
       gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
+      correspondence.field,
       onTimeoutField),
     // the DOM's own append would write a missing field (signed out: no Rated box) as "null"
     ...[ratedField, coachField].filter(Boolean),
@@ -325,7 +328,10 @@ function createForm(type, mod, navigate, account) {
     };
     const limit = timeChosen();
     if (gameTimeLimit) delete body.options.time_limit;
-    if (limit) {
+    if (correspondence.days()) {
+      body.days_per_move = correspondence.days();
+      body.on_timeout = onTimeout.value;
+    } else if (limit) {
       body.time_limit = limit;
       body.on_timeout = onTimeout.value;
     }
