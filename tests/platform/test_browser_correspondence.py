@@ -16,6 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
+from novaluna.test_browser_axe import check_axe, named
+
 from browser_support import (
     SIZES,
     checked_page,
@@ -26,7 +28,6 @@ from browser_support import (
     shot,
 )
 from clock_support import DAY, HOUR, TEST_CLOCK, advance_clock
-from novaluna.test_browser_axe import check_axe, named
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
