@@ -8,6 +8,8 @@ every stored rating as it was (the live pool)."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,10 +21,14 @@ import pytest
 
 from account_support import account_socket, play_out
 from pg_support import PgCluster
+from tabletop.server.correspondence_writes import SaveReminderChannels
 from tabletop.server.pgstore import MIGRATIONS as PG_MIGRATIONS
-from tabletop.server.pgstore import migrate
+from tabletop.server.pgstore import PgStore, migrate
+from tabletop.server.ratings import RatedEnd
 from tabletop.server.sql import CORRESPONDENCE_TABLES, SQLITE, ddl, statements
+from tabletop.server.storage import Seat
 from tabletop.server.store import MIGRATIONS, SCHEMA, Store
+from tabletop.server.writes import CreateAccount
 
 from clock_support import DAY, HOUR, TEST_CLOCK, advance_clock
 from mail_support import Inbox, body, link, smtp_server, token_of
@@ -187,6 +193,8 @@ def test_reminder_channels_are_checked_and_saved(server: ServerProcess) -> None:
     error(httpx.get(f"{server.url}/api/account/reminders"), 401)
     export = ann.get("/api/account/data").json()
     assert [(r["push"], r["mail"]) for r in export["reminders"]] == [(True, False)]
+    # the choice goes with the account
+    assert ann.post("/api/account/delete", json={"password": PASSWORD}).json()["deleted"]
 
 
 # -- reminders ------------------------------------------------------------------------------
@@ -435,3 +443,30 @@ def test_the_postgresql_migration_keeps_every_stored_rating(pg_cluster: PgCluste
     with psycopg.connect(url) as db:
         assert db.execute("SELECT * FROM ratings").fetchall() == [RATING]
         assert db.execute("SELECT * FROM rating_changes").fetchall() == [(*CHANGE, "live")]
+
+
+def test_db_copy_keeps_the_pools_and_the_reminder_choices(
+    tmp_path: Path, pg_cluster: PgCluster
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    old = Store(path)
+    ann = old.write(CreateAccount("Ann", "ann", "hash"))
+    old.write(SaveReminderChannels(ann, False, True))
+    seats = [Seat(0, "Ann", "human", None, "t", ann), Seat(1, "Bot", "bot", "random")]
+    old.create_game("g", "nmbr9", {"days_per_move": 1, "time_limit": DAY}, 1, seats)
+    ended = RatedEnd("nmbr9", (f"a:{ann}", "b:random"), (1, 2), "correspondence")
+    old.append_action("g", 0, 0, "x", False, True, None, ended, (1, 2))
+    old.close()
+    url = pg_cluster.database()
+    command = [sys.executable, "-m", "tabletop.cli", "novaluna", "db", "copy", str(path), url]
+    subprocess.run(command, capture_output=True, text=True, check=True)
+    store = PgStore(url)
+    try:
+        assert store.rating("nmbr9:correspondence", f"a:{ann}")[2] == 1
+        assert store.rating("nmbr9", f"a:{ann}")[2] == 0
+        assert store.reminder_channels(ann) == (False, True)
+    finally:
+        store.close()
+    with psycopg.connect(url) as db:
+        pools = db.execute("SELECT DISTINCT pool FROM rating_changes").fetchall()
+    assert pools == [("correspondence",)]

@@ -46,6 +46,8 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "mails_sent", "key, account_id, created")
             _copy_table(old, db, "server_secrets", "name, value")
             _copy_table(old, db, "blocks", "account_id, blocked, created")
+            flags = ("push", "mail")
+            _copy_table(old, db, "reminder_settings", "account_id, push, mail, updated", flags)
     finally:
         old.close()
     return copied, skipped
@@ -57,9 +59,11 @@ def _tables(old: sqlite3.Connection) -> set[str]:
 
 def _rating_change_columns(old: sqlite3.Connection) -> str:
     """The columns of ``rating_changes`` to copy: a file from before ratings had rules
-    (issue 29) has no ``weight`` (each of its games counted in full: the default)."""
+    (issue 29) has no ``weight`` (each of its games counted in full: the default), one
+    from before rating pools no ``pool`` (each was live: the default)."""
     names = {row[1] for row in old.execute("PRAGMA table_info(rating_changes)")}
-    return "game_id, player, rank, before, after" + (", weight" if "weight" in names else "")
+    columns = "game_id, player, rank, before, after" + (", weight" if "weight" in names else "")
+    return columns + (", pool" if "pool" in names else "")  # before pools: every one live
 
 
 def _columns(old: sqlite3.Connection, table: str) -> set[str]:
