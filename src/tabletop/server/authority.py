@@ -39,6 +39,7 @@ from .acting import (
     takes_back,
     undoing_seat,
 )
+from .apart import SEAT_GONE, accounts_in, kept_apart
 from .errors import ApiError, Stale, reading
 from .rated import (
     rated_end,
@@ -143,6 +144,8 @@ class Authority:
                 raise ApiError(409, "this game has no open seat left")
             if wanted is not None and wanted not in open_seats:
                 raise ApiError(409, "that seat is not open")
+            if kept_apart(self.store, account.id, accounts_in(room)):
+                raise ApiError(409, "this game has no open seat left")  # as if it were full
             seat = open_seats[0] if wanted is None else wanted
             await self._claim(room, seat, account)
             return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
@@ -166,6 +169,8 @@ class Authority:
             if owner is None:
                 if room.seats_of(account):
                     raise ApiError(409, "you already have a seat in this game")
+                if kept_apart(self.store, account.id, accounts_in(room)):
+                    raise ApiError(409, SEAT_GONE)
                 await self._claim(room, seat, account)
             return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
 
@@ -185,6 +190,8 @@ class Authority:
             if seat is None or room.finished:
                 raise ApiError(409, "you have no invitation to this game (any more)")
             if accept:
+                if kept_apart(self.store, account.id, accounts_in(room, invited=False)):
+                    raise ApiError(409, SEAT_GONE)
                 await self._claim(room, seat, account)
                 return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
             write = DeclineInvitation(room.id, seat, account.id, OPEN_NAME, room.seq)

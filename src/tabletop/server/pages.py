@@ -57,4 +57,5 @@ ROUTES: list[BaseRoute] = [
     Route("/u/{name}", _page),
     Route("/mail/verify", _page),  # the links in mails (notify.py)
     Route("/mail/unsubscribe", _page),
+    Route("/moderation", _page),  # the moderators' page (shell/moderation.js)
 ]

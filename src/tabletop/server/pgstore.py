@@ -41,6 +41,7 @@ from .sql import (
     LOGIN_TABLES,
     MAIL_LIMIT_TABLES,
     MAIL_TABLES,
+    MODERATION_TABLES,
     POSTGRES,
     RATING_RULES_TABLES,
     SESSION_TABLES,
@@ -89,6 +90,7 @@ MIGRATIONS: dict[int, str] = {
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
     12: ddl(LOGIN_TABLES, POSTGRES),
     13: ddl(COACH_TABLES, POSTGRES),
+    15: ddl(MODERATION_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
+from .apart import accounts_in
 from .encoding import iso, public_seat, seat_account, seat_bots
 from .errors import ApiError
 from .rated import unrated_reason
@@ -22,9 +23,15 @@ class ReadModels:
         self.rooms = rooms
         self.open_seat_seconds = open_seat_seconds  # an open game's time in the lobby
 
-    def lobby(self, game_type: str | None = None, time_limit: int | None = None) -> list[JSON]:
+    def lobby(
+        self,
+        game_type: str | None = None,
+        time_limit: int | None = None,
+        hidden: frozenset[int] = frozenset(),
+    ) -> list[JSON]:
         """The open games not yet expired, newest first; of ``game_type`` only, and
-        with ``time_limit`` seconds per move only (0: none), if given."""
+        with ``time_limit`` seconds per move only (0: none), if given; none with a seat
+        of an account in ``hidden`` (kept apart from the reader by a block)."""
         rooms = []
         for game_id in self.store.open_games():
             try:
@@ -36,6 +43,8 @@ class ReadModels:
             if game_type is not None and room.type.name != game_type:
                 continue
             if time_limit is not None and (room.time_limit or 0) != time_limit:
+                continue
+            if hidden and accounts_in(room) & hidden:
                 continue
             rooms.append(room)
         # which creators are bot accounts: one read for the whole list
