@@ -71,11 +71,12 @@ def moderator(request: Request) -> Account:
     return account
 
 
-def muted_until(store: GameStore, account_id: int) -> float | None:
-    """Until when (``CLOCK`` seconds) the account may not chat; ``None`` if it may now.
-    The chat's "may post" check asks this before storing a message."""
+def muted_until(store: GameStore, account_id: int, now: float | None = None) -> float | None:
+    """Until when (``CLOCK`` seconds) the account may not chat; ``None`` if it may at
+    ``now`` (default: ``CLOCK``'s). The chat's "may post" check asks this."""
     until = reading(store.chat_muted_until, account_id)
-    return until if until is not None and until > CLOCK.time() else None
+    now = CLOCK.time() if now is None else now
+    return until if until is not None and until > now else None
 
 
 def details(**parts: object) -> str:
