@@ -14,8 +14,8 @@ import httpx
 import pytest
 
 from account_support import account_socket, error, register, unique
-from mail_support import Inbox, link, smtp_server, token_of
 
+from mail_support import Inbox, link, smtp_server, token_of
 from server_support import ServerProcess, new_db, receive
 
 

@@ -18,7 +18,6 @@ from contextlib import closing
 from typing import Any
 
 import httpx
-import pytest
 from websockets.exceptions import ConnectionClosed
 
 from account_support import PASSWORD, account_socket, client, error, register, unique

@@ -22,9 +22,7 @@ SEAT_GONE = N_("that seat is no longer available")
 def accounts_in(room: Room, invited: bool = True) -> set[int]:
     """The accounts holding a seat of the game, and those invited to one (unless not
     ``invited``: two invitees kept apart may each accept until the other did)."""
-    return {
-        a for s in room.seats for a in (s.account_id, s.invited if invited else None) if a
-    }
+    return {a for s in room.seats for a in (s.account_id, s.invited if invited else None) if a}
 
 
 def kept_apart(store: GameStore, account_id: int, others: Iterable[int]) -> bool:
