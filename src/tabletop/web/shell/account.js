@@ -4,7 +4,7 @@ import { api, gameTypes } from "./api.js";
 import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn, withNodes } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { toast } from "./toast.js";
-import { botBadge, copyText, h, withBotBadge } from "./util.js";
+import { botBadge, copyText, h, loadCode, withBotBadge } from "./util.js";
 
 let current = null; // promise of {account, games}
 
@@ -858,6 +858,8 @@ export async function showProfile(root, name) {
       h("h2", {}, t("Ratings")), h("ul", {}, ...ratings),
       h("h2", {}, t("Finished games"))),
     gameList(profile.history, t("No finished games yet.")));
+  const { account } = await accountInfo(); // block or report them (moderation.js)
+  if (account) root.append(await (await loadCode(() => import("./moderation.js"))).playerControls(account, profile.name) ?? "");
   return {};
 }
 
