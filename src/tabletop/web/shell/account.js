@@ -493,11 +493,11 @@ function declineAllButton() {
   }, t("Decline all invitations")));
 }
 
-/** Block an account: its invitations are declined, and it can no longer invite you. */
+/** Block an account: the invitations between you are declined, and you are kept apart. */
 async function block(name) {
   try {
     await api("/api/account/blocks", { method: "POST", body: { name } });
-    toast(t("{name} is blocked: their invitations no longer reach you.", { name }), "ok");
+    toast(t("{name} is blocked: you will not meet in games, invitations or mails.", { name }), "ok");
     document.querySelector("[data-testid=blocked]")?.replaceWith(blockedCard());
   } catch (err) {
     toast(err.message, "error");
@@ -523,7 +523,7 @@ function blockedCard() {
         },
       }, t("Unblock"))));
     }
-    card.append(h("h2", {}, t("Blocked accounts")), h("p", { class: "muted" }, t("They cannot invite you.")), list);
+    card.append(h("h2", {}, t("Blocked accounts")), h("p", { class: "muted" }, t("You will not meet them in games, invitations or mails; they are not told.")), list);
     card.hidden = false;
   }).catch(() => {});
   return card;
