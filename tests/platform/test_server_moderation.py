@@ -18,9 +18,11 @@ from contextlib import closing
 from typing import Any
 
 import httpx
+from jsonschema import Draft202012Validator
 from websockets.exceptions import ConnectionClosed
 
 from account_support import PASSWORD, account_socket, client, error, register, unique
+from tabletop.server import openapi
 from tabletop.server.moderation import muted_until
 from tabletop.server.moderation_writes import Logged, MuteChat
 from tabletop.server.store import Store
@@ -183,6 +185,11 @@ def test_a_warning_reaches_the_account_at_once_until_acknowledged(server: Server
     assert done.status_code == 200 and done.json() == {"warnings": []}
     assert error(ben.post(f"/api/account/warnings/{warning['id']}/acknowledge"), 404)
     assert ben.get("/api/account/warnings").json() == {"warnings": []}
+    # both accounts' data exports hold what they were given and what they filed
+    (kept,) = ben.get("/api/account/data").json()["warnings"]
+    assert kept["text"] == body["text"] and kept["acknowledged"]
+    (filed,) = ann.get("/api/account/data").json()["reports_filed"]
+    assert filed["account"] == name_of(ben) and filed["state"] == "closed"
     # a report can only be acted on once, and only about its own account
     again = mod.post("/api/moderation/warn", json=body)
     assert "not open" in error(again, 409)
@@ -191,7 +198,13 @@ def test_a_warning_reaches_the_account_at_once_until_acknowledged(server: Server
 
 def test_a_mute_is_stored_until_its_time_and_logged(server: ServerProcess) -> None:
     mod, ben = a_moderator(server), register(server, unique("Ben"))
-    bad = [{"hours": -1}, {"hours": "2"}, {"hours": True}, {"hours": 10**9}, {}]
+    bad: list[dict[str, Any]] = [
+        {"hours": -1},
+        {"hours": "2"},
+        {"hours": True},
+        {"hours": 10**9},
+        {},
+    ]
     for extra in bad:
         refused = mod.post("/api/moderation/mute", json={"account": name_of(ben), **extra})
         assert "'hours'" in error(refused, 400), extra
@@ -319,3 +332,35 @@ def test_a_reported_message_keeps_the_messages_before_it(tmp_path: Any) -> None:
     assert shown[-1]["name"] == "Ann" and context(999) == []
     assert [m["id"] for m in context(4)] == [1, 2, 4]  # the other channel left out
     store.close()
+
+
+def conforms(method: str, path: str, answer: httpx.Response) -> None:
+    """``answer`` is what the OpenAPI document says the operation answers when done."""
+    operation = openapi.OPERATIONS[(method, path)]
+    (status,) = [code for code, r in operation["responses"].items() if "content" in r]
+    assert str(answer.status_code) == status, answer.text
+    schema = operation["responses"][status]["content"]["application/json"]["schema"]
+    Draft202012Validator(schema).validate(answer.json())
+
+
+def test_every_answer_of_a_moderator_is_the_documented_one(server: ServerProcess) -> None:
+    """The fuzzer (test_openapi.py) has no moderator: each done answer checked here."""
+    mod, ann, ben = (register(server, unique(n)) for n in ("Mo", "Ann", "Ben"))
+    moderator_cli(server, "grant", name_of(mod))
+    filed = report(ann, account=name_of(ben), text="x")
+    conforms("POST", "/api/reports", filed)
+    conforms("GET", "/api/moderation", mod.get("/api/moderation"))
+    on = {"account": name_of(ben)}
+    conforms(
+        "POST", "/api/moderation/warn", mod.post("/api/moderation/warn", json={**on, "text": "hi"})
+    )
+    conforms("GET", "/api/account/warnings", ben.get("/api/account/warnings"))
+    (warning,) = ben.get("/api/account/warnings").json()["warnings"]
+    path = "/api/account/warnings/{warning_id}/acknowledge"
+    conforms("POST", path, ben.post(f"/api/account/warnings/{warning['id']}/acknowledge"))
+    conforms(
+        "POST", "/api/moderation/mute", mod.post("/api/moderation/mute", json={**on, "hours": 0})
+    )
+    dismissed = mod.post(f"/api/moderation/reports/{filed.json()['report']}/dismiss", json={})
+    conforms("POST", "/api/moderation/reports/{report_id}/dismiss", dismissed)
+    conforms("POST", "/api/moderation/close", mod.post("/api/moderation/close", json=on))

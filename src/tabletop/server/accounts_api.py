@@ -275,6 +275,7 @@ async def _my_data(request: Request) -> Response:
         # the e-mail address and what the account asked for (null: none given)
         "email": email[0] if email else None,
         **records,  # mails sent, confirmation mails, API tokens, sessions, daily attempts
+        **hub.store.moderation_records(account.id),  # warnings given, reports filed
         "ratings": profile["ratings"],
         "games": hub.reads.my_games(account, limit=100_000),
     }

@@ -123,6 +123,30 @@ class ModerationReads(SqlReader):
         )
         return row is not None
 
+    def moderation_records(self, account_id: int) -> dict[str, list[dict[str, Any]]]:
+        """What moderation keeps of the account, for its data export: the warnings it
+        was given and the reports it filed (what it wrote; not the moderators' notes)."""
+        warnings = self._read(
+            lambda sql: sql.rows(
+                "SELECT text, at, acknowledged FROM warnings WHERE account_id = ? ORDER BY id",
+                (account_id,),
+            )
+        )
+        filed = self._read(
+            lambda sql: sql.rows(
+                "SELECT account_name, reason, text, game_id, message_id, at, state "
+                "FROM reports WHERE reporter = ? ORDER BY id",
+                (account_id,),
+            )
+        )
+        keys = ("account", "reason", "text", "game", "message", "at", "state")
+        return {
+            "warnings": [
+                dict(zip(("text", "at", "acknowledged"), w, strict=True)) for w in warnings
+            ],
+            "reports_filed": [dict(zip(keys, r, strict=True)) for r in filed],
+        }
+
     # -- a reported chat message's context ------------------------------------------------
 
     def chat_context(self, message_id: int) -> list[dict[str, Any]]:

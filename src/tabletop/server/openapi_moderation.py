@@ -24,10 +24,25 @@ WARNINGS = obj(
     ("warnings",),
     warnings=arr(obj(("id", "text", "at"), id=integer(), text=text(), at=text())),
 )
-ACTED_ON = dict(
-    account=text(description="the account's name"),
-    report=integer(minimum=1, description="the open report acted on (it is closed with it)"),
-)
+ACTED_ON: JSON = {
+    "account": text(description="the account's name"),
+    "report": integer(minimum=1, description="the open report acted on (it is closed with it)"),
+}
+
+
+def acting(required: tuple[str, ...], **more: JSON) -> JSON:
+    """The body of an action on an account: ``account``, ``report``? and ``more``."""
+    schema = obj(("account", *required))
+    schema["properties"] = {**ACTED_ON, **more}
+    return schema
+
+
+def closed_answer() -> JSON:
+    """What closing answers (``closed`` is also ``obj``'s own keyword: set by hand)."""
+    schema = obj(("account", "closed", "was_open"))
+    schema["properties"] = {"account": text(), "closed": boolean(), "was_open": boolean()}
+    return schema
+
 
 MODERATION_OPERATIONS: dict[tuple[str, str], JSON] = {
     ("POST", "/api/reports"): op(
@@ -71,7 +86,7 @@ MODERATION_OPERATIONS: dict[tuple[str, str], JSON] = {
         "Warn an account: it sees the text until it acknowledges it",
         MODERATION,
         SIGNED_IN,
-        body=obj(("account", "text"), text=text(description="1000 characters at most"), **ACTED_ON),
+        body=acting(("text",), text=text(description="1000 characters at most")),
         ok=obj(("account", "warned"), account=text(), warned=boolean()),
         description=MODERATORS,
     ),
@@ -79,7 +94,7 @@ MODERATION_OPERATIONS: dict[tuple[str, str], JSON] = {
         "Mute an account's chat for a number of hours (0 lifts a mute)",
         MODERATION,
         SIGNED_IN,
-        body=obj(("account", "hours"), hours=number(), **ACTED_ON),
+        body=acting(("hours",), hours=number()),
         ok=obj(("account", "muted_until"), account=text(), muted_until=nullable(number())),
         description=MODERATORS,
     ),
@@ -90,12 +105,7 @@ MODERATION_OPERATIONS: dict[tuple[str, str], JSON] = {
         body=obj(
             ("account",), note=nullable(text(description="500 characters at most")), **ACTED_ON
         ),
-        ok=obj(
-            ("account", "closed", "was_open"),
-            account=text(),
-            closed=boolean(),
-            was_open=boolean(),
-        ),
+        ok=closed_answer(),
         description=MODERATORS,
     ),
     ("POST", "/api/moderation/reports/{report_id}/dismiss"): op(
