@@ -1,9 +1,11 @@
-"""Blocks, reports and the moderators' page in a real browser (issue 46): Ann blocks and
+"""Blocks, reports and the moderators' page in a real browser (issue 46), by mouse, touch
+and keyboard: Ann blocks and
 unblocks Bad from his player page and reports him there; the report reaches the
 moderator's page with Ann's words as inert text; the moderator warns Bad (the warning
 appears on Bad's open page at once, and goes when he acknowledges it), mutes his chat
 for a day and closes his account (his session ends). axe-core finds nothing on the
-moderators' page in English on a desktop and in German and Dutch on a phone.
+moderators' page in English on a desktop and in German and Dutch on a phone, nor on a
+player page's Block and Report controls (German, phone).
 Screenshots: test-output/screenshots/moderation-*.png and axe-moderation-*.png."""
 
 from __future__ import annotations
@@ -103,8 +105,11 @@ def test_a_report_from_a_player_page_reaches_the_moderator_who_acts(
         report_id = mod_page.locator("[data-testid^=report-]").first.get_attribute("data-testid")
         number = report_id.split("-")[1]
         shot(mod_page, "moderation-page")
+        # by keyboard: the warning's field, then Tab to its button and Enter
         mod_page.get_by_test_id(f"warn-text-{number}").fill("Please keep it friendly.")
-        mod_page.get_by_test_id(f"warn-{number}").click()
+        mod_page.keyboard.press("Tab")
+        assert mod_page.evaluate("() => document.activeElement.dataset.testid") == f"warn-{number}"
+        mod_page.keyboard.press("Enter")
         mod_page.get_by_test_id("no-reports").wait_for()  # acting on it closed it
 
         warning = bad_page.get_by_test_id("warning-text")  # at once, without a reload
@@ -154,3 +159,9 @@ def test_the_moderators_page_passes_axe(
         page.get_by_test_id("report-words").first.wait_for()
         assert no_horizontal_overflow(page)
         check_axe(page, axe_script, f"axe-moderation-{lang}-{size}")
+        if (lang, size) == ("de", "phone"):  # the player page's controls, German's long words
+            page.goto(f"{server}/u/Troll{lang}{size}")
+            page.get_by_test_id("report-open").click()
+            page.get_by_test_id("report-send").wait_for()
+            assert no_horizontal_overflow(page)
+            check_axe(page, axe_script, "axe-moderation-player-de-phone")
