@@ -44,7 +44,7 @@ log = logging.getLogger("tabletop.server")
 MOST_FOLLOWED = 500  # accounts one account may follow
 GAMES_SHOWN = 5  # games shown per friend, the newest
 #: the answer to joining a game with no open seat: a friends-only game's to a stranger too
-NO_SEAT = "this game has no open seat left"
+NO_SEAT = N_("this game has no open seat left")
 OPTION = "friends_only"
 
 

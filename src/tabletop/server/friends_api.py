@@ -60,7 +60,9 @@ async def _follow(request: Request) -> Response:
         raise ApiError(400, "you cannot follow yourself")
     if await hub.write(Follow(account.id, other.id, MOST_FOLLOWED)) == TOO_MANY:
         raise ApiError(
-            409, "you follow {n} players, the most; stop following some first", n=MOST_FOLLOWED
+            409,
+            "you follow the most players allowed ({n}); stop following some first",
+            n=MOST_FOLLOWED,
         )
     return _answer(request, account)
 
