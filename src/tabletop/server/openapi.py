@@ -67,6 +67,7 @@ PAGES = (
     "/u/{name}",
     "/mail/verify",
     "/mail/unsubscribe",
+    "/friends",
 )
 
 #: The WebSockets (``x-websockets``): OpenAPI describes none.
