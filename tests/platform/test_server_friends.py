@@ -26,6 +26,7 @@ from account_support import (
 )
 from pg_support import PgCluster
 from tabletop.server.friend_writes import ALREADY, FOLLOWED, TOO_MANY, Follow, Unfollow
+from tabletop.server.pgstore import PgStore, migrate
 from tabletop.server.store import Store
 from tabletop.server.writes import CreateAccount
 
@@ -217,3 +218,24 @@ def test_a_friend_online_in_another_process_is_online(
     assert [g["id"] for g in friends(ann)[ben_name]["games"]] == [game_id]
     ben_socket.close()
     until(lambda: not friends(ann)[ben_name]["online"])
+
+
+def test_a_dead_process_rows_run_out(pg_cluster: PgCluster) -> None:
+    """A killed process never deletes its rows: each counts only until it expires (the
+    database's clock), and the next sweep drops it. (An expiry a second ago stands for the
+    minute a dead process's rows outlive it.)"""
+    url = pg_cluster.database()
+    migrate(url)
+    store = PgStore(url)
+    try:
+        me, friend = (store.write(CreateAccount(n, n, "hash")) for n in ("me", "friend"))
+        store.write(Follow(me, friend, 10))
+        store.mark_present("alive", [friend], [], 60)
+        assert [f.online for f in store.friends_of(me)] == [True]
+        store.mark_present("alive", [], [friend], 60)
+        store.mark_present("dead", [friend], [], -1)
+        assert [f.online for f in store.friends_of(me)] == [False]
+        store.sweep_presence("other", [])
+        assert store._read(lambda sql: sql.rows("SELECT owner FROM presence")) == []
+    finally:
+        store.close()

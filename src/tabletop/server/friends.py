@@ -33,7 +33,8 @@ from .errors import ApiError, reading
 from .friend_reads import FriendRow
 from .ratelimit import RateLimit
 from .rows import Account, Seat, StoreError
-from .storage import GameStore
+from .storage import GameStore, SharedStore
+from .sync import shared
 
 if TYPE_CHECKING:
     from .crowds import Sockets
@@ -128,8 +129,8 @@ class OnlineBoard:
             except StoreError as err:
                 log.warning("leaving the presence table: %s", err)
 
-    def _shared(self) -> Any:  # a PgStore: SharedPresence's methods
-        return self.store
+    def _shared(self) -> SharedStore:
+        return shared(self.store)
 
     def friends(self, account: Account) -> list[JSON]:
         """The accounts ``account`` follows, as its friends list shows them (one
