@@ -61,6 +61,14 @@ def follow(who: httpx.Client, name: str) -> httpx.Response:
     return who.post("/api/account/friends", json={"name": name})
 
 
+def against_a_bot(who: httpx.Client) -> str:
+    """An NMBR 9 game of ``who`` and a greedy bot: under way at once."""
+    seats = [{"kind": "human", "me": True}, {"kind": "bot", "bot": "greedy"}]
+    made = who.post("/api/games", json={"type": "nmbr9", "seats": seats})
+    assert made.status_code == 201, made.text
+    return str(made.json()["id"])
+
+
 def lobby(who: httpx.Client) -> list[str]:
     return [g["id"] for g in who.get("/api/lobby").json()["games"]]
 
@@ -76,7 +84,8 @@ def test_a_friend_is_seen_online_and_playing(server: ServerProcess) -> None:
     ben_socket = account_socket(server, ben)
     receive(ben_socket, lambda m: m["type"] == "games")  # counted before this is sent
     assert friends(ann)[ben_name]["online"]
-    game_id = open_game(ben)
+    open_game(ben, friends_only=True)  # waiting for players: not played yet, not shown
+    game_id = against_a_bot(ben)
     (game,) = friends(ann)[ben_name]["games"]
     # a spectator's link: no seat token
     assert game == {"id": game_id, "type": "nmbr9", "title": "NMBR 9", "url": f"/g/{game_id}"}
@@ -92,10 +101,10 @@ def test_an_account_that_blocked_its_follower_reads_as_offline(server: ServerPro
     ann, ben = register(server, unique("Ann")), register(server, unique("Ben"))
     ben_name = name_of(ben)
     follow(ann, ben_name)
-    open_game(ben)
+    against_a_bot(ben)
     ben_socket = account_socket(server, ben)
     receive(ben_socket, lambda m: m["type"] == "games")
-    assert friends(ann)[ben_name]["online"]
+    assert friends(ann)[ben_name]["online"] and friends(ann)[ben_name]["games"]
     blocked = ben.post("/api/account/blocks", json={"name": name_of(ann)})
     assert blocked.status_code == 200, blocked.text
     assert friends(ann)[ben_name] == {"name": ben_name, "online": False, "games": []}
@@ -214,7 +223,7 @@ def test_a_friend_online_in_another_process_is_online(
     ben_socket = account_socket(b, ben)  # on the other process
     receive(ben_socket, lambda m: m["type"] == "games")  # the row is written before this
     assert friends(ann)[ben_name]["online"]
-    game_id = open_game(ben)
+    game_id = against_a_bot(ben)
     assert [g["id"] for g in friends(ann)[ben_name]["games"]] == [game_id]
     ben_socket.close()
     until(lambda: not friends(ann)[ben_name]["online"])

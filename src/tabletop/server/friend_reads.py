@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 from .sqlreader import SqlReader
 
-#: the unfinished games each account plays, without daily challenges (watching one
-#: would show a player the day's deal before they play it)
+#: the games each account plays: under way (none waiting for a seat to be taken: a
+#: friends-only game's link would reach strangers), without daily challenges (watching
+#: one would show a player the day's deal before they play it)
 _PLAYING = (
     "SELECT s.account_id, g.id AS game_id, g.type, g.updated FROM seats s "
     "JOIN games g ON g.id = s.game_id WHERE NOT g.over AND s.account_id IS NOT NULL "
+    "AND NOT EXISTS (SELECT 1 FROM seats o WHERE o.game_id = g.id AND o.open) "
     "AND NOT EXISTS (SELECT 1 FROM daily_attempts d WHERE d.game_id = g.id)"
 )
 

@@ -9,7 +9,7 @@ import { api, gameTypes } from "./api.js";
 import { t } from "./i18n.js";
 import { storeCreated } from "./lobby.js";
 import { toast } from "./toast.js";
-import { h } from "./util.js";
+import { focusLost, focusName, focusOn, h, refocus } from "./util.js";
 
 const POLL_MS = 30_000;
 
@@ -48,7 +48,9 @@ export async function showFriends(root, navigate) {
       list.replaceChildren(h("p", { class: "muted", "data-testid": "no-friends" }, t("You follow nobody yet.")));
       return;
     }
+    const had = focusName(list); // a poll's redraw keeps the keyboard's place
     list.replaceChildren(h("ul", { class: "game-list" }, ...answer.friends.map((friend) => friendItem(friend, types, navigate, draw))));
+    refocus(list, had);
   }
 
   async function look() {
@@ -78,6 +80,7 @@ function friendItem(friend, types, navigate, redraw) {
     onclick: async () => {
       try {
         redraw(await api("/api/account/friends/remove", { method: "POST", body: { name: friend.name } }));
+        if (focusLost()) focusOn(document.getElementById("follow-name")); // its button is gone
       } catch (err) {
         toast(err.message, "error");
       }
