@@ -42,7 +42,7 @@ def url(pg_cluster: PgCluster) -> str:
 def test_migrations_run_once_and_a_store_refuses_an_old_schema(url: str) -> None:
     with pytest.raises(StoreError, match="db migrate"):
         PgStore(url)
-    assert migrate(url) == len(MIGRATIONS)  # numbers are handed out ahead: gaps may be
+    assert migrate(url) == len(MIGRATIONS)  # each once (numbers are kept per branch: gaps)
     assert migrate(url) == 0  # again: nothing to do
     store = open_store(url)
     assert isinstance(store, PgStore) and store.shared

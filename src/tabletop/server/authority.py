@@ -41,6 +41,7 @@ from .acting import (
 )
 from .apart import SEAT_GONE, accounts_in, kept_apart
 from .errors import ApiError, Stale, reading
+from .friends import NO_SEAT, welcome
 from .rated import (
     rated_end,
     rated_timeout,
@@ -140,8 +141,8 @@ class Authority:
             if room.seats_of(account):
                 raise ApiError(409, "you already have a seat in this game")
             open_seats = [s.seat for s in room.seats if s.open and s.invited is None]
-            if not open_seats:
-                raise ApiError(409, "this game has no open seat left")
+            if not open_seats or not welcome(self.store, room, account):
+                raise ApiError(409, NO_SEAT)  # a friends-only game: as if full
             if wanted is not None and wanted not in open_seats:
                 raise ApiError(409, "that seat is not open")
             if kept_apart(self.store, account.id, accounts_in(room)):

@@ -218,7 +218,7 @@ async def _lobby(request: Request) -> Response:
     shown = None if limit is None else 0 if limit == "none" else int(limit)
     hub, reader = hub_of(request), account_of(request)
     hidden = frozenset() if reader is None else reading(hub.store.kept_apart, reader.id)
-    return JSONResponse({"games": hub.reads.lobby(kind, shown, hidden)})
+    return JSONResponse({"games": hub.reads.lobby(kind, shown, reader, hidden)})
 
 
 async def _cancel(request: Request) -> Response:
