@@ -28,6 +28,7 @@ from typing import TypeVar
 import psycopg
 from psycopg.rows import TupleRow
 
+from .friend_reads import SharedPresence
 from .rows import ActionRow, StoreConflict, StoreError
 from .sql import (
     ACCOUNT_TABLES,
@@ -37,12 +38,15 @@ from .sql import (
     CORRESPONDENCE_TABLES,
     DAILY_TABLES,
     FAIR_PLAY_TABLES,
+    FRIEND_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
     LOGIN_TABLES,
     MAIL_LIMIT_TABLES,
     MAIL_TABLES,
+    MODERATION_TABLES,
     POSTGRES,
+    PRESENCE_TABLES,
     RATING_RULES_TABLES,
     SESSION_TABLES,
     Sql,
@@ -90,6 +94,8 @@ MIGRATIONS: dict[int, str] = {
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
     12: ddl(LOGIN_TABLES, POSTGRES),
     13: ddl(COACH_TABLES, POSTGRES),
+    15: ddl(MODERATION_TABLES, POSTGRES),
+    16: ddl(FRIEND_TABLES, POSTGRES) + PRESENCE_TABLES,
     18: ddl(CORRESPONDENCE_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
@@ -176,7 +182,7 @@ class SharedSql(Sql):
         self.run("SELECT pg_advisory_xact_lock(?)", (_MAIL_LIMITS_LOCK,))
 
 
-class PgStore(SqlStore):
+class PgStore(SharedPresence, SqlStore):
     """All games in one PostgreSQL database; see ``sqlstore.SqlStore`` for the methods."""
 
     shared = True

@@ -70,6 +70,9 @@ function received(msg) {
     return;
   } else if (msg.type === "gone") { // withdrawn by its creator, or an invitation declined
     games = (games || []).filter((g) => g.id !== msg.id);
+  } else if (msg.type === "warning") { // a moderator's: moderation.js shows it
+    window.dispatchEvent(new CustomEvent("tabletop:warning"));
+    return;
   } else {
     return;
   }
