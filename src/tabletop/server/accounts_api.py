@@ -275,6 +275,8 @@ async def _my_data(request: Request) -> Response:
         **records,  # mails sent, confirmation mails, API tokens, sessions, daily attempts
         "ratings": profile["ratings"],
         "games": hub.reads.my_games(account, limit=100_000),
+        "chat": hub.store.chat_of(account.id),  # its own messages, in every game
+        "chat_muted": [a.name for a in hub.store.chat_mutes(account.id)],
     }
     filename = f"tabletop-{account.id}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -46,9 +46,21 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "mails_sent", "key, account_id, created")
             _copy_table(old, db, "server_secrets", "name, value")
             _copy_table(old, db, "blocks", "account_id, blocked, created")
+            _copy_chat(old, db)
     finally:
         old.close()
     return copied, skipped
+
+
+def _copy_chat(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
+    """Chat messages keep their ids (a report names one); the id sequence then
+    continues after the highest."""
+    _copy_table(old, db, "chat_messages", "id, game_id, account_id, channel, text, phrase, at")
+    _copy_table(old, db, "chat_mutes", "account_id, muted, at")
+    db.execute(
+        "SELECT setval(pg_get_serial_sequence('chat_messages', 'id'), "
+        "(SELECT COALESCE(max(id), 0) + 1 FROM chat_messages), false)"
+    )
 
 
 def _tables(old: sqlite3.Connection) -> set[str]:

@@ -30,6 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from .. import __version__ as VERSION
 from .openapi_accounts import ACCOUNT_OPERATIONS
+from .openapi_chat import CHAT_OPERATIONS
 from .openapi_games import GAME_OPERATIONS, OF_A_NEW_GAME
 from .openapi_schemas import (
     DAY,
@@ -50,7 +51,11 @@ from .openapi_schemas import (
 
 #: Every route's operation, ``(method, path)`` to it, grouped like the modules that serve
 #: them: those of games in ``openapi_games``, of accounts in ``openapi_accounts``
-OPERATIONS: dict[tuple[str, str], JSON] = {**GAME_OPERATIONS, **ACCOUNT_OPERATIONS}
+OPERATIONS: dict[tuple[str, str], JSON] = {
+    **GAME_OPERATIONS,
+    **ACCOUNT_OPERATIONS,
+    **CHAT_OPERATIONS,
+}
 
 #: The pages: one shell page for every address (the page's script draws it).
 PAGES = (

@@ -33,6 +33,7 @@ from .sql import (
     ACCOUNT_TABLES,
     ANALYSIS_TABLES,
     BOT_TABLES,
+    CHAT_TABLES,
     COACH_TABLES,
     DAILY_TABLES,
     FAIR_PLAY_TABLES,
@@ -89,6 +90,7 @@ MIGRATIONS: dict[int, str] = {
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
     12: ddl(LOGIN_TABLES, POSTGRES),
     13: ddl(COACH_TABLES, POSTGRES),
+    14: ddl(CHAT_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time

@@ -330,6 +330,31 @@ CREATE TABLE coach_notes (
 """
 
 
+#: chat in a game (chat.py): each message of its two channels (``players``: seen by its
+#: players only; ``spectators``: by anyone watching), a text or a quick phrase's id; and
+#: the accounts each account muted for itself (their messages are not sent to it)
+CHAT_TABLES = """
+CREATE TABLE chat_messages (
+    id {identity},
+    game_id TEXT NOT NULL REFERENCES games(id),
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    channel TEXT NOT NULL,
+    text TEXT,
+    phrase TEXT,
+    at TEXT NOT NULL
+);
+CREATE INDEX chat_messages_game ON chat_messages (game_id, channel, id);
+CREATE INDEX chat_messages_account ON chat_messages (account_id, id);
+CREATE TABLE chat_mutes (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    muted {big} NOT NULL REFERENCES accounts(id),
+    at TEXT NOT NULL,
+    PRIMARY KEY (account_id, muted)
+);
+CREATE INDEX chat_mutes_muted ON chat_mutes (muted);
+"""
+
+
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""
     return template.format_map(vars(dialect))
