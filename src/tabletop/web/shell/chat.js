@@ -5,7 +5,7 @@
 // link is never clickable. Muting and reporting a writer are beside each message.
 import { accountInfo } from "./account.js";
 import { api } from "./api.js";
-import { language, t } from "./i18n.js";
+import { language, t, tp } from "./i18n.js";
 import { toast } from "./toast.js";
 import { focusOn, h, trapFocus } from "./util.js";
 
@@ -19,7 +19,7 @@ export function phraseText(id) {
   switch (id) {
     case "hello": return t("Hello");
     case "good-luck": return t("Good luck");
-    case "thinking": return t("Thinking…");
+    case "thinking": return tp("chat phrase", "Thinking…"); // said of oneself
     case "well-played": return t("Well played");
     case "thanks": return t("Thanks");
     case "sorry": return t("Sorry");
@@ -209,7 +209,7 @@ function reportDialog(gameId, message, opener) {
       status.textContent = err.message;
     }
   };
-  const dialog = h("form", { class: "card report-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": title.id, "data-testid": "report-dialog", onsubmit: submit },
+  const dialog = h("div", { class: "card report-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": title.id, "data-testid": "report-dialog" }, h("form", { class: "report-form", onsubmit: submit },
     title,
     h("blockquote", { class: "report-quote" }, h("strong", {}, message.name), ": ", message.phrase ? phraseText(message.phrase) : message.text),
     h("fieldset", { class: "report-reasons" }, h("legend", {}, t("Why?")), choices),
@@ -217,7 +217,7 @@ function reportDialog(gameId, message, opener) {
     status,
     h("div", { class: "row" },
       h("button", { type: "submit", class: "btn primary", "data-testid": "report-send" }, t("Send report")),
-      h("button", { type: "button", class: "btn ghost", "data-testid": "report-cancel", onclick: close }, t("Cancel"))));
+      h("button", { type: "button", class: "btn ghost", "data-testid": "report-cancel", onclick: close }, t("Cancel")))));
   const overlay = h("div", { class: "overlay", onclick: (e) => { if (e.target === overlay) close(); } }, dialog);
   overlay.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
