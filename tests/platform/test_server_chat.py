@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,6 +24,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from account_support import PASSWORD, play_out, unique
+from pg_support import PgCluster
 from tabletop.server.accounts import COOKIE
 from tabletop.server.chat import MAX_TEXT
 from tabletop.server.chat_writes import PostChat
@@ -323,6 +325,31 @@ def test_the_record_and_the_data_export_carry_the_chat(server: ServerProcess) ->
     data = ann.get("/api/account/data").json()
     assert [(m["game"], m["text"]) for m in data["chat"]] == [(game_id, "between us")]
     assert data["chat_muted"] == []
+
+
+def test_a_message_reaches_the_sockets_another_process_holds(
+    pg_cluster: PgCluster, tmp_path: Path
+) -> None:
+    """Two processes on one PostgreSQL: a message stored through one reaches the game's
+    sockets on both, each once (the storing process also hears its own notice)."""
+    url = pg_cluster.database()
+    options = ("--trusted-proxy", "127.0.0.1")
+    a = ServerProcess(url, log=tmp_path / "a.log", options=options).start()
+    b = ServerProcess(url, log=tmp_path / "b.log", options=options).start()
+    try:
+        ann, ben = player(a, "Ann"), player(a, "Ben")
+        game_id = invited_game(ann, ben)
+        here, there = socket(a, game_id, ann), socket(b, game_id, ann)
+        assert history(here) == history(there) == []
+        for text in ("one", "two"):
+            assert say(ben, game_id, text).status_code == 201
+        for ws in (here, there):
+            assert [next_chat(ws)["text"] for _ in range(2)] == ["one", "two"]
+        here.close()
+        there.close()
+    finally:
+        a.stop()
+        b.stop()
 
 
 def test_a_channel_holds_at_most_its_cap() -> None:

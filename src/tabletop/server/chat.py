@@ -21,7 +21,9 @@ as one. Guests without an account cannot write at all.
 
 from __future__ import annotations
 
+import logging
 import unicodedata
+from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -30,9 +32,11 @@ from ..i18n import N_
 from .chat_reads import ChatRow
 from .errors import ApiError, reading
 from .jsontext import dumps
-from .room import Room
+from .room import Room, Rooms
 from .rows import Account, StoreError
 from .storage import GameStore
+
+log = logging.getLogger("tabletop.server")
 
 if TYPE_CHECKING:
     from .encoding import Subscriber
@@ -196,3 +200,41 @@ def tell_hidden(hub: Hub, reader: int, name: str) -> None:
         for sub in room.subscribers:
             if sub.account_id == reader:
                 sub.send_text(text)
+
+
+class ChatRelay:
+    """Sends each stored message once to this process's sockets of its game: the one a
+    request here stored at once, and one another process stored when its notice comes
+    (``pgstore.SharedSql.announce_chat``; this process hears its own notices too)."""
+
+    REMEMBERED = 10_000  # message ids sent here, to skip a second sending
+
+    def __init__(self, store: GameStore, rooms: Rooms) -> None:
+        self.store = store
+        self.rooms = rooms
+        self._sent: set[int] = set()
+        self._order: deque[int] = deque()
+
+    def posted(self, row: ChatRow) -> None:
+        """A message stored now: to the sockets of its game held here (once)."""
+        if row.id in self._sent:
+            return
+        self._sent.add(row.id)
+        self._order.append(row.id)
+        if len(self._order) > self.REMEMBERED:
+            self._sent.discard(self._order.popleft())
+        room = self.rooms.live.get(row.game_id)
+        if room is not None:
+            deliver(self.store, list(room.subscribers), row)
+
+    def notified(self, game_id: str, message_id: int) -> None:
+        """Another process stored a message: read it if this process holds the game."""
+        if game_id not in self.rooms.live or message_id in self._sent:
+            return
+        try:
+            row = self.store.chat_message(message_id)
+        except StoreError as err:  # the sockets read it on reconnecting
+            log.warning("reading chat message %s: %s", message_id, err)
+            return
+        if row is not None:
+            self.posted(row)

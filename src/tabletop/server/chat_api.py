@@ -15,7 +15,6 @@ from .chat import (
     MAX_PER_CHANNEL,
     PHRASES,
     check_message,
-    deliver,
     message_json,
     readable,
     refusal,
@@ -68,8 +67,7 @@ async def _post(request: Request) -> Response:
     if stored is None:
         raise ApiError(409, "this game's chat is full ({n} messages)", n=MAX_PER_CHANNEL)
     row = ChatRow(stored[0], room.id, account.id, account.name, channel, text, phrase, stored[1])
-    live = hub.rooms.live.get(room.id, room)
-    deliver(hub.store, list(live.subscribers), row)
+    hub.chat.posted(row)
     return JSONResponse({"message": message_json(row)}, status_code=201)
 
 

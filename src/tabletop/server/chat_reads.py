@@ -54,6 +54,17 @@ class ChatReads(SqlReader):
         )
         return [_chat_row(row) for row in reversed(rows)]
 
+    def chat_message(self, message_id: int) -> ChatRow | None:
+        """One message by its id (another process stored it: ``chat.ChatRelay``)."""
+        row = self._read(
+            lambda sql: sql.row(
+                f"SELECT {_COLUMNS} FROM chat_messages c JOIN accounts a ON a.id = c.account_id "
+                "WHERE c.id = ?",
+                (message_id,),
+            )
+        )
+        return None if row is None else _chat_row(row)
+
     def chat_of(self, account_id: int) -> list[dict[str, Any]]:
         """An account's own messages, for its data export, oldest first."""
         rows = self._read(

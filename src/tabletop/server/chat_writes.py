@@ -35,6 +35,7 @@ class PostChat(Write[tuple[int, str] | None]):
             "VALUES (?, ?, ?, ?, ?, ?)",
             (self.game_id, self.account_id, self.channel, self.text, self.phrase, at),
         )
+        sql.announce_chat(self.game_id, new_id)  # other processes' sockets get it too
         return new_id, at
 
 

@@ -448,6 +448,10 @@ class Sql:
         """Tell other processes some of the account's sessions or API tokens ended: none
         share a SQLite store."""
 
+    def announce_chat(self, game_id: str, message_id: int) -> None:
+        """Tell other processes a chat message was stored (chat.py): none share a SQLite
+        store."""
+
     def lock_ratings(self) -> None:
         """Keep two rated ends from reading one player's old rating at once. Nothing to
         do here: a SQLite writer holds the whole database (``BEGIN IMMEDIATE``)."""
