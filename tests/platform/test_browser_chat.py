@@ -1,9 +1,10 @@
 """Chat in a game in a real browser (issue 46): Ann (English, desktop) and Ben (German,
 phone) chat in their game from two browser contexts while Cy (Dutch, phone) watches and
 chats with the spectators apart; a quick phrase Ann sends reads in German on Ben's
-page; hostile text stays inert text; Ann mutes Ben and his messages leave her page at
-once; Ben reports one of Ann's messages. axe-core checks the pages with the chat in the
-three languages (en-desktop, de-phone with the report dialog open, nl-phone).
+page (and his screen reader hears it); hostile text stays inert text; Ann mutes Ben
+and his messages leave her page at once; Ben reports one of Ann's messages. axe-core
+checks the pages with the chat in the three languages (en-desktop, de-phone with the
+report dialog open, nl-phone).
 
 ``POST /api/reports`` belongs to the moderation work, which is built apart: this test
 intercepts that one request (Playwright's ``page.route``) and checks what the dialog
@@ -22,7 +23,15 @@ import pytest
 
 from novaluna.test_browser_axe import check_axe
 
-from browser_support import SIZES, checked_page, register_on_page, running_server, shot
+from browser_support import (
+    SIZES,
+    checked_page,
+    heard,
+    record_announcements,
+    register_on_page,
+    running_server,
+    shot,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 HOSTILE = '<img src=x onerror="alert(1)"> see https://evil.example/x'
@@ -66,6 +75,7 @@ def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
         checked_page(browser, **SIZES["phone"]) as cy,
     ):
         in_language(ben, "de")
+        record_announcements(ben)
         in_language(cy, "nl")
         ann_api = register_on_page(ann, server, "Ann")
         ben_api = register_on_page(ben, server, "Ben")
@@ -87,6 +97,7 @@ def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
         assert said.locator("a, img").count() == 0
         ann.get_by_test_id("chat-phrase-well-played").click()
         wait_for_message(ben, "Gut gespielt")  # Ben's page is German
+        assert heard(ben, "Gut gespielt") == "Ann: Gut gespielt"  # for a screen reader
         wait_for_message(ann, "Well played")
 
         cy.get_by_test_id("chat-input").fill("Mooi spel!")

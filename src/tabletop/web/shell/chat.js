@@ -4,6 +4,7 @@
 // are written over HTTP. Every text is put in with textContent: HTML stays text and a
 // link is never clickable. Muting and reporting a writer are beside each message.
 import { accountInfo } from "./account.js";
+import { announce } from "./announce.js";
 import { api } from "./api.js";
 import { language, t, tp } from "./i18n.js";
 import { toast } from "./toast.js";
@@ -87,9 +88,22 @@ export class ChatPanel {
     } else if (msg.history) {
       this.messages = [...(msg.messages || [])];
     } else {
-      for (const m of msg.messages || []) this.add(m);
+      for (const m of msg.messages || []) {
+        const fresh = !this.messages.some((known) => known.id === m.id);
+        this.add(m);
+        // a screen reader hears others' new messages it would see (the list is no live region)
+        if (fresh && m.name !== this.me && this.visible(m)) announce(t("{name}: {text}", { name: m.name, text: this.textOf(m) }));
+      }
     }
     this.drawList();
+  }
+
+  textOf(m) {
+    return m.phrase ? phraseText(m.phrase) : m.text;
+  }
+
+  visible(m) {
+    return m.channel === "players" || !this.playing || this.showSpectators;
   }
 
   add(message) {
@@ -152,7 +166,7 @@ export class ChatPanel {
   }
 
   shown() {
-    return this.messages.filter((m) => m.channel === "players" || !this.playing || this.showSpectators);
+    return this.messages.filter((m) => this.visible(m));
   }
 
   drawList() {
@@ -168,7 +182,7 @@ export class ChatPanel {
     const mine = this.me !== null && m.name === this.me;
     const when = new Date(m.at);
     const time = Number.isNaN(when.getTime()) ? "" : new Intl.DateTimeFormat(language(), { timeStyle: "short" }).format(when);
-    const text = m.phrase ? phraseText(m.phrase) : m.text;
+    const text = this.textOf(m);
     const actions = mine || this.me === null ? null : h("span", { class: "chat-actions" },
       h("button", { type: "button", class: "btn small ghost", "data-testid": "chat-mute", "aria-label": t("Mute {name}", { name: m.name }), onclick: () => this.mute(m.name) }, t("Mute")),
       h("button", { type: "button", class: "btn small ghost", "data-testid": "chat-report", "aria-label": t("Report this message of {name}", { name: m.name }), onclick: (e) => reportDialog(this.gameId, m, e.currentTarget) }, t("Report")));
