@@ -279,10 +279,14 @@ def test_a_blocked_account_is_not_heard(server: ServerProcess) -> None:
     ann, ben = player(server, "Ann"), player(server, "Ben")
     game_id = invited_game(ann, ben)
     assert say(ben, game_id, "hello").status_code == 201
-    assert ann.post("/api/account/blocks", json={"name": name_of(ben)}).status_code == 200
-    assert texts(ann, game_id) == []
     ws = socket(server, game_id, ann)
-    assert history(ws) == []
+    assert [m["text"] for m in history(ws)] == ["hello"]
+    assert ann.post("/api/account/blocks", json={"name": name_of(ben)}).status_code == 200
+    hidden = receive(ws, lambda m: m["type"] in ("chat", "chat_hidden"))
+    assert hidden == {"type": "chat_hidden", "names": [name_of(ben)]}  # gone from her page
+    assert texts(ann, game_id) == []
+    assert history(again := socket(server, game_id, ann)) == []
+    again.close()
     assert say(ben, game_id, "hello?").status_code == 201
     assert say(ann, game_id, "bye").status_code == 201
     assert next_chat(ws)["text"] == "bye"
