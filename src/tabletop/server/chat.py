@@ -167,9 +167,11 @@ def visible(
 
 
 def send_history(store: GameStore, room: Room, sub: Subscriber) -> None:
-    """A socket that (re)connects gets the messages it may read, replacing any it had."""
+    """A socket that (re)connects gets the messages it may read, replacing any it had;
+    nothing while there are none (a game nobody chats in sends what it always sent)."""
     messages = visible(store, room, sub.seats, sub.account_id)
-    sub.send({"type": "chat", "history": True, "messages": messages})
+    if messages:
+        sub.send({"type": "chat", "history": True, "messages": messages})
 
 
 def deliver(store: GameStore, subscribers: Iterable[Subscriber], row: ChatRow) -> None:

@@ -56,7 +56,7 @@ CHAT_OPERATIONS: dict[tuple[str, str], JSON] = {
             messages=arr(MESSAGE),
         ),
         description="Without the messages of accounts you muted or blocked. Live, the game's "
-        'socket sends {"type": "chat", "messages": [...]} ("history": true on connecting). '
+        'socket sends {"type": "chat", "messages": [...]} ("history": true on connecting, when there are any). '
         "docs/web.md, 'Chat'.",
     ),
     ("POST", A_GAME_CHAT): op(
