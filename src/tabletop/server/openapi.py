@@ -82,7 +82,9 @@ WEBSOCKETS: dict[str, JSON] = {
         "description": 'Send {"type": "hello", "tokens": [seat tokens]} first; then '
         '{"type": "act"|"undo"|"hint", "ply", "action"?, "index"?, "seat"?, "id"?}. '
         'The server sends {"type": "state", ...}, {"type": "presence", ...}, '
-        '{"type": "ack"|"error"|"hint", "id", ...}. A refused hello or a session that '
+        '{"type": "ack"|"error"|"hint", "id", ...}, and the chat: {"type": "chat", '
+        '"messages", "history"?} and {"type": "chat_hidden", "names"} (docs/web.md, '
+        "'Chat'). A refused hello or a session that "
         "ended: an error message, then close code 4000 + status (4401, 4403, 4410 "
         "withdrawn); 1001 when the server stops. docs/web.md, 'WebSocket'.",
     },
