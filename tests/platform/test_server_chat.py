@@ -27,7 +27,9 @@ from account_support import PASSWORD, play_out, unique
 from pg_support import PgCluster
 from tabletop.server.accounts import COOKIE
 from tabletop.server.chat import MAX_TEXT
-from tabletop.server.chat_writes import PostChat
+from tabletop.server.chat_writes import MuteChat, PostChat
+from tabletop.server.dbcopy import copy_sqlite
+from tabletop.server.pgstore import PgStore
 from tabletop.server.rows import Seat
 from tabletop.server.store import Store
 from tabletop.server.writes import CreateAccount, CreateGame
@@ -353,6 +355,28 @@ def test_a_message_reaches_the_sockets_another_process_holds(
     finally:
         a.stop()
         b.stop()
+
+
+def test_copying_a_sqlite_database_to_postgresql_keeps_the_chat(
+    pg_cluster: PgCluster, tmp_path: Path
+) -> None:
+    old = Store(tmp_path / "old.sqlite3")
+    ann = old.write(CreateAccount("Ann", "ann", "hash"))
+    ben = old.write(CreateAccount("Ben", "ben", "hash"))
+    old.write(CreateGame("g", "nmbr9", {}, 7, [Seat(0, "Ann", "human", None, None, ann)]))
+    old.write(PostChat("g", ann, "players", "kept", None, cap=10))
+    old.write(MuteChat(ann, ben))
+    old.close()
+    url = pg_cluster.database()
+    copy_sqlite(str(tmp_path / "old.sqlite3"), url)
+    new = PgStore(url)
+    try:
+        assert [(r.name, r.text) for r in new.chat_messages("g", ["players"])] == [("Ann", "kept")]
+        assert new.muted_or_blocked(ann) == {ben}
+        later = new.write(PostChat("g", ann, "players", "next", None, cap=10))
+        assert later is not None and later[0] == 2  # the ids go on after the copied ones
+    finally:
+        new.close()
 
 
 def test_a_channel_holds_at_most_its_cap() -> None:
