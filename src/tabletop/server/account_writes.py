@@ -140,6 +140,7 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
         sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
         sql.run("DELETE FROM blocks WHERE account_id = ? OR blocked = ?", account * 2)
+        sql.run("DELETE FROM follows WHERE account_id = ? OR follows = ?", account * 2)
         sql.run("DELETE FROM invitations_sent WHERE inviter = ? OR invitee = ?", account * 2)
         # its chat goes with it (chat.py): its messages, and the mutes it made or got
         sql.run("DELETE FROM chat_messages WHERE account_id = ?", account)

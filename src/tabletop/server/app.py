@@ -71,6 +71,7 @@ from . import (
     clock_api,
     coach_api,
     daily_api,
+    friends_api,
     games_api,
     invitations_api,
     mail_api,
@@ -159,6 +160,7 @@ def create_app(
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))
+            chores.append(asyncio.create_task(hub.online.renew_now_and_then()))
         yield
         for chore in chores:
             chore.cancel()
@@ -173,6 +175,7 @@ def create_app(
         *games_api.ROUTES,
         *invitations_api.ROUTES,
         *chat_api.ROUTES,
+        *friends_api.ROUTES,
         *bot_api.ROUTES,
         *analysis_api.ROUTES,
         *coach_api.ROUTES,

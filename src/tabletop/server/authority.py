@@ -40,6 +40,7 @@ from .acting import (
     undoing_seat,
 )
 from .errors import ApiError, Stale, reading
+from .friends import NO_SEAT, welcome
 from .rated import (
     rated_end,
     rated_timeout,
@@ -139,8 +140,8 @@ class Authority:
             if room.seats_of(account):
                 raise ApiError(409, "you already have a seat in this game")
             open_seats = [s.seat for s in room.seats if s.open and s.invited is None]
-            if not open_seats:
-                raise ApiError(409, "this game has no open seat left")
+            if not open_seats or not welcome(self.store, room, account):
+                raise ApiError(409, NO_SEAT)  # a friends-only game: as if full
             if wanted is not None and wanted not in open_seats:
                 raise ApiError(409, "that seat is not open")
             seat = open_seats[0] if wanted is None else wanted

@@ -47,6 +47,7 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "server_secrets", "name, value")
             _copy_table(old, db, "blocks", "account_id, blocked, created")
             _copy_chat(old, db)
+            _copy_table(old, db, "follows", "account_id, follows, at")
     finally:
         old.close()
     return copied, skipped

@@ -218,7 +218,8 @@ async def _lobby(request: Request) -> Response:
     if limit is not None and limit != "none" and not digits:
         raise ApiError(400, "'time_limit' is a number of seconds, or none")
     shown = None if limit is None else 0 if limit == "none" else int(limit)
-    return JSONResponse({"games": hub_of(request).reads.lobby(kind, shown)})
+    reader = account_of(request)
+    return JSONResponse({"games": hub_of(request).reads.lobby(kind, shown, reader)})
 
 
 async def _cancel(request: Request) -> Response:

@@ -72,6 +72,7 @@ PAGES = (
     "/u/{name}",
     "/mail/verify",
     "/mail/unsubscribe",
+    "/friends",
 )
 
 #: The WebSockets (``x-websockets``): OpenAPI describes none.

@@ -56,8 +56,8 @@ CHAT_OPERATIONS: dict[tuple[str, str], JSON] = {
             messages=arr(MESSAGE),
         ),
         description="Without the messages of accounts you muted or blocked. Live, the game's "
-        'socket sends {"type": "chat", "messages": [...]} ("history": true on connecting, when there are any). '
-        "docs/web.md, 'Chat'.",
+        'socket sends {"type": "chat", "messages": [...]} ("history": true on connecting, '
+        "when there are any). docs/web.md, 'Chat'.",
     ),
     ("POST", A_GAME_CHAT): op(
         "Write in the game's chat (signed in; the players' channel: its players only)",

@@ -354,6 +354,31 @@ CREATE TABLE chat_mutes (
 CREATE INDEX chat_mutes_muted ON chat_mutes (muted);
 """
 
+#: friends (issue 46): whom each account follows (``friends.py``; at most
+#: ``friends.MOST_FOLLOWED`` each)
+FRIEND_TABLES = """
+CREATE TABLE follows (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    follows {big} NOT NULL REFERENCES accounts(id),
+    at TEXT NOT NULL,
+    PRIMARY KEY (account_id, follows)
+);
+CREATE INDEX follows_followed ON follows (follows);
+"""
+
+#: a shared database only (with FRIEND_TABLES): which accounts have a game or account
+#: socket open in which server process (``owner``, as in ``leases``), until ``expires``
+#: unless the process renews it (``friends.OnlineBoard``): a killed process's rows run out
+PRESENCE_TABLES = """
+CREATE TABLE presence (
+    owner TEXT NOT NULL,
+    account_id BIGINT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (account_id, owner)
+);
+CREATE INDEX presence_owner ON presence (owner);
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""

@@ -20,6 +20,7 @@ from typing import Any, TypeVar, cast
 from ..core.match import TAKE_BACK
 from .account_reads import AccountReads
 from .chat_reads import ChatReads
+from .friend_reads import FriendReads
 from .rating_reads import RatingReads
 from .ratings import RatedEnd
 from .rows import (
@@ -38,7 +39,7 @@ from .writes import AppendAction, CreateGame, Truncate, Write
 T = TypeVar("T")
 
 
-class SqlStore(AccountReads, RatingReads, ChatReads):
+class SqlStore(AccountReads, RatingReads, ChatReads, FriendReads):
     """All games in one database; a subclass says how to reach it."""
 
     path: str

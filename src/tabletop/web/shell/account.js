@@ -3,6 +3,7 @@
 import { api, gameTypes } from "./api.js";
 import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn, withNodes } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
+import { followButton } from "./friends.js";
 import { toast } from "./toast.js";
 import { botBadge, copyText, h, withBotBadge } from "./util.js";
 
@@ -39,6 +40,7 @@ export function drawNav(info) {
   nav.append(
     link("/lobby", t("Open games"), "nav-open-games"),
     link("/leaderboard", t("Ratings"), "nav-ratings"),
+    ...(info.account ? [link("/friends", t("Friends"), "nav-friends")] : []),
     info.account
       ? link("/me", waiting ? t("{name} ({n} to play)", { name: info.account.name, n: waiting }) : info.account.name, "nav-me")
       : link("/me", t("Sign in"), "nav-sign-in"));
@@ -686,6 +688,7 @@ function openGameItem(game, account, types, navigate) {
       h("small", { class: "muted" }, [
         optionText(types.find((x) => x.name === game.type), game.options),
         timeText(game.time_limit, game.on_timeout),
+        game.friends_only ? t("friends only") : null,
         game.rated ? t("rated: no hints, no undo") : game.unrated === "seed" ? t("unrated: the creator chose the seed")
           : game.unrated === "casual" ? t("unrated: hints and undo allowed") : t("unrated: not every seat is an account's"),
       ].filter(Boolean).join(" — "))),
@@ -854,6 +857,7 @@ export async function showProfile(root, name) {
   root.append(
     h("section", { class: "card", "data-testid": "profile" },
       h("h1", {}, ...withBotBadge(profile.name, profile.bot)),
+      await followButton(profile.name),
       profile.bot ? h("p", { class: "muted", "data-testid": "profile-bot-note" }, t("A bot account: a program that plays through the bot API. Its ratings are listed with the other bot accounts.")) : null,
       h("h2", {}, t("Ratings")), h("ul", {}, ...ratings),
       h("h2", {}, t("Finished games"))),
