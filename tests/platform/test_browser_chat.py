@@ -27,6 +27,7 @@ from browser_support import (
     SIZES,
     checked_page,
     heard,
+    no_horizontal_overflow,
     record_announcements,
     register_on_page,
     running_server,
@@ -99,6 +100,7 @@ def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
         wait_for_message(ben, "Gut gespielt")  # Ben's page is German
         assert heard(ben, "Gut gespielt") == "Ann: Gut gespielt"  # for a screen reader
         wait_for_message(ann, "Well played")
+        assert no_horizontal_overflow(ben)  # a long link-like text wraps on the phone
 
         cy.get_by_test_id("chat-input").fill("Mooi spel!")
         cy.get_by_test_id("chat-input").press("Enter")
