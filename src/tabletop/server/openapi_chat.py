@@ -9,8 +9,8 @@ from .openapi_schemas import (
     GAMES,
     JSON,
     ON_THE_PAGE,
-    SEAT,
     SEAT_OR_NOT,
+    SIGNED_IN,
     arr,
     integer,
     nullable,
@@ -62,7 +62,7 @@ CHAT_OPERATIONS: dict[tuple[str, str], JSON] = {
     ("POST", A_GAME_CHAT): op(
         "Write in the game's chat (signed in; the players' channel: its players only)",
         GAMES,
-        SEAT,
+        SIGNED_IN,
         body=POSTED,
         ok=obj(("message",), message=MESSAGE),
         status="201",
