@@ -226,7 +226,7 @@ def test_a_mute_is_stored_until_its_time_and_logged(
     assert muted.status_code == 200, muted.text
     until = muted.json()["muted_until"]
     row = server.query_one(
-        "SELECT m.until FROM chat_mutes m JOIN accounts a ON a.id = m.account_id WHERE a.name = ?",
+        "SELECT m.until FROM chat_bans m JOIN accounts a ON a.id = m.account_id WHERE a.name = ?",
         name_of(ben),
     )
     assert row is not None and abs(row[0] - until) < 1e-3

@@ -145,6 +145,9 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM follows WHERE account_id = ? OR follows = ?", account * 2)
         forget_moderation(sql, self.account_id)
         sql.run("DELETE FROM invitations_sent WHERE inviter = ? OR invitee = ?", account * 2)
+        # its chat goes with it (chat.py): its messages, and the mutes it made or got
+        sql.run("DELETE FROM chat_messages WHERE account_id = ?", account)
+        sql.run("DELETE FROM chat_mutes WHERE account_id = ? OR muted = ?", account * 2)
         sql.run("DELETE FROM accounts WHERE id = ?", account)
 
 

@@ -278,6 +278,8 @@ async def _my_data(request: Request) -> Response:
         **hub.store.moderation_records(account.id),  # warnings given, reports filed
         "ratings": profile["ratings"],
         "games": hub.reads.my_games(account, limit=100_000),
+        "chat": hub.store.chat_of(account.id),  # its own messages, in every game
+        "chat_muted": [a.name for a in hub.store.chat_mutes(account.id)],
     }
     filename = f"tabletop-{account.id}.json"
     return JSONResponse(data, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -156,6 +156,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         ("messages", "WebSocket messages per connection", rates.messages_per_minute),
         ("logins", "registrations and logins per address", rates.logins_per_minute),
         ("replays", "replays worked out (not cached) per address", rates.replays_per_minute),
+        ("chats", "chat messages per account", rates.chats_per_minute),
+        ("chat-addresses", "chat messages per address", rates.chat_addresses_per_minute),
     ]:
         parser.add_argument(
             f"--rate-{name}",

@@ -46,16 +46,28 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "mails_sent", "key, account_id, created")
             _copy_table(old, db, "server_secrets", "name, value")
             _copy_table(old, db, "blocks", "account_id, blocked, created")
+            _copy_chat(old, db)
             _copy_table(old, db, "follows", "account_id, follows, at")
             # moderation: the roles and what holds on accounts (reports and the log stay)
             _copy_table(old, db, "moderators", "account_id, created")
             _copy_table(old, db, "closed_accounts", "account_id, at")
-            _copy_table(old, db, "chat_mutes", "account_id, until")
+            _copy_table(old, db, "chat_bans", "account_id, until")
             flags = ("push", "mail")
             _copy_table(old, db, "reminder_settings", "account_id, push, mail, updated", flags)
     finally:
         old.close()
     return copied, skipped
+
+
+def _copy_chat(old: sqlite3.Connection, db: psycopg.Connection[TupleRow]) -> None:
+    """Chat messages keep their ids (a report names one); the id sequence then
+    continues after the highest."""
+    _copy_table(old, db, "chat_messages", "id, game_id, account_id, channel, text, phrase, at")
+    _copy_table(old, db, "chat_mutes", "account_id, muted, at")
+    db.execute(
+        "SELECT setval(pg_get_serial_sequence('chat_messages', 'id'), "
+        "(SELECT COALESCE(max(id), 0) + 1 FROM chat_messages), false)"
+    )
 
 
 def _tables(old: sqlite3.Connection) -> set[str]:

@@ -89,6 +89,7 @@ class Subscriber:
     choices_known: ChoicesKey | None = None
     read_only: bool = False  # opened with an API token that may only read
     ending: ApiError | None = None  # why it closes: its session or token ended (``end``)
+    account_id: int | None = None  # the signed-in reader: whose chat it hides (chat.py)
 
     def send(self, message: JSON) -> None:
         """Queue an answer (ack, error, hint) for this client."""

@@ -11,6 +11,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import RecordError, web_games
+from .chat_api import chat_of_record
 from .correspondence import check_pool
 from .errors import ApiError, reading
 from .jsontext import JSONResponse, dumps_bytes
@@ -132,6 +133,7 @@ async def _finished_room(request: Request) -> Room:
 async def _record(request: Request) -> Response:
     room = await _finished_room(request)
     record = room.match.record([s.name for s in room.seats])
+    record["chat"] = chat_of_record(request, room)  # what the caller may read of it
     name = f"{room.type.name}-{room.id}.json"
     return JSONResponse(record, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

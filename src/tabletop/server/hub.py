@@ -29,6 +29,7 @@ from .accounts import Passwords, legacy_name_key, name_key
 from .analyses import Analyst
 from .authority import Authority
 from .botpool import BotPool
+from .chat import ChatRelay
 from .clock import CLOCK
 from .coaching import Coach, check_coach
 from .crowds import CrowdLimits, Presence, Sockets
@@ -100,6 +101,7 @@ class Hub:
         self.encoder = Encoder(store)
         self.reads = ReadModels(store, self.rooms, self.open_seat_seconds)
         self.accounts = AccountEvents(self.reads)
+        self.chat = ChatRelay(store, self.rooms)  # chat messages to this process's sockets
         self.presence = Presence(self.rooms, crowd.presence_interval)
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
@@ -139,6 +141,7 @@ class Hub:
             self.accounts.watching,
             self.follow_new,
             self.sessions.check_account,
+            chat_posted=self.chat.notified,
         )
         self.notifier = Notifier(
             store, self._write, self.authority.fresh, self.reads.my_games, mail

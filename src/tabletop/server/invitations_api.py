@@ -9,6 +9,7 @@ from starlette.routing import BaseRoute, Route
 
 from . import accounts
 from .accounts import AccountError
+from .chat import tell_hidden
 from .errors import ApiError
 from .jsontext import JSONResponse
 from .request import hub_of, json_body, json_object, signed_in
@@ -47,6 +48,7 @@ async def _block(request: Request) -> Response:
         raise ApiError(400, "you cannot block yourself")
     hub = hub_of(request)
     await hub.write(Block(account.id, other.id))
+    tell_hidden(hub, account.id, other.name)  # its chat leaves this account's pages at once
     declined = await hub.authority.decline_all(account, creator=other.id)
     await hub.authority.decline_all(other, creator=account.id)  # not this account's to list
     return JSONResponse({"blocked": _blocked(request, account), "declined": declined})

@@ -86,7 +86,7 @@ def _settings(args: argparse.Namespace, db: str) -> dict[str, Any]:
         "rate_limits": [
             *(args.rate_creates, args.rate_actions, args.rate_hints),
             *(args.rate_messages, args.rate_logins, args.rate_login_failures),
-            args.rate_replays,
+            *(args.rate_replays, args.rate_chats, args.rate_chat_addresses),
         ],
         "open_seat_days": args.open_seat_days,
         "crowd": [

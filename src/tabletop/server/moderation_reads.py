@@ -113,7 +113,7 @@ class ModerationReads(SqlReader):
         """Until when (``CLOCK`` seconds) a moderator muted the account's chat; ``None``
         if never (a time already past means it may chat again)."""
         row = self._read(
-            lambda sql: sql.row("SELECT until FROM chat_mutes WHERE account_id = ?", (account_id,))
+            lambda sql: sql.row("SELECT until FROM chat_bans WHERE account_id = ?", (account_id,))
         )
         return None if row is None else float(row[0])
 

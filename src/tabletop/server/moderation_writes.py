@@ -135,7 +135,7 @@ class MuteChat(Write[None]):
 
     def run(self, sql: Sql) -> None:
         sql.run(
-            "INSERT INTO chat_mutes (account_id, until) VALUES (?, ?) "
+            "INSERT INTO chat_bans (account_id, until) VALUES (?, ?) "
             "ON CONFLICT (account_id) DO UPDATE SET until = excluded.until",
             (self.logged.account_id, self.until),
         )
@@ -186,6 +186,6 @@ def forget_moderation(sql: Sql, account_id: int) -> None:
     account = (account_id,)
     sql.run("DELETE FROM moderators WHERE account_id = ?", account)
     sql.run("DELETE FROM warnings WHERE account_id = ?", account)
-    sql.run("DELETE FROM chat_mutes WHERE account_id = ?", account)
+    sql.run("DELETE FROM chat_bans WHERE account_id = ?", account)
     sql.run("DELETE FROM closed_accounts WHERE account_id = ?", account)
     sql.run("UPDATE reports SET reporter = NULL WHERE reporter = ?", account)

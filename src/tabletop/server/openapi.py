@@ -30,6 +30,7 @@ from starlette.routing import BaseRoute, Route
 
 from .. import __version__ as VERSION
 from .openapi_accounts import ACCOUNT_OPERATIONS
+from .openapi_chat import CHAT_OPERATIONS
 from .openapi_games import GAME_OPERATIONS, OF_A_NEW_GAME
 from .openapi_moderation import MODERATION_OPERATIONS
 from .openapi_schemas import (
@@ -55,6 +56,7 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
     **GAME_OPERATIONS,
     **ACCOUNT_OPERATIONS,
     **MODERATION_OPERATIONS,
+    **CHAT_OPERATIONS,
 }
 
 #: The pages: one shell page for every address (the page's script draws it).
@@ -84,7 +86,9 @@ WEBSOCKETS: dict[str, JSON] = {
         "description": 'Send {"type": "hello", "tokens": [seat tokens]} first; then '
         '{"type": "act"|"undo"|"hint", "ply", "action"?, "index"?, "seat"?, "id"?}. '
         'The server sends {"type": "state", ...}, {"type": "presence", ...}, '
-        '{"type": "ack"|"error"|"hint", "id", ...}. A refused hello or a session that '
+        '{"type": "ack"|"error"|"hint", "id", ...}, and the chat: {"type": "chat", '
+        '"messages", "history"?} and {"type": "chat_hidden", "names"} (docs/web.md, '
+        "'Chat'). A refused hello or a session that "
         "ended: an error message, then close code 4000 + status (4401, 4403, 4410 "
         "withdrawn); 1001 when the server stops. docs/web.md, 'WebSocket'.",
     },

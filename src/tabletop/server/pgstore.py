@@ -34,6 +34,7 @@ from .sql import (
     ACCOUNT_TABLES,
     ANALYSIS_TABLES,
     BOT_TABLES,
+    CHAT_TABLES,
     COACH_TABLES,
     CORRESPONDENCE_TABLES,
     DAILY_TABLES,
@@ -57,6 +58,7 @@ from .sqlstore import SqlStore, action_row
 T = TypeVar("T")
 CHANNEL = "tabletop"
 #: a notice's first word when an account's sessions or tokens ended (no game id: too short)
+CHAT_NOTICE = "chat"  # a notice's first word: a chat message was stored (chat.py)
 SESSIONS_NOTICE = "sessions"
 CONNECT_TIMEOUT = 3  # seconds: a database that is down answers 503 quickly
 
@@ -94,6 +96,7 @@ MIGRATIONS: dict[int, str] = {
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
     12: ddl(LOGIN_TABLES, POSTGRES),
     13: ddl(COACH_TABLES, POSTGRES),
+    14: ddl(CHAT_TABLES, POSTGRES),
     15: ddl(MODERATION_TABLES, POSTGRES),
     16: ddl(FRIEND_TABLES, POSTGRES) + PRESENCE_TABLES,
     18: ddl(CORRESPONDENCE_TABLES, POSTGRES),
@@ -169,6 +172,12 @@ class SharedSql(Sql):
         tokens ended, so the processes with its channels open look them up again
         (``sync.Follower``). Sent when the transaction commits."""
         self.run("SELECT pg_notify(?, ?)", (CHANNEL, f"{SESSIONS_NOTICE} {account_id}"))
+
+    def announce_chat(self, game_id: str, message_id: int) -> None:
+        """``NOTIFY`` ``'chat <game> <message id>'``: the processes holding the game send
+        the message to their sockets (``chat.ChatRelay``). Sent when the transaction
+        commits."""
+        self.run("SELECT pg_notify(?, ?)", (CHANNEL, f"{CHAT_NOTICE} {game_id} {message_id}"))
 
     def lock_ratings(self) -> None:
         """Games ending at once in two processes would otherwise both read a player's

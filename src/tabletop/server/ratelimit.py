@@ -34,6 +34,8 @@ class RateLimits:
     logins_per_minute: float = 10  # registrations and logins, per address
     login_failures_per_hour: float = 10  # failed sign-ins per account in the long run (throttle)
     replays_per_minute: float = 30  # replays worked out (not cached), per address
+    chats_per_minute: float = 10  # chat messages, per account (chat.py)
+    chat_addresses_per_minute: float = 30  # chat messages, per address
 
     def limiters(self) -> dict[str, RateLimit]:
         def limit(what: str, per_minute: float, least: float, share: float) -> RateLimit:
@@ -75,6 +77,18 @@ class RateLimits:
                 self.replays_per_minute,
                 5,
                 1 / 3,
+            ),
+            "chat": limit(
+                N_("too many chat messages at once; wait {seconds} s and try again"),
+                self.chats_per_minute,
+                3,
+                1 / 2,
+            ),
+            "chat_address": limit(
+                N_("too many chat messages from your address; wait {seconds} s and try again"),
+                self.chat_addresses_per_minute,
+                5,
+                1 / 2,
             ),
         }
 

@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..i18n import N_
+from .chat import send_history
 from .crowds import Slot
 from .encoding import Subscriber
 from .errors import ApiError, reading
@@ -82,6 +83,7 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
     except WebSocketDisconnect:
         return
     sub = Subscriber(seats, read_only=account is not None and account.read_only)
+    sub.account_id = None if account is None else account.id
     try:
         hold(hub, room, tokens, account, credential_of(ws), sub)
     except ApiError as err:  # the database is down
@@ -90,6 +92,10 @@ async def _serve(ws: WebSocket, hub: Hub, slot: Slot) -> None:
         return
     room.watch(sub)
     hub.encoder.send_states(room, [sub])  # the newcomer's state; the others, who is here
+    try:
+        send_history(hub.store, room, sub)  # the chat it may read, after its state
+    except ApiError as err:  # the database is down: the game goes on without it
+        sub.send({"type": "error", "status": err.status, **socket_error(err)})
     hub.presence.changed(room.id)
     writer = asyncio.create_task(_writer(ws, sub))
     try:

@@ -376,7 +376,7 @@ CREATE TABLE warnings (
     acknowledged TEXT
 );
 CREATE INDEX warnings_account ON warnings (account_id);
-CREATE TABLE chat_mutes (
+CREATE TABLE chat_bans (
     account_id {big} PRIMARY KEY,
     until {real} NOT NULL
 );
@@ -386,6 +386,30 @@ CREATE TABLE closed_accounts (
 );
 """
 
+
+#: chat in a game (chat.py): each message of its two channels (``players``: seen by its
+#: players only; ``spectators``: by anyone watching), a text or a quick phrase's id; and
+#: the accounts each account muted for itself (their messages are not sent to it)
+CHAT_TABLES = """
+CREATE TABLE chat_messages (
+    id {identity},
+    game_id TEXT NOT NULL REFERENCES games(id),
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    channel TEXT NOT NULL,
+    text TEXT,
+    phrase TEXT,
+    at TEXT NOT NULL
+);
+CREATE INDEX chat_messages_game ON chat_messages (game_id, channel, id);
+CREATE INDEX chat_messages_account ON chat_messages (account_id, id);
+CREATE TABLE chat_mutes (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    muted {big} NOT NULL REFERENCES accounts(id),
+    at TEXT NOT NULL,
+    PRIMARY KEY (account_id, muted)
+);
+CREATE INDEX chat_mutes_muted ON chat_mutes (muted);
+"""
 
 #: friends (issue 46): whom each account follows (``friends.py``; at most
 #: ``friends.MOST_FOLLOWED`` each)
@@ -505,6 +529,10 @@ class Sql:
     def announce_account(self, account_id: int) -> None:
         """Tell other processes some of the account's sessions or API tokens ended: none
         share a SQLite store."""
+
+    def announce_chat(self, game_id: str, message_id: int) -> None:
+        """Tell other processes a chat message was stored (chat.py): none share a SQLite
+        store."""
 
     def lock_ratings(self) -> None:
         """Keep two rated ends from reading one player's old rating at once. Nothing to

@@ -19,6 +19,7 @@ from typing import Any, TypeVar, cast
 
 from ..core.match import TAKE_BACK
 from .account_reads import AccountReads
+from .chat_reads import ChatReads
 from .friend_reads import FriendReads
 from .moderation_reads import ModerationReads
 from .rating_reads import RatingReads
@@ -39,7 +40,7 @@ from .writes import AppendAction, CreateGame, Truncate, Write
 T = TypeVar("T")
 
 
-class SqlStore(AccountReads, RatingReads, FriendReads, ModerationReads):
+class SqlStore(AccountReads, RatingReads, ChatReads, FriendReads, ModerationReads):
     """All games in one database; a subclass says how to reach it."""
 
     path: str

@@ -169,6 +169,7 @@ class Follower:
         watching: Callable[[list[int]], bool],
         follow_new: Callable[[str], Awaitable[None]],
         sessions_ended: Callable[[int], object] = lambda _: None,
+        chat_posted: Callable[[str, int], object] = lambda game, message: None,
     ) -> None:
         self.store = store
         self.rooms = rooms
@@ -179,6 +180,8 @@ class Follower:
         self.follow_new = follow_new  # hold a game not held here, and tell its accounts
         # some of an account's sessions or tokens ended elsewhere: close its channels here
         self.sessions_ended = sessions_ended
+        # a chat message stored elsewhere: this process's sockets of the game get it
+        self.chat_posted = chat_posted
 
     async def listen(self, every: float = Takeover.check_seconds) -> None:
         """A shared store: follow the changes other processes make. Each notice
@@ -219,10 +222,15 @@ class Follower:
         reload a game held here that is behind; load a game not held here whose
         accounts have an account socket here (they learn of new games and seats). A
         notice ``'sessions <account id>'`` (``SharedSql.announce_account``): some of
-        the account's sessions or API tokens ended in another process."""
-        from .pgstore import SESSIONS_NOTICE
+        the account's sessions or API tokens ended in another process. A notice
+        ``'chat <game> <message id>'`` (``SharedSql.announce_chat``): a chat message."""
+        from .pgstore import CHAT_NOTICE, SESSIONS_NOTICE
 
         game_id, seq, *rest = payload.split(" ") + [""]
+        if game_id == CHAT_NOTICE:  # 'chat <game> <message id>'
+            if rest[0].isascii() and rest[0].isdigit():
+                self.chat_posted(seq, int(rest[0]))
+            return
         if game_id == SESSIONS_NOTICE:
             if seq.isascii() and seq.isdigit():
                 self.sessions_ended(int(seq))

@@ -7,13 +7,14 @@ import { t } from "./i18n.js";
 const FATAL_CODES = new Set([4400, 4401, 4403, 4404, 4413]);
 
 export class Connection {
-  constructor(gameId, tokens, { onState, onStatus, onFatal, onPresence }) {
+  constructor(gameId, tokens, { onState, onStatus, onFatal, onPresence, onChat }) {
     this.gameId = gameId;
     this.tokens = tokens;
     this.onState = onState;
     this.onStatus = onStatus || (() => {});
     this.onFatal = onFatal || (() => {});
     this.onPresence = onPresence;
+    this.onChat = onChat || (() => {}); // chat frames (chat.js)
     this.nextId = 1;
     this.pending = new Map();
     this.attempt = 0;
@@ -69,6 +70,10 @@ export class Connection {
       this.attempt = 0;
       this.onStatus("online");
       this.onState(msg);
+      return;
+    }
+    if (msg.type === "chat" || msg.type === "chat_hidden") {
+      this.onChat(msg);
       return;
     }
     if (msg.type === "presence") {

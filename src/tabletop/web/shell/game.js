@@ -4,6 +4,7 @@ import { formatNumber, listNames, seatLabel, t, tn } from "./i18n.js";
 import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
+import { ChatPanel } from "./chat.js";
 import { CoachPanel } from "./coach.js";
 import { dailyChip, dailyNote, dailyResultsLink } from "./daily_game.js";
 import { Connection } from "./connection.js";
@@ -42,7 +43,9 @@ export async function showGame(root, gameId, navigate) {
     toast(message, "error");
   }
 
+  const chat = new ChatPanel(gameId); // the shell's, under every game's log
   const conn = new Connection(gameId, tokens, {
+    onChat: (msg) => chat.receive(msg),
     onState: async (state) => {
       if (fatal) return;
       if (!screen) {
@@ -58,12 +61,14 @@ export async function showGame(root, gameId, navigate) {
         if (screen) return screen.update(state);
         loading.remove();
         screen = new GameScreen(root, mod, { conn, type, navigate, tokens });
+        screen.el.querySelector(".col-right").append(chat.el);
         claimOffer(gameId, state, tokens).then((button) => { if (button) screen.claimBox.append(button); });
         if (tokens.length) {
           rememberGame(gameId, { type: type.name, title: type.title, created: state.game.created, seats: mergeSeats(gameId, state), tokens, played: tokens, you: state.you });
         }
       }
       screen.update(state);
+      chat.update(state);
     },
     onStatus: (status) => {
       connStatus.hidden = status === "online";
