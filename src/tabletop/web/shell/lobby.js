@@ -2,6 +2,7 @@
 import { formatDateTime, seatLabel, t, tn } from "./i18n.js";
 import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
+import { clockField } from "./clocks.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
@@ -172,7 +173,9 @@ function createForm(type, mod, navigate, account) {
     h("option", { value: "abandon" }, t("the game is abandoned")));
   const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
     h("span", {}, t("When the time runs out")), onTimeout);
-  const timeChosen = () => (gameTimeLimit ? options.time_limit : Number(timeLimit.value));
+  // a real-time clock per player (clocks.js), or a time per move: not both
+  const clock = clockField(() => { timeLimit.disabled = Boolean(clock.value()); });
+  const timeChosen = () => (clock.value() ? 0 : gameTimeLimit ? options.time_limit : Number(timeLimit.value));
   // Fair play (docs/web.md): said before the game, not found out in it
   const ratedBox = h("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
   ratedBox.checked = true;
@@ -299,6 +302,7 @@ function createForm(type, mod, navigate, account) {
     optionBox,
     h("div", { class: "options" },
       gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
+      clock.el,
       onTimeoutField),
     // the DOM's own append would write a missing field (signed out: no Rated box) as "null"
     ...[ratedField, coachField].filter(Boolean),
@@ -324,11 +328,13 @@ function createForm(type, mod, navigate, account) {
         .map((o) => [o.name, options[o.name]])),
     };
     const limit = timeChosen();
+    const clocked = clock.value();
     if (gameTimeLimit) delete body.options.time_limit;
     if (limit) {
       body.time_limit = limit;
       body.on_timeout = onTimeout.value;
     }
+    if (clocked) Object.assign(body, { clock_base: clocked.base, clock_increment: clocked.increment, on_timeout: onTimeout.value });
     const seedText = seedInput.value.trim();
     if (seedText) {
       if (!/^\d+$/.test(seedText)) {
@@ -343,7 +349,7 @@ function createForm(type, mod, navigate, account) {
     // rated among people: running out of time loses (the server refuses the bot then)
     const accounts = body.seats.every((s) => s.kind === "bot" || s.open || s.invite || s.me);
     const people = body.seats.filter((s) => s.open || s.invite || s.me).length;
-    if (account && ratedBox.checked && body.seed === undefined && accounts && people >= 2 && limit) body.on_timeout = "abandon";
+    if (account && ratedBox.checked && body.seed === undefined && accounts && people >= 2 && (limit || clocked)) body.on_timeout = "abandon";
     const firstHuman = seats.find((s) => s.kind === "human");
     if (firstHuman && firstHuman.name) localStorage.setItem(NAME_KEY, firstHuman.name.trim());
     submit.disabled = true;
@@ -362,7 +368,7 @@ function createForm(type, mod, navigate, account) {
     }
   });
   // what happens when the time runs out matters only with a time per move
-  form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen(); });
+  form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen() && !clock.value(); });
   form.addEventListener("change", renderCoach); // a bot account chosen for a seat: no coach
   render();
   if (account) {
