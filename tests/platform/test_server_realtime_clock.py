@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from account_support import register
 from tabletop.core.web import DEFAULT_LIMITS
 from tabletop.server.clocks import Control, Event, reckon
 from tabletop.server.errors import ApiError
@@ -208,5 +209,43 @@ def test_a_simultaneous_round_runs_both_clocks(database: NewDb, tmp_path: Path) 
         advance_clock(proc, 60)
         ended = api.wait(game_id, None, lambda s: s["abandoned"])
         assert ended["timed_out"] == [1] and ended["clocks"]["left_ms"][1] == 0
+    finally:
+        proc.stop()
+
+
+def test_an_undo_gives_the_clocks_back_and_the_lobby_names_the_clock(
+    database: NewDb, tmp_path: Path
+) -> None:
+    proc = clocked(database, tmp_path, "undo")
+    try:
+        api = Api(proc)
+        seats = [{"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}]
+        created = api.create(seats, type="nova-luna", clock_base=60, clock_increment=2)
+        game_id, token = created["id"], created["seats"][0]["token"]
+        state = api.wait(game_id, token, lambda s: s["acting"] == 0)
+        advance_clock(proc, 20)
+        first_move(api, game_id, token)
+        state = api.wait(game_id, token, lambda s: s["acting"] == 0)
+        assert state["clocks"]["left_ms"][1] is None  # a bot has no clock
+        assert 40_000 < ms(state, 0) < 43_000  # 60 - 20 + 2
+        advance_clock(proc, 30)
+        undone = api.request(
+            "POST", f"/api/games/{game_id}/undo", token, json={"ply": state["ply"]}
+        )
+        assert undone.status_code == 200, undone.text
+        back = api.wait(game_id, token, lambda s: s["acting"] == 0)
+        # the position before the move: its clock as it stood then, running from the undo
+        assert back["ply"] < state["ply"] and 58_000 < ms(back, 0) <= 60_000
+        # the lobby names an open game's clock through its stored options
+        ann = register(proc, "Ann")
+        body = {
+            "type": "nmbr9",
+            "seats": [{"kind": "human", "me": True}, {"kind": "human", "open": True}],
+        }
+        body.update(clock_base=300, clock_increment=3, rated=False)
+        assert ann.post("/api/games", json=body).status_code == 201
+        (listed,) = ann.get("/api/lobby").json()["games"]
+        assert listed["options"]["clock_base"] == 300
+        assert listed["options"]["clock_increment"] == 3 and listed["time_limit"] is None
     finally:
         proc.stop()
