@@ -177,6 +177,10 @@ def test_clocks_count_survive_a_kill_and_run_out(
         assert ms(again, mover) == ms(moved, mover)
         other = again["clocks"]["running"][0]
         assert other != mover and 30_000 < ms(again, other) <= 60_000
+        # a claim on time comes too early: the clock has not run out yet
+        early = api.request("POST", f"/api/games/{game_id}/timeout", tokens[mover], json={})
+        expected = "(yet)" if on_timeout == "abandon" else "running out plays a bot"
+        assert early.status_code == 409 and expected in early.json()["error"]
         advance_clock(proc, 61)
         ended = api.wait(game_id, None, lambda s: s["abandoned"] or len(s["log"]) > 1)
         assert ms(ended, other) == 0
@@ -238,11 +242,8 @@ def test_an_undo_gives_the_clocks_back_and_the_lobby_names_the_clock(
         assert back["ply"] < state["ply"] and 58_000 < ms(back, 0) <= 60_000
         # the lobby names an open game's clock through its stored options
         ann = register(proc, "Ann")
-        body = {
-            "type": "nmbr9",
-            "seats": [{"kind": "human", "me": True}, {"kind": "human", "open": True}],
-        }
-        body.update(clock_base=300, clock_increment=3, rated=False)
+        mine = [{"kind": "human", "me": True}, {"kind": "human", "open": True}]
+        body = {"type": "nmbr9", "seats": mine, "clock_base": 300, "clock_increment": 3}
         assert ann.post("/api/games", json=body).status_code == 201
         (listed,) = ann.get("/api/lobby").json()["games"]
         assert listed["options"]["clock_base"] == 300
