@@ -92,7 +92,7 @@ def test_two_browsers_and_a_spectator_see_the_same_clocks(
         open_page(ann, server.url, f"/g/{game_id}#seat={tokens[0]}", "en")
         open_page(ben, server.url, f"/g/{game_id}#seat={tokens[1]}", "de")
         open_page(spectator, server.url, f"/g/{game_id}", "nl")
-        for _ in range(3):  # a few moves through the pages, each by whoever is to move
+        for _ in range(2):  # moves through the pages, each by whoever is to move
             (mover,) = running(ann)
             before = ply(ann)
             place_by_hand(*pages[mover])
