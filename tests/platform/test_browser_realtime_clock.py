@@ -74,6 +74,11 @@ def test_the_form_offers_a_clock(browser: Any, server: ServerProcess, axe_script
         body = json.loads(sent.value.post_data or "{}")
         assert (body["clock_base"], body["clock_increment"]) == (120, 1)
         assert "time_limit" not in body
+        faces = page.evaluate(
+            "() => import('/static/shell/clocks.js')"
+            ".then((m) => [9_449, 10_000, 65_000, 3_723_000, -5].map(m.clockFace))"
+        )
+        assert faces == ["0:09.4", "0:10", "1:05", "1:02:03", "0:00.0"]
 
 
 def test_two_browsers_and_a_spectator_see_the_same_clocks(

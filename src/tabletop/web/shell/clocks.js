@@ -105,7 +105,9 @@ export class ClockPanel {
     this.faces.clear();
     if (!this.frame) return this.stop();
     const control = controlWords(this.frame.base, this.frame.increment);
-    this.el.append(h("span", { class: "clock-control" }, t("Clock: {control}", { control })));
+    // what running out means, on hovering: "…; whoever runs out of time loses"
+    const means = clockText({ clock_base: this.frame.base, clock_increment: this.frame.increment }, state.game.on_timeout);
+    this.el.append(h("span", { class: "clock-control", title: means }, t("Clock: {control}", { control })));
     this.frame.left_ms.forEach((ms, seat) => {
       if (ms === null) return; // a bot's seat: no clock
       const time = h("span", { class: "clock-time", role: "timer", "data-testid": `clock-time-${seat}` });
