@@ -10,9 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
 from account_support import register
+from pg_support import PgCluster
 from tabletop.core.web import DEFAULT_LIMITS
 from tabletop.server.clocks import Control, Event, reckon
 from tabletop.server.errors import ApiError
@@ -250,3 +252,36 @@ def test_an_undo_gives_the_clocks_back_and_the_lobby_names_the_clock(
         assert listed["options"]["clock_increment"] == 3 and listed["time_limit"] is None
     finally:
         proc.stop()
+
+
+def test_two_processes_on_postgresql_agree_and_run_a_clock_out_once(
+    pg_cluster: PgCluster, tmp_path: Path
+) -> None:
+    url = pg_cluster.database()
+    servers = [
+        ServerProcess(url, log=tmp_path / f"{name}.log", options=TEST_CLOCK).start()
+        for name in ("a", "b")
+    ]
+    try:
+        a, b = (Api(server) for server in servers)
+        game_id, tokens = two_people(a, "nmbr9")
+        b.state(game_id)  # B holds the game too, with its own timer
+        for server in servers:  # each process has a clock of its own
+            advance_clock(server, 5)
+        first_move(a, game_id, tokens[0])
+        seen = b.wait(game_id, None, lambda s: s["ply"] == 1)
+        # B works the stopped clock out from the same stored times as A
+        assert ms(seen, 0) == ms(a.state(game_id), 0) and seen["clocks"]["running"] == [1]
+        for server in servers:
+            advance_clock(server, 70)
+        for api in (a, b):
+            api.wait(game_id, None, lambda s: 1 in s["clocks"]["flagged"])
+        with psycopg.connect(url) as db:
+            rows = db.execute(
+                "SELECT seat FROM actions WHERE game_id = %s AND by = 'clock' AND ply < 2",
+                (game_id,),
+            ).fetchall()
+        assert rows == [(1,)]  # placed for seat 1 once, by whichever process held the lease
+    finally:
+        for server in servers:
+            server.stop()
