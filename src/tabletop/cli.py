@@ -353,6 +353,14 @@ def _add_serve(sub: SubParsers) -> None:
 
     db.set_defaults(run=run_db)
 
+    from .server.moderation_cli import add_moderator_commands, moderator_command
+
+    moderators = sub.add_parser(
+        "moderator", help="the moderators of the server: grant, revoke, list"
+    )
+    add_moderator_commands(moderators)
+    moderators.set_defaults(run=moderator_command)
+
 
 def _add_bench(sub: SubParsers, game: GameType) -> None:
     bench = sub.add_parser("bench", help="measure the engine's speed")

@@ -295,6 +295,14 @@ class AccountReads(SqlReader):
                     (account_id,),
                 )
             ]
+            found["follows"] = [  # friends (friends.py)
+                {"name": name, "at": at}
+                for name, at in sql.rows(
+                    "SELECT a.name, f.at FROM follows f JOIN accounts a ON a.id = f.follows "
+                    "WHERE f.account_id = ? ORDER BY f.at",
+                    (account_id,),
+                )
+            ]
             return found
 
         found = self._read(read)

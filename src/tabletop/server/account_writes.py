@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .moderation_writes import forget_moderation
 from .rows import OPEN_NAME, now
 from .sql import Sql
 from .writebase import Write
@@ -140,6 +141,8 @@ class DeleteAccount(Write[None]):
         sql.run("DELETE FROM sessions WHERE account_id = ?", account)
         sql.run("DELETE FROM api_tokens WHERE account_id = ?", account)
         sql.run("DELETE FROM blocks WHERE account_id = ? OR blocked = ?", account * 2)
+        sql.run("DELETE FROM follows WHERE account_id = ? OR follows = ?", account * 2)
+        forget_moderation(sql, self.account_id)
         sql.run("DELETE FROM invitations_sent WHERE inviter = ? OR invitee = ?", account * 2)
         sql.run("DELETE FROM accounts WHERE id = ?", account)
 

@@ -125,6 +125,8 @@ async def _login(request: Request) -> Response:
     found = hub.login_of(name)
     await check_password(hub, found, accounts.name_key(name), password, request=request)
     assert found is not None
+    if reading(hub.store.account_closed, found[0].id):  # by a moderator (moderation.py)
+        raise ApiError(403, "this account has been closed")
     response = await _start_session(request, found[0], 200)
     if await _known_device(hub, found, request) is None:
         await _remember_device(request, response, found[0])
@@ -273,6 +275,7 @@ async def _my_data(request: Request) -> Response:
         # the e-mail address and what the account asked for (null: none given)
         "email": email[0] if email else None,
         **records,  # mails sent, confirmation mails, API tokens, sessions, daily attempts
+        **hub.store.moderation_records(account.id),  # warnings given, reports filed
         "ratings": profile["ratings"],
         "games": hub.reads.my_games(account, limit=100_000),
     }

@@ -70,11 +70,14 @@ from . import (
     clock_api,
     coach_api,
     daily_api,
+    friends_api,
     games_api,
     invitations_api,
     mail_api,
+    moderation_api,
     openapi,
     pages,
+    reports_api,
     socket_api,
     tutorial_api,
 )
@@ -158,6 +161,7 @@ def create_app(
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))
+            chores.append(asyncio.create_task(hub.online.renew_now_and_then()))
         yield
         for chore in chores:
             chore.cancel()
@@ -171,12 +175,15 @@ def create_app(
         *accounts_api.ROUTES,
         *games_api.ROUTES,
         *invitations_api.ROUTES,
+        *friends_api.ROUTES,
         *bot_api.ROUTES,
         *analysis_api.ROUTES,
         *coach_api.ROUTES,
         *daily_api.ROUTES,
         *tutorial_api.ROUTES,
         *mail_api.ROUTES,
+        *reports_api.ROUTES,
+        *moderation_api.ROUTES,
         *openapi.ROUTES,
         *socket_api.ROUTES,
         *account_socket.ROUTES,

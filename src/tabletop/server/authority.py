@@ -39,7 +39,9 @@ from .acting import (
     takes_back,
     undoing_seat,
 )
+from .apart import SEAT_GONE, accounts_in, kept_apart
 from .errors import ApiError, Stale, reading
+from .friends import NO_SEAT, welcome
 from .rated import (
     rated_end,
     rated_timeout,
@@ -139,10 +141,12 @@ class Authority:
             if room.seats_of(account):
                 raise ApiError(409, "you already have a seat in this game")
             open_seats = [s.seat for s in room.seats if s.open and s.invited is None]
-            if not open_seats:
-                raise ApiError(409, "this game has no open seat left")
+            if not open_seats or not welcome(self.store, room, account):
+                raise ApiError(409, NO_SEAT)  # a friends-only game: as if full
             if wanted is not None and wanted not in open_seats:
                 raise ApiError(409, "that seat is not open")
+            if kept_apart(self.store, account.id, accounts_in(room)):
+                raise ApiError(409, "this game has no open seat left")  # as if it were full
             seat = open_seats[0] if wanted is None else wanted
             await self._claim(room, seat, account)
             return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
@@ -166,6 +170,8 @@ class Authority:
             if owner is None:
                 if room.seats_of(account):
                     raise ApiError(409, "you already have a seat in this game")
+                if kept_apart(self.store, account.id, accounts_in(room)):
+                    raise ApiError(409, SEAT_GONE)
                 await self._claim(room, seat, account)
             return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
 
@@ -185,6 +191,8 @@ class Authority:
             if seat is None or room.finished:
                 raise ApiError(409, "you have no invitation to this game (any more)")
             if accept:
+                if kept_apart(self.store, account.id, accounts_in(room, invited=False)):
+                    raise ApiError(409, SEAT_GONE)
                 await self._claim(room, seat, account)
                 return {"id": room.id, "seat": seat, "url": f"/g/{room.id}"}
             write = DeclineInvitation(room.id, seat, account.id, OPEN_NAME, room.seq)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +73,8 @@ class Sockets:
         self.limits = limits
         self.per_address: Counter[str | None] = Counter()
         self.per_account: Counter[int] = Counter()
+        #: an account's first socket opened or its last closed (friends.OnlineBoard)
+        self.account_changed: Callable[[], None] = lambda: None
 
     def slot(self) -> Slot:
         """A new socket's place, holding nothing yet."""
@@ -115,6 +118,8 @@ class Slot:
             )
         counts[account_id] += 1
         self.account_id = account_id
+        if counts[account_id] == 1:
+            self.sockets.account_changed()
 
     def release(self) -> None:
         if self._holds_address:
@@ -122,6 +127,8 @@ class Slot:
             _take_one(self.sockets.per_address, self.address)
         if self.account_id is not None:
             _take_one(self.sockets.per_account, self.account_id)
+            if self.account_id not in self.sockets.per_account:
+                self.sockets.account_changed()
             self.account_id = None
 
 

@@ -46,6 +46,11 @@ def copy_sqlite(source: str, url: str) -> tuple[int, int]:
             _copy_table(old, db, "mails_sent", "key, account_id, created")
             _copy_table(old, db, "server_secrets", "name, value")
             _copy_table(old, db, "blocks", "account_id, blocked, created")
+            _copy_table(old, db, "follows", "account_id, follows, at")
+            # moderation: the roles and what holds on accounts (reports and the log stay)
+            _copy_table(old, db, "moderators", "account_id, created")
+            _copy_table(old, db, "closed_accounts", "account_id, at")
+            _copy_table(old, db, "chat_mutes", "account_id, until")
     finally:
         old.close()
     return copied, skipped

@@ -216,7 +216,9 @@ async def _lobby(request: Request) -> Response:
     if limit is not None and limit != "none" and not digits:
         raise ApiError(400, "'time_limit' is a number of seconds, or none")
     shown = None if limit is None else 0 if limit == "none" else int(limit)
-    return JSONResponse({"games": hub_of(request).reads.lobby(kind, shown)})
+    hub, reader = hub_of(request), account_of(request)
+    hidden = frozenset() if reader is None else reading(hub.store.kept_apart, reader.id)
+    return JSONResponse({"games": hub.reads.lobby(kind, shown, reader, hidden)})
 
 
 async def _cancel(request: Request) -> Response:

@@ -35,6 +35,7 @@ from .crowds import CrowdLimits, Presence, Sockets
 from .dailies import Dailies
 from .encoding import Encoder, seat_bots
 from .errors import ApiError, reading
+from .friends import OnlineBoard, friends_only_option
 from .invitations import check_invitations, newcomers
 from .mail import MailSettings
 from .notify import Notifier
@@ -102,6 +103,8 @@ class Hub:
         # who holds a lease: unique per process, readable in the table
         owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         self.leases = Leases(store, owner, takeover)
+        self.online = OnlineBoard(store, self.sockets, owner)  # friends online (friends.py)
+        self.sockets.account_changed = self.online.changed
         self.takeover = takeover
         # ``changed`` calls back into the scheduler, built last: the one loop among the parts
         self.refresher = Refresher(store, self.rooms, self.changed)
@@ -193,6 +196,7 @@ class Hub:
         rated = options.get("rated") is not False and not seed_chosen and can_be_rated(seats)
         if check_coach(body, game_type, seats, rated):
             options = {**options, "coach": True}
+        options = {**options, **friends_only_option(body, seats)}
         new = newcomers(self.store, game_type.name, seats) if rated else frozenset()
         check_invitations(self.store, account, seats, new)
         await self._write(
@@ -284,6 +288,7 @@ class Hub:
             self.forget_finished()
 
     def close(self) -> None:
+        self.online.leave()
         self.notifier.close()
         self.analyst.close()
         self.coach.close()

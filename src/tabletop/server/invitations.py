@@ -10,7 +10,8 @@ addresses):
 * into rated games, at most ``NEWCOMERS_PER_DAY`` a day go to accounts still
   provisional in the game type (fresh accounts: the alts of a rating farm);
 * an account that blocked the inviter is never invited by it. Its refusal reads like
-  a full invitee's (``NOT_NOW``), so the inviter does not learn that it was blocked.
+  a full invitee's (``NOT_NOW``), so the inviter does not learn that it was blocked;
+  nor does an account invite one it blocked itself (blocks keep both apart: apart.py).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def check_invitations(
         return
     for seat in invited:
         assert seat.invited is not None
+        if reading(store.blocks, inviter.id, seat.invited):  # its own block: it may know
+            raise ApiError(409, "you blocked {name}: unblock them to invite them", name=seat.name)
         blocked = reading(store.blocks, seat.invited, inviter.id)
         if blocked or len(reading(store.invitations_of, seat.invited)) >= OPEN_PER_INVITEE:
             raise ApiError(409, NOT_NOW, seat=seat.seat + 1, name=seat.name)

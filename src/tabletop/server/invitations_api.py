@@ -39,8 +39,8 @@ async def _list(request: Request) -> Response:
 
 
 async def _block(request: Request) -> Response:
-    """``{"name"}``: that account can no longer invite this one; its invitations
-    waiting here are declined."""
+    """``{"name"}``: the two accounts are kept apart (apart.py): the invitations
+    waiting between them are declined, either way (the other is not told why)."""
     account = signed_in(request)
     other = await _named(request)
     if other.id == account.id:
@@ -48,6 +48,7 @@ async def _block(request: Request) -> Response:
     hub = hub_of(request)
     await hub.write(Block(account.id, other.id))
     declined = await hub.authority.decline_all(account, creator=other.id)
+    await hub.authority.decline_all(other, creator=account.id)  # not this account's to list
     return JSONResponse({"blocked": _blocked(request, account), "declined": declined})
 
 

@@ -39,6 +39,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..i18n import N_
+from .apart import kept_apart
 from .clock import CLOCK
 from .compose import Composer
 from .errors import ApiError, reading
@@ -253,6 +254,8 @@ class Notifier:
             now_key = (invitation_key if invitation else turn_key)(room, account_id)
             if now_key != key or (not invitation and watched(room, account_id)):
                 return  # moved (or answered) meanwhile, or at the board
+            if invitation and kept_apart(self.store, account_id, [room.row.creator or 0]):
+                return  # a block since the invitation: no mail of the blocked (apart.py)
             found = reading(self.store.mail_settings, account_id)
             if found is None or not found.verified or found.mode != "turn":
                 return

@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Route
 from .. import __version__ as VERSION
 from .openapi_accounts import ACCOUNT_OPERATIONS
 from .openapi_games import GAME_OPERATIONS, OF_A_NEW_GAME
+from .openapi_moderation import MODERATION_OPERATIONS
 from .openapi_schemas import (
     DAY,
     GAME_TYPES,
@@ -50,7 +51,11 @@ from .openapi_schemas import (
 
 #: Every route's operation, ``(method, path)`` to it, grouped like the modules that serve
 #: them: those of games in ``openapi_games``, of accounts in ``openapi_accounts``
-OPERATIONS: dict[tuple[str, str], JSON] = {**GAME_OPERATIONS, **ACCOUNT_OPERATIONS}
+OPERATIONS: dict[tuple[str, str], JSON] = {
+    **GAME_OPERATIONS,
+    **ACCOUNT_OPERATIONS,
+    **MODERATION_OPERATIONS,
+}
 
 #: The pages: one shell page for every address (the page's script draws it).
 PAGES = (
@@ -67,6 +72,8 @@ PAGES = (
     "/u/{name}",
     "/mail/verify",
     "/mail/unsubscribe",
+    "/friends",
+    "/moderation",
 )
 
 #: The WebSockets (``x-websockets``): OpenAPI describes none.
@@ -134,6 +141,8 @@ _PATH_SCHEMAS: dict[str, JSON] = {
     "game": text(description="a game type: " + ", ".join(GAME_TYPES)),
     "lang": text(description="en, de, nl"),
     "name": text(minLength=1, description="an account's name"),
+    "warning_id": text(description="a warning's id (a whole number)"),
+    "report_id": text(description="a report's id (a whole number)"),
 }
 
 

@@ -13,6 +13,7 @@ from .openapi_schemas import (
     BOTS,
     CREDENTIALS,
     DOWNLOAD,
+    FRIENDS,
     JSON,
     MAIL,
     NDJSON,
@@ -116,6 +117,23 @@ ACCOUNT_OPERATIONS: dict[tuple[str, str], JSON] = {
     ),
     ("POST", "/api/account/blocks/remove"): op(
         "Unblock an account", ACCOUNTS, SIGNED_IN, body=obj(("name",), name=text()), ok=BLOCKED
+    ),
+    # -- friends (friends_api.py): a page's, never an API token's
+    ("GET", "/api/account/friends"): op(
+        "The players you follow: online or not, and the games they play",
+        ACCOUNTS,
+        ON_THE_PAGE,
+        ok=FRIENDS,
+    ),
+    ("POST", "/api/account/friends"): op(
+        "Follow a player", ACCOUNTS, ON_THE_PAGE, body=obj(("name",), name=text()), ok=FRIENDS
+    ),
+    ("POST", "/api/account/friends/remove"): op(
+        "Stop following a player",
+        ACCOUNTS,
+        ON_THE_PAGE,
+        body=obj(("name",), name=text()),
+        ok=FRIENDS,
     ),
     ("POST", "/api/account/invitations/decline"): op(
         "Decline every invitation waiting for you",

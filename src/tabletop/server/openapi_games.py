@@ -182,9 +182,9 @@ GAME_OPERATIONS: dict[tuple[str, str], JSON] = {
         ok=ref("Frames"),
     ),
     ("GET", "/api/lobby"): op(
-        "The open games",
+        "The open games (a friends-only one: to the accounts its creator follows)",
         GAMES,
-        NOBODY,
+        ANYONE,
         params=(
             query("type", text(), "a game type"),
             query("time_limit", text(pattern=r"^(none|\d{1,9})$"), "seconds per move, or none"),

@@ -329,6 +329,8 @@ CREATE = obj(
     # a coach notes your costly moves (docs/web.md): an unrated game of one person
     # against bots or alone only (else 400)
     coach=boolean(),
+    # only accounts you follow see the game in the lobby and take its open seats
+    friends_only=boolean(),
 )
 CREATED = obj(("id", "url", "seats"), id=text(), url=text(), seats=arr(ANY_OBJECT))
 ACT = {
@@ -349,6 +351,9 @@ CREDENTIALS = obj(
     password=PASSWORD,
 )
 BLOCKED = obj(("blocked",), blocked=arr(obj(("name",), name=text())))
+FRIEND_GAME = obj(("id", "type", "title", "url"), id=text(), type=text(), title=text(), url=text())
+FRIEND = obj(("name", "online", "games"), name=text(), online=boolean(), games=arr(FRIEND_GAME))
+FRIENDS = obj(("friends", "most"), friends=arr(FRIEND), most=integer())
 SIGNED_IN_ANSWER = obj(("account",), account=ref("Account"))
 SIGNED_OUT = obj(
     ("account",), account={"type": "null"}, sessions_ended=integer(), deleted=boolean()

@@ -55,6 +55,8 @@ ROUTES: list[BaseRoute] = [
     Route("/leaderboard", _page),
     Route("/leaderboard/{type}", _page),
     Route("/u/{name}", _page),
+    Route("/friends", _page),  # the players you follow (shell/friends.js)
     Route("/mail/verify", _page),  # the links in mails (notify.py)
     Route("/mail/unsubscribe", _page),
+    Route("/moderation", _page),  # the moderators' page (shell/moderation.js)
 ]

@@ -28,6 +28,7 @@ from typing import TypeVar
 import psycopg
 from psycopg.rows import TupleRow
 
+from .friend_reads import SharedPresence
 from .rows import ActionRow, StoreConflict, StoreError
 from .sql import (
     ACCOUNT_TABLES,
@@ -36,12 +37,15 @@ from .sql import (
     COACH_TABLES,
     DAILY_TABLES,
     FAIR_PLAY_TABLES,
+    FRIEND_TABLES,
     GAME_TABLES,
     INVITATION_TABLES,
     LOGIN_TABLES,
     MAIL_LIMIT_TABLES,
     MAIL_TABLES,
+    MODERATION_TABLES,
     POSTGRES,
+    PRESENCE_TABLES,
     RATING_RULES_TABLES,
     SESSION_TABLES,
     Sql,
@@ -89,6 +93,8 @@ MIGRATIONS: dict[int, str] = {
     11: ddl(FAIR_PLAY_TABLES, POSTGRES),
     12: ddl(LOGIN_TABLES, POSTGRES),
     13: ddl(COACH_TABLES, POSTGRES),
+    15: ddl(MODERATION_TABLES, POSTGRES),
+    16: ddl(FRIEND_TABLES, POSTGRES) + PRESENCE_TABLES,
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time
@@ -174,7 +180,7 @@ class SharedSql(Sql):
         self.run("SELECT pg_advisory_xact_lock(?)", (_MAIL_LIMITS_LOCK,))
 
 
-class PgStore(SqlStore):
+class PgStore(SharedPresence, SqlStore):
     """All games in one PostgreSQL database; see ``sqlstore.SqlStore`` for the methods."""
 
     shared = True

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 from ..core.web import JSON, get_web_game, web_games
+from .apart import accounts_in
 from .encoding import iso, public_seat, seat_account, seat_bots
 from .errors import ApiError
+from .friends import OPTION, visible
 from .rated import unrated_reason
 from .ratings import MODEL, PAIR_WINDOW, PROVISIONAL_OPPONENTS, bot_starts, player_key
 from .room import Room, Rooms, room_age
@@ -22,9 +24,17 @@ class ReadModels:
         self.rooms = rooms
         self.open_seat_seconds = open_seat_seconds  # an open game's time in the lobby
 
-    def lobby(self, game_type: str | None = None, time_limit: int | None = None) -> list[JSON]:
+    def lobby(
+        self,
+        game_type: str | None = None,
+        time_limit: int | None = None,
+        reader: Account | None = None,
+        hidden: frozenset[int] = frozenset(),
+    ) -> list[JSON]:
         """The open games not yet expired, newest first; of ``game_type`` only, and
-        with ``time_limit`` seconds per move only (0: none), if given."""
+        with ``time_limit`` seconds per move only (0: none), if given; friends-only
+        ones only where ``reader`` may see them (``friends.visible``); none with a seat
+        of an account in ``hidden`` (kept apart from the reader by a block)."""
         rooms = []
         for game_id in self.store.open_games():
             try:
@@ -37,7 +47,10 @@ class ReadModels:
                 continue
             if time_limit is not None and (room.time_limit or 0) != time_limit:
                 continue
+            if hidden and accounts_in(room) & hidden:
+                continue
             rooms.append(room)
+        rooms = visible(self.store, rooms, reader)
         # which creators are bot accounts: one read for the whole list
         creators = [r.row.creator for r in rooms if r.row.creator is not None]
         bot_creators = frozenset(self.store.bot_accounts(sorted(set(creators))))
@@ -62,6 +75,7 @@ class ReadModels:
                     # why it will not count for the ratings once full ("seed", "players")
                     "unrated": unrated,
                     "rated": unrated is None,
+                    "friends_only": bool(room.row.options.get(OPTION)),
                 }
             )
         return games

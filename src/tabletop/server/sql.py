@@ -329,6 +329,89 @@ CREATE TABLE coach_notes (
 );
 """
 
+#: moderation (issue 46): the moderators (granted from the command line), reports of
+#: accounts or chat messages (``context``: JSON text, what was reported as it stood when
+#: filed), every moderator action (names kept as they were: the log outlives accounts),
+#: warnings an account must acknowledge, chat mutes until a time (``CLOCK``, seconds
+#: since the epoch) and closed accounts. No foreign keys: a deleted account's reports and
+#: log stay (``ForgetModeration`` drops what is only about it).
+MODERATION_TABLES = """
+CREATE TABLE moderators (
+    account_id {big} PRIMARY KEY,
+    created TEXT NOT NULL
+);
+CREATE TABLE reports (
+    id {identity},
+    reporter {big},
+    account_id {big} NOT NULL,
+    account_name TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    text TEXT NOT NULL,
+    game_id TEXT,
+    message_id {big},
+    context TEXT NOT NULL,
+    at TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'open',
+    closed_by {big},
+    closed_at TEXT
+);
+CREATE INDEX reports_state ON reports (state, id);
+CREATE INDEX reports_reporter ON reports (reporter, at);
+CREATE TABLE moderation_log (
+    id {identity},
+    moderator {big},
+    moderator_name TEXT NOT NULL,
+    action TEXT NOT NULL,
+    account_id {big},
+    account_name TEXT NOT NULL,
+    report_id {big},
+    details TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE TABLE warnings (
+    id {identity},
+    account_id {big} NOT NULL,
+    text TEXT NOT NULL,
+    at TEXT NOT NULL,
+    acknowledged TEXT
+);
+CREATE INDEX warnings_account ON warnings (account_id);
+CREATE TABLE chat_mutes (
+    account_id {big} PRIMARY KEY,
+    until {real} NOT NULL
+);
+CREATE TABLE closed_accounts (
+    account_id {big} PRIMARY KEY,
+    at TEXT NOT NULL
+);
+"""
+
+
+#: friends (issue 46): whom each account follows (``friends.py``; at most
+#: ``friends.MOST_FOLLOWED`` each)
+FRIEND_TABLES = """
+CREATE TABLE follows (
+    account_id {big} NOT NULL REFERENCES accounts(id),
+    follows {big} NOT NULL REFERENCES accounts(id),
+    at TEXT NOT NULL,
+    PRIMARY KEY (account_id, follows)
+);
+CREATE INDEX follows_followed ON follows (follows);
+"""
+
+#: a shared database only (with FRIEND_TABLES): which accounts have a game or account
+#: socket open in which server process (``owner``, as in ``leases``), until ``expires``
+#: unless the process renews it (``friends.OnlineBoard``): a killed process's rows run out
+PRESENCE_TABLES = """
+CREATE TABLE presence (
+    owner TEXT NOT NULL,
+    account_id BIGINT NOT NULL,
+    expires TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (account_id, owner)
+);
+CREATE INDEX presence_owner ON presence (owner);
+"""
+
 
 def ddl(template: str, dialect: Dialect) -> str:
     """A schema step in ``dialect``'s column types."""

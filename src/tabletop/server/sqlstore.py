@@ -19,6 +19,8 @@ from typing import Any, TypeVar, cast
 
 from ..core.match import TAKE_BACK
 from .account_reads import AccountReads
+from .friend_reads import FriendReads
+from .moderation_reads import ModerationReads
 from .rating_reads import RatingReads
 from .ratings import RatedEnd
 from .rows import (
@@ -37,7 +39,7 @@ from .writes import AppendAction, CreateGame, Truncate, Write
 T = TypeVar("T")
 
 
-class SqlStore(AccountReads, RatingReads):
+class SqlStore(AccountReads, RatingReads, FriendReads, ModerationReads):
     """All games in one database; a subclass says how to reach it."""
 
     path: str

@@ -4,8 +4,9 @@ import { api, gameTypes } from "./api.js";
 import { clockText } from "./clocks.js";
 import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn, withNodes } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
+import { followButton } from "./friends.js";
 import { toast } from "./toast.js";
-import { botBadge, copyText, h, withBotBadge } from "./util.js";
+import { botBadge, copyText, h, loadCode, withBotBadge } from "./util.js";
 
 let current = null; // promise of {account, games}
 
@@ -40,6 +41,7 @@ export function drawNav(info) {
   nav.append(
     link("/lobby", t("Open games"), "nav-open-games"),
     link("/leaderboard", t("Ratings"), "nav-ratings"),
+    ...(info.account ? [link("/friends", t("Friends"), "nav-friends")] : []),
     info.account
       ? link("/me", waiting ? t("{name} ({n} to play)", { name: info.account.name, n: waiting }) : info.account.name, "nav-me")
       : link("/me", t("Sign in"), "nav-sign-in"));
@@ -494,11 +496,11 @@ function declineAllButton() {
   }, t("Decline all invitations")));
 }
 
-/** Block an account: its invitations are declined, and it can no longer invite you. */
+/** Block an account: the invitations between you are declined, and you are kept apart. */
 async function block(name) {
   try {
     await api("/api/account/blocks", { method: "POST", body: { name } });
-    toast(t("{name} is blocked: their invitations no longer reach you.", { name }), "ok");
+    toast(t("{name} is blocked: you will not meet in games, invitations or mails.", { name }), "ok");
     document.querySelector("[data-testid=blocked]")?.replaceWith(blockedCard());
   } catch (err) {
     toast(err.message, "error");
@@ -524,7 +526,7 @@ function blockedCard() {
         },
       }, t("Unblock"))));
     }
-    card.append(h("h2", {}, t("Blocked accounts")), h("p", { class: "muted" }, t("They cannot invite you.")), list);
+    card.append(h("h2", {}, t("Blocked accounts")), h("p", { class: "muted" }, t("You will not meet them in games, invitations or mails; they are not told.")), list);
     card.hidden = false;
   }).catch(() => {});
   return card;
@@ -687,6 +689,7 @@ function openGameItem(game, account, types, navigate) {
       h("small", { class: "muted" }, [
         optionText(types.find((x) => x.name === game.type), game.options),
         clockText(game.options, game.on_timeout) || timeText(game.time_limit, game.on_timeout),
+        game.friends_only ? t("friends only") : null,
         game.rated ? t("rated: no hints, no undo") : game.unrated === "seed" ? t("unrated: the creator chose the seed")
           : game.unrated === "casual" ? t("unrated: hints and undo allowed") : t("unrated: not every seat is an account's"),
       ].filter(Boolean).join(" — "))),
@@ -855,10 +858,13 @@ export async function showProfile(root, name) {
   root.append(
     h("section", { class: "card", "data-testid": "profile" },
       h("h1", {}, ...withBotBadge(profile.name, profile.bot)),
+      await followButton(profile.name),
       profile.bot ? h("p", { class: "muted", "data-testid": "profile-bot-note" }, t("A bot account: a program that plays through the bot API. Its ratings are listed with the other bot accounts.")) : null,
       h("h2", {}, t("Ratings")), h("ul", {}, ...ratings),
       h("h2", {}, t("Finished games"))),
     gameList(profile.history, t("No finished games yet.")));
+  const { account } = await accountInfo(); // block or report them (moderation.js)
+  if (account) root.append(await (await loadCode(() => import("./moderation.js"))).playerControls(account, profile.name) ?? "");
   return {};
 }
 

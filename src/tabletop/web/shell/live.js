@@ -66,6 +66,9 @@ function received(msg) {
     notify(before, msg);
   } else if (msg.type === "gone") { // withdrawn by its creator, or an invitation declined
     games = (games || []).filter((g) => g.id !== msg.id);
+  } else if (msg.type === "warning") { // a moderator's: moderation.js shows it
+    window.dispatchEvent(new CustomEvent("tabletop:warning"));
+    return;
   } else {
     return;
   }

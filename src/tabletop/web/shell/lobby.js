@@ -3,6 +3,7 @@ import { formatDateTime, seatLabel, t, tn } from "./i18n.js";
 import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
 import { clockField } from "./clocks.js";
+import { friendsOnlyField } from "./friends.js";
 import { gameIntro } from "./games.js";
 import { allGames, forgetGame, gameLink, getGame, rememberGame, setPlayed } from "./store.js";
 import { toast } from "./toast.js";
@@ -185,6 +186,7 @@ function createForm(type, mod, navigate, account) {
 
   // The coach (docs/web.md): only where it helps nobody against someone, an unrated game
   // of one person against our bots or alone
+  const friendsOnly = account ? friendsOnlyField() : null; // shell/friends.js
   const coachBox = h("input", { type: "checkbox", id: "coach", "data-testid": "coach-option", "aria-describedby": "coach-note" });
   const coachNote = h("small", { class: "muted", id: "coach-note", "data-testid": "coach-note" });
   const coachField = type.analysable ? h("div", { class: "field" },
@@ -305,7 +307,7 @@ function createForm(type, mod, navigate, account) {
       clock.el,
       onTimeoutField),
     // the DOM's own append would write a missing field (signed out: no Rated box) as "null"
-    ...[ratedField, coachField].filter(Boolean),
+    ...[ratedField, coachField, friendsOnly?.field].filter(Boolean),
     h("details", { class: "advanced" },
       h("summary", {}, t("Advanced")),
       h("label", { class: "field", for: "seed" }, h("span", {}, t("Seed (same seed, same deal)")), seedInput,
@@ -346,6 +348,7 @@ function createForm(type, mod, navigate, account) {
     }
     if (account && !ratedBox.checked) body.rated = false;
     if (coachField && coachBox.checked && coachAllowed()) body.coach = true;
+    if (friendsOnly?.wanted(body)) body.friends_only = true;
     // rated among people: running out of time loses (the server refuses the bot then)
     const accounts = body.seats.every((s) => s.kind === "bot" || s.open || s.invite || s.me);
     const people = body.seats.filter((s) => s.open || s.invite || s.me).length;

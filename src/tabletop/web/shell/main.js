@@ -1,9 +1,10 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id},
-// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /learn/{type} (a game's tutorial), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile).
+// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /learn/{type} (a game's tutorial), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile), /friends (the players you follow), /moderation (the moderators').
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
 import { accountInfo, drawNav, showLeaderboard, showMailLink, showMe, showOpenGames, showProfile } from "./account.js";
 import { onGamesChange, watchAccount } from "./live.js";
 import { showLobby } from "./lobby.js"; // every screen needs it (game.js imports it too)
+import { showFriends } from "./friends.js";
 import { clear, h, loadCode } from "./util.js";
 
 // The game and replay screens, and the game's board with them, load when first shown:
@@ -18,6 +19,10 @@ async function showDaily(...args) {
 
 async function showTutorial(...args) {
   return (await loadCode(() => import("./tutorial.js"))).showTutorial(...args);
+}
+
+async function showModeration(...args) {
+  return (await loadCode(() => import("./moderation.js"))).showModeration(...args);
 }
 
 async function showReplay(...args) {
@@ -124,6 +129,12 @@ async function route() {
     } else if ((match = path.match(/^\/u\/([^/]+)$/))) {
       document.body.dataset.page = "profile";
       current = await showProfile(app, decodeURIComponent(match[1]));
+    } else if (path === "/friends") {
+      document.body.dataset.page = "friends";
+      current = await showFriends(app, navigate);
+    } else if (path === "/moderation") {
+      document.body.dataset.page = "moderation";
+      current = await showModeration(app);
     } else if (path === "/replay") {
       document.body.dataset.page = "replay";
       current = await showReplay(app, null, navigate);
@@ -165,6 +176,8 @@ window.addEventListener("popstate", route);
 accountInfo().then((info) => {
   watchAccount(info); // the account socket: the count of games waiting for you, live
   drawNav(info);
+  // a moderator's warnings, until acknowledged (moderation.js; loaded for accounts only)
+  if (info.account) import("./moderation.js").then((m) => m.showWarnings()).catch(() => {});
 });
 onGamesChange(() => accountInfo().then(drawNav));
 route();
