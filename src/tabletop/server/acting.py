@@ -14,7 +14,11 @@ from .room import Room
 
 
 def late_seats(room: Room) -> tuple[int, ...]:
-    """The people still to act in the current turn or round (bots never wait)."""
+    """The people still to act in the current turn or round (bots never wait); with
+    a clock (``clocks``) only those whose clocks have run out."""
+    clocks = room.clocks()
+    if clocks is not None:
+        return clocks.out_of_time()
     active = room.match.active_seats()
     return tuple(s.seat for s in room.seats if s.seat in active and s.kind == "human")
 
@@ -38,6 +42,8 @@ def acting_seat(room: Room, seats: frozenset[int], wanted: Any = None) -> int:
         if any(room.match.has_pending(s) for s in seats):
             raise ApiError(409, "you have acted this round: waiting for {names}", names=waiting)
         raise ApiError(409, "it is not your turn: waiting for {names}", names=waiting)
+    if room.clock is not None and mine[0] in late_seats(room):
+        raise ApiError(409, "your time has run out")
     return mine[0]
 
 

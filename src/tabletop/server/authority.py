@@ -352,6 +352,7 @@ class Authority:
         room.log.append(entry(applied.log, ply, at, by))
         room.reveals.append(applied.reveals)
         room.action_seats.append(seat)
+        room.actions.append(action)
         if by is None:
             self.acted(room, seat, ply, before, action)
         self.changed(room)
@@ -434,7 +435,8 @@ class Authority:
             if deadline is None or room.on_timeout != "abandon":
                 raise ApiError(409, "this game cannot be won on time: running out plays a bot")
             late = late_seats(room)
-            if now < deadline or not late or seats & set(late):
+            # a clock's late seats are out of time by now already
+            if (room.clock is None and now < deadline) or not late or seats & set(late):
                 raise ApiError(409, "no opponent of yours is out of time (yet)")
             await self.abandon(room, late)
             return room

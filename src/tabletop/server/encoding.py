@@ -196,7 +196,8 @@ class Encoder:
         online, spectators = room.presence()
         bots = seat_bots(self.store, room)
         undo_seat = undoing_seat(room, seats)
-        deadline = room.time_limit_deadline()
+        # a clock's deadline (its first to run out) is in ``clocks``, per seat
+        deadline = room.time_limit_deadline() if room.clock is None else None
         move_time = (
             None
             if deadline is None
@@ -239,6 +240,8 @@ class Encoder:
             "thinking_seats": sorted(room.thinking),
             "time_left": move_time,  # the time limit of the current move and what is left
             "clock": move_time,  # its name before: kept for the API's older clients
+            # a real-time game's clocks: ms left per seat as of the server's now_ms
+            "clocks": room.clock_frame(),
             "result": room.match.result(),
             "undo": undo_blocker(room, undo_seat) is None,
             # whether that undo makes the game unrated (a pending action's take-back does not)

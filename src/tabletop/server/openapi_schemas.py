@@ -93,6 +93,18 @@ SCHEMAS: JSON = {
         log=arr(),
         log_start=integer(minimum=0),
         coach=nullable(ref("Coach")),
+        clocks=nullable(ref("Clocks")),
+    ),
+    # a real-time game's clocks (clocks.py): each seat's time left as of the server's
+    # time of the frame; a client counts the running ones down from when it got it
+    "Clocks": obj(
+        ("base", "increment", "left_ms", "running", "flagged", "now_ms"),
+        base=number(),
+        increment=number(),
+        left_ms=arr(nullable(integer(minimum=0)), description="per seat; null: a bot's"),
+        running=arr(integer(minimum=0), description="the seats whose clocks run"),
+        flagged=arr(integer(minimum=0), description="out of time: the bot plays for them"),
+        now_ms=integer(description="the server's time of the frame, ms since 1970"),
     ),
     # a coached game's notes (coaching.py): all but the seat only for the coached
     # player's clients, or anyone's once the game is over
@@ -311,6 +323,10 @@ CREATE = obj(
     on_timeout=text(enum=["bot", "abandon"]),
     # a correspondence game (correspondence.py): its days per move, instead of time_limit
     days_per_move=integer(enum=[1, 2, 3, 5, 7, 14]),
+    # a real-time clock (not with a time_limit): seconds each seat starts with and
+    # seconds added after each of its moves
+    clock_base=integer(minimum=60, maximum=3 * 3600),
+    clock_increment=integer(minimum=0, maximum=180),
     rated=boolean(),  # false: a casual game (hints and undo allowed, nobody rated)
     # a coach notes your costly moves (docs/web.md): an unrated game of one person
     # against bots or alone only (else 400)

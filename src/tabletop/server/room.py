@@ -13,8 +13,18 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..core.web import JSON, SIMULTANEOUS, ActionRejected, Match, Step, WebGame, get_web_game
+from ..core.web import (
+    JSON,
+    SIMULTANEOUS,
+    TAKE_BACK,
+    ActionRejected,
+    Match,
+    Step,
+    WebGame,
+    get_web_game,
+)
 from .clock import CLOCK
+from .clocks import Clocks, Control, Event, control_of, reckon
 from .errors import ApiError, reading
 from .rows import Account, ActionRow, GameRow, Seat
 from .storage import GameStore
@@ -42,6 +52,9 @@ class Room:
     thinking: set[int] = field(default_factory=set)  # bot seats working out a move
     time_limit_task: asyncio.Task[None] | None = None
     time_limit_start: int = -1  # the ``round_start`` the time limit task runs for
+    time_limit_due: float = 0.0  # the deadline it runs for (a stopped clock moves it)
+    actions: list[str] = field(default_factory=list)  # per ply: the action itself
+    _clock_events: tuple[int, list[Event]] = (-1, [])  # (ply, the actions as clocks see them)
     _cache: dict[tuple[str, int | None], str] = field(default_factory=dict)  # views, logs
     _cache_ply: int = -1
     choices_cache: dict[int, tuple[int, str]] = field(default_factory=dict)  # seat: (since, text)
@@ -156,15 +169,72 @@ class Room:
 
     @property
     def on_timeout(self) -> str | None:
-        """What happens when a move's time runs out: ``"bot"`` or ``"abandon"``."""
-        if not self.time_limit:
+        """What happens when a move's time (or a seat's clock) runs out: ``"bot"`` or
+        ``"abandon"``."""
+        if not self.time_limit and self.clock is None:
             return None
         return "abandon" if self.row.options.get("on_timeout") == "abandon" else "bot"
+
+    @property
+    def clock(self) -> Control | None:
+        """The game's real-time clock (``clocks``), if it has one."""
+        return control_of(self.row.options)
+
+    def clocks(self, now: float | None = None) -> Clocks | None:
+        """Every seat's clock at ``now`` (the server's time by default), worked out from
+        the stored actions' times (``clocks.reckon``); ``None`` without a clock."""
+        control = self.clock
+        if control is None:
+            return None
+        now = CLOCK.time() if now is None else now
+        finished = self.finished or self.waiting
+        active = frozenset() if finished else self.match.active_seats()
+        undo_at = self.row.clock_from
+        clocks = reckon(
+            control,
+            [s.seat for s in self.seats if s.kind == "human"],
+            self.simultaneous,
+            _unix(self.started_at(0)),
+            self._events(),
+            active,
+            None if undo_at is None else _unix(undo_at),
+            now,
+            len(self.seats),
+        )
+        if self.row.abandoned and not self.row.resigned:  # they ran out of time
+            left = [0.0 if s in self.row.timed_out else v for s, v in enumerate(clocks.left)]
+            clocks = Clocks(tuple(left), (), clocks.flagged | set(self.row.timed_out))
+        return clocks
+
+    def clock_frame(self, now: float | None = None) -> JSON | None:
+        """The clocks as state frames carry them (``Clocks.frame``)."""
+        now = CLOCK.time() if now is None else now
+        clocks, control = self.clocks(now), self.clock
+        return None if clocks is None or control is None else clocks.frame(control, now)
+
+    def _events(self) -> list[Event]:
+        """The actions as the clocks see them, parsed once per move."""
+        if self._clock_events[0] != self.ply:
+            events = [
+                Event(
+                    seat, _unix(log["at"]), reveals, action == TAKE_BACK, log.get("by") == "clock"
+                )
+                for seat, log, reveals, action in zip(
+                    self.action_seats, self.log, self.reveals, self.actions, strict=True
+                )
+            ]
+            self._clock_events = (self.ply, events)
+        return self._clock_events[1]
 
     def time_limit_deadline(self) -> float | None:
         """When the current round's (or turn's) time runs out, as a Unix time: its time
         per move after the round began, or after the last undo if that came later (an
-        undo gives the turn back with its full time)."""
+        undo gives the turn back with its full time). With a clock: when the first
+        running clock reaches zero."""
+        if self.clock is not None and not self.finished and not self.waiting:
+            now = CLOCK.time()
+            clocks = self.clocks(now)
+            return None if clocks is None else clocks.deadline(now)
         if not self.time_limit or self.finished or self.waiting:
             return None
         started = datetime.fromisoformat(self.started_at(self.round_start())).timestamp()
@@ -176,6 +246,10 @@ class Room:
 def room_age(room: Room) -> float:
     """Seconds since the game was created."""
     return CLOCK.time() - datetime.fromisoformat(room.row.created).timestamp()
+
+
+def _unix(stamp: str) -> float:
+    return datetime.fromisoformat(stamp).timestamp()
 
 
 def _seconds(value: Any) -> float:
@@ -259,6 +333,7 @@ def build_room(row: GameRow, seats: list[Seat], actions: list[ActionRow]) -> Roo
         room.log.append(entry(applied.log, action.ply, action.at, action.by))
         room.reveals.append(applied.reveals)
         room.action_seats.append(action.seat)
+        room.actions.append(action.action)
     return room
 
 

@@ -167,12 +167,15 @@ class Scheduler:
         deadline = room.time_limit_deadline()
         start = room.round_start()
         if deadline is None or (
-            room.time_limit_start == start and room.time_limit_task is not None
+            room.time_limit_start == start
+            and room.time_limit_task is not None
+            and abs(room.time_limit_due - deadline) < 0.001  # a seat's clock stopped: sooner
         ):
             return
         if room.time_limit_task is not None:
             room.time_limit_task.cancel()
         room.time_limit_start = start
+        room.time_limit_due = deadline
         loop = asyncio.get_running_loop()
         room.time_limit_task = loop.create_task(self._time_runs_out(room, start, deadline))
 
@@ -192,11 +195,15 @@ class Scheduler:
 
     async def _out_of_time(self, room: Room, start: int) -> None:
         async def change(live: Room) -> None:
+            late = late_seats(room)
             if room.on_timeout == "abandon":
-                if live is room and room.round_start() == start and not room.finished:
-                    await self.authority.abandon(room, late_seats(room))
+                current = live is room and room.round_start() == start and not room.finished
+                if current and late:
+                    await self.authority.abandon(room, late)
                 return
-            for seat in sorted(room.match.active_seats()):
+            # with a clock only the seats whose clocks ran out; with a time per move all
+            out = late if room.clock is not None else sorted(room.match.active_seats())
+            for seat in out:
                 if live is not room or room.round_start() != start:
                     return  # moved on meanwhile
                 if seat not in room.match.active_seats():

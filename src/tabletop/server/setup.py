@@ -11,6 +11,7 @@ from typing import Any
 
 from ..core.web import JSON, BotLimits, OptionsError, WebGame, get_web_game, web_games
 from ..records import whole_number
+from .clocks import BASE_RANGE, INCREMENT_RANGE
 from .correspondence import check_days_per_move
 from .encoding import public_seat
 from .errors import ApiError
@@ -91,13 +92,16 @@ def check_setup(
     if type(rated) is not bool:
         raise ApiError(400, "'rated' is true (the game counts for the ratings) or false")
     correspondence = check_days_per_move(body)
-    turn_based = _time_limit({**body, **correspondence}) | correspondence
+    clock = real_time(body)
+    turn_based = clock or _time_limit({**body, **correspondence}) | correspondence
     try:
         options = game_type.check_setup(_plain_seats(raw_seats), options, limits)
     except OptionsError as err:
         raise ApiError.of(400, err) from None
     if correspondence and options.get("time_limit"):
         raise ApiError(400, "a correspondence game has no move clock of the game's own as well")
+    if clock and options.get("time_limit"):
+        raise ApiError(400, "a game has a clock or a time per move, not both")
     least = shortest_time_limit(game_type) if shortest is None else shortest
     _check_range(turn_based.get("time_limit", 0), least, MAX_TIME_LIMIT)
     own = _own_time_limit(game_type)
@@ -123,7 +127,8 @@ def _rated_time_limit(body: JSON, turn_based: JSON, options: JSON, seats: list[S
     loses ("abandon"): with the default bot playing for them, a player could stall
     forever without losing."""
     chosen = dict(turn_based)
-    if not chosen.get("time_limit") and not options.get("time_limit"):
+    clocked = "clock_base" in chosen
+    if not clocked and not chosen.get("time_limit") and not options.get("time_limit"):
         chosen["time_limit"] = RATED_TIME_LIMIT
     if sum(s.kind == "human" for s in seats) >= 2:
         if body.get("on_timeout", "abandon") != "abandon":
@@ -133,7 +138,7 @@ def _rated_time_limit(body: JSON, turn_based: JSON, options: JSON, seats: list[S
                 'is "abandon" (or make the game unrated: "rated": false)',
             )
         chosen["on_timeout"] = "abandon"
-    elif "time_limit" in chosen and "on_timeout" not in chosen:
+    elif ("time_limit" in chosen or clocked) and "on_timeout" not in chosen:
         chosen["on_timeout"] = "bot"
     return chosen
 
@@ -255,6 +260,39 @@ _SERVER_FIELDS = ("open", "me", "invite")
 def _plain_seats(raw_seats: list[JSON]) -> list[JSON]:
     """Seats as the game checks them: without the server's own fields."""
     return [{k: v for k, v in raw.items() if k not in _SERVER_FIELDS} for raw in raw_seats]
+
+
+def real_time(body: JSON) -> JSON:
+    """The options of a real-time game (``clocks``): ``clock_base`` (seconds each
+    seat starts with), ``clock_increment`` (seconds added per move) and
+    ``on_timeout``; none if no clock is asked for. A game has a clock or a time per
+    move (``time_limit``), not both."""
+    base, increment = body.get("clock_base"), body.get("clock_increment")
+    if base is None and increment is None:
+        return {}
+    if body.get("time_limit"):
+        raise ApiError(400, "a game has a clock or a time per move, not both")
+    least, most = BASE_RANGE
+    if type(base) is not int or not least <= base <= most:
+        raise ApiError(
+            400,
+            "'clock_base' (each player's time, in seconds) is from {least} to {most}",
+            least=least,
+            most=most,
+        )
+    least, most = INCREMENT_RANGE
+    increment = 0 if increment is None else increment
+    if type(increment) is not int or not least <= increment <= most:
+        raise ApiError(
+            400,
+            "'clock_increment' (seconds added per move) is from {least} to {most}",
+            least=least,
+            most=most,
+        )
+    on_timeout = body.get("on_timeout", "bot")
+    if on_timeout not in ON_TIMEOUT:
+        raise ApiError(400, '\'on_timeout\' is "bot" or "abandon"')
+    return {"clock_base": base, "clock_increment": increment, "on_timeout": on_timeout}
 
 
 def _time_limit(body: JSON) -> JSON:

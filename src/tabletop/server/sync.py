@@ -141,6 +141,7 @@ class Refresher:
             room.log.append(new_entry)
             room.reveals.append(applied.reveals)
             room.action_seats.append(action.seat)
+            room.actions.append(action.action)
         self.changed(room)
         return True
 

@@ -2,6 +2,7 @@
 // of the lobby, leaderboards and profiles. The session lives in an HttpOnly cookie.
 import { api, gameTypes } from "./api.js";
 import { correspondenceRating, daysText, poolOf, poolPicker, reminderSettings } from "./correspondence.js";
+import { clockText } from "./clocks.js";
 import { deadlineWords, durationWords, formatChange, formatDateTime, formatNumber, language, seatLabel, t, tn, withNodes } from "./i18n.js";
 import { notifySwitch, onGamesChange, waitingCount, watchAccount } from "./live.js";
 import { followButton } from "./friends.js";
@@ -689,7 +690,8 @@ function openGameItem(game, account, types, navigate) {
       h("small", { class: "muted", "data-testid": "open-game-creator" }, ...creator, ` · ${when}`),
       h("small", { class: "muted" }, [
         optionText(types.find((x) => x.name === game.type), game.options),
-        game.days_per_move ? daysText(game.days_per_move, game.on_timeout) : timeText(game.time_limit, game.on_timeout),
+        game.days_per_move ? daysText(game.days_per_move, game.on_timeout)
+          : clockText(game.options, game.on_timeout) || timeText(game.time_limit, game.on_timeout),
         game.friends_only ? t("friends only") : null,
         game.rated ? t("rated: no hints, no undo") : game.unrated === "seed" ? t("unrated: the creator chose the seed")
           : game.unrated === "casual" ? t("unrated: hints and undo allowed") : t("unrated: not every seat is an account's"),

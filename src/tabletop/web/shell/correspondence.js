@@ -17,14 +17,15 @@ export function daysWords(days) {
 
 /** The new-game form's choice of days per move: ``field`` to show, ``days()`` chosen
  * (0: not a correspondence game). */
-export function daysChoice() {
+export function daysChoice(onChange = () => {}) {
   const select = h("select", { id: "days-per-move", "data-testid": "days-per-move" },
     h("option", { value: "0" }, t("Off: not a correspondence game")),
     ...DAYS_PER_MOVE.map((n) => h("option", { value: String(n) }, daysWords(n))));
   const field = h("label", { class: "field option-choice", for: "days-per-move" },
     h("span", {}, t("Correspondence: days per move")), select,
     h("small", { class: "muted" }, t("Each player is reminded before the time for a move runs out.")));
-  return { field, days: () => Number(select.value) };
+  select.addEventListener("change", onChange);
+  return { field, select, days: () => Number(select.value) };
 }
 
 /** An open game's time control in the lobby: its days per move and what running out does. */

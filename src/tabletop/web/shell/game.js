@@ -5,6 +5,7 @@ import { claimOffer, timeLeft, timeText } from "./account.js";
 import { announce } from "./announce.js";
 import { api, capitalise, errorText, gameTypes, partsText } from "./api.js";
 import { ChatPanel } from "./chat.js";
+import { ClockPanel } from "./clocks.js";
 import { CoachPanel } from "./coach.js";
 import { dailyChip, dailyNote, dailyResultsLink } from "./daily_game.js";
 import { Connection } from "./connection.js";
@@ -145,6 +146,7 @@ export class GameScreen {
     this.shellControls.append(this.hintBtn, this.undoBtn, this.resultBtn);
     this.claimBox = h("div", { class: "claim-box" }); // "claim this seat" for a signed-in player
     this.coach = new CoachPanel(this); // a casual game's coach: its notes on your moves
+    this.clockPanel = new ClockPanel((seat) => this.seatName(seat)); // a real-time game's clocks
     this.notices.append(this.seedNote, this.ratedNote, this.claimBox, this.hintBox, this.coach.el);
     this.onKey = (e) => {
       if (e.key === "Escape") {
@@ -158,6 +160,7 @@ export class GameScreen {
   destroy() {
     document.removeEventListener("keydown", this.onKey);
     this.coach.destroy();
+    this.clockPanel.stop();
     this.board.destroy?.();
     this.removeEnd();
     this.el.remove();
@@ -204,6 +207,7 @@ export class GameScreen {
     this.el.classList.toggle("spectator", !this.replay && state.you.length === 0);
     this.el.classList.toggle("acting", state.acting !== null);
     this.el.dataset.ply = state.ply;
+    if (!this.replay) this.clockPanel.update(state);
     this.renderBanner(state);
     this.renderSeedNote(state);
     this.renderRatedNote(state);
@@ -369,6 +373,7 @@ export class GameScreen {
       const names = listNames(state.active.map((i) => this.seatName(i)));
       this.banner.append(timeLeft(deadline, "seat-time-left", names));
     }
+    if (!this.replay && state.clocks) this.banner.append(this.clockPanel.el); // kept: it ticks
     const seed = state.game.fixed_seed;
     if (!this.replay && state.game.daily) {
       this.banner.append(dailyChip(state.game.daily));

@@ -2,6 +2,7 @@
 import { formatDateTime, seatLabel, t, tn } from "./i18n.js";
 import { accountInfo } from "./account.js";
 import { api, gameTypes } from "./api.js";
+import { clockField } from "./clocks.js";
 import { friendsOnlyField } from "./friends.js";
 import { daysChoice } from "./correspondence.js";
 import { gameIntro } from "./games.js";
@@ -174,8 +175,18 @@ function createForm(type, mod, navigate, account) {
     h("option", { value: "abandon" }, t("the game is abandoned")));
   const onTimeoutField = h("label", { class: "field option-choice", for: "on-timeout", hidden: true },
     h("span", {}, t("When the time runs out")), onTimeout);
-  const correspondence = daysChoice(); // days per move instead of a time per move
-  const timeChosen = () => correspondence.days() * 86400 || (gameTimeLimit ? options.time_limit : Number(timeLimit.value));
+  // one time control at most: a time per move, days per move (correspondence.js) or a
+  // real-time clock per player (clocks.js); choosing one disables the others
+  const exclusive = () => {
+    const days = Boolean(correspondence.days()), clocked = Boolean(clock.value());
+    timeLimit.disabled = days || clocked;
+    correspondence.select.disabled = clocked;
+    clock.select.disabled = days;
+  };
+  const correspondence = daysChoice(exclusive);
+  const clock = clockField(exclusive);
+  const timeChosen = () => correspondence.days() * 86400
+    || (clock.value() ? 0 : gameTimeLimit ? options.time_limit : Number(timeLimit.value));
   // Fair play (docs/web.md): said before the game, not found out in it
   const ratedBox = h("input", { type: "checkbox", id: "rated", "data-testid": "rated" });
   ratedBox.checked = true;
@@ -304,6 +315,7 @@ function createForm(type, mod, navigate, account) {
     h("div", { class: "options" },
       gameTimeLimit ? null : h("label", { class: "field option-choice", for: "time-limit" }, h("span", {}, t("Time per move (turn-based play)")), timeLimit),
       correspondence.field,
+      clock.el,
       onTimeoutField),
     // the DOM's own append would write a missing field (signed out: no Rated box) as "null"
     ...[ratedField, coachField, friendsOnly?.field].filter(Boolean),
@@ -329,6 +341,7 @@ function createForm(type, mod, navigate, account) {
         .map((o) => [o.name, options[o.name]])),
     };
     const limit = timeChosen();
+    const clocked = clock.value();
     if (gameTimeLimit) delete body.options.time_limit;
     if (correspondence.days()) {
       body.days_per_move = correspondence.days();
@@ -337,6 +350,7 @@ function createForm(type, mod, navigate, account) {
       body.time_limit = limit;
       body.on_timeout = onTimeout.value;
     }
+    if (clocked) Object.assign(body, { clock_base: clocked.base, clock_increment: clocked.increment, on_timeout: onTimeout.value });
     const seedText = seedInput.value.trim();
     if (seedText) {
       if (!/^\d+$/.test(seedText)) {
@@ -352,7 +366,7 @@ function createForm(type, mod, navigate, account) {
     // rated among people: running out of time loses (the server refuses the bot then)
     const accounts = body.seats.every((s) => s.kind === "bot" || s.open || s.invite || s.me);
     const people = body.seats.filter((s) => s.open || s.invite || s.me).length;
-    if (account && ratedBox.checked && body.seed === undefined && accounts && people >= 2 && limit) body.on_timeout = "abandon";
+    if (account && ratedBox.checked && body.seed === undefined && accounts && people >= 2 && (limit || clocked)) body.on_timeout = "abandon";
     const firstHuman = seats.find((s) => s.kind === "human");
     if (firstHuman && firstHuman.name) localStorage.setItem(NAME_KEY, firstHuman.name.trim());
     submit.disabled = true;
@@ -371,7 +385,7 @@ function createForm(type, mod, navigate, account) {
     }
   });
   // what happens when the time runs out matters only with a time per move
-  form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen(); });
+  form.addEventListener("change", () => { onTimeoutField.hidden = !timeChosen() && !clock.value(); });
   form.addEventListener("change", renderCoach); // a bot account chosen for a seat: no coach
   render();
   if (account) {
