@@ -6,16 +6,19 @@ and his messages leave her page at once; Ben reports one of Ann's messages. axe-
 checks the pages with the chat in the three languages (en-desktop, de-phone with the
 report dialog open, nl-phone).
 
-``POST /api/reports`` belongs to the moderation work, which is built apart: this test
-intercepts that one request (Playwright's ``page.route``) and checks what the dialog
-sends; every other request reaches the real server. Screenshots:
+The report goes to the real ``POST /api/reports``: the test checks what the dialog sent
+and what the server stored (the message and the chat before it; the moderators' page
+that shows it is test_browser_moderation.py's). Screenshots:
 test-output/screenshots/chat-*.png and axe-chat-*.png.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
+from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -39,8 +42,13 @@ HOSTILE = '<img src=x onerror="alert(1)"> see https://evil.example/x'
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("chat") / "games.db") as base:
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("chat") / "games.db"
+
+
+@pytest.fixture(scope="module")
+def server(database: Path) -> Iterator[str]:
+    with running_server(database) as base:
         yield base
 
 
@@ -67,8 +75,19 @@ def wait_for_message(page: Any, text: str) -> Any:
     return found
 
 
+def stored_report(database: Path, report_id: int) -> tuple[Any, ...]:
+    """A stored report's reason, game, message and context (JSON text)."""
+    with closing(sqlite3.connect(database)) as db:
+        row = db.execute(
+            "SELECT reason, game_id, message_id, context FROM reports WHERE id = ?",
+            (report_id,),
+        ).fetchone()
+    assert row is not None, report_id
+    return tuple(row)
+
+
 def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
-    browser: Any, server: str, axe_script: str
+    browser: Any, server: str, database: Path, axe_script: str
 ) -> None:
     with (
         checked_page(browser, **SIZES["desktop"]) as ann,
@@ -127,13 +146,6 @@ def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
         wait_for_message(ann, "after the mute")
         assert messages(ann).filter(has_text="Noch da?").count() == 0
 
-        reports: list[dict[str, Any]] = []
-
-        def answer(route: Any) -> None:
-            reports.append(json.loads(route.request.post_data))
-            route.fulfill(status=201, content_type="application/json", body='{"report": 1}')
-
-        ben.route("**/api/reports", answer)
         wait_for_message(ben, "after the mute")
         mine = messages(ben).filter(has_text="Noch da?")
         assert mine.get_by_test_id("chat-report").count() == 0  # not on your own
@@ -143,9 +155,11 @@ def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
         dialog.get_by_test_id("report-reason-abuse").check()
         dialog.get_by_test_id("report-text").fill("ein Link zu einer fremden Seite")
         check_axe(ben, axe_script, "axe-chat-report-de-phone")
-        dialog.get_by_test_id("report-send").click()
+        with ben.expect_response("**/api/reports") as filed:
+            dialog.get_by_test_id("report-send").click()
         dialog.wait_for(state="detached")
-        (report,) = reports
+        assert filed.value.status == 201
+        report = json.loads(filed.value.request.post_data)
         message_id = int(said.get_attribute("data-id"))
         assert report == {
             "account": "Ann",
@@ -155,3 +169,6 @@ def test_two_players_chat_a_spectator_apart_a_mute_and_a_report(
             "message": message_id,
         }
         shot(ben, "chat-reported-de-phone")
+        stored = stored_report(database, filed.value.json()["report"])
+        assert stored[:3] == ("abuse", game_id, message_id)
+        assert [m["text"] for m in json.loads(stored[3])["messages"]] == [HOSTILE]
