@@ -1,10 +1,11 @@
 """A correspondence game in a real browser (issue 46): created from the lobby page with
 two days per move and a seat open, shown among the open games with its days per move,
 the page's reminder when the test clock brings its move near the deadline, played to
-its end, and rated in the correspondence pool of the leaderboard. Axe checks the changed
-pages (the new-game form, the open games, the account page's reminder choices, the
-leaderboard's pool) in English on a desktop and German and Dutch on a phone; the game
-itself is played once (in English). Screenshots: test-output/screenshots/axe-corr-*.png."""
+its end across a kill -9 of the server (the deadline is the stored one), and rated in
+the correspondence pool of the leaderboard. Axe checks the changed pages (the new-game
+form, the open games, the account page's reminder choices, the leaderboard's pool) in
+English on a desktop and German and Dutch on a phone; the game itself is played once
+(in English). Screenshots: test-output/screenshots/axe-corr-*.png."""
 
 from __future__ import annotations
 
@@ -24,10 +25,10 @@ from browser_support import (
     choose_game,
     press,
     register_on_page,
-    running_server,
     shot,
 )
 from clock_support import DAY, HOUR, TEST_CLOCK, advance_clock
+from server_support import ServerProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -37,10 +38,17 @@ TWO_DAYS = {"en": "2 days per move", "de": "2 Tage pro Zug", "nl": "2 dagen per 
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("correspondence") / "games.db"
-    with running_server(db, options=TEST_CLOCK) as base:
-        yield base
+def process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """The server (killed with -9 and started again mid-game on the same database)."""
+    folder = tmp_path_factory.mktemp("correspondence")
+    proc = ServerProcess(folder / "games.sqlite3", options=TEST_CLOCK).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def server(process: ServerProcess) -> str:
+    return process.url
 
 
 @pytest.fixture(scope="module")
@@ -52,24 +60,26 @@ def axe_source() -> str:
     return AXE.read_text()
 
 
-def play_out(game_id: str, players: list[httpx.Client]) -> dict[str, Any]:
-    """Every player takes its first choice until the end (the deadline bounds a hang)."""
+def play_out(game_id: str, players: list[httpx.Client], moves: int = 10**6) -> dict[str, Any]:
+    """Every player takes its first choice until the end, or until ``moves`` were made
+    (the deadline bounds a hang)."""
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         for player in players:
             state = player.get(f"/api/games/{game_id}").json()
-            if state["over"]:
+            if state["over"] or moves <= 0:
                 return dict(state)
             if state["acting"] is not None and state["choices"]:
                 move = {"action": state["choices"][0]["action"], "ply": state["ply"]}
-                player.post(f"/api/games/{game_id}/actions", json=move)
+                made = player.post(f"/api/games/{game_id}/actions", json=move)
+                moves -= made.status_code == 200
         time.sleep(0.02)
     raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("look", LOOKS, ids=[f"{lang}-{size}" for lang, size in LOOKS])
 def test_a_correspondence_game_from_the_lobby_page_to_its_end(
-    browser: Any, server: str, axe_source: str, look: tuple[str, str]
+    browser: Any, process: ServerProcess, server: str, axe_source: str, look: tuple[str, str]
 ) -> None:
     lang, size = look
     with checked_page(browser, **SIZES[size]) as page:
@@ -116,6 +126,18 @@ def test_a_correspondence_game_from_the_lobby_page_to_its_end(
         assert "left" in reminder.inner_text()
         assert "2 days per move" in page.get_by_test_id("time-limit-chip").inner_text()
         shot(page, "corr-reminder-desktop")  # (the game page's axe: its own tests)
+
+        # a crash mid-game: the deadline is the stored one, the page reconnects, play goes on
+        before = play_out(game_id, [ann, ben], moves=4)
+        assert not before["over"] and before["time_left"]["deadline"]
+        process.kill9()
+        process.start()
+        after = ann.get(f"/api/games/{game_id}").json()
+        assert (after["ply"], after["time_left"]["deadline"]) == (
+            before["ply"],
+            before["time_left"]["deadline"],
+        )
+        page.wait_for_function("() => !document.querySelector('[data-testid=game].offline')")
         play_out(game_id, [ann, ben])
         page.get_by_test_id("end-screen").wait_for()
 
