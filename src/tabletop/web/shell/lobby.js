@@ -192,7 +192,7 @@ function createForm(type, mod, navigate, account) {
   ratedBox.checked = true;
   const ratedField = account ? h("div", { class: "field" },
     h("label", { class: "check", for: "rated" }, ratedBox, " ", t("Rated game")),
-    h("small", { class: "muted", "data-testid": "rated-note" }, t("A rated game allows no hints and no undo. It always has a time per move (7 days unless you choose one), and against people whoever runs out of time loses. Untick it to play with hints and undo."))) : null;
+    h("small", { class: "muted", "data-testid": "rated-note" }, t("A rated game allows no hints and no undo. It always has a time control (a clock, or a time per move: 7 days unless you choose one), and against people whoever runs out of time loses. Untick it to play with hints and undo."))) : null;
 
   // The coach (docs/web.md): only where it helps nobody against someone, an unrated game
   // of one person against our bots or alone
