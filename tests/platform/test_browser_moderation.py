@@ -98,7 +98,10 @@ def test_a_report_from_a_player_page_reaches_the_moderator_who_acts(
         ann_page.get_by_test_id("report-send").click()
         ann_page.get_by_text("the moderators will look at your report").wait_for()
 
-        mod_page.goto(f"{server}/moderation")
+        ann_page.get_by_test_id("nav-friends").wait_for()  # the account's top bar is drawn
+        assert ann_page.get_by_test_id("nav-moderation").count() == 0  # not a moderator
+        mod_page.goto(f"{server}/lobby")
+        mod_page.get_by_test_id("nav-moderation").click()  # a moderator's top bar has it
         words = mod_page.get_by_test_id("report-words")
         words.wait_for()
         assert words.inner_text() == HOSTILE and words.locator("img").count() == 0

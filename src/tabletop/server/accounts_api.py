@@ -308,6 +308,8 @@ async def _account_info(request: Request) -> Response:
     # the page offers the conversion only where POST /api/account/bot would allow it
     may_become_bot = not reading(hub.store.holds_seats, account.id)
     answer = {"account": {"name": account.name}, "games": games, "may_become_bot": may_become_bot}
+    if reading(hub.store.is_moderator, account.id):
+        answer["moderator"] = True  # the top bar links to the moderators' page
     return JSONResponse(answer)
 
 

@@ -58,6 +58,7 @@ ACCOUNT_OPERATIONS: dict[tuple[str, str], JSON] = {
             account=nullable(ref("Account")),
             games=arr(ref("AccountGame")),
             may_become_bot=boolean(),
+            moderator=boolean(),  # only there (true) for a moderator
         ),
         description="401 for an Authorization header that holds no API token.",
     ),

@@ -43,6 +43,7 @@ export function drawNav(info) {
     link("/lobby", t("Open games"), "nav-open-games"),
     link("/leaderboard", t("Ratings"), "nav-ratings"),
     ...(info.account ? [link("/friends", t("Friends"), "nav-friends")] : []),
+    ...(info.moderator ? [link("/moderation", t("Moderation"), "nav-moderation")] : []),
     info.account
       ? link("/me", waiting ? t("{name} ({n} to play)", { name: info.account.name, n: waiting }) : info.account.name, "nav-me")
       : link("/me", t("Sign in"), "nav-sign-in"));
