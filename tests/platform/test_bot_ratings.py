@@ -68,7 +68,7 @@ def test_rated_games_settle_an_unseeded_bot_from_its_default_start() -> None:
         "ratings (type TEXT, player TEXT, mu REAL, sigma REAL, games INTEGER, "
         "PRIMARY KEY (type, player))",
         "rating_changes (game_id TEXT, player TEXT, rank INTEGER, before REAL, after REAL, "
-        "weight REAL NOT NULL DEFAULT 1)",
+        "weight REAL NOT NULL DEFAULT 1, pool TEXT NOT NULL DEFAULT 'live')",
         "games (id TEXT, type TEXT, updated TEXT)",
     ):
         db.run(f"CREATE TABLE {table}")

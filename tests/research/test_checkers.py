@@ -94,7 +94,9 @@ def test_the_solo_games_pass_gymnasiums_check_env_without_a_warning(game, render
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(gymnasium.make(gym_id(game), render_mode=render_mode).unwrapped)
-    assert not [str(w.message) for w in caught]
+    # a ResourceWarning is the garbage collector finding another test's unclosed socket
+    # while this one runs (same worker), never gymnasium's word on the environment
+    assert not [str(w.message) for w in caught if not issubclass(w.category, ResourceWarning)]
 
 
 def test_the_former_names_are_the_registrys_environments():

@@ -96,7 +96,16 @@ def commands_of(game: GameType) -> set[str]:
 def test_toy_draft_is_offered_only_the_commands_it_supports() -> None:
     commands = commands_of(get_game("toy"))
     # solo (min_seats 1), a page, an analysis; no terminal play (so no daily), no bench.py
-    assert commands == {"replay", "analyse", "selfplay", "tournament", "solo-bench", "serve", "db"}
+    assert commands == {
+        "replay",
+        "analyse",
+        "selfplay",
+        "tournament",
+        "solo-bench",
+        "serve",
+        "db",
+        "moderator",
+    }
 
 
 def test_a_game_without_a_solo_mode_has_no_solo_bench_and_no_daily() -> None:

@@ -160,8 +160,10 @@ export class ChatPanel {
     this.form.hidden = !canWrite;
     this.phrases.hidden = !canWrite;
     this.input.placeholder = this.playing ? t("Message to the players") : t("Message to the spectators");
-    this.note.textContent = this.me === null ? t("Sign in to chat.")
+    const note = this.me === null ? t("Sign in to chat.")
       : this.waiting ? t("The chat opens once every seat is taken.") : this.error;
+    // a status is read out whenever its text is set: only when it changes, not every move
+    if (this.note.textContent !== note) this.note.textContent = note;
     this.drawList();
   }
 
