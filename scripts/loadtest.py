@@ -22,6 +22,12 @@ event stream open (``WS /api/account/ws`` with an API token; docs/bot-api.md): w
 they cost the players is the difference to a run without them.
 
     .venv/bin/python scripts/loadtest.py --games 200 --bot-streams 100
+
+``--chat-floods N`` adds N accounts that each post to their own game's chat as fast as
+the server answers (a flood: most get 429 from the chat's limits per account and per
+address); what the flood costs the players is the difference to a run without it.
+
+    .venv/bin/python scripts/loadtest.py --games 100 --chat-floods 20
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from functools import partial
 from pathlib import Path
 
@@ -58,6 +65,7 @@ class Stats:
         self.recording = False
         self.server_cpu = 0.0  # CPU seconds the servers used while measured
         self.bot_streams = 0  # bot accounts' event streams open to the end
+        self.chat_answers: Counter[int] = Counter()  # the flood's answers, by status
         self.measured = 0.0  # seconds measured
         self.wanted: int | None = None  # measure until this many actions (else a time)
         self.enough = asyncio.Event()
@@ -158,6 +166,7 @@ async def run(
     servers: list[int] = [],  # noqa: B006 - never changed
     bot_streams: int = 0,
     actions: int | None = None,
+    chat_floods: int = 0,
 ) -> Stats:
     """``servers``: the pids of the servers (this script's own), whose CPU time
     the run reports per action. ``actions``: measure until that many actions were
@@ -170,12 +179,14 @@ async def run(
     async with httpx.AsyncClient(timeout=60, limits=limits) as client:
         # made first: each costs two password hashes, which must not count as load
         tokens = [await bot_token(urls[i % len(urls)], i) for i in range(bot_streams)]
+        floods = [await flood_game(urls[i % len(urls)], i) for i in range(chat_floods)]
         start = time.perf_counter()
         stop = math.inf if actions is not None else start + warmup + seconds
         streams = [
             asyncio.create_task(bot_stream(urls[i % len(urls)], token, stop))
             for i, token in enumerate(tokens)
         ]
+        streams += [asyncio.create_task(chat_flood(*flood, stats, stop)) for flood in floods]
         loops = [
             asyncio.create_task(
                 game_loop(client, urls, stats, seed, think, stop, game, seats, spread)
@@ -220,6 +231,36 @@ async def bot_token(url: str, number: int) -> str:
             if r.status_code not in (200, 201):
                 raise SystemExit(f"could not make a bot account ({path}): {r.text}")
     return str(r.json()["token"])
+
+
+async def flood_game(url: str, number: int) -> tuple[httpx.AsyncClient, str]:
+    """An account in a game of two accounts that know each other (an accepted
+    invitation, so it may chat at once): its client and the game."""
+    names = [f"Flood{number}x{random.randrange(10**6)}{seat}" for seat in "ab"]
+    clients = [httpx.AsyncClient(base_url=url, timeout=60) for _ in names]
+    for page, name in zip(clients, names, strict=True):
+        r = await page.post(
+            "/api/account/register", json={"name": name, "password": "load test password"}
+        )
+        if r.status_code != 201:
+            raise SystemExit(f"could not register a chat flood's account: {r.text}")
+    seats = [{"kind": "human", "me": True}, {"kind": "human", "invite": names[1]}]
+    game_id = (await clients[0].post("/api/games", json={"type": "nmbr9", "seats": seats})).json()[
+        "id"
+    ]
+    await clients[1].post(f"/api/games/{game_id}/invitation", json={"accept": True})
+    await clients[1].aclose()
+    return clients[0], game_id
+
+
+async def chat_flood(page: httpx.AsyncClient, game_id: str, stats: Stats, stop: float) -> None:
+    """Post to the game's players' chat as fast as the server answers, until ``stop``."""
+    body = {"channel": "players", "text": "buy cheap moon tiles " * 14}
+    async with page:
+        while time.perf_counter() < stop:
+            r = await page.post(f"/api/games/{game_id}/chat", json=body)
+            if stats.recording:
+                stats.chat_answers[r.status_code] += 1
 
 
 async def bot_stream(url: str, token: str, stop: float) -> None:
@@ -349,6 +390,12 @@ def main() -> int:
     parser.add_argument(
         "--bot-streams", type=int, default=0, help="bot accounts online meanwhile (default 0)"
     )
+    parser.add_argument(
+        "--chat-floods",
+        type=int,
+        default=0,
+        help="accounts flooding their games' chat meanwhile (default 0)",
+    )
     args = parser.parse_args()
     tune_gc()  # the clients must not be what is slow: same collector settings as the server
     procs = []
@@ -368,6 +415,7 @@ def main() -> int:
                 spread=not args.affinity,
                 servers=[proc.pid for proc in procs],
                 bot_streams=args.bot_streams,
+                chat_floods=args.chat_floods,
             )
         )
     finally:
@@ -395,6 +443,9 @@ def report(stats: Stats, args: argparse.Namespace) -> None:
     )
     if args.bot_streams:
         print(f"bot accounts online meanwhile: {stats.bot_streams} of {args.bot_streams}")
+    if args.chat_floods:
+        answers = ", ".join(f"{n} x {code}" for code, n in sorted(stats.chat_answers.items()))
+        print(f"chat flood of {args.chat_floods} accounts, answered while measured: {answers}")
     if stats.server_cpu:
         print(
             f"server CPU: {stats.server_cpu:.1f} s = {stats.server_cpu / len(lat) * 1000:.2f} ms "
