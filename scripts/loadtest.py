@@ -186,7 +186,7 @@ async def run(
             asyncio.create_task(bot_stream(urls[i % len(urls)], token, stop))
             for i, token in enumerate(tokens)
         ]
-        streams += [asyncio.create_task(chat_flood(*flood, stats, stop)) for flood in floods]
+        flooding = [asyncio.create_task(chat_flood(*flood, stats, stop)) for flood in floods]
         loops = [
             asyncio.create_task(
                 game_loop(client, urls, stats, seed, think, stop, game, seats, spread)
@@ -206,9 +206,12 @@ async def run(
         stats.measured = time.perf_counter() - measuring
         stats.server_cpu = cpu_seconds(servers) - cpu
         lag.cancel()
-        for task in loops + streams:
+        for task in loops + streams + flooding:
             task.cancel()
-        await asyncio.gather(*loops, *streams, return_exceptions=True)
+        await asyncio.gather(*loops, *streams, *flooding, return_exceptions=True)
+        failed = [task.exception() for task in flooding if _failed(task)]
+        if failed:
+            raise SystemExit(f"a chat flood failed: {failed[0]!r}")
         stats.bot_streams = sum(1 for task in streams if not _failed(task))
     return stats
 
@@ -256,11 +259,13 @@ async def flood_game(url: str, number: int) -> tuple[httpx.AsyncClient, str]:
 async def chat_flood(page: httpx.AsyncClient, game_id: str, stats: Stats, stop: float) -> None:
     """Post to the game's players' chat as fast as the server answers, until ``stop``."""
     body = {"channel": "players", "text": "buy cheap moon tiles " * 14}
-    async with page:
+    try:
         while time.perf_counter() < stop:
             r = await page.post(f"/api/games/{game_id}/chat", json=body)
             if stats.recording:
                 stats.chat_answers[r.status_code] += 1
+    finally:
+        await page.aclose()
 
 
 async def bot_stream(url: str, token: str, stop: float) -> None:
