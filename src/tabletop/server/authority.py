@@ -332,6 +332,8 @@ class Authority:
     async def apply(self, room: Room, seat: int, action: str, by: str | None = None) -> None:
         """Apply to a copy, store, then make the copy the game (nothing half-done on
         failure). Only in the game's turn (``in_turn``)."""
+        if room.finished:  # an abandoned game's match is not over: no move may follow it
+            raise ApiError(409, "the game is over")
         before = room.match
         match = before.clone()
         try:

@@ -113,6 +113,7 @@ class Scheduler:
         """Whether a move worked out for ``seat`` from ``since`` still applies."""
         return (
             self.rooms.live.get(room.id) is room
+            and not room.finished  # resigned or abandoned while the move was worked out
             and room.since(seat) == since
             and seat in room.match.active_seats()
         )
