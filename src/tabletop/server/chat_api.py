@@ -8,8 +8,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..core.web import JSON
-from . import accounts
-from .accounts import AccountError
 from .chat import (
     MAX_BODY,
     MAX_PER_CHANNEL,
@@ -25,7 +23,7 @@ from .chat_reads import ChatRow
 from .chat_writes import MuteChat, PostChat, UnmuteChat
 from .errors import ApiError
 from .jsontext import JSONResponse
-from .request import account_of, bearer, hub_of, json_body, json_object, signed_in
+from .request import account_of, bearer, hub_of, json_body, json_object, named_account, signed_in
 from .room import Room
 from .rows import Account
 
@@ -89,19 +87,6 @@ def _muted(request: Request, account: Account) -> list[dict[str, str]]:
     return [{"name": a.name} for a in hub_of(request).store.chat_mutes(account.id)]
 
 
-async def _named(request: Request) -> Account:
-    """The account named by the body's ``"name"`` (found as at sign-in); 400/404."""
-    body = json_object(await json_body(request, MAX_BODY))
-    try:
-        name = accounts.check_name(body.get("name"))
-    except AccountError:
-        raise ApiError(400, "'name' is the name of an account") from None
-    found = hub_of(request).account_called(name)
-    if found is None:
-        raise ApiError(404, "there is no player of that name")
-    return found
-
-
 async def _mutes(request: Request) -> Response:
     account = signed_in(request)
     return JSONResponse({"muted": _muted(request, account)})
@@ -111,7 +96,7 @@ async def _mute(request: Request) -> Response:
     """``{"name"}``: that account's chat no longer reaches you, on any of your pages
     (those open now drop its messages at once)."""
     account = signed_in(request)
-    other = await _named(request)
+    other = await named_account(request, MAX_BODY)
     if other.id == account.id:
         raise ApiError(400, "you cannot mute yourself")
     hub = hub_of(request)
@@ -123,7 +108,7 @@ async def _mute(request: Request) -> Response:
 async def _unmute(request: Request) -> Response:
     """``{"name"}``: that account's new messages reach you again."""
     account = signed_in(request)
-    other = await _named(request)
+    other = await named_account(request, MAX_BODY)
     await hub_of(request).write(UnmuteChat(account.id, other.id))
     return JSONResponse({"muted": _muted(request, account)})
 

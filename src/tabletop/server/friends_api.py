@@ -16,32 +16,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from . import accounts
-from .accounts import AccountError
 from .errors import ApiError
 from .friend_writes import TOO_MANY, Follow, Unfollow
 from .friends import MOST_FOLLOWED
 from .jsontext import JSONResponse
-from .request import hub_of, json_body, json_object, signed_in
+from .request import hub_of, named_account, signed_in
 from .rows import Account
 
 
 def _answer(request: Request, account: Account) -> Response:
     friends = hub_of(request).online.friends(account)
     return JSONResponse({"friends": friends, "most": MOST_FOLLOWED})
-
-
-async def _named(request: Request) -> Account:
-    """The account named by the body's ``"name"`` (found as at sign-in); 400/404."""
-    body = json_object(await json_body(request))
-    try:
-        name = accounts.check_name(body.get("name"))
-    except AccountError:
-        raise ApiError(400, "'name' is the name of an account") from None
-    found = hub_of(request).account_called(name)
-    if found is None:
-        raise ApiError(404, "there is no player of that name")
-    return found
 
 
 async def _list(request: Request) -> Response:
@@ -55,7 +40,7 @@ async def _follow(request: Request) -> Response:
     account = signed_in(request)
     hub = hub_of(request)
     hub.online.limit_for(account)
-    other = await _named(request)
+    other = await named_account(request)
     if other.id == account.id:
         raise ApiError(400, "you cannot follow yourself")
     if await hub.write(Follow(account.id, other.id, MOST_FOLLOWED)) == TOO_MANY:
@@ -72,7 +57,7 @@ async def _unfollow(request: Request) -> Response:
     account = signed_in(request)
     hub = hub_of(request)
     hub.online.limit_for(account)
-    other = await _named(request)
+    other = await named_account(request)
     await hub.write(Unfollow(account.id, other.id))
     return _answer(request, account)
 

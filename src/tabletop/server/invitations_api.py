@@ -7,31 +7,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from . import accounts
-from .accounts import AccountError
 from .chat import tell_hidden
 from .errors import ApiError
 from .jsontext import JSONResponse
-from .request import hub_of, json_body, json_object, signed_in
+from .request import hub_of, named_account, signed_in
 from .rows import Account
 from .writes import Block, Unblock
 
 
 def _blocked(request: Request, account: Account) -> list[dict[str, str]]:
     return [{"name": a.name} for a in hub_of(request).store.blocked_by(account.id)]
-
-
-async def _named(request: Request) -> Account:
-    """The account named by the body's ``"name"`` (found as at sign-in); 400/404."""
-    body = json_object(await json_body(request))
-    try:
-        name = accounts.check_name(body.get("name"))
-    except AccountError:
-        raise ApiError(400, "'name' is the name of an account") from None
-    found = hub_of(request).account_called(name)
-    if found is None:
-        raise ApiError(404, "there is no player of that name")
-    return found
 
 
 async def _list(request: Request) -> Response:
@@ -43,7 +28,7 @@ async def _block(request: Request) -> Response:
     """``{"name"}``: the two accounts are kept apart (apart.py): the invitations
     waiting between them are declined, either way (the other is not told why)."""
     account = signed_in(request)
-    other = await _named(request)
+    other = await named_account(request)
     if other.id == account.id:
         raise ApiError(400, "you cannot block yourself")
     hub = hub_of(request)
@@ -57,7 +42,7 @@ async def _block(request: Request) -> Response:
 async def _unblock(request: Request) -> Response:
     """``{"name"}``: that account may invite this one again."""
     account = signed_in(request)
-    other = await _named(request)
+    other = await named_account(request)
     await hub_of(request).write(Unblock(account.id, other.id))
     return JSONResponse({"blocked": _blocked(request, account)})
 

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.websockets import WebSocket
 
 from ..i18n import N_
-from .accounts import COOKIE
+from .accounts import COOKIE, AccountError, check_name
 from .errors import ApiError
 from .room import Room
 from .rows import Account, StoreError
@@ -89,6 +89,21 @@ def json_object(body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(400, "send a JSON object")
     return body
+
+
+async def named_account(request: Request, limit: int = MAX_BODY) -> Account:
+    """The account named by the body's ``"name"`` (found as at sign-in); 400 for no
+    name an account could have, 404 for none of that name. What blocks, mutes and
+    follows are about."""
+    body = json_object(await json_body(request, limit))
+    try:
+        name = check_name(body.get("name"))
+    except AccountError:
+        raise ApiError(400, "'name' is the name of an account") from None
+    found = hub_of(request).account_called(name)
+    if found is None:
+        raise ApiError(404, "there is no player of that name")
+    return found
 
 
 def bearer(request: Request) -> list[str]:
