@@ -177,7 +177,9 @@ class Director:
             waiting,
             table,
             _last_tables(games),
-            len(active),
+            # an absent entrant is nobody to wait for: a rematch is allowed when
+            # everyone else who could play is busy or away
+            len(free) + len({e.entrant for e in active if e.entrant in busy}),
             apart=reading(self.store.tournament_apart, row.id),
         )
         await self._pair(row, entrants, games, [tuple(t) for t in tables], (), row.round)
