@@ -31,7 +31,7 @@ from ..tournaments import Bye, Entrant, arena_tables, swiss_round
 from .clock import CLOCK
 from .errors import ApiError, reading
 from .rows import Account, Seat, StoreError
-from .sync import shared
+from .sync import TOURNAMENT, shared
 from .tournament_reads import (
     CANCELLED,
     FINISHED,
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 log = logging.getLogger("tabletop.server")
-TASK = "tournament"  # the lease's task: one process pairs each event
+TASK = TOURNAMENT  # the lease's task: one process pairs each event
 EVERY = 1.0  # seconds between looks when nothing wakes the director
 
 
