@@ -9,7 +9,7 @@ it gets stuck; a budget bounds it, so a hopeless case costs milliseconds, not mi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, islice
 
 from .model import Format
@@ -48,21 +48,26 @@ class _OutOfBudget(Exception):
 
 
 class _Search:
-    def __init__(self, allowed: Allowed, prefer: Prefer, budget: list[int]) -> None:
+    """Depth-first: the first unseated entrant heads a table with the most preferred
+    allowed table-mates, or (while ``skips`` last) is left over. ``sizes`` is the
+    multiset of tables still to fill, or None for any tables of the format."""
+
+    def __init__(self, fmt: Format, allowed: Allowed, prefer: Prefer, budget: list[int]) -> None:
+        self.fmt = fmt
         self.allowed = allowed
         self.prefer = prefer
         self.budget = budget  # shared between searches: [table-mates left to try]
 
     def seat(
-        self, remaining: list[int], sizes: tuple[int, ...], skips: int
+        self, remaining: list[int], sizes: tuple[int, ...] | None, skips: int
     ) -> list[tuple[int, ...]] | None:
-        if len(remaining) - skips > sum(sizes) or len(remaining) < sum(sizes):
+        if not self._feasible(len(remaining), sizes, skips):
             return None
-        if not sizes:
+        if not remaining or sizes == ():
             return []
         head, rest = remaining[0], remaining[1:]
-        for size in dict.fromkeys(sizes):  # each distinct size once, in the given order
-            others = _without(sizes, size)
+        for size in self._sizes(len(remaining), sizes):
+            others = None if sizes is None else _without(sizes, size)
             for mates in self._mates(head, rest, size - 1):
                 chosen = set(mates)
                 seating = self.seat([e for e in rest if e not in chosen], others, skips)
@@ -71,6 +76,18 @@ class _Search:
         if skips:
             return self.seat(rest, sizes, skips - 1)
         return None
+
+    def _feasible(self, count: int, sizes: tuple[int, ...] | None, skips: int) -> bool:
+        if sizes is not None:
+            return count - skips <= sum(sizes) <= count
+        return any(
+            n == 0 or table_sizes(n, self.fmt) for n in range(max(0, count - skips), count + 1)
+        )
+
+    def _sizes(self, count: int, sizes: tuple[int, ...] | None) -> Iterable[int]:
+        if sizes is not None:
+            return dict.fromkeys(sizes)  # each distinct size once, in the given order
+        return range(min(self.fmt.players, count), self.fmt.min_players - 1, -1)
 
     def _mates(self, head: int, rest: list[int], count: int) -> Iterator[tuple[int, ...]]:
         candidates = self.prefer(head, [e for e in rest if self.allowed(head, e)])
@@ -84,19 +101,21 @@ class _Search:
 
 def seat(
     order: Sequence[int],
-    sizes: tuple[int, ...],
+    fmt: Format,
     allowed: Allowed,
     *,
+    sizes: tuple[int, ...] | None = None,
     skips: int = 0,
     prefer: Prefer | None = None,
     budget: list[int] | None = None,
 ) -> list[tuple[int, ...]] | None:
-    """Tables of exactly ``sizes`` (in any order) for all of ``order`` but at most
-    ``skips`` of them, no table holding a pair ``allowed`` refuses; the first entrant
-    with its most preferred table-mates first (``prefer``, by default the order itself).
-    None when there is none, or none found within the budget."""
+    """Tables for all of ``order`` but at most ``skips`` of them, no table holding a
+    pair ``allowed`` refuses: of exactly ``sizes`` (in any order), or of any sizes of
+    ``fmt`` (the largest tried first); the first entrant with its most preferred
+    table-mates first (``prefer``, by default the order itself). None when there is
+    none, or none found within the budget."""
     search = _Search(
-        allowed, prefer or _in_order, budget if budget is not None else [SEARCH_BUDGET]
+        fmt, allowed, prefer or _in_order, budget if budget is not None else [SEARCH_BUDGET]
     )
     try:
         return search.seat(list(order), sizes, skips)

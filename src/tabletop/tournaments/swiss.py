@@ -32,7 +32,8 @@ def swiss_round(
     """The tables and byes of round ``round_no`` from the rounds before it (games and
     byes of this round or later are ignored, so asking again gives the same answer).
     Active entrants only; see docs/tournaments.md for the rule."""
-    earlier = [g for g in games if g.round < round_no]
+    # In creation order, so that the seat sums (floats) add up the same however given
+    earlier = sorted((g for g in games if g.round < round_no), key=lambda g: (g.order, g.game_id))
     sat_out = [b for b in byes if b.round < round_no]
     score = {s.entrant: s.points for s in standings(fmt, entrants, earlier, sat_out)}
     rating = {e.entrant: e.rating for e in entrants}
@@ -98,7 +99,9 @@ class _Pairing:
                 return repaired, byes
             fallback = fallback or repaired
             prefer = self._prefer(seated, ideal)
-            found = seat(seated, sizes, self.allowed, prefer=prefer, budget=self.budget)
+            found = seat(
+                seated, self.fmt, self.allowed, sizes=sizes, prefer=prefer, budget=self.budget
+            )
             if found is not None:
                 return [list(t) for t in found], byes
         assert fallback is not None
