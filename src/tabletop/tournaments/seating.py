@@ -57,6 +57,8 @@ class _Search:
         self.allowed = allowed
         self.prefer = prefer
         self.budget = budget  # shared between searches: [table-mates left to try]
+        self.everyone: list[int] = []
+        self.known: dict[int, frozenset[int]] = {}  # who may sit with whom, once asked
 
     def seat(
         self, remaining: list[int], sizes: tuple[int, ...] | None, skips: int
@@ -90,13 +92,21 @@ class _Search:
         return range(min(self.fmt.players, count), self.fmt.min_players - 1, -1)
 
     def _mates(self, head: int, rest: list[int], count: int) -> Iterator[tuple[int, ...]]:
-        candidates = self.prefer(head, [e for e in rest if self.allowed(head, e)])
+        welcome = self._welcome(head)
+        candidates = self.prefer(head, [e for e in rest if e in welcome])
         for mates in combinations(candidates, count):
             self.budget[0] -= 1
             if self.budget[0] < 0:
                 raise _OutOfBudget
-            if all(self.allowed(a, b) for a, b in combinations(mates, 2)):
+            if all(b in self._welcome(a) for a, b in combinations(mates, 2)):
                 yield mates
+
+    def _welcome(self, who: int) -> frozenset[int]:
+        """Everybody ``who`` may sit with (backing up asks the same again and again)."""
+        known = self.known.get(who)
+        if known is None:
+            known = self.known[who] = frozenset(e for e in self.everyone if self.allowed(who, e))
+        return known
 
 
 def seat(
@@ -117,13 +127,16 @@ def seat(
     search = _Search(
         fmt, allowed, prefer or _in_order, budget if budget is not None else [SEARCH_BUDGET]
     )
+    search.everyone = list(order)
     try:
         return search.seat(list(order), sizes, skips)
     except (_OutOfBudget, RecursionError):  # a depth of one frame per table: huge events
         return None
 
 
-def greedy(order: Sequence[int], fmt: Format, allowed: Allowed) -> list[tuple[int, ...]]:
+def greedy(
+    order: Sequence[int], fmt: Format, allowed: Allowed, *, prefer: Prefer | None = None
+) -> list[tuple[int, ...]]:
     """One pass without backing up, for when :func:`seat` found nothing in its budget:
     each entrant in turn heads the largest table its nearest allowed table-mates fill;
     an entrant no table can take is left over."""
@@ -131,7 +144,7 @@ def greedy(order: Sequence[int], fmt: Format, allowed: Allowed) -> list[tuple[in
     tables: list[tuple[int, ...]] = []
     while len(remaining) >= fmt.min_players:
         head, rest = remaining[0], remaining[1:]
-        candidates = [e for e in rest if allowed(head, e)]
+        candidates = (prefer or _in_order)(head, [e for e in rest if allowed(head, e)])
         table = next(
             (
                 (head, *mates)
