@@ -28,7 +28,13 @@ Prefer = Callable[[int, list[int]], list[int]]
 
 def table_sizes(count: int, fmt: Format) -> tuple[int, ...]:
     """The fewest tables of ``fmt.min_players..fmt.players`` that seat exactly ``count``
-    entrants, as even as possible, largest first; () when no such tables exist."""
+    entrants, as even as possible, largest first; () when no such tables exist.
+
+    >>> table_sizes(10, Format("swiss", players=4, min_players=3, rounds=5))
+    (4, 3, 3)
+    >>> table_sizes(5, Format("swiss", players=4, min_players=3, rounds=5))
+    ()
+    """
     if count <= 0:
         return ()
     tables = -(-count // fmt.players)
