@@ -486,3 +486,25 @@ def test_arena_seats_as_many_as_the_rules_allow(data: st.DataObject) -> None:
     bad = set(apart) if everybody_waits else set(apart) | rematches
     assert len(seated) == most_seatable(tuple(range(1, count + 1)), fmt, bad)
     assert arena_tables(fmt, waiting, ranked(count), last, active, apart=apart) == tables
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_a_whole_swiss_gives_nobody_a_second_bye_while_another_had_none(
+    data: st.DataObject,
+) -> None:
+    fmt = data.draw(formats("swiss"))
+    count = data.draw(st.integers(1, 11))
+    entrants = [Entrant(e, float(data.draw(st.integers(1000, 1003)))) for e in range(1, count + 1)]
+    games: list[Game] = []
+    byes: list[Bye] = []
+    for round_no in range(1, 6):
+        pairing = swiss_round(fmt, entrants, games, byes, round_no)
+        had = {b.entrant for b in byes}
+        if any(e in had for e in pairing.byes):
+            assert {e.entrant for e in entrants} <= had | set(pairing.byes)
+        byes += [Bye(e, round_no) for e in pairing.byes]
+        for table in pairing.tables:
+            ranks = data.draw(st.permutations(range(1, len(table) + 1)))
+            games.append(game(len(games), table, tuple(ranks), round_no))
+    assert standings(fmt, entrants, games, byes) == standings(fmt, entrants, games[::-1], byes)

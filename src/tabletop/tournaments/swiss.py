@@ -123,13 +123,15 @@ class _Pairing:
         return tables, choices[0] + [e for e in seated if e not in at_tables]
 
     def _bye_choices(self, players: list[int], count: int) -> list[list[int]]:
-        """Who sits out: fewest byes so far, then lowest-ranked, first."""
+        """Who sits out: fewest byes so far, then lowest-ranked, first; then the
+        same with its last one swapped for the next ones who had as many byes."""
         if count == 0:
             return [[]]
         queue = sorted(players, key=lambda e: (self.bye_count[e], -self.position[e]))
         first = queue[:count]
-        others = [first[:-1] + [e] for e in queue[count : count + BYE_ALTERNATIVES]]
-        return [first, *others]
+        # Never a second bye to avoid a repeat meeting: only as many byes as the last
+        alike = [e for e in queue[count:] if self.bye_count[e] == self.bye_count[first[-1]]]
+        return [first, *(first[:-1] + [e] for e in alike[:BYE_ALTERNATIVES])]
 
     def _prefer(
         self, seated: list[int], ideal: list[list[int]], *, fewest_repeats: bool = False
