@@ -226,6 +226,8 @@ def test_a_deleted_account_leaves_its_events_as_a_deleted_player(server: ServerP
     org, ann = register(server, unique("Org")), register(server, unique("Ann"))
     event_id = created(org)
     assert ann.post(f"/api/tournaments/{event_id}/join").status_code == 200
+    exported = ann.get("/api/account/data").json()["tournaments"]
+    assert [(e["tournament_id"], e["entrant"]) for e in exported] == [(event_id, 1)]
     for who in (ann, org):
         gone = who.post("/api/account/delete", json={"password": PASSWORD})
         assert gone.status_code == 200, gone.text
