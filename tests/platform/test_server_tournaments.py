@@ -96,6 +96,8 @@ BAD_EVENTS = [
     ("long name", {"name": "x" * 61}),
     ("bidi name", {"name": "evil\u202eevent"}),
     ("control name", {"name": "a\x07b"}),
+    ("invisible name", {"name": "a\u200bb"}),
+    ("private-use name", {"name": "a\ue000b"}),
     ("players", {"players": 9}),
     ("players as text", {"players": "2"}),
     ("minutes", {"minutes": 5}),
