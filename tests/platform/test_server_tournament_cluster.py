@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -111,6 +112,42 @@ def test_a_kill_of_the_pairing_process_mid_event_loses_nothing_and_the_event_goe
     assert pairing_process(survivor, event_id) in (0, survivor.pid)
     for sock in sockets:
         _close(sock)
+
+
+def test_a_new_event_game_reaches_its_players_sockets_at_the_other_process(
+    two: tuple[ServerProcess, ServerProcess],
+) -> None:
+    """A game of two people (nobody moves: only its creation can tell) paired by one
+    process is announced, with its event, on the sockets the players hold at the other."""
+    a, b = two
+    tag = f"{os.getpid() % 1000}x{next(_SERIAL)}"
+    org = register(a, f"Org{tag}")
+    people = [register(a, f"{name}{tag}") for name in ("Ann", "Bob")]
+    event_id = create(org, kind="arena", type="nmbr9", players=2, minutes=30)
+    for who in people:
+        assert who.post(f"/api/tournaments/{event_id}/join").status_code == 200
+    sockets = {server.pid: account_socket(server, people[0]) for server in (a, b)}
+    others = [account_socket(server, people[1]) for server in (a, b)]
+    for server in (a, b):
+        advance_clock(server, HOUR + 1)
+    playing = until(lambda: event(people[0], event_id)["me"]["playing"])
+    holder = pairing_process(a, event_id)
+    away = next(sock for pid, sock in sockets.items() if pid != holder)
+    heard = announced(away)
+    assert heard["id"] == playing and heard["tournament"] == {"id": event_id, "name": "Test event"}
+    for sock in [*sockets.values(), *others]:
+        _close(sock)
+
+
+def announced(sock: Any) -> dict[str, Any]:
+    """The first game the account socket announces as an event's."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        message = json.loads(sock.recv(timeout=60))
+        if message.get("type") == "game" and message["game"].get("tournament"):
+            found: dict[str, Any] = message["game"]
+            return found
+    raise AssertionError("no event game was announced")
 
 
 def _on(server: ServerProcess, who: httpx.Client) -> httpx.Client:

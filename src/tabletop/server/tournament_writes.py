@@ -248,6 +248,9 @@ class Pair(Write[bool]):
                 "INSERT INTO tournament_seats (game_id, seat, entrant) VALUES (?, ?, ?)",
                 [(table.game.game_id, seat, e) for seat, e in enumerate(table.entrants)],
             )
+            # other processes with sockets of its accounts learn the new game (a
+            # bot-API client's event stream may be anywhere): when this commits
+            sql.announce(table.game.game_id)
         sql.run_many(
             "INSERT INTO tournament_byes (tournament_id, entrant, round) VALUES (?, ?, ?)",
             [(self.tournament_id, entrant, self.round) for entrant in self.byes],
