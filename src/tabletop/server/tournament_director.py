@@ -113,8 +113,12 @@ class Director:
         for row in reading(self.store.tournaments_active):
             if row.status == UPCOMING and now < row.starts:
                 continue
-            if self._leased(row.id):
+            if not self._leased(row.id):
+                continue
+            try:
                 await self.step(row, now)
+            except Exception:  # one event's failure never holds up the others
+                log.exception("running tournament %s failed", row.id)
 
     def _leased(self, tournament_id: str) -> bool:
         """Whether this process runs the event now: always with one process; on a
