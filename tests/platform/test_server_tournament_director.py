@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from account_support import account_socket, register
+from account_support import PASSWORD, account_socket, register
 from tournament_support import (
     HANG,
     HOUR,
@@ -191,3 +191,29 @@ def test_accounts_kept_apart_by_a_block_never_share_a_table(server: ServerProces
     assert len(games) >= 4 and all(set(g["entrants"]) != {1, 2} for g in games.values())
     for sock in sockets:
         sock.close()
+
+
+def test_a_bot_account_learns_its_pairing_on_its_event_stream(server: ServerProcess) -> None:
+    """The bot API's event stream (NDJSON) announces the event's game to the program
+    that joined by its token: being connected is being present."""
+    page = register(server, unique("Robo"))
+    assert page.post("/api/account/bot", json={"password": PASSWORD}).status_code == 200
+    made = page.post("/api/account/tokens", json={"name": "play", "scopes": ["play"]})
+    headers = {"Authorization": f"Bearer {made.json()['token']}"}
+    org = register(server, unique("Org"))
+    event_id = create(org, kind="arena", type="nova-luna", players=2, minutes=30)
+    program = httpx.Client(base_url=server.url, timeout=30, headers=headers)
+    assert program.post(f"/api/tournaments/{event_id}/join").status_code == 200
+    add_bots(org, event_id, ["greedy"])
+    with program.stream("GET", "/api/account/events") as stream:
+        advance_clock(server, HOUR + 1)
+        deadline = time.monotonic() + HANG
+        for line in stream.iter_lines():
+            assert time.monotonic() < deadline, "no game was announced"
+            message = json.loads(line) if line.strip() else {}
+            game = message.get("game") or {}
+            if message.get("type") == "game" and game.get("tournament"):
+                break
+    assert game["tournament"] == {"id": event_id, "name": "Test event"}
+    assert event(program, event_id)["me"]["playing"] == game["id"]
+    assert program.post(f"/api/games/{game['id']}/resign", json={}).status_code == 200
