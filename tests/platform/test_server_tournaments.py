@@ -8,7 +8,7 @@ import itertools
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,22 @@ import httpx
 import pytest
 
 from account_support import PASSWORD, client, register
+from tabletop.server.pgstore import migrate
+from tabletop.server.storage import GameStore, Seat, open_store
+from tabletop.server.tournament_writes import (
+    ALREADY,
+    FULL,
+    JOINED,
+    TOO_MANY_BOTS,
+    CreateTournament,
+    JoinTournament,
+    NewTournament,
+    Pair,
+    SetStatus,
+    Table,
+)
 from tabletop.server.tournaments import MAX_BOTS, PER_DAY
+from tabletop.server.writes import AppendAction, Block, CreateAccount, CreateGame
 
 from clock_support import TEST_CLOCK
 from server_support import ServerProcess
@@ -236,3 +251,75 @@ def test_a_deleted_account_leaves_its_events_as_a_deleted_player(server: ServerP
     shown = event(client(server), event_id)
     assert shown["creator"] is None
     assert [(s["name"], s["withdrawn"]) for s in shown["standings"]] == [("deleted player", True)]
+
+
+# -- the store, on both databases ------------------------------------------------------
+
+
+def open_db(database: Callable[[str], str | Path]) -> GameStore:
+    where = database("tournaments.sqlite3")
+    if isinstance(where, str):
+        migrate(where)
+    return open_store(str(where))
+
+
+def new_event(event_id: str, **more: Any) -> NewTournament:
+    fields = {
+        "id": event_id,
+        "kind": "swiss",
+        "type": "nmbr9",
+        "name": "E",
+        "players": 2,
+        "min_players": 2,
+        "rounds": 2,
+        "minutes": None,
+        "options": {},
+        "starts": 0.0,
+        "visibility": "private",
+        "creator": None,
+        "recurring": None,
+        "created": 0.0,
+    }
+    return NewTournament(**{**fields, **more})  # fmt: skip
+
+
+def table(game_id: str, entrants: tuple[int, ...]) -> Table:
+    seats = [Seat(n, f"Bot {e}", "bot", "random") for n, e in enumerate(entrants)]
+    return Table(CreateGame(game_id, "nmbr9", {"tournament": "ev"}, 7, seats), entrants)
+
+
+def test_the_store_counts_caps_in_the_join_and_stores_one_pairing_of_a_state(
+    database: Callable[[str], str | Path],
+) -> None:
+    store = open_db(database)
+    try:
+        store.write(CreateTournament(new_event("ev")))
+        joins = [JoinTournament("ev", None, "random", f"B{n}", 0.0, 3, 2) for n in range(4)]
+        assert [store.write(j) for j in joins] == [JOINED, JOINED, TOO_MANY_BOTS, TOO_MANY_BOTS]
+        ann = store.write(CreateAccount("Ann", "ann", "hash"))
+        bob = store.write(CreateAccount("Bob", "bob", "hash"))
+        assert store.write(Block(ann, bob))
+        for account, name in ((ann, "Ann"), (bob, "Bob")):
+            person = JoinTournament("ev", account, None, name, 0.0, 4, 2)
+            assert store.write(person) == JOINED
+        assert store.write(JoinTournament("ev", ann, None, "Ann", 0.0, 9, 2)) == ALREADY
+        assert store.write(JoinTournament("ev", None, "greedy", "G", 0.0, 4, 9)) == FULL
+        assert store.tournament_apart("ev") == {frozenset((3, 4))}
+        version = store.tournament("ev").version  # type: ignore[union-attr]
+        first = Pair("ev", version, 1, 0, [table("g1", (1, 3)), table("g2", (2, 4))])
+        second = Pair("ev", version, 1, 0, [table("g3", (1, 2))])  # worked out from the same
+        assert store.write(first) and not store.write(second)
+        games = store.tournament_games("ev")
+        assert [(g.game_id, g.entrants, g.ranks) for g in games] == [
+            ("g1", (1, 3), None), ("g2", (2, 4), None)]  # fmt: skip
+        store.write(AppendAction("g1", 0, 1, "x", reveals=False, over=True, ranks=(2, 1)))
+        assert store.tournament_games("ev")[0].ranks == (2, 1)
+        assert store.tournament_of_game("g2") == "ev" and store.tournament_of_game("g9") is None
+        row = store.tournament("ev")
+        assert row is not None and (row.round, row.entrants) == (1, 4)
+        following = new_event("next", recurring="daily")
+        assert store.write(SetStatus("ev", row.version, "finished", following))
+        assert not store.write(SetStatus("ev", row.version, "finished", following))  # moved on
+        assert [r.id for r in store.tournaments_active()] == ["next"]
+    finally:
+        store.close()
