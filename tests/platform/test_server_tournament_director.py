@@ -217,3 +217,43 @@ def test_a_bot_account_learns_its_pairing_on_its_event_stream(server: ServerProc
     assert game["tournament"] == {"id": event_id, "name": "Test event"}
     assert event(program, event_id)["me"]["playing"] == game["id"]
     assert program.post(f"/api/games/{game['id']}/resign", json={}).status_code == 200
+
+
+def test_a_kill_mid_event_loses_nothing_and_the_restarted_server_carries_on(
+    tmp_path: Path,
+) -> None:
+    """SQLite, one process: killed with -9 in the middle of a round, started again, it
+    carries on from the store (the round's games, then the next round, then the end)."""
+    options = (*TEST_CLOCK, "--bot-max-iterations", "20")
+    proc = ServerProcess(tmp_path / "games.sqlite3", options=options).start()
+    try:
+        org = register(proc, unique("Org"))
+        people = [register(proc, unique(name)) for name in ("Ann", "Bob")]
+        event_id = create(org, kind="swiss", type="nmbr9", players=2, rounds=2)
+        for who in people:
+            assert who.post(f"/api/tournaments/{event_id}/join").status_code == 200
+        add_bots(org, event_id, ["random", "greedy"])
+        sockets = [account_socket(proc, who) for who in people]
+        advance_clock(proc, HOUR + 1)
+        until(lambda: event(org, event_id)["round"] == 1)
+        before = all_games(org, event_id, 4)
+        assert len(before) == 2 and any(g["ranks"] is None for g in before.values())
+        proc.kill9()
+        proc.start()
+        sockets = [account_socket(proc, who) for who in people]  # present again
+        deadline = time.monotonic() + HANG
+        while event(org, event_id)["status"] != "finished":
+            assert time.monotonic() < deadline, "the event never ended"
+            for who in people:
+                playing = event(who, event_id)["me"]["playing"]
+                if playing is not None:
+                    who.post(f"/api/games/{playing}/resign", json={})
+            time.sleep(0.05)
+        done = event(org, event_id)
+        after = all_games(org, event_id, 4)
+        assert set(before) <= set(after) and len(after) == 4 and done["round"] == 2
+        assert shown_standings(done) == recomputed(proc, org, done)
+        for sock in sockets:
+            sock.close()
+    finally:
+        proc.stop()
