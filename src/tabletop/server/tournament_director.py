@@ -43,6 +43,7 @@ from .tournament_reads import (
 )
 from .tournament_writes import Pair, SetStatus, Table
 from .tournaments import (
+    EventCache,
     engine_entrants,
     engine_games,
     event_format,
@@ -69,6 +70,7 @@ class Director:
         self.store = hub.store
         self._woken = asyncio.Event()
         self.names: dict[str, str] = {}  # event id -> name, for the games' summaries
+        self.cache = EventCache(hub.store)  # what the event's pages show
 
     def wake(self) -> None:
         """Look at the events now (a game ended, someone joined)."""

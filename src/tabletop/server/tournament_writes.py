@@ -261,6 +261,11 @@ class Pair(Write[bool]):
 def forget_tournaments(sql: Sql, account_id: int, deleted_name: str) -> None:
     """An account goes (``DeleteAccount``): it leaves its events under the name every
     deleted player gets, and the events it created have no creator any more."""
+    sql.run(  # the events' pages show the change at once
+        "UPDATE tournaments SET version = version + 1 WHERE creator = ? OR id IN "
+        "(SELECT tournament_id FROM tournament_entrants WHERE account_id = ?)",
+        (account_id, account_id),
+    )
     sql.run("UPDATE tournaments SET creator = NULL WHERE creator = ?", (account_id,))
     sql.run(
         "UPDATE tournament_entrants SET account_id = NULL, name = ?, "

@@ -11,16 +11,18 @@ ahead."""
 from __future__ import annotations
 
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
 from ..core.web import JSON, BotLimits, WebGame, get_web_game, web_games
 from ..tournaments import Bye, Entrant, Format, Game, Kind, Standing, points, standings
-from .errors import ApiError
+from .errors import ApiError, reading
 from .moderation import check_text
 from .rows import Account
 from .setup import bot_labels, check_setup
+from .storage import GameStore
 from .tournament_reads import (
     FINISHED,
     RUNNING,
@@ -280,15 +282,24 @@ def games_shown(games: list[EventGame], names: dict[int, str]) -> list[JSON]:
     return [game_ref(g, names) for g in (running + done)[:GAMES_SHOWN]]
 
 
-def event_json(
+@dataclass(frozen=True)
+class Shown:
+    """What every viewer of an event sees alike: worked out at most once a second per
+    event and process (``EventCache``), however many pages poll it."""
+
+    entrants: list[EntrantRow]
+    busy: dict[int, str]  # each entrant's unfinished game
+    standings: list[JSON]
+    games: list[JSON]
+    results: int  # finished games
+
+
+def shown(
     row: TournamentRow,
     entrants: list[EntrantRow],
     games: list[EventGame],
     byes: list[tuple[int, int]],
-    viewer: Viewer,
-    now: float,
-) -> JSON:
-    """``GET /api/tournaments/{id}``: the event with its standings and games."""
+) -> Shown:
     names = {e.entrant: e.name for e in entrants}
     busy = playing(games)
     by_number = {e.entrant: e for e in entrants}
@@ -297,19 +308,52 @@ def event_json(
         for s in standings_of(row, entrants, games, byes)
         if s.entrant in by_number
     ]
-    me = _me(entrants, viewer, busy)
+    return Shown(entrants, busy, table, games_shown(games, names), sum(g.over for g in games))
+
+
+class EventCache:
+    """The ``Shown`` of events, kept ``seconds`` (or until the event's version moves:
+    a join or a pairing shows at once). A 500-entrant arena's 3,000 games take ~45 ms
+    to read and score; a page polls every 3 s."""
+
+    def __init__(self, store: GameStore, seconds: float = 1.0, most: int = 1000) -> None:
+        self.store = store
+        self.seconds = seconds
+        self.most = most
+        self._kept: dict[str, tuple[int, float, Shown]] = {}
+
+    def shown(self, row: TournamentRow) -> Shown:
+        kept = self._kept.get(row.id)
+        now = time.monotonic()
+        if kept is not None and kept[0] == row.version and now - kept[1] < self.seconds:
+            return kept[2]
+        found = shown(
+            row,
+            reading(self.store.tournament_entrants, row.id),
+            reading(self.store.tournament_games, row.id),
+            reading(self.store.tournament_byes, row.id),
+        )
+        if len(self._kept) >= self.most:
+            self._kept.clear()
+        self._kept[row.id] = (row.version, now, found)
+        return found
+
+
+def event_json(row: TournamentRow, seen: Shown, viewer: Viewer, now: float) -> JSON:
+    """``GET /api/tournaments/{id}``: the event with its standings and games."""
+    me = _me(seen.entrants, viewer, seen.busy)
     manage = can_manage(row, viewer)
     open_to_join = row.status in (UPCOMING, RUNNING)
     return {
         **summary(row),
         # the page skips re-drawing an unchanged event: the stored version moves with
         # every decision, the finished games' count with every result
-        "version": row.version + sum(g.over for g in games),
+        "version": row.version + seen.results,
         "now": now,
         "rated": row.options.get("rated") is not False,
         "time_control": time_control(row.options),
-        "standings": table,
-        "games": games_shown(games, names),
+        "standings": seen.standings,
+        "games": seen.games,
         "me": me,
         "can_join": viewer.account is not None and open_to_join
         and (me is None or me["withdrawn"]),

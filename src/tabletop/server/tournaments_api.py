@@ -73,15 +73,8 @@ def _event_row(request: Request) -> TournamentRow:
 
 
 def event_answer(request: Request, row: TournamentRow, viewer: Viewer) -> JSON:
-    store = hub_of(request).store
-    return event_json(
-        row,
-        reading(store.tournament_entrants, row.id),
-        reading(store.tournament_games, row.id),
-        reading(store.tournament_byes, row.id),
-        viewer,
-        hub_of(request).clock(),
-    )
+    hub = hub_of(request)
+    return event_json(row, hub.director.cache.shown(row), viewer, hub.clock())
 
 
 async def _empty_body(request: Request) -> None:
