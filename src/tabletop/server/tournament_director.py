@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabletop.server")
 TASK = TOURNAMENT  # the lease's task: one process pairs each event
 EVERY = 1.0  # seconds between looks when nothing wakes the director
+#: a running event's state as the director last decided on it (``Director._state``)
+Looked = tuple[int, int, frozenset[int], bool]
 
 
 class Director:
@@ -71,6 +73,7 @@ class Director:
         self._woken = asyncio.Event()
         self.names: dict[str, str] = {}  # event id -> name, for the games' summaries
         self.cache = EventCache(hub.store)  # what the event's pages show
+        self._looked: dict[str, Looked] = {}  # per event: its state at the last look
 
     def wake(self) -> None:
         """Look at the events now (a game ended, someone joined)."""
@@ -139,13 +142,26 @@ class Director:
     async def step(self, row: TournamentRow, now: float) -> None:
         """One decision on the event, if one is due."""
         entrants = reading(self.store.tournament_entrants, row.id)
-        games = reading(self.store.tournament_games, row.id)
         if row.status == UPCOMING:
             await self._start(row, entrants, now)
-        elif row.kind == "arena":
+            return
+        state = self._state(row, entrants, now)
+        if self._looked.get(row.id) == state:
+            return  # nothing a decision depends on has changed since the last look
+        games = reading(self.store.tournament_games, row.id)
+        if row.kind == "arena":
             await self._arena(row, entrants, games, now)
         else:
             await self._swiss(row, entrants, games, now)
+        self._looked[row.id] = state
+
+    def _state(self, row: TournamentRow, entrants: list[EntrantRow], now: float) -> Looked:
+        """What the director's decisions on a running event depend on, read cheaply:
+        its version (joins, withdrawals, pairings), its results, who is present, and
+        whether an arena's time is up. (A block added only rules tables out.)"""
+        present = frozenset(e.entrant for e in self._present(entrants))
+        over = row.ends is not None and now >= row.ends
+        return row.version, reading(self.store.tournament_results, row.id), present, over
 
     async def _start(self, row: TournamentRow, entrants: list[EntrantRow], now: float) -> None:
         active = [e for e in entrants if e.withdrawn is None]
@@ -160,6 +176,7 @@ class Director:
         following = next_occurrence(row, now)
         if await self.hub.write(SetStatus(row.id, row.version, status, following)):
             log.info("tournament %s %s", row.id, status)
+            self._looked.pop(row.id, None)
             if self.store.shared:
                 with contextlib.suppress(StoreError):
                     shared(self.store).finish(row.id, TASK, self.hub.leases.owner)

@@ -167,6 +167,17 @@ class TournamentReads(SqlReader):
         )
         return [(int(e), int(r)) for e, r in rows]
 
+    def tournament_results(self, tournament_id: str) -> int:
+        """How many of the event's games are over (the director's cheap look)."""
+        row = self._read(
+            lambda sql: sql.row(
+                "SELECT count(*) FROM tournament_games g JOIN games x ON x.id = g.game_id "
+                "WHERE g.tournament_id = ? AND x.over",
+                (tournament_id,),
+            )
+        )
+        return int(row[0]) if row else 0
+
     def tournament_of_game(self, game_id: str) -> str | None:
         row = self._read(
             lambda sql: sql.row(
