@@ -52,6 +52,7 @@ from .setup import can_be_rated, check_setup, created_seat
 from .storage import GameStore
 from .sync import Follower, Leases, Refresher, Takeover
 from .throttle import DeviceCookies, LoginThrottle, TryLimits
+from .tournament_notices import TournamentNotices
 from .writes import CreateGame, Write
 from .writing import Writer
 
@@ -150,6 +151,10 @@ class Hub:
             store, self._write, self.authority.fresh, self.reads, self.accounts, self.notifier
         )
         self.scheduler.remind = self.reminders.schedule
+        # the director calls its schedule for each upcoming event (tournament_notices.py)
+        self.tournament_notices = TournamentNotices(
+            store, self._write, self.accounts, self.notifier
+        )
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
@@ -299,6 +304,7 @@ class Hub:
         self.online.leave()
         self.notifier.close()
         self.reminders.close()
+        self.tournament_notices.close()
         self.analyst.close()
         self.coach.close()
         self.dailies.close()

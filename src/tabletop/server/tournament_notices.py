@@ -1,4 +1,4 @@
-"""Telling an event's entrants that it starts (docs/tournaments.md, "Notifications").
+"""Telling an event's entrants that it starts (docs/web.md, "The account socket").
 
 ``TournamentNotices.schedule(event_id, starts)`` is called by the director for each
 upcoming event it looks after (every time it looks: the call is cheap and a repeat
@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from ..core.game import get_game
 from ..core.web import JSON
 from .account_events import AccountEvents
 from .clock import CLOCK
@@ -65,7 +66,18 @@ class EventNotice:
     accounts: tuple[int, ...]  # the entrants that are accounts and have not withdrawn
 
 
-Lookup = Callable[[str], EventNotice | None]
+def event_notice(store: GameStore, event_id: str) -> EventNotice | None:
+    """The event as the notices need it (``None``: no such event)."""
+    event = store.tournament(event_id)
+    if event is None:
+        return None
+    accounts = tuple(
+        e.account_id
+        for e in store.tournament_entrants(event_id)
+        if e.account_id is not None and e.withdrawn is None
+    )
+    title = get_game(event.type).title
+    return EventNotice(event.id, event.name, title, event.starts, event.status, accounts)
 
 
 def notice_key(event_id: str, stage: str, account_id: int) -> str:
@@ -86,13 +98,11 @@ class TournamentNotices:
         self,
         store: GameStore,
         write: WriteFn,
-        lookup: Lookup,
         accounts: AccountEvents,
         notifier: Notifier,
     ) -> None:
         self.store = store
         self._write = write
-        self._lookup = lookup
         self.accounts = accounts
         self.notifier = notifier
         self._tasks: dict[str, tuple[float, asyncio.Task[None]]] = {}  # per event: its start
@@ -126,7 +136,7 @@ class TournamentNotices:
 
     async def _send(self, event_id: str, stage: str, starts: float) -> None:
         try:
-            event = reading(self._lookup, event_id)
+            event = reading(event_notice, self.store, event_id)
             if event is None or event.starts != starts or not due(event, stage, CLOCK.time()):
                 return  # cancelled, moved, or too late for this one
             for account_id in event.accounts:
