@@ -140,7 +140,7 @@ class TournamentReads(SqlReader):
                 (False, tournament_id),
             )
         )
-        return [EntrantRow(*row[:7], bool(row[7])) for row in rows]
+        return [_entrant(row) for row in rows]
 
     def tournament_games(self, tournament_id: str) -> list[EventGame]:
         """The event's games in creation order, each seat's entrant and rank."""
@@ -174,6 +174,13 @@ class TournamentReads(SqlReader):
             )
         )
         return None if row is None else str(row[0])
+
+
+def _entrant(row: Sequence[Any]) -> EntrantRow:
+    entrant, account_id, bot, name, rating, joined, withdrawn, bot_account = row
+    return EntrantRow(
+        int(entrant), account_id, bot, name, float(rating), joined, withdrawn, bool(bot_account)
+    )
 
 
 def _ranks(stored: list[int | None], over: bool, late: str | None) -> tuple[int, ...] | None:

@@ -144,7 +144,6 @@ class JoinTournament(Write[str]):
             return TOO_MANY_BOTS
         return None
 
-
     def _back(self, sql: Sql) -> bool:
         """An account that withdrew joins again: it is an entrant again, with its
         number and its results so far."""
@@ -265,4 +264,3 @@ def forget_tournaments(sql: Sql, account_id: int, deleted_name: str) -> None:
         "withdrawn = coalesce(withdrawn, ?) WHERE account_id = ?",
         (deleted_name, now_seconds(), account_id),
     )
-

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.web import JSON, BotLimits, WebGame, get_web_game, web_games
-from ..tournaments import Bye, Entrant, Format, Game, Standing, points, standings
+from ..tournaments import Bye, Entrant, Format, Game, Kind, Standing, points, standings
 from .errors import ApiError
 from .moderation import check_text
 from .rows import Account
@@ -88,11 +88,12 @@ def check_event(
         raise ApiError(400, '\'recurring\' is "daily", "weekly" or null')
     if (visibility == "public" or recurring) and not moderator:
         raise ApiError(403, "only moderators may create public or recurring events")
+    options = game_options(body, account, game_type, players, limits)
+    starts = _starts(body, now)
+    least = smallest_table(game_type, players)
     return NewTournament(
-        *(secrets.token_urlsafe(9), kind, game_type.name, name, players),
-        *(smallest_table(game_type, players), rounds, minutes),
-        game_options(body, account, game_type, players, limits),
-        *(_starts(body, now), visibility, account.id, recurring, now),
+        *(secrets.token_urlsafe(9), kind, game_type.name, name, players, least, rounds),
+        *(minutes, options, starts, visibility, account.id, recurring, now),
     )
 
 
@@ -156,7 +157,7 @@ def next_occurrence(row: TournamentRow, now: float) -> NewTournament | None:
 
 
 def event_format(row: TournamentRow) -> Format:
-    kind = "arena" if row.kind == "arena" else "swiss"
+    kind: Kind = "arena" if row.kind == "arena" else "swiss"
     return Format(kind, row.players, row.min_players, row.rounds, row.minutes)
 
 
@@ -226,7 +227,7 @@ def bots_offered(game_type: str) -> list[str]:
     types = web_games()
     if game_type not in types:
         return []
-    modes = types[game_type].describe().get("bots", {})
+    modes: dict[str, list[JSON]] = types[game_type].describe().get("bots", {})
     mode = modes.get("standard") or next((v for k, v in modes.items() if k != "solo"), [])
     return [bot["spec"] for bot in mode]
 

@@ -5,6 +5,7 @@ event and asks the engine what the standings are and who plays whom next. The ru
 player reads are in docs/tournaments.md.
 """
 
+from .arena import arena_tables
 from .model import (
     Apart,
     Bye,
@@ -17,6 +18,8 @@ from .model import (
     apart_predicate,
 )
 from .scoring import bye_points, points, standings
+from .seating import most_seated, table_sizes
+from .swiss import swiss_round
 
 __all__ = [
     "Apart",
@@ -28,7 +31,11 @@ __all__ = [
     "Standing",
     "SwissRound",
     "apart_predicate",
+    "arena_tables",
     "bye_points",
+    "most_seated",
     "points",
     "standings",
+    "swiss_round",
+    "table_sizes",
 ]
