@@ -229,8 +229,10 @@ def percentile(values: list[float], q: int) -> float:
 
 def summary(f: Figures) -> dict[str, float]:
     return {
+        "pairings": len(f.pairing),
         "pairing p50 ms": percentile(f.pairing, 50),
         "pairing p99 ms": percentile(f.pairing, 99),
+        "moves": len(f.moves),
         "move p50 ms": percentile(f.moves, 50),
         "move p99 ms": percentile(f.moves, 99),
         "games finished": f.games,
@@ -239,7 +241,12 @@ def summary(f: Figures) -> dict[str, float]:
 
 
 def show(title: str, figures: dict[str, float]) -> None:
-    text = ", ".join(f"{name} {value:.1f}" for name, value in figures.items())
+    def shown(name: str, value: float) -> str:
+        if name.endswith("/game"):
+            return f"{value:.3f}"
+        return f"{value:.1f}" if name.endswith("ms") else f"{value:.0f}"
+
+    text = ", ".join(f"{name} {shown(name, value)}" for name, value in figures.items())
     print(f"{title}: {text}")
 
 
