@@ -288,7 +288,7 @@ def main() -> int:
             proc.terminate()
             proc.wait()
             if cluster is not None:
-                cluster.down()
+                cluster.stop()
         runs.append(summary(figures))
         where = "PostgreSQL" if args.postgres else "SQLite"
         show(f"run {run + 1} ({where}, {figures.errors} errors)", runs[-1])
