@@ -201,3 +201,50 @@ def test_each_entrant_is_told_once_before_the_start_and_at_it(
             assert log.count(f"sent the {stage} notice of event {event_id}") == 2
     finally:
         server.stop()
+
+
+def wait_in_log(server: ServerProcess, text: str) -> None:
+    """Until the server's log says ``text`` (the deadline only bounds a hang)."""
+    deadline = time.monotonic() + 30
+    while text not in server.log.read_text():
+        assert time.monotonic() < deadline, f"never logged: {text}"
+        time.sleep(0.05)
+
+
+def test_a_kill_9_between_the_notices_tells_nobody_twice(
+    tmp_path: Path, smtp: tuple[int, Inbox]
+) -> None:
+    inbox = smtp[1]
+    server = serving(tmp_path, smtp[0])
+    try:
+        ann = register(server, "Ann")
+        address = subscribe(ann, inbox, "en")
+        made = ann.post(
+            "/api/tournaments",
+            json={"kind": "arena", "type": "nova-luna", "name": "Night Arena", "players": 2,
+                  "minutes": 30, "starts_in": HOUR},
+        )  # fmt: skip
+        assert made.status_code == 201, made.text
+        event_id = made.json()["id"]
+        assert ann.post(f"/api/tournaments/{event_id}/join", json={}).status_code == 200
+        sock = account_socket(server, ann)
+        advance_clock(server, HOUR - NOTICE_MINUTES * 60 + 10)
+        receive(sock, is_notice(event_id, SOON))
+        inbox.wait(address, "starts in 5 min")
+        sock.close()
+        server.kill9()
+        server.start()  # its clock starts again from real time: the notice is due again
+        sock = account_socket(server, ann)
+        try:
+            advance_clock(server, HOUR - NOTICE_MINUTES * 60 + 10)
+            wait_in_log(server, f"had the soon notice of event {event_id} already")
+            advance_clock(server, NOTICE_MINUTES * 60)
+            started = receive(sock, lambda m: m["type"] == "tournament")  # no second "soon"
+            assert started["event"] == STARTED and started["tournament"]["id"] == event_id
+            inbox.wait(address, "has started")
+        finally:
+            sock.close()
+        assert len(notices(inbox, address, event_id)) == 2
+        assert server.log.read_text().count(f"sent the soon notice of event {event_id}") == 1
+    finally:
+        server.stop()
