@@ -111,8 +111,7 @@ class Director:
     async def look(self) -> None:
         now = self.hub.clock()
         for row in reading(self.store.tournaments_active):
-            if row.status == UPCOMING:  # its entrants are told before it starts
-                self.hub.tournament_notices.schedule(row.id, row.starts)
+            self.hub.tournament_notices.schedule(row.id, row.starts)  # told of its start
             if row.status == UPCOMING and now < row.starts:
                 continue
             if self._leased(row.id):

@@ -1,11 +1,12 @@
 """Telling an event's entrants that it starts (docs/web.md, "The account socket").
 
-``TournamentNotices.schedule(event_id, starts)`` is called by the director for each
-upcoming event it looks after (every time it looks: the call is cheap and a repeat
-changes nothing unless the start moved). It waits, on ``CLOCK``, until
-``NOTICE_MINUTES`` before the start, and then until the start; each time every entrant
-that is an account (our own bots need no telling) gets one notice, by the channels it
-chose for reminders (``reminder_channels``: push, mail, both by default):
+``TournamentNotices.schedule(event_id, starts)`` is called by the director of every
+process for each event not over yet, each time it looks (a repeat changes nothing
+unless the start moved; a start more than ``NOTICE_MINUTES`` past is no news). It
+waits, on ``CLOCK``, until ``NOTICE_MINUTES`` before the start, and then until the
+start; each time every entrant that is an account (our own bots need no telling) gets
+one notice, by the channels it chose for reminders (``reminder_channels``: push, mail,
+both by default):
 
 * push: ``{"type": "tournament", "event": "soon" | "started", "tournament": {...},
   "left": seconds}`` on each of its account sockets of the sending process; the page
@@ -19,8 +20,8 @@ many processes look after the event, and across restarts, an entrant is told at 
 once per stage. The event is read afresh when the time comes: a cancelled event, or
 one whose start moved, sends nothing (the new start has its own wait); a "soon" notice
 whose start has passed (the server was down) is skipped, the "started" one still goes
-while the event runs. Somebody who enters in the last five minutes gets the "started"
-notice only.
+if a process comes to it within ``NOTICE_MINUTES`` of the start. Somebody who enters
+in the last five minutes gets the "started" notice only.
 """
 
 from __future__ import annotations
@@ -108,20 +109,19 @@ class TournamentNotices:
         self._tasks: dict[str, tuple[float, asyncio.Task[None]]] = {}  # per event: its start
 
     def schedule(self, event_id: str, starts: float) -> None:
-        """Wait for the event's notices, unless that is already under way for this start."""
+        """Wait for the event's notices, unless that is under way (or done) for this
+        start; nothing once the start is ``NOTICE_MINUTES`` past (no news any more)."""
         current = self._tasks.get(event_id)
-        if current is not None and current[0] == starts and not current[1].done():
+        if CLOCK.time() > starts + NOTICE_MINUTES * 60:
+            if current is not None and current[1].done():
+                del self._tasks[event_id]  # the event goes on without its notices
+            return
+        if current is not None and current[0] == starts:
             return
         if current is not None:
-            current[1].cancel()
+            current[1].cancel()  # the start moved
         task = asyncio.get_running_loop().create_task(self._notify(event_id, starts))
         self._tasks[event_id] = (starts, task)
-        task.add_done_callback(lambda done: self._forget(event_id, done))
-
-    def _forget(self, event_id: str, done: asyncio.Task[None]) -> None:
-        current = self._tasks.get(event_id)
-        if current is not None and current[1] is done:
-            del self._tasks[event_id]
 
     def close(self) -> None:
         for _, task in self._tasks.values():
