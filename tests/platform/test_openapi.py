@@ -185,7 +185,12 @@ def accounts(server: ServerProcess) -> dict[str, Any]:
         tokens[scope] = made.json()["token"]
     spare = page.post("/api/account/tokens", json={"name": "spare"}).json()["id"]
     finished = _finished_game(ann)
-    return {"ann": ann, "page": page, "tokens": tokens, "spare": str(spare), "over": finished}
+    swiss = {"kind": "swiss", "type": "nmbr9", "name": "Fuzz", "players": 2, "rounds": 1}
+    event = ann.post("/api/tournaments", json={**swiss, "starts_in": 3600})
+    assert event.status_code == 201, event.text
+    ann.post(f"/api/tournaments/{event.json()['id']}/bots", json={"bot": "greedy"})
+    return {"ann": ann, "page": page, "tokens": tokens, "spare": str(spare), "over": finished,
+            "event": event.json()["id"]}  # fmt: skip
 
 
 def _finished_game(ann: httpx.Client) -> str:
@@ -245,6 +250,8 @@ def world(
         "ply": ["0", "1"],
         "lang": ["de"],
         "name": ["Ann", "Robo"],
+        "tournament_id": [accounts["event"]],
+        "entrant": ["1", "2"],
     }
     return World(server, schema, credentials, values)
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from account_support import client, register
+from account_support import PASSWORD, client, register
 from tabletop.server.tournaments import MAX_BOTS, PER_DAY
 
 from clock_support import TEST_CLOCK
@@ -96,6 +96,8 @@ BAD_EVENTS = [
     ("long name", {"name": "x" * 61}),
     ("bidi name", {"name": "evil\u202eevent"}),
     ("control name", {"name": "a\x07b"}),
+    ("invisible name", {"name": "a\u200bb"}),
+    ("private-use name", {"name": "a\ue000b"}),
     ("players", {"players": 9}),
     ("players as text", {"players": "2"}),
     ("minutes", {"minutes": 5}),
@@ -180,3 +182,57 @@ def test_caps_on_events_per_day_and_bots_per_event(server: ServerProcess) -> Non
     event = org.get(f"/api/tournaments/{event_id}").json()
     assert event["entrants"] == MAX_BOTS
     assert {s["kind"] for s in event["standings"]} == {"bot"}
+
+
+def test_a_bot_account_joins_by_its_play_token_and_not_by_a_read_token(
+    server: ServerProcess,
+) -> None:
+    page = register(server, unique("Robo"))
+    assert page.post("/api/account/bot", json={"password": PASSWORD}).status_code == 200
+    tokens = {}
+    for scope in ("play", "read"):
+        made = page.post("/api/account/tokens", json={"name": scope, "scopes": [scope]})
+        tokens[scope] = {"Authorization": f"Bearer {made.json()['token']}"}
+    event_id = created(register(server, unique("Org")))
+    reader = client(server).post(f"/api/tournaments/{event_id}/join", headers=tokens["read"])
+    assert reader.status_code == 403
+    joined = client(server).post(f"/api/tournaments/{event_id}/join", headers=tokens["play"])
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["standings"][0]["kind"] == "bot_account"
+
+
+def test_joins_and_withdrawals_are_rate_limited_and_a_refusal_changes_nothing(
+    server: ServerProcess,
+) -> None:
+    who = register(server, unique("Fast"))
+    event_id = created(register(server, unique("Org")))
+    answers = []
+    for _ in range(30):
+        answers.append(who.post(f"/api/tournaments/{event_id}/join").status_code)
+        if answers[-1] == 429:
+            break
+        answers.append(who.post(f"/api/tournaments/{event_id}/withdraw").status_code)
+        if answers[-1] == 429:
+            break
+    assert answers[-1] == 429 and set(answers[:-1]) == {200}
+    joined = answers.count(200) % 2 == 1  # the last that passed was a join
+    assert (event(who, event_id)["me"] is not None) is joined
+
+
+def event(who: httpx.Client, event_id: str) -> dict[str, Any]:
+    found: dict[str, Any] = who.get(f"/api/tournaments/{event_id}").json()
+    return found
+
+
+def test_a_deleted_account_leaves_its_events_as_a_deleted_player(server: ServerProcess) -> None:
+    org, ann = register(server, unique("Org")), register(server, unique("Ann"))
+    event_id = created(org)
+    assert ann.post(f"/api/tournaments/{event_id}/join").status_code == 200
+    exported = ann.get("/api/account/data").json()["tournaments"]
+    assert [(e["tournament_id"], e["entrant"]) for e in exported] == [(event_id, 1)]
+    for who in (ann, org):
+        gone = who.post("/api/account/delete", json={"password": PASSWORD})
+        assert gone.status_code == 200, gone.text
+    shown = event(client(server), event_id)
+    assert shown["creator"] is None
+    assert [(s["name"], s["withdrawn"]) for s in shown["standings"]] == [("deleted player", True)]

@@ -89,7 +89,7 @@ def check_rows_replay_records(records: list[dict], table: Any) -> int:
         if complete == {True}:
             assert all(env.terminations.values())
             replayed = game.read_record(record).state
-            assert final_position(record, env.state) == final_position(record, replayed)
+            assert final_position(record, env.game_state) == final_position(record, replayed)
             for i in mine:
                 assert rows[i]["final_reward"] == pytest.approx(
                     env.rewards[f"player_{rows[i]['seat']}"]
@@ -148,7 +148,7 @@ def test_the_file_says_its_game_and_shapes(tmp_path):
         "options": {"remove": 0},
         "actions": 4 * 40 * 40,
         "observation_size": 6 + 10 + 3 + 3 * 2 * 40 * 40,
-        "reward": "rank",
+        "reward": "zero_sum",
     }
     assert table.schema.field("observation").type.list_size == meta["observation_size"]
     assert table.num_rows == 3 * 20

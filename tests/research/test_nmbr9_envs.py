@@ -23,11 +23,11 @@ def test_the_mask_is_the_engines_legal_placements_inside_the_window(players):
     env = Nmbr9Env(players=players)
     env.reset(seed=players)
     rng = random.Random(players)
-    while not env.state.is_over:
+    while not env.game_state.is_over:
         agent = env.agent_selection
         seat = env.possible_agents.index(agent)
         mask = env.observe(agent)["action_mask"]
-        state = env.state
+        state = env.game_state
         inside = {enc.encode(p) for p in state.legal_actions(seat) if enc.in_window(state.card, p)}
         assert set(legal_indices(mask)) == inside and inside
         env.step(rng.choice(sorted(inside)))
@@ -38,8 +38,8 @@ def test_the_window_leaves_room_for_a_placement_in_random_games():
     for seed in range(40):
         env = Nmbr9Env(players=1)
         env.reset(seed=seed)
-        while not env.state.is_over:
-            assert not enc.window_is_full(env.state, 0)
+        while not env.game_state.is_over:
+            assert not enc.window_is_full(env.game_state, 0)
             env.step(rng.choice(legal_indices(env.observe("player_0")["action_mask"])))
 
 
@@ -49,7 +49,7 @@ def test_seats_act_one_after_another_within_a_round():
     rng = random.Random(2)
     for round_ in range(3):
         for seat in range(3):
-            assert env.agent_selection == f"player_{seat}" and env.state.round == round_
+            assert env.agent_selection == f"player_{seat}" and env.game_state.round == round_
             env.step(rng.choice(legal_indices(env.observe(env.agent_selection)["action_mask"])))
 
 
@@ -103,7 +103,7 @@ def test_rewards_come_only_at_the_end_shared_ranks_or_points(reward):
             continue
         assert rew == 0
         env.step(rng.choice(legal_indices(obs["action_mask"])))
-    result = env.unwrapped.state.result()
+    result = env.unwrapped.game_state.result()
     if reward == "rank":
         expected = {f"player_{s}": 1.0 - (r - 1) for s, r in enumerate(result.ranks)}
     else:
@@ -127,7 +127,7 @@ def test_the_solo_gymnasium_reward_is_the_points_at_the_end():
         _, reward, terminated, _, info = env.step(rng.choice(legal_indices(info["action_mask"])))
         rewards.append(reward)
     assert len(rewards) == 10
-    assert rewards[:-1] == [0.0] * 9 and rewards[-1] == env.state.result().scores[0]
+    assert rewards[:-1] == [0.0] * 9 and rewards[-1] == env.game_state.result().scores[0]
 
 
 def test_an_illegal_solo_placement_ends_the_episode_with_the_documented_penalty():
@@ -151,7 +151,7 @@ def test_pettingzoo_observations_hold_no_deck_order():
         env.reset(options={"deck": deck})
     a, b = (e.unwrapped for e in envs)
     rng = random.Random(6)
-    while a.state.round < 3:
+    while a.game_state.round < 3:
         for agent in a.possible_agents:
             oa, ob = a.observe(agent), b.observe(agent)
             assert np.array_equal(oa["observation"], ob["observation"])

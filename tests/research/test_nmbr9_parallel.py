@@ -139,7 +139,7 @@ def test_the_parallel_env_plays_exactly_as_the_aec_env(players, size, reward):
         assert terminations == aec.terminations and truncations == aec.truncations
         assert infos == aec.infos
     assert any(truncations.values()) == (size == 10)
-    assert par.agents == [] and (par.state.is_over or all(truncations.values()))
+    assert par.agents == [] and (par.game_state.is_over or all(truncations.values()))
 
 
 def test_a_round_needs_every_agents_action_and_nothing_changes_before_it_has_them():
@@ -156,10 +156,10 @@ def test_a_round_needs_every_agents_action_and_nothing_changes_before_it_has_the
         env.step({"player_0": actions["player_0"], "player_1": illegal})
     with pytest.raises(ValueError, match="not live"):
         env.step({**actions, "player_7": 0})
-    assert [len(b.tiles) for b in env.state.boards] == [0, 0]
-    assert all(p is None for p in env.state.placed) and env.state.round == 0
+    assert [len(b.tiles) for b in env.game_state.boards] == [0, 0]
+    assert all(p is None for p in env.game_state.placed) and env.game_state.round == 0
     env.step(actions)
-    assert [len(b.tiles) for b in env.state.boards] == [1, 1]
+    assert [len(b.tiles) for b in env.game_state.boards] == [1, 1]
 
 
 def test_no_observation_shows_another_agents_placement_of_the_round_before_it_resolves():

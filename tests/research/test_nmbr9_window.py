@@ -91,7 +91,7 @@ def test_a_small_window_truncates_every_agent_at_a_round_boundary():
         assert not any(env.terminations.values())
         obs, *_ = env.last()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     assert all(env.truncations.values()) and not state.is_over
     assert all(p is None for p in state.placed)  # truncated between rounds
     assert any(enc.window_is_full(state, s, 12) for s in range(2))
@@ -114,7 +114,7 @@ def test_the_solo_gymnasium_env_never_forces_the_illegal_action_penalty(size, se
     if truncated:
         assert not terminated and reward == 0.0
         assert info["truncation"] == "window_full"
-        assert info["score"] == env.unwrapped.state.score(0)
+        assert info["score"] == env.unwrapped.game_state.score(0)
         assert not info["action_mask"].any()
 
 

@@ -22,7 +22,7 @@ def legal_indices(mask: np.ndarray) -> set[int]:
 def play(env: NovaLunaEnv, rng: random.Random, check=None) -> list[str]:
     """Play the raw AEC env to the end with random legal actions; the agents that acted."""
     acted = []
-    while not env.state.is_over:
+    while not env.game_state.is_over:
         agent = env.agent_selection
         obs = env.observe(agent)
         if check:
@@ -35,7 +35,7 @@ def play(env: NovaLunaEnv, rng: random.Random, check=None) -> list[str]:
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_the_mask_is_exactly_the_engines_legal_actions_throughout_a_game(players):
     def check(env, agent, obs):
-        state = env.state
+        state = env.game_state
         expected = {enc.encode(a, state) for a in state.legal_actions()}
         assert legal_indices(obs["action_mask"]) == expected
         assert obs["action_mask"].dtype == np.int8
@@ -52,19 +52,19 @@ def test_the_mask_is_exactly_the_engines_legal_actions_throughout_a_game(players
 def test_stepping_the_env_plays_the_same_game_as_the_engines_apply(players):
     env = NovaLunaEnv(players=players)
     env.reset(seed=20 + players)
-    twin = env.state.clone()
+    twin = env.game_state.clone()
     rng = random.Random(players)
-    while not env.state.is_over:
+    while not env.game_state.is_over:
         action = rng.choice(sorted(legal_indices(env.observe(env.agent_selection)["action_mask"])))
         twin.apply(enc.decode(action, twin))
         env.step(action)
-        assert env.state.view().to_json() == twin.view().to_json()
-    assert env.state.result() == twin.result()
+        assert env.game_state.view().to_json() == twin.view().to_json()
+    assert env.game_state.result() == twin.result()
 
 
 def test_the_agent_to_act_is_the_rearmost_seat_and_may_act_several_times_in_a_row():
     def check(env, agent, obs):
-        state = env.state
+        state = env.game_state
         assert agent == f"player_{state.turn_order()[0]}" == f"player_{state.current_seat}"
         assert obs["observation"][2] == 1  # "you are to move"
         for other in env.agents:
@@ -112,10 +112,10 @@ def test_pettingzoo_observations_hold_no_pile_order():
     for k, env in enumerate(envs):
         env.reset(options={"pile": pile_with_shuffled_rest(1, k), "start_stack": [0, 1]})
     a, b = (e.unwrapped for e in envs)
-    assert a.state.pile_order() != b.state.pile_order()
+    assert a.game_state.pile_order() != b.game_state.pile_order()
     rng = random.Random(0)
     steps = 0
-    while a.state.drawn == 11 and not a.state.is_over:
+    while a.game_state.drawn == 11 and not a.game_state.is_over:
         for agent in a.possible_agents:
             oa, ob = a.observe(agent), b.observe(agent)
             assert np.array_equal(oa["observation"], ob["observation"])
@@ -135,10 +135,10 @@ def test_gymnasium_observations_hold_no_pile_order():
     ]
     assert np.array_equal(first[0][0], first[1][0])
     rng = random.Random(1)
-    while envs[0].state.phase == 1:
+    while envs[0].game_state.phase == 1:
         action = rng.choice(sorted(legal_indices(envs[0].action_masks())))
         (oa, ra, ta, _, ia), (ob, rb, tb, _, ib) = (env.step(action) for env in envs)
-        if envs[0].state.phase == 1:
+        if envs[0].game_state.phase == 1:
             assert np.array_equal(oa, ob) and (ra, ta) == (rb, tb)
             assert np.array_equal(ia["action_mask"], ib["action_mask"])
 
@@ -151,7 +151,7 @@ def test_the_unseen_part_is_the_pile_as_a_multiset():
 
 def check_unseen(env, obs):
     unseen = enc.split(obs["observation"], 2)["unseen"]
-    assert sorted((np.flatnonzero(unseen) + 1).tolist()) == list(env.state.unseen_tiles())
+    assert sorted((np.flatnonzero(unseen) + 1).tolist()) == list(env.game_state.unseen_tiles())
 
 
 @pytest.mark.parametrize("reward", ["rank", "score"])
@@ -168,7 +168,7 @@ def test_rewards_come_only_at_the_end_rank_plus_one_to_minus_one_or_discs_placed
             continue
         assert rew == 0
         env.step(rng.choice(sorted(legal_indices(obs["action_mask"]))))
-    result = env.unwrapped.state.result()
+    result = env.unwrapped.game_state.result()
     if reward == "rank":
         expected = {f"player_{s}": 1.0 - k for k, s in enumerate(result.ranking)}
     else:
@@ -204,7 +204,7 @@ def test_the_solo_gymnasium_reward_is_minus_the_final_score_at_the_end():
         rewards.append(reward)
         assert not truncated
     assert rewards[:-1] == [0.0] * (len(rewards) - 1)
-    assert rewards[-1] == -env.state.result().total == -info["score"]
+    assert rewards[-1] == -env.game_state.result().total == -info["score"]
     assert not env.action_masks().any()
 
 

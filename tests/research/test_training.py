@@ -79,4 +79,4 @@ def test_the_grid_policy_scores_each_cell_with_the_tiles_around_it():
             occupied[y - 1, x] + occupied[y + 1, x] + occupied[y, x - 1] + occupied[y, x + 1]
         )
         assert neighbours >= 1
-    assert occupied.sum() == len(env.aec.state.displays[env.learner].tiles)
+    assert occupied.sum() == len(env.aec.game_state.displays[env.learner].tiles)

@@ -23,11 +23,11 @@ def test_the_opponent_moves_until_the_learner_is_to_move_and_rewards_sum_to_the_
         obs, info = env.reset(seed=seat, options={"learner": seat})
         total, done = 0.0, False
         while not done:
-            assert env.aec.state.current_seat == seat
+            assert env.aec.game_state.current_seat == seat
             assert (env.action_masks() == env.aec.encoder.mask()).all()
             obs, reward, done, _, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
             total += reward
-        state = env.aec.state
+        state = env.aec.game_state
         lead = state.discs_placed(seat) - state.discs_placed(1 - seat)
         outcome = 1.0 if info["won"] else -1.0
         assert abs(total - (0.1 * lead + outcome)) < 1e-9

@@ -20,12 +20,13 @@ the encoding's scaled onto ``[0, 1]`` entry by entry (``setup.scaler``; its
   observations) until the last seat has placed and the round resolves.
 
 Rewards come only when the game ends (every agent gets its reward on the last
-step): ``reward="rank"`` (default) gives ``1 - 2 * (rank - 1) / (players - 1)``
-— +1 for first, -1 for last, evenly between; with one player (NMBR 9 solo)
-the score is used. A draw (a shared rank) pays both the better rank: +1 each for
-a two-player draw, so the default is general-sum. ``reward="zero_sum"`` gives the
-rank reward less its mean over the seats, summing to 0: +1 for a win, -1 for a
-loss and 0 for a two-player draw. ``reward="score"`` gives Nova Luna's discs placed (solo:
+step): ``reward="zero_sum"`` (default) gives the rank reward
+``1 - 2 * (rank - 1) / (players - 1)`` less its mean over the seats, summing to 0:
++1 for a win, -1 for a loss and 0 for a two-player draw; with one player (NMBR 9
+solo) the score is used. ``reward="rank"`` is the rank reward itself — +1 for
+first, -1 for last, evenly between — where a draw (a shared rank) pays both the
+better rank: +1 each for a two-player draw, a general-sum game in which a draw
+looks as good as a win. ``reward="score"`` gives Nova Luna's discs placed (solo:
 minus the final score, lower being better there) and NMBR 9's points.
 
 An NMBR 9 game on a small window (``size``) may run out of room: when a seat that
@@ -45,7 +46,7 @@ An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 >>> env.reset(seed=1)
 >>> obs, reward, terminated, truncated, info = env.last()
 >>> obs["action_mask"].dtype, int(obs["action_mask"].sum()), env.agent_selection
-(dtype('int8'), 3, 'player_1')
+(dtype('int8'), 3, 'player_0')
 >>> env = raw_env("nmbr9", players=3)
 >>> env.reset(seed=1)
 >>> env.agent_selection, env.metadata["name"]
@@ -54,7 +55,7 @@ An action the mask forbids raises ``IllegalActionError`` and changes nothing.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -64,7 +65,15 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..core.errors import IllegalActionError
-from .encoding import Encoder, Setup, encoding, final_rewards, pettingzoo_name, rank_reward
+from .encoding import (
+    Dealer,
+    Encoder,
+    Setup,
+    encoding,
+    final_rewards,
+    pettingzoo_name,
+    rank_reward,
+)
 
 if TYPE_CHECKING:
     from ..core.game import State
@@ -110,6 +119,17 @@ def observation_space(setup: Setup) -> spaces.Dict:
     )
 
 
+def state_space(setup: Setup, players: int) -> spaces.Box:
+    """The global state's space: ``players`` observations end to end."""
+    size = players * int(np.prod(setup.observation_shape))
+    return spaces.Box(0.0, 1.0, (size,), dtype=np.float32)
+
+
+def global_state(encoder: Encoder, scale: Callable[[Any], np.ndarray], players: int) -> np.ndarray:
+    """Every seat's scaled observation, end to end (``TabletopEnv.state``)."""
+    return np.concatenate([scale(encoder.observe(s)).ravel() for s in range(players)])
+
+
 class TabletopEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
     """The registered game ``game`` for ``players`` seats (the encoding's default if
     None); ``options`` are the game's variant options (Nova Luna ``first_game``, NMBR 9
@@ -126,7 +146,7 @@ class TabletopEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         game: str,
         players: int | None = None,
         *,
-        reward: str = "rank",
+        reward: str = "zero_sum",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -152,13 +172,23 @@ class TabletopEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         self._scale = setup.scaler
         self.observation_spaces = {a: observation_space(setup) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(setup.actions) for a in self.possible_agents}
-        self._rng = random.Random()
+        self.state_space = state_space(setup, players)
+        self._dealer = Dealer()
+        self.game_seed: int | None = None  # the seed of the game dealt, after reset()
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
-    def state(self) -> State | None:
+    def game_state(self) -> State | None:
         """The rules' state of the game in progress."""
         return self.encoder.state
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state, for centralised training (a critic that sees
+        everything): every seat's observation in seat order, one flat ``float32``
+        vector on ``[0, 1]`` (``state_space``). It shows each seat's pending NMBR 9
+        placement too, so never hand it to an acting policy. The rules' state is
+        ``game_state``."""
+        return global_state(self.encoder, self._scale, self.players)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -172,9 +202,8 @@ class TabletopEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no types
         fix the deal instead: Nova Luna ``{"pile": 68 tile ids in draw order,
         "start_stack": seats bottom to top}``, NMBR 9 ``{"deck": 20 digits in order}``
         (duplicate play: every agent population meets the same deal)."""
-        if seed is not None:
-            self._rng = random.Random(seed)
-        self.encoder = self.setup.deal(self._rng.getrandbits(64), options or {})
+        self.game_seed = self._dealer.next(seed)  # the seed selfplay deals from
+        self.encoder = self.setup.deal(self.game_seed, options or {})
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -42,7 +42,7 @@ from ..core.errors import OptionsError
 from ..core.game import JSON, GameType, get_game
 from ..harness.selfplay import play_game
 from ..records import record_seed
-from .encoding import Encoder, encoding, final_rewards, rank_reward
+from .encoding import Encoder, encoding, final_rewards, zero_sum_rewards
 
 if TYPE_CHECKING:
     from ..harness.tournament import Fixture, Played
@@ -61,7 +61,7 @@ COLUMNS = {
     "legal": "the legal action indices (the nonzero entries of the action mask)",
     "action": "the action index taken",
     "final_rank": "the seat's rank at the end (1 = best; equal totals share a rank)",
-    "final_reward": "the environments' default reward at the end (rank reward; solo: score)",
+    "final_reward": "the environments' default reward at the end (zero-sum rank; solo: score)",
     "final_score": "the game's own figure for the seat at the end (the tournament's score)",
     "complete": "false: the game's rows stop early, at a move the encoding cannot express",
 }
@@ -143,9 +143,9 @@ def _ends_as(encoder: Encoder, ranks: Sequence[int], scores: Sequence[float]) ->
 
 def _rewards(ranks: Sequence[int], scores: Sequence[float]) -> list[float]:
     """``encoding.final_rewards`` of a game the encoding did not follow to its end (cut
-    short, NMBR 9 only): the rank reward, or one seat's points."""
+    short, NMBR 9 only): the zero-sum rank reward, or one seat's points."""
     if len(ranks) > 1:
-        return [rank_reward(rank, len(ranks)) for rank in ranks]
+        return zero_sum_rewards(ranks)
     return [float(score) for score in scores]
 
 
@@ -203,7 +203,7 @@ class DatasetWriter:
             "options": options,
             "actions": setup.actions,
             "observation_size": size,
-            "reward": "rank",
+            "reward": "zero_sum",
         }
         self.schema = schema(size, self.metadata)
         self.group_rows = max(64, ROW_GROUP_BYTES // (4 * size))

@@ -32,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
@@ -337,6 +338,30 @@ class Scaler:
         return np.rint(np.asarray(scaled, np.float64) * self.span + self.low).astype(np.int64)
 
 
+class Dealer:
+    """The seeds an environment deals its games from. ``reset(seed=s)`` deals the game
+    of seed ``s`` itself, the one ``selfplay --seed s`` plays and a data set row's
+    ``seed`` names (``Setup.deal(s)``), so a row rebuilds its position; the resets after
+    it without a seed go on from a generator seeded by ``s``, so runs repeat exactly.
+
+    >>> a, b = Dealer(), Dealer()
+    >>> a.next(7), b.next(7)
+    (7, 7)
+    >>> a.next(None) == b.next(None)
+    True
+    """
+
+    def __init__(self) -> None:
+        self._rng = random.Random()
+
+    def next(self, seed: int | None) -> int:
+        """The seed of the next game: ``seed`` when given, else the generator's."""
+        if seed is None:
+            return self._rng.getrandbits(63)
+        self._rng = random.Random(seed)
+        return int(seed)
+
+
 def zero_sum_rewards(ranks: Sequence[int]) -> list[float]:
     """The rank rewards less their mean, so that they sum to 0: two players get +1 for
     a win, -1 for a loss and 0 each for a draw (the rank reward pays a draw +1 to both).
@@ -352,7 +377,7 @@ def zero_sum_rewards(ranks: Sequence[int]) -> list[float]:
     return [r - mean for r in rewards]
 
 
-def final_rewards(encoder: Encoder, players: int, reward: str = "rank") -> list[float]:
+def final_rewards(encoder: Encoder, players: int, reward: str = "zero_sum") -> list[float]:
     """Per seat the reward at the end: the rank reward (``"rank"``, several seats), the
     rank reward less its mean (``"zero_sum"``, several seats: a draw pays 0) or
     ``reward_scores()`` (``"score"``, or one seat)."""

@@ -35,14 +35,13 @@ default the encoding's, -1000 for Nova Luna (every finished game scores above
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any, SupportsInt
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .encoding import Encoder, encoding, gym_id, solo_games
+from .encoding import Dealer, Encoder, encoding, gym_id, solo_games
 
 if TYPE_CHECKING:
     from ..core.game import State
@@ -85,11 +84,12 @@ class SoloEnv(gymnasium.Env):
             illegal_penalty = encoded.illegal_penalty
         self.illegal_penalty = float(illegal_penalty)
         self._mask = np.zeros(setup.actions, dtype=np.int8)
-        self._rng = random.Random()
+        self._dealer = Dealer()
+        self.game_seed: int | None = None  # the seed of the game dealt, after reset()
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
-    def state(self) -> State | None:
+    def game_state(self) -> State | None:
         """The rules' state of the game in progress."""
         return self.encoder.state
 
@@ -100,9 +100,8 @@ class SoloEnv(gymnasium.Env):
         last seed given); ``options`` may fix the deal: Nova Luna ``{"pile": 68 tile
         ids in draw order}``, NMBR 9 ``{"deck": 20 digits in order}``."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._rng = random.Random(seed)
-        self.encoder = self.setup.deal(self._rng.getrandbits(64), options or {})
+        self.game_seed = self._dealer.next(seed)  # the seed selfplay deals from
+        self.encoder = self.setup.deal(self.game_seed, options or {})
         self._mask = self.encoder.mask(0)
         if self.render_mode == "human":
             self.render()

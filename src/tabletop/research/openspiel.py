@@ -18,12 +18,12 @@ registers games added to the registry later. Parameters are the encoding's
   the card (``tabletop.games.nmbr9.encoding.ChanceEncoder``).
 
 Actions are the encodings' flat indices (the PettingZoo environments'). By default
-the games are ``GENERAL_SUM`` with terminal rewards as the PettingZoo default: the
-rank reward ``1 - 2 (rank - 1) / (players - 1)`` (ties share the better rank, so a
-two-player draw pays +1 to both); one seat gets its score reward (solo Nova Luna
-``-`` its score, solo NMBR 9 its score). The parameter ``zero_sum=True`` (two or
-more players) makes a game ``ZERO_SUM``: the rank reward less its mean over the
-seats, +1 for a win, -1 for a loss and 0 for a two-player draw.
+the games of two or more players are ``ZERO_SUM`` with terminal rewards as the
+PettingZoo default: the rank reward ``1 - 2 (rank - 1) / (players - 1)`` less its
+mean over the seats, +1 for a win, -1 for a loss and 0 for a two-player draw; one
+seat gets its score reward (solo Nova Luna ``-`` its score, solo NMBR 9 its score).
+The parameter ``zero_sum=False`` gives the general-sum rank reward, where ties share
+the better rank (a two-player draw pays +1 to both).
 ``observation_tensor`` is the PettingZoo observation (``float32`` on ``[0, 1]``) of
 the player asked about; ``information_state_tensor`` is that observation followed
 by the player's history as a fixed-size table, scaled onto ``[0, 1]`` as well
@@ -170,13 +170,15 @@ class SpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no types
     def __init__(self, params: dict[str, int] | None = None) -> None:
         name = self.name
         encoded = encoding(name)
-        params = {**encoded.spiel_parameters, "zero_sum": False, **(params or {})}
-        self.zero_sum = zero_sum = bool(params.pop("zero_sum"))
+        params = {**encoded.spiel_parameters, "zero_sum": True, **(params or {})}
+        zero_sum = bool(params.pop("zero_sum"))
         declared = bool(params.pop(IMPERFECT, False))
         values = {key: int(value) for key, value in params.items()}
         players = values.pop("players")
-        if zero_sum and players < 2:
-            raise ValueError("zero_sum needs two players or more")
+        # zero-sum by default: a general-sum two-player draw (+1 each) looks like a win
+        # to OpenSpiel's MCTS and minimax; one seat gets its score (pyspiel fills in
+        # the default, so ``zero_sum`` cannot tell a solo game anything)
+        self.zero_sum = zero_sum = zero_sum and players >= 2
         self.setup = setup = encoded.setup(players, **values)  # checks them
         #: The position before the first chance node, shared by new states (never changed).
         self.undealt = setup.undealt()
@@ -413,7 +415,7 @@ def _game_type(
 ) -> pyspiel.GameType:
     encoded = encoding(name)
     information = pyspiel.GameType.Information
-    parameters: dict[str, int | bool] = {**encoded.spiel_parameters, "zero_sum": False}
+    parameters: dict[str, int | bool] = {**encoded.spiel_parameters, "zero_sum": True}
     if encoded.perfect_information:
         parameters[IMPERFECT] = False
     perfect = encoded.perfect_information and not declared_imperfect
@@ -447,7 +449,7 @@ def register() -> list[str]:
             # A class per game, as pyspiel's own Python games register: with a
             # functools.partial as the creator the process aborted at exit.
             creator = type(f"SpielGame_{short}", (SpielGame,), {"name": name})
-            pyspiel.register_game(_game_type(name), creator)
+            pyspiel.register_game(_game_type(name, zero_sum=True), creator)
         names.append(short)
     return names
 

@@ -21,13 +21,12 @@ out of room truncates every agent with ``infos[agent]["truncation"] ==
 (['player_0', 'player_1'], dtype('int8'))
 >>> actions = {a: int(o["action_mask"].nonzero()[0][0]) for a, o in observations.items()}
 >>> observations, rewards, terminations, truncations, infos = env.step(actions)
->>> env.state.round, rewards
+>>> env.game_state.round, rewards
 (1, {'player_0': 0.0, 'player_1': 0.0})
 """
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,8 +34,8 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from ..core.errors import IllegalActionError
-from .aec import REWARDS, TabletopEnv, observation_space, shown
-from .encoding import Encoder, encoding, final_rewards, pettingzoo_name
+from .aec import REWARDS, TabletopEnv, global_state, observation_space, shown, state_space
+from .encoding import Dealer, Encoder, encoding, final_rewards, pettingzoo_name
 
 if TYPE_CHECKING:
     from ..core.game import State
@@ -57,7 +56,7 @@ class TabletopParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ship
         game: str,
         players: int | None = None,
         *,
-        reward: str = "rank",
+        reward: str = "zero_sum",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -83,13 +82,19 @@ class TabletopParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ship
         self._scale = setup.scaler
         self._spaces = {a: observation_space(setup) for a in self.possible_agents}
         self._actions = {a: spaces.Discrete(setup.actions) for a in self.possible_agents}
-        self._rng = random.Random()
+        self.state_space = state_space(setup, players)
+        self._dealer = Dealer()
+        self.game_seed: int | None = None  # the seed of the game dealt, after reset()
         self.encoder: Encoder = None  # type: ignore[assignment]  # until reset()
 
     @property
-    def state(self) -> State | None:  # as TabletopEnv's
+    def game_state(self) -> State | None:  # as TabletopEnv's
         """The rules' state of the game in progress."""
         return self.encoder.state
+
+    def state(self) -> np.ndarray:
+        """The global state, as ``TabletopEnv.state``'s (for centralised training)."""
+        return global_state(self.encoder, self._scale, self.players)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self._spaces[agent]
@@ -102,9 +107,8 @@ class TabletopParallelEnv(ParallelEnv):  # type: ignore[misc]  # pettingzoo ship
     ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
         """A new game, dealt as ``TabletopEnv.reset`` deals it (the same seed, the same
         game); ``options`` may fix the deal (NMBR 9 ``{"deck": 20 digits}``)."""
-        if seed is not None:
-            self._rng = random.Random(seed)
-        self.encoder = self.setup.deal(self._rng.getrandbits(64), options or {})
+        self.game_seed = self._dealer.next(seed)  # the seed selfplay deals from
+        self.encoder = self.setup.deal(self.game_seed, options or {})
         self.agents = self.possible_agents[:]
         # a window a setup accepts holds every first tile: no game is truncated yet
         assert self.encoder.truncation is None

@@ -334,6 +334,12 @@ _ACCOUNT_RECORDS = {
     "sessions": ("sessions", ("created", "last_used"), "created"),
     "daily_attempts": ("daily_attempts", ("type", "day", "game_id", "created"), "created"),
     "reminders": ("reminder_settings", ("push", "mail", "updated"), "updated"),
+    # the events it joined (tournaments.py): under the name it had, Unix seconds
+    "tournaments": (
+        "tournament_entrants",
+        ("tournament_id", "entrant", "name", "joined", "withdrawn"),
+        "joined",
+    ),
 }
 
 

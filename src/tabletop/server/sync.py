@@ -26,6 +26,9 @@ log = logging.getLogger("tabletop.server")
 
 #: the lease's task name of a game's analysis (``analyses.Analyst``)
 ANALYSIS = "analysis"
+#: an event's pairing (tournament_director.py): no game's task; every process's director
+#: claims an expired one by itself
+TOURNAMENT = "tournament"
 
 
 @dataclass(frozen=True)
@@ -279,6 +282,8 @@ class Follower:
             log.warning("looking for orphaned bot moves: %s", err.message)
             return
         for game_id, task in orphans:
+            if task == TOURNAMENT:
+                continue
             log.info("taking over the %s of game %s", task, game_id)
             try:
                 if task == ANALYSIS:

@@ -31,7 +31,7 @@ from ..tournaments import Bye, Entrant, arena_tables, swiss_round
 from .clock import CLOCK
 from .errors import ApiError, reading
 from .rows import Account, Seat, StoreError
-from .sync import shared
+from .sync import TOURNAMENT, shared
 from .tournament_reads import (
     CANCELLED,
     FINISHED,
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from .room import Room
 
 log = logging.getLogger("tabletop.server")
-TASK = "tournament"  # the lease's task: one process pairs each event
+TASK = TOURNAMENT  # the lease's task: one process pairs each event
 EVERY = 1.0  # seconds between looks when nothing wakes the director
 
 
@@ -178,7 +178,9 @@ class Director:
             waiting,
             table,
             _last_tables(games),
-            len(active),
+            # an absent entrant is nobody to wait for: a rematch is allowed when
+            # everyone else who could play is busy or away
+            len(free) + len({e.entrant for e in active if e.entrant in busy}),
             apart=reading(self.store.tournament_apart, row.id),
         )
         await self._pair(row, entrants, games, [tuple(t) for t in tables], (), row.round)

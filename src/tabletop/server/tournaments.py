@@ -11,6 +11,7 @@ ahead."""
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,7 +75,7 @@ def check_event(
     if kind not in KINDS:
         raise ApiError(400, '\'kind\' is "arena" or "swiss"')
     game_type = _game_type(body.get("type"))
-    name = " ".join(check_text(body.get("name"), "name", MAX_NAME, required=True).split())
+    name = _event_name(body.get("name"))
     players = _whole(body, "players", 2, max(2, game_type.max_seats))
     rounds = _whole(body, "rounds", 1, MAX_ROUNDS) if kind == "swiss" else None
     minutes = _whole(body, "minutes", *MINUTES) if kind == "arena" else None
@@ -97,6 +98,18 @@ def check_event(
     )
 
 
+def _event_name(raw: object) -> str:
+    """One line of at most ``MAX_NAME`` characters, refused as an account's name would
+    be (``names.py``) for invisible formatting, private-use or unassigned characters
+    besides controls and direction marks: the list and the event page show it."""
+    text = " ".join(check_text(raw, "name", MAX_NAME, required=True).split())
+    if any(unicodedata.category(char) in ("Cf", "Co", "Cn") for char in text):
+        raise ApiError(
+            400, "'{field}' holds control or direction characters; send plain text", field="name"
+        )
+    return text
+
+
 def _game_type(raw: object) -> WebGame:
     if not isinstance(raw, str) or raw not in web_games():
         raise ApiError(400, "'type' is one of the games: {types}", types=", ".join(web_games()))
@@ -114,9 +127,10 @@ def _starts(body: JSON, now: float) -> float:
         raise ApiError(400, "send 'starts' or 'starts_in', not both")
     if "starts" in body:
         at = body["starts"]
-        if type(at) not in (int, float) or not now <= at <= now + MAX_AHEAD:
+        # a minute's slack: a client's "now" may lag the server's a little
+        if type(at) not in (int, float) or not now - 60 <= at <= now + MAX_AHEAD:
             raise ApiError(400, "'starts' (Unix seconds) is from now to 7 days on")
-        return float(at)
+        return max(float(at), now)
     seconds = body.get("starts_in", 0)
     if type(seconds) is not int or not 0 <= seconds <= MAX_AHEAD:
         raise ApiError(400, "'starts_in' is a number of seconds from 0 to 7 days")

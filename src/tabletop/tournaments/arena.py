@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .model import Apart, Format, Standing, apart_predicate
-from .seating import SEARCH_BUDGET, Allowed, Prefer, greedy, most_seated, seat, table_sizes
+from .seating import SEARCH_BUDGET, Allowed, Prefer, greedy, most_seated, seat
 
 
 def arena_tables(
@@ -45,9 +45,9 @@ def arena_tables(
 
     tables = _pair(order, free, fmt, fresh, wait_latest=True)
     if active_count <= len(free):  # nobody else will become free: rematches beat waiting
-        seated = {e for table in tables for e in table}
-        rest = [e for e in order if e not in seated]
-        tables += _pair(rest, free, fmt, not_apart, wait_latest=False, prefer=fewest_rematches)
+        relaxed = _pair(order, free, fmt, not_apart, wait_latest=False, prefer=fewest_rematches)
+        if _seated(relaxed) > _seated(tables):
+            tables = relaxed
     since = {e: index for index, e in enumerate(free)}
     return [tuple(sorted(table, key=since.__getitem__)) for table in tables]
 
@@ -68,21 +68,21 @@ def _pair(
     if wait_latest and 0 < count < len(order):
         latest = _latest(free, order, len(order) - count)
         first_choice = [e for e in order if e not in latest]
-        tables = seat(first_choice, table_sizes(count, fmt), allowed, prefer=prefer, budget=budget)
+        tables = seat(first_choice, fmt, allowed, prefer=prefer, budget=budget)
         if tables is not None:
             return tables
-    for seated in range(count, fmt.min_players - 1, -1):
-        sizes = table_sizes(seated, fmt)
-        if not sizes:
-            continue
-        tables = seat(
-            order, sizes, allowed, skips=len(order) - seated, prefer=prefer, budget=budget
-        )
+    for skips in range(len(order) - count, len(order) + 1):
+        # The first skips that work seat the most: none with one skip fewer did
+        tables = seat(order, fmt, allowed, skips=skips, prefer=prefer, budget=budget)
         if tables is not None:
             return tables
         if budget[0] <= 0:
             return greedy(order, fmt, allowed)
     return []
+
+
+def _seated(tables: list[tuple[int, ...]]) -> int:
+    return sum(map(len, tables))
 
 
 def _latest(free: list[int], order: list[int], count: int) -> set[int]:

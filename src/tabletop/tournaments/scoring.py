@@ -13,7 +13,13 @@ from .model import Bye, Entrant, Format, Game, Standing
 
 def points(ranks: tuple[int, ...]) -> tuple[int, ...]:
     """Points per seat of one finished table: 2 per other seat ranked below, 1 per other
-    seat tied. Two players: win 2, draw 1, loss 0; three: 4/2/0; four: 6/4/2/0."""
+    seat tied. Two players: win 2, draw 1, loss 0; three: 4/2/0; four: 6/4/2/0.
+
+    >>> points((1, 2, 3, 4))
+    (6, 4, 2, 0)
+    >>> points((2, 1, 1))
+    (0, 3, 3)
+    """
     return tuple(
         sum(2 if other > rank else 1 if other == rank else 0 for other in ranks) - 1
         for rank in ranks

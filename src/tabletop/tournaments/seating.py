@@ -9,7 +9,7 @@ it gets stuck; a budget bounds it, so a hopeless case costs milliseconds, not mi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import combinations, islice
 
 from .model import Format
@@ -28,7 +28,13 @@ Prefer = Callable[[int, list[int]], list[int]]
 
 def table_sizes(count: int, fmt: Format) -> tuple[int, ...]:
     """The fewest tables of ``fmt.min_players..fmt.players`` that seat exactly ``count``
-    entrants, as even as possible, largest first; () when no such tables exist."""
+    entrants, as even as possible, largest first; () when no such tables exist.
+
+    >>> table_sizes(10, Format("swiss", players=4, min_players=3, rounds=5))
+    (4, 3, 3)
+    >>> table_sizes(5, Format("swiss", players=4, min_players=3, rounds=5))
+    ()
+    """
     if count <= 0:
         return ()
     tables = -(-count // fmt.players)
@@ -48,21 +54,28 @@ class _OutOfBudget(Exception):
 
 
 class _Search:
-    def __init__(self, allowed: Allowed, prefer: Prefer, budget: list[int]) -> None:
+    """Depth-first: the first unseated entrant heads a table with the most preferred
+    allowed table-mates, or (while ``skips`` last) is left over. ``sizes`` is the
+    multiset of tables still to fill, or None for any tables of the format."""
+
+    def __init__(self, fmt: Format, allowed: Allowed, prefer: Prefer, budget: list[int]) -> None:
+        self.fmt = fmt
         self.allowed = allowed
         self.prefer = prefer
         self.budget = budget  # shared between searches: [table-mates left to try]
+        self.everyone: list[int] = []
+        self.known: dict[int, frozenset[int]] = {}  # who may sit with whom, once asked
 
     def seat(
-        self, remaining: list[int], sizes: tuple[int, ...], skips: int
+        self, remaining: list[int], sizes: tuple[int, ...] | None, skips: int
     ) -> list[tuple[int, ...]] | None:
-        if len(remaining) - skips > sum(sizes) or len(remaining) < sum(sizes):
+        if not self._feasible(len(remaining), sizes, skips):
             return None
-        if not sizes:
+        if not remaining or sizes == ():
             return []
         head, rest = remaining[0], remaining[1:]
-        for size in dict.fromkeys(sizes):  # each distinct size once, in the given order
-            others = _without(sizes, size)
+        for size in self._sizes(len(remaining), sizes):
+            others = None if sizes is None else _without(sizes, size)
             for mates in self._mates(head, rest, size - 1):
                 chosen = set(mates)
                 seating = self.seat([e for e in rest if e not in chosen], others, skips)
@@ -72,39 +85,64 @@ class _Search:
             return self.seat(rest, sizes, skips - 1)
         return None
 
+    def _feasible(self, count: int, sizes: tuple[int, ...] | None, skips: int) -> bool:
+        if sizes is not None:
+            return count - skips <= sum(sizes) <= count
+        return any(
+            n == 0 or table_sizes(n, self.fmt) for n in range(max(0, count - skips), count + 1)
+        )
+
+    def _sizes(self, count: int, sizes: tuple[int, ...] | None) -> Iterable[int]:
+        if sizes is not None:
+            return dict.fromkeys(sizes)  # each distinct size once, in the given order
+        return range(min(self.fmt.players, count), self.fmt.min_players - 1, -1)
+
     def _mates(self, head: int, rest: list[int], count: int) -> Iterator[tuple[int, ...]]:
-        candidates = self.prefer(head, [e for e in rest if self.allowed(head, e)])
+        welcome = self._welcome(head)
+        candidates = self.prefer(head, [e for e in rest if e in welcome])
         for mates in combinations(candidates, count):
             self.budget[0] -= 1
             if self.budget[0] < 0:
                 raise _OutOfBudget
-            if all(self.allowed(a, b) for a, b in combinations(mates, 2)):
+            if all(b in self._welcome(a) for a, b in combinations(mates, 2)):
                 yield mates
+
+    def _welcome(self, who: int) -> frozenset[int]:
+        """Everybody ``who`` may sit with (backing up asks the same again and again)."""
+        known = self.known.get(who)
+        if known is None:
+            known = self.known[who] = frozenset(e for e in self.everyone if self.allowed(who, e))
+        return known
 
 
 def seat(
     order: Sequence[int],
-    sizes: tuple[int, ...],
+    fmt: Format,
     allowed: Allowed,
     *,
+    sizes: tuple[int, ...] | None = None,
     skips: int = 0,
     prefer: Prefer | None = None,
     budget: list[int] | None = None,
 ) -> list[tuple[int, ...]] | None:
-    """Tables of exactly ``sizes`` (in any order) for all of ``order`` but at most
-    ``skips`` of them, no table holding a pair ``allowed`` refuses; the first entrant
-    with its most preferred table-mates first (``prefer``, by default the order itself).
-    None when there is none, or none found within the budget."""
+    """Tables for all of ``order`` but at most ``skips`` of them, no table holding a
+    pair ``allowed`` refuses: of exactly ``sizes`` (in any order), or of any sizes of
+    ``fmt`` (the largest tried first); the first entrant with its most preferred
+    table-mates first (``prefer``, by default the order itself). None when there is
+    none, or none found within the budget."""
     search = _Search(
-        allowed, prefer or _in_order, budget if budget is not None else [SEARCH_BUDGET]
+        fmt, allowed, prefer or _in_order, budget if budget is not None else [SEARCH_BUDGET]
     )
+    search.everyone = list(order)
     try:
         return search.seat(list(order), sizes, skips)
     except (_OutOfBudget, RecursionError):  # a depth of one frame per table: huge events
         return None
 
 
-def greedy(order: Sequence[int], fmt: Format, allowed: Allowed) -> list[tuple[int, ...]]:
+def greedy(
+    order: Sequence[int], fmt: Format, allowed: Allowed, *, prefer: Prefer | None = None
+) -> list[tuple[int, ...]]:
     """One pass without backing up, for when :func:`seat` found nothing in its budget:
     each entrant in turn heads the largest table its nearest allowed table-mates fill;
     an entrant no table can take is left over."""
@@ -112,7 +150,7 @@ def greedy(order: Sequence[int], fmt: Format, allowed: Allowed) -> list[tuple[in
     tables: list[tuple[int, ...]] = []
     while len(remaining) >= fmt.min_players:
         head, rest = remaining[0], remaining[1:]
-        candidates = [e for e in rest if allowed(head, e)]
+        candidates = (prefer or _in_order)(head, [e for e in rest if allowed(head, e)])
         table = next(
             (
                 (head, *mates)

@@ -11,13 +11,16 @@ from itertools import combinations, groupby
 
 from .model import Apart, Bye, Entrant, Format, Game, SwissRound, apart_predicate
 from .scoring import standings
-from .seating import SEARCH_BUDGET, most_seated, seat, table_sizes
+from .seating import SEARCH_BUDGET, greedy, most_seated, seat, table_sizes
 
 #: Other choices of who sits out tried when the first leaves no seating without a
 #: repeat meeting (the lowest-ranked keep priority; each try is a bounded search).
 BYE_ALTERNATIVES = 3
-#: Rounds of swaps between tables when no seating without repeats was found.
+#: Rounds of swaps between tables, and the swaps weighed in all per pairing: an
+#: ordinary round of 200 entrants weighs a few hundred; blocks by the thousand
+#: (a hostile case) must not hold the server up.
 REPAIR_PASSES = 20
+REPAIR_SWAPS = 6000
 _APART, _REPEAT = 1_000_000, 1_000
 
 
@@ -32,7 +35,8 @@ def swiss_round(
     """The tables and byes of round ``round_no`` from the rounds before it (games and
     byes of this round or later are ignored, so asking again gives the same answer).
     Active entrants only; see docs/tournaments.md for the rule."""
-    earlier = [g for g in games if g.round < round_no]
+    # In creation order, so that the seat sums (floats) add up the same however given
+    earlier = sorted((g for g in games if g.round < round_no), key=lambda g: (g.order, g.game_id))
     sat_out = [b for b in byes if b.round < round_no]
     score = {s.entrant: s.points for s in standings(fmt, entrants, earlier, sat_out)}
     rating = {e.entrant: e.rating for e in entrants}
@@ -69,63 +73,83 @@ class _Pairing:
         self.bye_count = bye_count
         self.kept_apart = kept_apart
         self.budget = [SEARCH_BUDGET]
+        self.swaps_left = REPAIR_SWAPS
 
     def allowed(self, a: int, b: int) -> bool:
         return not self.kept_apart(a, b) and (min(a, b), max(a, b)) not in self.met
 
-    def run(self) -> tuple[list[tuple[int, ...]], list[int]]:
-        """Pair; should a block leave two entrants at one table whatever the swaps,
-        the lower-ranked of them sits out too, and the round is paired again."""
-        forced: list[int] = []
-        while True:
-            players = [e for e in self.order if e not in forced]
-            tables, byes = self._pair(players)
-            clash = self._first_apart(tables)
-            if clash is None:
-                return [tuple(t) for t in tables], byes + forced
-            forced.append(max(clash, key=self.position.__getitem__))
+    def not_apart(self, a: int, b: int) -> bool:
+        return not self.kept_apart(a, b)
 
-    def _pair(self, players: list[int]) -> tuple[list[list[int]], list[int]]:
-        count = most_seated(len(players), self.fmt)
+    def run(self) -> tuple[list[tuple[int, ...]], list[int]]:
+        """Tables without repeats if any bye choice allows them (swaps from the ideal
+        tables, else a search); else the swapped tables with their fewest repeats; and
+        should a block still sit two entrants together, a search that only keeps blocks
+        apart, and last a single pass where whoever it cannot seat sits out."""
+        count = most_seated(len(self.order), self.fmt)
         sizes = table_sizes(count, self.fmt)
-        choices = self._bye_choices(players, len(players) - count)
-        fallback: list[list[int]] | None = None
+        choices = self._bye_choices(self.order, len(self.order) - count)
+        fallback: tuple[list[list[int]], list[int]] | None = None
         for byes in choices:
-            seated = [e for e in players if e not in byes]
+            seated = [e for e in self.order if e not in byes]
             ideal = _ideal(seated, self.score, sizes)
             repaired = [list(t) for t in ideal]
             if self._repair(repaired):
-                return repaired, byes
-            fallback = fallback or repaired
+                return [tuple(t) for t in repaired], byes
+            fallback = fallback or (repaired, byes)
             prefer = self._prefer(seated, ideal)
-            found = seat(seated, sizes, self.allowed, prefer=prefer, budget=self.budget)
+            found = seat(
+                seated, self.fmt, self.allowed, sizes=sizes, prefer=prefer, budget=self.budget
+            )
             if found is not None:
-                return [list(t) for t in found], byes
+                return found, byes
         assert fallback is not None
-        return fallback, choices[0]
+        repaired, byes = fallback
+        if self._first_apart(repaired) is None:
+            return [tuple(t) for t in repaired], byes
+        budget = [SEARCH_BUDGET]
+        for byes in choices:
+            seated = [e for e in self.order if e not in byes]
+            prefer = self._prefer(seated, _ideal(seated, self.score, sizes), fewest_repeats=True)
+            found = seat(
+                seated, self.fmt, self.not_apart, sizes=sizes, prefer=prefer, budget=budget
+            )
+            if found is not None:
+                return found, byes
+        seated = [e for e in self.order if e not in choices[0]]
+        prefer = self._prefer(seated, _ideal(seated, self.score, sizes), fewest_repeats=True)
+        tables = greedy(seated, self.fmt, self.not_apart, prefer=prefer)
+        at_tables = {e for table in tables for e in table}
+        return tables, choices[0] + [e for e in seated if e not in at_tables]
 
     def _bye_choices(self, players: list[int], count: int) -> list[list[int]]:
-        """Who sits out: fewest byes so far, then lowest-ranked, first."""
+        """Who sits out: fewest byes so far, then lowest-ranked, first; then the
+        same with its last one swapped for the next ones who had as many byes."""
         if count == 0:
             return [[]]
         queue = sorted(players, key=lambda e: (self.bye_count[e], -self.position[e]))
         first = queue[:count]
-        others = [first[:-1] + [e] for e in queue[count : count + BYE_ALTERNATIVES]]
-        return [first, *others]
+        # Never a second bye to avoid a repeat meeting: only as many byes as the last
+        alike = [e for e in queue[count:] if self.bye_count[e] == self.bye_count[first[-1]]]
+        return [first, *(first[:-1] + [e] for e in alike[:BYE_ALTERNATIVES])]
 
     def _prefer(
-        self, seated: list[int], ideal: list[list[int]]
+        self, seated: list[int], ideal: list[list[int]], *, fewest_repeats: bool = False
     ) -> Callable[[int, list[int]], list[int]]:
         """Candidates for a table nearest (in the pairing order) to the head's ideal
-        table-mates first: the ideal table itself when it is allowed."""
+        table-mates first: the ideal table itself when it is allowed; with
+        ``fewest_repeats``, those who met the head least often before all others."""
         position = {e: index for index, e in enumerate(seated)}
         targets = {e: [position[m] for m in table if m != e] for table in ideal for e in table}
 
         def prefer(head: int, candidates: list[int]) -> list[int]:
             spots = targets[head] or [position[head]]
-            return sorted(
-                candidates, key=lambda c: (min(abs(position[c] - s) for s in spots), position[c])
-            )
+
+            def key(c: int) -> tuple[int, int, int]:
+                met = self.met.get((min(head, c), max(head, c)), 0) if fewest_repeats else 0
+                return met, min(abs(position[c] - s) for s in spots), position[c]
+
+            return sorted(candidates, key=key)
 
         return prefer
 
@@ -165,6 +189,9 @@ class _Pairing:
                 other = tables[j]
                 both = costs[index] + costs[j]
                 for seat_b, b in enumerate(other):
+                    self.swaps_left -= 1
+                    if self.swaps_left < 0:
+                        return False
                     mine = table[:seat_a] + [b] + table[seat_a + 1 :]
                     theirs = other[:seat_b] + [a] + other[seat_b + 1 :]
                     after = (self._cost(mine), self._cost(theirs))

@@ -418,6 +418,10 @@ class NovaLunaSetup:
         self.max_utility = 0.0 if solo else 1.0
         self.stacks = list(itertools.permutations(range(players)))
 
+    def __reduce__(self) -> tuple[type[NovaLunaSetup], tuple[int, bool]]:
+        """Pickled as its arguments (a serialized OpenSpiel state stays small)."""
+        return NovaLunaSetup, (self.players, self.rules.first_game)
+
     def __deepcopy__(self, memo: dict[int, object]) -> NovaLunaSetup:
         return self  # never changes: OpenSpiel's clones share it
 
