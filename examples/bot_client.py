@@ -5,6 +5,7 @@ OpenSpiel's MCTS (docs/bot-api.md).
     python examples/bot_client.py --server http://localhost:8000 --token tbt_... --bot greedy
     python examples/bot_client.py ... --policy mypackage.agents:policy     # pip install '.[rl]'
     python examples/bot_client.py ... --openspiel-mcts 50                  # pip install '.[rl]'
+    python examples/bot_client.py ... --bot greedy --tournament Xy3kP9qa   # one event, then stop
 
 A policy is any callable ``policy(observation, mask) -> action``: the observation and
 the legal-action mask exactly as the PettingZoo environment gives them to that seat
@@ -22,6 +23,11 @@ state says it is the bot's turn, it fetches the game as its seat has seen it
 order drawn at random: ``GameType.determinize``), asks the player for a move and sends
 it (``{"type": "act", "action": ...}`` in the game's notation, or ``"index"``). The
 server checks every move; the client holds no secret the seat's page would not.
+
+With ``--tournament ID`` it enters that event (``POST /api/tournaments/{id}/join``),
+plays every game of it that the event stream announces (their summaries name the event
+under ``"tournament"``; it is paired only while its stream is open) and stops once the
+event is finished (``GET /api/tournaments/{id}``) and its last game is over.
 """
 
 from __future__ import annotations
@@ -148,6 +154,7 @@ class BotClient:
         *,
         games: int | None = None,
         frames: Callable[[str, str], None] | None = None,
+        tournament: str | None = None,
     ) -> None:
         self.server = server.rstrip("/")
         self.headers = {"Authorization": f"Bearer {token}"}
@@ -156,6 +163,9 @@ class BotClient:
         self.frames = frames  # called with (where, text) for every message received
         self.playing: dict[str, asyncio.Task[None]] = {}
         self.finished: set[str] = set()
+        self.tournament = tournament  # play only this event's games, until it ends
+        self.event_over = False
+        self.event_checked = 0.0  # when the event's status was last asked (loop time)
 
     @property
     def ws_base(self) -> str:
@@ -168,7 +178,10 @@ class BotClient:
 
     async def run(self) -> None:
         """Follow the event stream until ``games`` games have ended (or for ever),
-        reconnecting after a dropped connection."""
+        reconnecting after a dropped connection. With a tournament: enter it first, and
+        follow the stream until it is finished."""
+        if self.tournament is not None:
+            await self._join()
         try:
             while not self._done():
                 try:
@@ -183,13 +196,49 @@ class BotClient:
                 task.cancel()
 
     def _done(self) -> bool:
+        if self.tournament is not None:
+            return self.event_over and not self.playing
         return self.games_left is not None and len(self.finished) >= self.games_left
+
+    async def _join(self) -> None:
+        """Enter the event (again: a client restarted mid-event is still its entrant)."""
+        status, answer = await self._http("POST", f"/api/tournaments/{self.tournament}/join", {})
+        if status == 200 and answer.get("me"):
+            log.info(
+                "entered %s (%s) as entrant %s",
+                answer["name"],
+                self.tournament,
+                answer["me"]["entrant"],
+            )
+            return
+        event = await self._event()
+        if event is not None and event.get("me"):
+            log.info("already an entrant of %s", self.tournament)
+            return
+        raise SystemExit(f"could not enter the event: {answer.get('error', status)}")
+
+    async def _event(self) -> dict[str, Any] | None:
+        status, answer = await self._http("GET", f"/api/tournaments/{self.tournament}")
+        return answer if status == 200 else None
+
+    async def _check_event(self) -> None:
+        """Ask whether the event is over, at most every few seconds: the stream says
+        when games end, not when the event does."""
+        now = asyncio.get_running_loop().time()
+        if self.tournament is None or self.event_over or now - self.event_checked < 3:
+            return
+        self.event_checked = now
+        event = await self._event()
+        if event is not None and event["status"] in ("finished", "cancelled"):
+            log.info("the event %s is %s", self.tournament, event["status"])
+            self.event_over = True
 
     async def _follow_events(self) -> None:
         url = f"{self.ws_base}/api/account/ws"
         async with connect(url, additional_headers=self.headers) as events:
             log.info("online as a bot account on %s", self.server)
             while not self._done():
+                await self._check_event()
                 try:
                     text = await asyncio.wait_for(events.recv(), 1.0)
                 except TimeoutError:
@@ -207,6 +256,8 @@ class BotClient:
         game_id = game["id"]
         if game["over"] or game_id in self.finished or game_id in self.playing:
             return
+        if self.tournament is not None and not self._of_event(game):
+            return  # entered for one event: its games only
         if game.get("invited"):
             accept = self._can_play(game["type"])
             status, answer = await self._http(
@@ -217,6 +268,10 @@ class BotClient:
             if not accept or status != 200:
                 return
         self.playing[game_id] = asyncio.create_task(self._play(game_id, game["type"]))
+
+    def _of_event(self, game: dict[str, Any]) -> bool:
+        event = game.get("tournament")
+        return isinstance(event, dict) and event.get("id") == self.tournament
 
     def _can_play(self, kind: str) -> bool:
         try:
@@ -307,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     which.add_argument("--policy", help="module:callable, policy(observation, mask) -> index")
     which.add_argument("--openspiel-mcts", type=int, metavar="SIMULATIONS")
     parser.add_argument("--games", type=int, help="stop after this many games ended")
+    parser.add_argument(
+        "--tournament", metavar="ID", help="enter this event, play its games, stop at its end"
+    )
     parser.add_argument("--frames", help="append every message received to this NDJSON file")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
@@ -326,7 +384,15 @@ def main(argv: list[str] | None = None) -> int:
             out.flush()
 
     try:
-        BotClient(args.server, args.token, player, games=args.games, frames=frames).run_forever()
+        client = BotClient(
+            args.server,
+            args.token,
+            player,
+            games=args.games,
+            frames=frames,
+            tournament=args.tournament,
+        )
+        client.run_forever()
     except KeyboardInterrupt:
         return 130
     return 0

@@ -53,6 +53,7 @@ from .storage import GameStore
 from .sync import Follower, Leases, Refresher, Takeover
 from .throttle import DeviceCookies, LoginThrottle, TryLimits
 from .tournament_director import Director
+from .tournament_notices import TournamentNotices
 from .writes import CreateGame, Write
 from .writing import Writer
 
@@ -153,6 +154,10 @@ class Hub:
         self.scheduler.remind = self.reminders.schedule
         self.director = Director(self)  # tournaments (tournament_director.py)
         self.reads.tournament_of = self.director.tag
+        # the director calls its schedule for each upcoming event (tournament_notices.py)
+        self.tournament_notices = TournamentNotices(
+            store, self._write, self.accounts, self.notifier
+        )
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
@@ -309,6 +314,7 @@ class Hub:
         self.online.leave()
         self.notifier.close()
         self.reminders.close()
+        self.tournament_notices.close()
         self.analyst.close()
         self.coach.close()
         self.dailies.close()

@@ -116,6 +116,7 @@ class Director:
     async def look(self) -> None:
         now = self.hub.clock()
         for row in reading(self.store.tournaments_active):
+            self.hub.tournament_notices.schedule(row.id, row.starts)  # told of its start
             if row.status == UPCOMING and now < row.starts:
                 continue
             if not self._leased(row.id):

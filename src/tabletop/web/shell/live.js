@@ -4,6 +4,7 @@
 // notification while this tab is hidden.
 import { showReminder } from "./correspondence.js";
 import { durationWords, t, tn } from "./i18n.js";
+import { showTournamentNotice } from "./tournament_notices.js";
 import { h } from "./util.js";
 
 const NOTIFY_KEY = "boardgames.notify.v1";
@@ -67,6 +68,9 @@ function received(msg) {
     notify(before, msg);
   } else if (msg.type === "reminder") { // a correspondence move's time runs out soon
     showReminder(msg);
+    return;
+  } else if (msg.type === "tournament") { // an event you entered starts soon, or now
+    showTournamentNotice(msg);
     return;
   } else if (msg.type === "gone") { // withdrawn by its creator, or an invitation declined
     games = (games || []).filter((g) => g.id !== msg.id);
