@@ -76,6 +76,8 @@ PAGES = (
     "/mail/unsubscribe",
     "/friends",
     "/moderation",
+    "/tournaments",
+    "/t/{tournament_id}",
 )
 
 #: The WebSockets (``x-websockets``): OpenAPI describes none.
