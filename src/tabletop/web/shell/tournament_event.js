@@ -299,7 +299,8 @@ class EventPage {
   standings() {
     const event = this.event;
     const rows = event.standings;
-    const card = h("section", { class: "card", "data-testid": "standings", "aria-labelledby": "standings-title" },
+    // no name of its own: the table's scrolling box below is the landmark named so
+    const card = h("section", { class: "card", "data-testid": "standings" },
       h("h2", { id: "standings-title" }, t("Standings")));
     if (!rows.length) {
       card.append(h("p", { class: "muted", "data-testid": "standings-empty" }, t("Nobody has joined yet.")));
@@ -312,10 +313,11 @@ class EventPage {
       h("th", { class: "num", scope: "col" }, "#"),
       h("th", { scope: "col" }, t("Player")),
       h("th", { class: "num", scope: "col" }, t("Points")),
-      h("th", { class: "num", scope: "col" }, t("Games")),
-      h("th", { class: "num", scope: "col" }, t("Wins")),
-      ...breaks.map((name) => h("th", { class: "num", scope: "col" }, name)),
+      h("th", { class: "num wide-only", scope: "col" }, t("Games")),
+      h("th", { class: "num wide-only", scope: "col" }, t("Wins")),
+      ...breaks.map((name) => h("th", { class: "num wide-only", scope: "col" }, name)),
       h("th", { scope: "col" }, t("Results")));
+    this.breaks = breaks;
     const table = h("table", { class: "rating-table standings-table" },
       h("caption", { class: "visually-hidden" }, t("Points by place at each table; equal standings share a place.")),
       h("thead", {}, head),
@@ -347,12 +349,21 @@ class EventPage {
         row.kind !== "human" ? [" ", row.kind === "bot" ? h("span", { class: "bot-badge" }, t("our bot")) : botBadge()] : null,
         mine ? [" ", h("span", { class: "chip you-chip" }, t("you"))] : null,
         row.withdrawn ? [" ", h("span", { class: "chip" }, t("withdrawn"))] : null,
-        row.playing ? [" ", h("a", { class: "chip playing-chip", href: `/g/${encodeURIComponent(row.playing)}`, "data-testid": `playing-${row.entrant}` }, t("playing"))] : null),
+        row.playing ? [" ", h("a", { class: "chip playing-chip", href: `/g/${encodeURIComponent(row.playing)}`, "data-testid": `playing-${row.entrant}` }, t("playing"))] : null,
+        h("span", { class: "standing-more" }, this.moreWords(row))),
       h("td", { class: "num", "data-testid": `points-${row.entrant}` }, formatNumber(row.points)),
-      h("td", { class: "num" }, formatNumber(row.games)),
-      h("td", { class: "num" }, formatNumber(row.wins)),
-      ...row.tiebreaks.map((value) => h("td", { class: "num" }, formatNumber(value, Number.isInteger(value) ? 0 : 2))),
+      h("td", { class: "num wide-only" }, formatNumber(row.games)),
+      h("td", { class: "num wide-only" }, formatNumber(row.wins)),
+      ...row.tiebreaks.map((value) => h("td", { class: "num wide-only" }, tiebreakText(value))),
       h("td", { class: "results" }, row.results.map((points) => formatNumber(points)).join(" ")));
+  }
+
+  /** A phone's line under the name: the columns it has no room for. */
+  moreWords(row) {
+    const games = tn("{n} game", "{n} games", row.games);
+    const wins = tn("{n} win", "{n} wins", row.wins);
+    const breaks = row.tiebreaks.map((value, i) => t("{name} {value}", { name: this.breaks[i], value: tiebreakText(value) }));
+    return [games, wins, ...breaks].join(" · ");
   }
 
   choose(entrant) {
@@ -387,6 +398,11 @@ class EventPage {
       running.length ? gameList(running, this.event.kind, this.names(), "running-game") : h("p", { class: "muted" }, t("No game is running.")),
       finished.length ? [h("h3", {}, t("Latest results")), gameList(finished, this.event.kind, this.names(), "finished-game")] : null);
   }
+}
+
+/** A tie-break's value: whole, or with two decimals (an arena's points per game). */
+function tiebreakText(value) {
+  return formatNumber(value, Number.isInteger(value) ? 0 : 2);
 }
 
 /** A standings row's name: our bot's label in the page's language, else as chosen. */
