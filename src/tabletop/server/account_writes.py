@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .moderation_writes import forget_moderation
 from .rows import OPEN_NAME, now
 from .sql import Sql
+from .tournament_writes import forget_tournaments
 from .writebase import Write
 
 
@@ -148,6 +149,7 @@ class DeleteAccount(Write[None]):
         # its chat goes with it (chat.py): its messages, and the mutes it made or got
         sql.run("DELETE FROM chat_messages WHERE account_id = ?", account)
         sql.run("DELETE FROM chat_mutes WHERE account_id = ? OR muted = ?", account * 2)
+        forget_tournaments(sql, self.account_id, DELETED_PLAYER)
         sql.run("DELETE FROM accounts WHERE id = ?", account)
 
 

@@ -81,6 +81,7 @@ from . import (
     pages,
     reports_api,
     socket_api,
+    tournaments_api,
     tutorial_api,
 )
 from .assets import Assets
@@ -160,6 +161,7 @@ def create_app(
             *await hub.notifier.start(),
             asyncio.create_task(hub.expire_open_games_now_and_then()),
             asyncio.create_task(hub.sessions.check_now_and_then()),
+            asyncio.create_task(hub.director.run()),
         ]
         if store.shared:  # other processes change games too: follow them
             chores.append(asyncio.create_task(hub.follower.listen(takeover.check_seconds)))
@@ -188,6 +190,7 @@ def create_app(
         *reports_api.ROUTES,
         *moderation_api.ROUTES,
         *correspondence_api.ROUTES,
+        *tournaments_api.ROUTES,
         *openapi.ROUTES,
         *socket_api.ROUTES,
         *account_socket.ROUTES,

@@ -52,6 +52,7 @@ from .setup import can_be_rated, check_setup, created_seat
 from .storage import GameStore
 from .sync import Follower, Leases, Refresher, Takeover
 from .throttle import DeviceCookies, LoginThrottle, TryLimits
+from .tournament_director import Director
 from .writes import CreateGame, Write
 from .writing import Writer
 
@@ -150,6 +151,8 @@ class Hub:
             store, self._write, self.authority.fresh, self.reads, self.accounts, self.notifier
         )
         self.scheduler.remind = self.reminders.schedule
+        self.director = Director(self)  # tournaments (tournament_director.py)
+        self.reads.tournament_of = self.director.tag
 
     def broadcast(self, room: Room) -> None:
         """Push the room's state to its clients."""
@@ -163,6 +166,7 @@ class Hub:
         self.accounts.game_changed(room)
         self.scheduler.schedule_bots(room)
         self.notifier.changed(room)
+        self.director.game_changed(room)
 
     def shown(self, room: Room) -> None:
         """After an undo or abandoning: its clients and seated accounts learn it."""
@@ -210,16 +214,22 @@ class Hub:
         await self._write(
             CreateGame(game_id, game_type.name, options, seed, seats, seed_chosen, creator, new)
         )
-        room = self.rooms.room(game_id)
+        room = self.opened(game_id)
         bots = seat_bots(self.store, room)
-        self.accounts.game_changed(room)  # the creator's other tabs (and invitees) list it
-        self.scheduler.schedule_bots(room)
-        self.notifier.changed(room)  # an invitee may get a mail
         return {
             "id": game_id,
             "url": f"/g/{game_id}",
             "seats": [created_seat(game_id, s, bots) for s in seats],
         }
+
+    def opened(self, game_id: str) -> Room:
+        """A game just stored (``create``, or a tournament's pairing) starts: its
+        accounts' sockets list it, its bots and clock go on."""
+        room = self.rooms.room(game_id)
+        self.accounts.game_changed(room)  # the creator's other tabs (and invitees) list it
+        self.scheduler.schedule_bots(room)
+        self.notifier.changed(room)  # an invitee may get a mail
+        return room
 
     def login_of(self, name: str) -> tuple[Account, str] | None:
         """The account a name signs in to, and its password hash. An account registered

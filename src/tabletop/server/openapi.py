@@ -49,6 +49,7 @@ from .openapi_schemas import (
     ref,
     text,
 )
+from .openapi_tournaments import TOURNAMENT_OPERATIONS
 
 #: Every route's operation, ``(method, path)`` to it, grouped like the modules that serve
 #: them: those of games in ``openapi_games``, of accounts in ``openapi_accounts``
@@ -57,6 +58,7 @@ OPERATIONS: dict[tuple[str, str], JSON] = {
     **ACCOUNT_OPERATIONS,
     **MODERATION_OPERATIONS,
     **CHAT_OPERATIONS,
+    **TOURNAMENT_OPERATIONS,
 }
 
 #: The pages: one shell page for every address (the page's script draws it).
@@ -149,6 +151,8 @@ _PATH_SCHEMAS: dict[str, JSON] = {
     "name": text(minLength=1, description="an account's name"),
     "warning_id": text(description="a warning's id (a whole number)"),
     "report_id": text(description="a report's id (a whole number)"),
+    "tournament_id": text(minLength=1, description="an event's id (its page: /t/{id})"),
+    "entrant": text(description="an entrant's number in the event: 1, 2, ..."),
 }
 
 

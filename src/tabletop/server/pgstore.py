@@ -50,10 +50,12 @@ from .sql import (
     PRESENCE_TABLES,
     RATING_RULES_TABLES,
     SESSION_TABLES,
+    TOURNAMENT_TABLES,
     Sql,
     ddl,
 )
 from .sqlstore import SqlStore, action_row
+from .tournament_reads import SharedPresenceReads
 
 T = TypeVar("T")
 CHANNEL = "tabletop"
@@ -100,6 +102,7 @@ MIGRATIONS: dict[int, str] = {
     15: ddl(MODERATION_TABLES, POSTGRES),
     16: ddl(FRIEND_TABLES, POSTGRES) + PRESENCE_TABLES,
     18: ddl(CORRESPONDENCE_TABLES, POSTGRES),
+    19: ddl(TOURNAMENT_TABLES, POSTGRES),
 }
 LATEST = max(MIGRATIONS)
 _MIGRATION_LOCK = 0x7AB1E  # pg_advisory_xact_lock key: one migrator at a time
@@ -191,7 +194,7 @@ class SharedSql(Sql):
         self.run("SELECT pg_advisory_xact_lock(?)", (_MAIL_LIMITS_LOCK,))
 
 
-class PgStore(SharedPresence, SqlStore):
+class PgStore(SharedPresence, SharedPresenceReads, SqlStore):
     """All games in one PostgreSQL database; see ``sqlstore.SqlStore`` for the methods."""
 
     shared = True

@@ -4,6 +4,7 @@ games, the leaderboards and a player's profile. Nothing here changes a game."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..core.web import JSON, get_web_game, web_games
 from .apart import accounts_in
@@ -31,6 +32,8 @@ class ReadModels:
         self.store = store
         self.rooms = rooms
         self.open_seat_seconds = open_seat_seconds  # an open game's time in the lobby
+        #: a tournament game's event, ``{"id", "name"}`` (tournament_director.Director.tag)
+        self.tournament_of: Callable[[JSON], JSON | None] = lambda options: None
 
     def lobby(
         self,
@@ -139,10 +142,13 @@ class ReadModels:
         row = AccountGame(room.id, room.type.name, seat, over, room.row.abandoned, updated)
         bots = seat_bots(self.store, room)
         if over:
-            return self._finished_summary(row, self.store.seats(room.id), bots)
-        if room.seat(seat).invited:
-            return self._invitation(row, room, bots)
-        return _live_summary(row, room, bots)
+            summary = self._finished_summary(row, self.store.seats(room.id), bots)
+        elif room.seat(seat).invited:
+            summary = self._invitation(row, room, bots)
+        else:
+            summary = _live_summary(row, room, bots)
+        event = self.tournament_of(room.row.options)
+        return summary if event is None else {**summary, "tournament": event}
 
     def _invitation(self, row: AccountGame, room: Room, bots: frozenset[int]) -> JSON:
         """A game with a seat kept for the account: who invited it, too."""

@@ -35,12 +35,21 @@ from .rows import (
     hash_token,
 )
 from .sql import Sql
+from .tournament_reads import TournamentPairs, TournamentReads
 from .writes import AppendAction, CreateGame, Truncate, Write
 
 T = TypeVar("T")
 
 
-class SqlStore(AccountReads, RatingReads, ChatReads, FriendReads, ModerationReads):
+class SqlStore(
+    AccountReads,
+    RatingReads,
+    ChatReads,
+    FriendReads,
+    ModerationReads,
+    TournamentReads,
+    TournamentPairs,
+):
     """All games in one database; a subclass says how to reach it."""
 
     path: str

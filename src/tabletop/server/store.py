@@ -45,6 +45,7 @@ from .sql import (
     RATING_RULES_TABLES,
     SESSION_TABLES,
     SQLITE,
+    TOURNAMENT_TABLES,
     Sql,
     ddl,
     statements,
@@ -75,6 +76,7 @@ MIGRATIONS = [
     ddl(MODERATION_TABLES, SQLITE),
     ddl(CORRESPONDENCE_TABLES, SQLITE),
     ddl(CHAT_TABLES, SQLITE),
+    ddl(TOURNAMENT_TABLES, SQLITE),
 ]
 
 
