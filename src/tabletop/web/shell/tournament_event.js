@@ -264,7 +264,8 @@ class EventPage {
     const bots = event.bots || [];
     if (bots.length && event.status !== "finished" && event.status !== "cancelled") {
       const choice = h("select", { id: "tournament-bot", "data-testid": "tournament-bot" },
-        ...bots.map((spec) => h("option", { value: spec }, botName(botLabel(this.types, this.event.type, spec)))));
+        // the second offered first, as the new-game form does: the first is the weakest
+        ...bots.map((spec, i) => h("option", { value: spec, selected: i === Math.min(1, bots.length - 1) }, botName(botLabel(this.types, this.event.type, spec)))));
       box.append(h("label", { class: "field", for: "tournament-bot" }, h("span", {}, t("One of our bots")), choice),
         h("button", {
           class: "btn", type: "button", "data-testid": "tournament-add-bot",
