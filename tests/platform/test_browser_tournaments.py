@@ -1,8 +1,10 @@
 """Tournaments in a real browser (issue 47): Ann creates an arena in the form on a
 desktop, Ben joins it on a phone; the event page counts down to the start; the test
 moves the server's clock past it (``--test-clock``), the director pairs the two, and
-both pages go to their game by themselves. The list and the event page pass axe at both
-sizes (1400×900 and 390×844), and render in German and Dutch.
+both pages go to their game by themselves. Ben withdraws mid-game (his game resigned);
+Ann, still on her finished game's page, is sent on to her next pairing, against the bot
+the organiser adds. The list and the event page pass axe at both sizes (1400×900 and
+390×844), and render in German and Dutch.
 Screenshots: test-output/screenshots/tournament-*.png and axe-tournament*.png."""
 
 from __future__ import annotations
@@ -72,7 +74,7 @@ def test_an_arena_made_in_the_form_pairs_its_entrants_and_sends_both_to_their_ga
         checked_page(browser, **SIZES["desktop"]) as ann,
         checked_page(browser, **SIZES["phone"]) as ben,
     ):
-        register_on_page(ann, server, "Ann")
+        ann_api = register_on_page(ann, server, "Ann")
         event_id = create_in_the_form(ann)
         title = ann.get_by_test_id("tournament-title")
         assert title.inner_text() == HOSTILE and title.locator("img").count() == 0
@@ -116,6 +118,23 @@ def test_an_arena_made_in_the_form_pairs_its_entrants_and_sends_both_to_their_ga
         ben.get_by_test_id(f"tournament-link-{event_id}").wait_for()
         assert no_horizontal_overflow(ben)
         check_axe(ben, axe_script, "axe-tournaments-en-phone")
+
+        # Ben withdraws mid-game (asked twice: it resigns his game); Ann, on her finished
+        # game's page, is sent on to her next pairing, with the bot the organiser adds
+        ann.goto(f"{server}/g/{game['id']}")
+        ben.get_by_test_id(f"tournament-link-{event_id}").click()
+        press(ben, "phone", "[data-testid=tournament-withdraw]")
+        press(ben, "phone", "[data-testid=tournament-withdraw-confirm]")
+        ben.get_by_test_id("tournament-join").wait_for()  # he may come back
+        ann.wait_for_function("() => document.title.includes('Game over')")  # her page knows
+        bot = ann_api.get(f"/api/tournaments/{event_id}").json()["bots"][0]
+        added = ann_api.post(f"/api/tournaments/{event_id}/bots", json={"bot": bot})
+        assert added.status_code == 200, added.text
+        ann.wait_for_url(lambda url: GAME_URL.match(url) and not url.endswith(game["id"]))
+        event = httpx.get(f"{server}/api/tournaments/{event_id}").json()
+        latest = event["games"][0]
+        assert ann.url.endswith(f"/g/{latest['id']}") and "Ann" in latest["names"]
+        assert event["standings"][0]["name"] == "Ann"  # Ben's resignation: her win
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,27 @@ function rememberSent(gameId) {
   try { sessionStorage.setItem(SENT_KEY, JSON.stringify(sent)); } catch { /* this page only */ }
 }
 
+/**
+ * A new game of an event you play in, as the account socket announced it (live.js).
+ * On the page of your finished game of the same event the page goes to it: an arena
+ * pairs you again at once, as soon as the last game ended. Anywhere else a notice says
+ * so (you may be in another game); the event's own page goes there by itself.
+ */
+export function nextTournamentGame(game, games) {
+  const event = game.tournament;
+  if (location.pathname === `/t/${event.id}` || sentGames().has(game.id)) return;
+  const at = /^\/g\/([A-Za-z0-9_-]+)$/.exec(location.pathname);
+  const left = at && (games || []).find((g) => g.id === at[1] && g.over && g.tournament?.id === event.id);
+  if (!left) {
+    toast(t("Your next game of {event} is ready: it waits in My games.", { event: event.name }), "info", 15000);
+    return;
+  }
+  rememberSent(game.id);
+  announce(t("Your game is ready."));
+  history.pushState(null, "", `/g/${encodeURIComponent(game.id)}`);
+  window.dispatchEvent(new PopStateEvent("popstate")); // the router shows it
+}
+
 export async function showTournament(root, id, navigate) {
   const [types, info] = await Promise.all([gameTypes(), accountInfo()]);
   const first = await api(`/api/tournaments/${encodeURIComponent(id)}`);
