@@ -9,7 +9,10 @@ Screenshots: test-output/screenshots/tournament-*.png and axe-tournament*.png.""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,10 +40,22 @@ EVENT_URL = re.compile(r".*/t/([A-Za-z0-9_-]+)$")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db: Path = tmp_path_factory.mktemp("tournaments") / "games.db"
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("tournaments") / "games.db"
+
+
+@pytest.fixture(scope="module")
+def server(db: Path) -> Iterator[str]:
     with running_server(db, options=("--test-clock",)) as base:
         yield base
+
+
+def make_moderator(db: Path, name: str) -> None:
+    command = [sys.executable, "-m", "tabletop.cli", "novaluna", "moderator", "grant", name]
+    done = subprocess.run(
+        [*command, "--db", str(db)], capture_output=True, text=True, env=os.environ.copy()
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def clock_text(page: Any) -> str:
@@ -113,6 +128,11 @@ def test_an_arena_made_in_the_form_pairs_its_entrants_and_sends_both_to_their_ga
         ann.get_by_test_id("your-game-link").wait_for()
         ann.get_by_test_id("running-game").wait_for()
         assert ann.url.endswith(f"/t/{event_id}")
+        ann.get_by_test_id("entrant-2").focus()  # a name, chosen by keyboard: Ben's games
+        ann.keyboard.press("Enter")
+        ann.get_by_test_id("entrant-games").get_by_test_id("entrant-game").wait_for()
+        assert ann.get_by_test_id("entrant-2").get_attribute("aria-expanded") == "true"
+        assert ann.evaluate("() => document.activeElement.dataset.testid") == "entrant-2"
         check_axe(ann, axe_script, "axe-tournament-running-en-desktop")
         ben.goto(f"{server}/tournaments")
         ben.get_by_test_id(f"tournament-link-{event_id}").wait_for()
@@ -143,16 +163,25 @@ def test_an_arena_made_in_the_form_pairs_its_entrants_and_sends_both_to_their_ga
     ids=["de-desktop", "nl-phone"],
 )
 def test_the_list_and_an_event_in_german_and_dutch(
-    browser: Any, server: str, axe_script: str, lang: str, size: str, heading: str
+    browser: Any, server: str, db: Path, axe_script: str, lang: str, size: str, heading: str
 ) -> None:
+    """The German organiser is a moderator: the form offers them a public, repeating
+    event; the Dutch one is not. Each adds our bot, and the German one calls it off."""
+    moderator = lang == "de"
     with checked_page(browser, **SIZES[size]) as page:
         page.add_init_script(f"localStorage.setItem('boardgames.language.v1', {lang!r})")
         register_on_page(page, server, f"Org{lang}")
-        page.get_by_test_id("nav-tournaments").click()
+        if moderator:
+            make_moderator(db, f"Org{lang}")
+        page.goto(f"{server}/tournaments")  # a fresh load asks who you are (a moderator now)
         page.get_by_role("heading", name=heading, exact=True).wait_for()
+        assert page.get_by_test_id("tournament-moderator").count() == int(moderator)
         page.get_by_test_id("tournament-kind-swiss").check()
         page.get_by_test_id("tournament-rounds").select_option("3")
         page.get_by_test_id("tournament-game").select_option("nova-luna")
+        if moderator:
+            page.get_by_test_id("tournament-public").check()
+            page.get_by_test_id("tournament-recurring").select_option("daily")
         page.get_by_test_id("tournament-create").click()
         page.wait_for_url(EVENT_URL)
         page.get_by_test_id("tournament-join").click()
@@ -166,3 +195,12 @@ def test_the_list_and_an_event_in_german_and_dutch(
         upcoming.get_by_test_id("tournament-item").first.wait_for()
         assert no_horizontal_overflow(page)
         check_axe(page, axe_script, f"axe-tournaments-{lang}-{size}")
+        listed = httpx.get(f"{server}/api/tournaments").json()["upcoming"]  # nobody's list
+        assert [e["recurring"] for e in listed if e["creator"] == f"Org{lang}"] == (
+            ["daily"] if moderator else []
+        )
+        if moderator:  # called off by its organiser, asked twice
+            upcoming.get_by_test_id("tournament-item").first.get_by_role("link").click()
+            press(page, size, "[data-testid=tournament-cancel]")
+            press(page, size, "[data-testid=tournament-cancel-confirm]")
+            page.get_by_test_id("tournament-status").filter(has_text="Abgesagt").wait_for()
