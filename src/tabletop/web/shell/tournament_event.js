@@ -110,6 +110,7 @@ class EventPage {
   }
 
   async poll() {
+    clearTimeout(this.timer); // one chain of polls, however often the tab was shown
     this.timer = null;
     this.asking = true;
     try {
@@ -126,6 +127,8 @@ class EventPage {
   /** A fresh answer: the clock set by it, a redraw if the event changed, and the game
    * the server paired you in, if new here. */
   received(event) {
+    // gone, or an answer older than the one on show (a poll that crossed a join)
+    if (!this.alive || (this.event && event.version < this.event.version)) return;
     this.offset = event.now - performance.now() / 1000;
     const changed = !this.event || event.version !== this.event.version;
     this.event = event;
