@@ -24,13 +24,16 @@ def unrated_reason(room: Room, when_full: bool = False) -> str | None:
     """Why the game does not count for the ratings, or ``None`` while it does:
     ``"seed"`` (its creator fixed the seed), ``"casual"`` (its creator chose an unrated
     game), ``"undo"``, ``"hint"``, or ``"players"`` (fewer than two seats, a seat without
-    an account, or one account in two seats).
+    an account, or one account or bot in two seats).
     ``when_full``: as it will be once its open seats are taken (by other accounts)."""
     if len(room.seats) < 2:
         return "players"
     humans = [s for s in room.seats if s.kind == "human" and not (when_full and s.open)]
     accounts = [s.account_id for s in humans]
     if None in accounts or len(set(accounts)) != len(accounts):
+        return "players"
+    players = [player_key(s) for s in room.seats if s.kind == "bot"]
+    if len(set(players)) != len(players):  # one bot in two seats: one rating, two results
         return "players"
     if room.row.seed_chosen:
         return "seed"

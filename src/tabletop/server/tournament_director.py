@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..core.web import JSON
-from ..tournaments import Bye, Entrant
+from ..tournaments import Bye, Entrant, arena_tables, swiss_round
 from .clock import CLOCK
 from .errors import ApiError, reading
 from .rows import Account, Seat, StoreError
@@ -161,8 +161,6 @@ class Director:
     async def _arena(
         self, row: TournamentRow, entrants: list[EntrantRow], games: list[EventGame], now: float
     ) -> None:
-        from ..tournaments import arena_tables  # noqa: PLC0415 - TEMP until the engine lands
-
         busy = playing(games)
         if row.ends is not None and now >= row.ends:
             if not busy:  # games started before the end count: wait for them
@@ -187,8 +185,6 @@ class Director:
     async def _swiss(
         self, row: TournamentRow, entrants: list[EntrantRow], games: list[EventGame], now: float
     ) -> None:
-        from ..tournaments import swiss_round  # noqa: PLC0415 - TEMP until the engine lands
-
         if playing(games):
             return  # the round goes on
         if row.round >= (row.rounds or 0):

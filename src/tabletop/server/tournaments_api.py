@@ -109,7 +109,9 @@ async def _create(request: Request) -> Response:
     event = check_event(body, account, moderator, now, hub.limits)
     made = reading(hub.store.tournaments_created_since, account.id, now - 24 * 3600)
     if made >= PER_DAY:
-        raise ApiError(429, "you have created as many events today as an account may ({n})", n=PER_DAY)
+        raise ApiError(
+            429, "you have created as many events today as an account may ({n})", n=PER_DAY
+        )
     await hub.write(CreateTournament(event))
     hub.director.wake()
     return JSONResponse({"id": event.id, "url": f"/t/{event.id}"}, status_code=201)
