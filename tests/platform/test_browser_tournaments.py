@@ -101,6 +101,9 @@ def test_an_arena_made_in_the_form_pairs_its_entrants_and_sends_both_to_their_ga
         ann.get_by_test_id("tournament-join").click()
         ann.get_by_test_id("tournament-withdraw").wait_for()
 
+        ben.goto(f"{server}/t/{event_id}")  # the link, before he has an account
+        ben.get_by_test_id("tournament-sign-in").wait_for()
+        assert ben.get_by_test_id("tournament-join").count() == 0
         register_on_page(ben, server, "Ben")
         ben.goto(f"{server}/t/{event_id}")
         press(ben, "phone", "[data-testid=tournament-join]")
