@@ -257,7 +257,10 @@ class EventPage {
     }
     row.append(h("button", {
       class: "btn ghost", type: "button", "data-testid": "tournament-copy-link",
-      onclick: async () => toast(await copyText(location.href) ? t("The link is copied: share it with the players you want.") : t("The link could not be copied; copy it from the address bar."), "ok"),
+      onclick: async () => {
+        const copied = await copyText(location.href);
+        toast(copied ? t("The link is copied: share it with the players you want.") : t("The link could not be copied; copy it from the address bar."), copied ? "ok" : "error");
+      },
     }, t("Copy the link")));
     return row;
   }
