@@ -78,6 +78,8 @@ PAGES = (
     "/mail/unsubscribe",
     "/friends",
     "/moderation",
+    "/tournaments",
+    "/t/{tournament_id}",
 )
 
 #: The WebSockets (``x-websockets``): OpenAPI describes none.

@@ -59,4 +59,6 @@ ROUTES: list[BaseRoute] = [
     Route("/mail/verify", _page),  # the links in mails (notify.py)
     Route("/mail/unsubscribe", _page),
     Route("/moderation", _page),  # the moderators' page (shell/moderation.js)
+    Route("/tournaments", _page),  # the tournaments and the form (shell/tournaments.js)
+    Route("/t/{tournament_id}", _page),  # one tournament (shell/tournament_event.js)
 ]

@@ -51,11 +51,13 @@ export function clockText(options, onTimeout) {
 }
 
 /** The new-game form's choice of a clock: presets, custom, or none. ``value()`` is
- * ``null`` or ``{ base, increment }`` in seconds; ``onChange`` is told of each change. */
-export function clockField(onChange) {
+ * ``null`` or ``{ base, increment }`` in seconds; ``onChange`` is told of each change.
+ * ``required``: no "No clock" (a tournament's form), ``chosen`` the preset first shown
+ * ("300+3"). */
+export function clockField(onChange, { required = false, chosen = "" } = {}) {
   const select = h("select", { id: "clock-choice", "data-testid": "clock-choice" },
-    h("option", { value: "" }, t("No clock")),
-    ...PRESETS.map(([base, increment]) => h("option", { value: `${base}+${increment}` }, controlWords(base, increment))),
+    required ? null : h("option", { value: "" }, t("No clock")),
+    ...PRESETS.map(([base, increment]) => h("option", { value: `${base}+${increment}`, selected: `${base}+${increment}` === chosen }, controlWords(base, increment))),
     h("option", { value: "custom" }, t("Custom…")));
   const minutes = h("input", { type: "number", id: "clock-minutes", "data-testid": "clock-minutes", min: String(BASE_MINUTES[0]), max: String(BASE_MINUTES[1]), step: "1", value: "5", inputmode: "numeric" });
   const increment = h("input", { type: "number", id: "clock-increment", "data-testid": "clock-increment", min: String(INCREMENT_SECONDS[0]), max: String(INCREMENT_SECONDS[1]), step: "1", value: "3", inputmode: "numeric" });

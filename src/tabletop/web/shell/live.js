@@ -66,6 +66,11 @@ function received(msg) {
     const before = (games || []).find((g) => g.id === msg.game.id);
     games = [msg.game, ...(games || []).filter((g) => g.id !== msg.game.id)].sort(byUrgency);
     notify(before, msg);
+    // a tournament paired you again (tournament_event.js; loaded only then)
+    if (msg.game.tournament && !before && !msg.game.over) {
+      const known = games;
+      import("./tournament_event.js").then((m) => m.nextTournamentGame(msg.game, known)).catch(() => {});
+    }
   } else if (msg.type === "reminder") { // a correspondence move's time runs out soon
     showReminder(msg);
     return;

@@ -1,5 +1,5 @@
 // The single-page app's router: / (lobby), /g/{id} (a game), /replay and /replay/{id},
-// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /learn/{type} (a game's tutorial), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile), /friends (the players you follow), /moderation (the moderators').
+// /me (sign in, my games), /mail/verify and /mail/unsubscribe (links in mails), /daily (the daily challenge), /learn/{type} (a game's tutorial), /lobby (open games), /leaderboard/{type}, /u/{name} (a profile), /friends (the players you follow), /moderation (the moderators'), /tournaments and /t/{id} (tournaments).
 import { language, onLanguageChange, setLanguage, t } from "./i18n.js"; // first: loads the catalogue
 import { accountInfo, drawNav, showLeaderboard, showMailLink, showMe, showOpenGames, showProfile } from "./account.js";
 import { onGamesChange, watchAccount } from "./live.js";
@@ -23,6 +23,14 @@ async function showTutorial(...args) {
 
 async function showModeration(...args) {
   return (await loadCode(() => import("./moderation.js"))).showModeration(...args);
+}
+
+async function showTournaments(...args) {
+  return (await loadCode(() => import("./tournaments.js"))).showTournaments(...args);
+}
+
+async function showTournament(...args) {
+  return (await loadCode(() => import("./tournament_event.js"))).showTournament(...args);
 }
 
 async function showReplay(...args) {
@@ -61,6 +69,7 @@ function translateShell() {
   document.querySelector("[data-testid=nav-lobby]").textContent = t("New game");
   document.querySelector("[data-testid=nav-replay]").textContent = t("Replays");
   document.querySelector("[data-testid=nav-daily]").textContent = t("Daily");
+  document.querySelector("[data-testid=nav-tournaments]").textContent = t("Tournaments");
   symbolsButton?.setAttribute("title", t("Colour symbols")); // the game's module says more (offerColourSymbols)
   const symbolsLabel = symbolsButton?.querySelector(".cb-label");
   if (symbolsLabel) symbolsLabel.textContent = t("Colour symbols");
@@ -135,6 +144,12 @@ async function route() {
     } else if (path === "/moderation") {
       document.body.dataset.page = "moderation";
       current = await showModeration(app);
+    } else if (path === "/tournaments") {
+      document.body.dataset.page = "tournaments";
+      current = await showTournaments(app, navigate);
+    } else if ((match = path.match(/^\/t\/([A-Za-z0-9_-]+)$/))) {
+      document.body.dataset.page = "tournament";
+      current = await showTournament(app, match[1], navigate);
     } else if (path === "/replay") {
       document.body.dataset.page = "replay";
       current = await showReplay(app, null, navigate);
