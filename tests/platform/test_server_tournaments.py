@@ -30,7 +30,7 @@ from tabletop.server.tournament_writes import (
     SetStatus,
     Table,
 )
-from tabletop.server.tournaments import MAX_BOTS, PER_DAY
+from tabletop.server.tournaments import MAX_BOTS, PER_DAY, event_id
 from tabletop.server.writes import AppendAction, Block, CreateAccount, CreateGame
 
 from clock_support import TEST_CLOCK
@@ -323,3 +323,11 @@ def test_the_store_counts_caps_in_the_join_and_stores_one_pairing_of_a_state(
         assert [r.id for r in store.tournaments_active()] == ["next"]
     finally:
         store.close()
+
+
+def test_an_event_id_never_begins_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bot_client.py --tournament -Xy3k`` would read the id as an option (argparse):
+    an id drawn with a leading "-" is drawn again."""
+    drawn = iter(["-Xy3kP9qaAbC", "Xy3kP9qaAbC-"])
+    monkeypatch.setattr("secrets.token_urlsafe", lambda n: next(drawn))
+    assert event_id() == "Xy3kP9qaAbC-"

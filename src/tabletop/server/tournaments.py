@@ -95,7 +95,7 @@ def check_event(
     starts = _starts(body, now)
     least = smallest_table(game_type, players)
     return NewTournament(
-        *(secrets.token_urlsafe(9), kind, game_type.name, name, players, least, rounds),
+        *(event_id(), kind, game_type.name, name, players, least, rounds),
         *(minutes, options, starts, visibility, account.id, recurring, now),
     )
 
@@ -156,6 +156,14 @@ def game_options(
     return check_setup(setup_body, account, limits).options
 
 
+def event_id() -> str:
+    """A new event's id: never one that begins with "-", which a command line would
+    take for an option (``bot_client.py --tournament ID``)."""
+    while (found := secrets.token_urlsafe(9)).startswith("-"):
+        pass
+    return found
+
+
 def next_occurrence(row: TournamentRow, now: float) -> NewTournament | None:
     """A recurring event's next one: the same event a day or a week after its start
     (the first such start still ahead)."""
@@ -166,7 +174,7 @@ def next_occurrence(row: TournamentRow, now: float) -> NewTournament | None:
     while starts <= now:
         starts += step
     return NewTournament(
-        *(secrets.token_urlsafe(9), row.kind, row.type, row.name, row.players),
+        *(event_id(), row.kind, row.type, row.name, row.players),
         *(row.min_players, row.rounds, row.minutes, row.options, starts),
         *(row.visibility, row.creator, row.recurring, now),
     )
