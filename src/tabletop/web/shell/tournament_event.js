@@ -225,13 +225,15 @@ class EventPage {
     const facts = [gameTitle(this.types, event.type), ...formatParts(event), timeControlWords(event.time_control),
       event.rated ? t("Rated") : t("Unrated"), event.visibility === "public" ? t("Public") : t("Private")];
     if (event.recurring) facts.push(event.recurring === "weekly" ? t("Weekly") : t("Daily"));
+    const over = event.status === "finished" || event.status === "cancelled";
     return h("section", { class: "card tournament-head", "aria-labelledby": "tournament-title" },
       h("h1", { id: "tournament-title", "data-testid": "tournament-title" }, event.name),
       h("p", { class: "tournament-facts", "data-testid": "tournament-facts" }, ...facts.filter(Boolean).map((fact) => h("span", {}, fact))),
       event.creator ? h("p", { class: "muted" }, t("Organised by {name}", { name: event.creator })) : null,
       h("p", { class: "tournament-status" },
         h("span", { class: `chip status-${event.status}`, "data-testid": "tournament-status" }, statusWords(event.status)),
-        h("span", { class: "tournament-clock", role: "timer", "data-testid": "tournament-clock" }, this.clockText()),
+        // an event over says so in its chip alone (the clock would repeat "Finished")
+        over ? null : h("span", { class: "tournament-clock", role: "timer", "data-testid": "tournament-clock" }, this.clockText()),
         h("span", {}, tn("{n} entrant", "{n} entrants", event.entrants))),
       h("p", { class: "tournament-trouble", role: "status", "data-testid": "tournament-trouble" }),
       this.actions(),
