@@ -34,20 +34,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 SETTLED_HAND = """() => {
-  if (document.querySelector('[data-testid=end-screen]')) return true;
+  if (document.querySelector('[data-testid=end-screen]')) return [];
   const cards = [...document.querySelectorAll('.sealed-hand button')];
-  return cards.length > 0 && cards.every((b) => !b.disabled && !b.classList.contains('pending'));
+  const ready = (b) => !b.disabled && !b.classList.contains('pending');
+  const settled = cards.length > 0 && cards.every(ready);
+  return settled ? cards.map((b) => Number(b.textContent)) : false;
 }"""
 
 
 def enabled_cards(page: Any) -> list[int]:
-    """The hand once every card in it can be bid, read in one go.
-
-    Counting the buttons and then reading them one by one raced the next update (the
-    bot's bid re-renders the hand), so a read could wait for a button that was gone."""
-    page.wait_for_function(SETTLED_HAND, timeout=TIMEOUT_MS)
-    texts = page.locator(".sealed-hand button:not([disabled])").all_inner_texts()
-    return [int(text) for text in texts]
+    """The hand once every card in it can be bid, read in the same step that saw it
+    settled. Reading it afterwards raced the next update (the bot's bid re-renders the
+    hand): under load a read found no enabled card left (an empty hand)."""
+    settled = page.wait_for_function(SETTLED_HAND, timeout=TIMEOUT_MS)
+    return [int(card) for card in settled.json_value()]
 
 
 def test_a_game_against_a_bot_from_the_lobby_to_the_replay(
