@@ -92,6 +92,16 @@ class AccountEvents:
             for sock in self.sockets[account_id]:
                 sock.outbox.put_nowait(text)
 
+    def tell(self, account_id: int, message: JSON) -> None:
+        """Send ``message`` to the account's sockets here (a reminder, a warning, a
+        tournament's notice); nothing if it has none."""
+        sockets = self.sockets.get(account_id)
+        if not sockets:
+            return
+        text = dumps(message)
+        for sock in sockets:
+            sock.outbox.put_nowait(text)
+
     def _push(self, change: GameChange) -> None:
         turns = self.turns[change.account_id]
         game_id = change.game["id"]

@@ -15,7 +15,7 @@ from starlette.routing import BaseRoute, Route
 from .account_events import AccountEvents
 from .clock import CLOCK
 from .errors import ApiError, reading
-from .jsontext import JSONResponse, dumps
+from .jsontext import JSONResponse
 from .moderation import check_text, close_account, details, moderator
 from .moderation_writes import DismissReport, Logged, MuteChat, Warn
 from .request import hub_of, json_body, json_object
@@ -83,8 +83,7 @@ async def _warn(request: Request) -> Response:
 
 def _tell(events: AccountEvents, account_id: int) -> None:
     """The account's sockets here learn of a new warning (the page then shows it)."""
-    for sock in events.sockets.get(account_id, ()):
-        sock.outbox.put_nowait(dumps({"type": "warning"}))
+    events.tell(account_id, {"type": "warning"})
 
 
 async def _mute(request: Request) -> Response:

@@ -339,6 +339,16 @@ class Notifier:
         to = MailRow(account.id, account.name, save.address, False, "off", save.lang)
         self._send(self.composer.verification_mail(to, token))
 
+    def mail_to(self, account_id: int, compose: Callable[[Composer, MailRow], Mail]) -> None:
+        """Mail the account what ``compose`` writes, if it has a confirmed address with
+        mails on and this server sends mail (reminders, tournaments' notices)."""
+        found = reading(self.store.mail_settings, account_id)
+        if found is None or not found.verified or found.mode == "off":
+            return
+        if self.composer is None or self.mailer is None:
+            return  # this server sends no mail
+        self.mailer.send(compose(self.composer, found))
+
     def _send(self, mail: Mail) -> None:
         assert self.mailer is not None
         self.mailer.send(mail)

@@ -50,12 +50,11 @@ from .sql import (
     PRESENCE_TABLES,
     RATING_RULES_TABLES,
     SESSION_TABLES,
-    TOURNAMENT_TABLES,
     Sql,
     ddl,
 )
 from .sqlstore import SqlStore, action_row
-from .tournament_reads import SharedPresenceReads
+from .tournament_reads import TOURNAMENT_TABLES, SharedPresenceReads
 
 T = TypeVar("T")
 CHANNEL = "tabletop"

@@ -37,7 +37,6 @@ from .compose import Composer, Texts
 from .correspondence import days_per_move, reminder_lead
 from .encoding import iso
 from .errors import ApiError, reading
-from .jsontext import dumps
 from .mail import Mail, plain_text
 from .notify import Notifier
 from .readmodels import ReadModels
@@ -144,28 +143,22 @@ class Reminders:
             self._mail(room, account_id, deadline)
 
     def _push(self, room: Room, seat: int, account_id: int, deadline: float) -> None:
-        sockets = self.accounts.sockets.get(account_id)
-        if not sockets:
-            return
+        if not self.accounts.sockets.get(account_id):
+            return  # no socket here: the game summary is not worth reading
         message: JSON = {
             "type": "reminder",
             "game": self.reads.game_summary(room, seat),
             "deadline": iso(deadline),
             "left": round(max(0.0, deadline - CLOCK.time())),
         }
-        text = dumps(message)
-        for sock in sockets:
-            sock.outbox.put_nowait(text)
+        self.accounts.tell(account_id, message)
 
     def _mail(self, room: Room, account_id: int, deadline: float) -> None:
-        found = reading(self.store.mail_settings, account_id)
-        composer, mailer = self.notifier.composer, self.notifier.mailer
-        if found is None or not found.verified or found.mode == "off":
-            return
-        if composer is None or mailer is None:
-            return  # this server sends no mail
         others = [(s.name, s.kind) for s in room.seats if s.account_id != account_id]
-        mailer.send(reminder_mail(composer, found, room, others, deadline))
+        self.notifier.mail_to(
+            account_id,
+            lambda composer, to: reminder_mail(composer, to, room, others, deadline),
+        )
 
 
 def reminder_mail(

@@ -45,12 +45,12 @@ from .sql import (
     RATING_RULES_TABLES,
     SESSION_TABLES,
     SQLITE,
-    TOURNAMENT_TABLES,
     Sql,
     ddl,
     statements,
 )
 from .sqlstore import SqlStore
+from .tournament_reads import TOURNAMENT_TABLES
 
 T = TypeVar("T")
 

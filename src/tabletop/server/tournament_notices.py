@@ -40,7 +40,6 @@ from .clock import CLOCK
 from .compose import Composer, Texts
 from .encoding import iso
 from .errors import ApiError, reading
-from .jsontext import dumps
 from .mail import Mail, plain_text
 from .notify import Notifier
 from .rows import MailRow
@@ -161,21 +160,12 @@ class TournamentNotices:
             self._mail(event, stage, account_id)
 
     def _push(self, event: EventNotice, stage: str, account_id: int) -> None:
-        sockets = self.accounts.sockets.get(account_id)
-        if not sockets:
-            return
-        text = dumps(push_message(event, stage, CLOCK.time()))
-        for sock in sockets:
-            sock.outbox.put_nowait(text)
+        self.accounts.tell(account_id, push_message(event, stage, CLOCK.time()))
 
     def _mail(self, event: EventNotice, stage: str, account_id: int) -> None:
-        found = reading(self.store.mail_settings, account_id)
-        composer, mailer = self.notifier.composer, self.notifier.mailer
-        if found is None or not found.verified or found.mode == "off":
-            return
-        if composer is None or mailer is None:
-            return  # this server sends no mail
-        mailer.send(notice_mail(composer, found, event, stage))
+        self.notifier.mail_to(
+            account_id, lambda composer, to: notice_mail(composer, to, event, stage)
+        )
 
 
 def push_message(event: EventNotice, stage: str, now: float) -> JSON:

@@ -18,9 +18,73 @@ from .sqlreader import SqlReader
 UPCOMING, RUNNING, FINISHED, CANCELLED = "upcoming", "running", "finished", "cancelled"
 
 
+#: tournaments (issue 47; tournament_director.py): an event, its entrants (accounts or
+#: our bots, numbered per event in joining order), the games the director created for
+#: it (their seats' entrants; results come from the games' own ``seats.rank``) and the
+#: byes it gave. Times are Unix seconds of the server's clock.
+TOURNAMENT_TABLES = """
+CREATE TABLE tournaments (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    min_players INTEGER NOT NULL,
+    rounds INTEGER,
+    minutes INTEGER,
+    options TEXT NOT NULL,
+    starts {real} NOT NULL,
+    status TEXT NOT NULL,
+    round INTEGER NOT NULL DEFAULT 0,
+    visibility TEXT NOT NULL,
+    creator {big} REFERENCES accounts(id),
+    recurring TEXT,
+    created {real} NOT NULL,
+    ends {real},
+    finished {real},
+    version INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX tournaments_status ON tournaments (status, starts);
+CREATE INDEX tournaments_creator ON tournaments (creator, created);
+CREATE TABLE tournament_entrants (
+    tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+    entrant INTEGER NOT NULL,
+    account_id {big} REFERENCES accounts(id),
+    bot TEXT,
+    name TEXT NOT NULL,
+    rating {real} NOT NULL,
+    joined {real} NOT NULL,
+    withdrawn {real},
+    PRIMARY KEY (tournament_id, entrant),
+    UNIQUE (tournament_id, account_id)
+);
+CREATE INDEX tournament_entrants_account ON tournament_entrants (account_id);
+CREATE TABLE tournament_games (
+    tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    round INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    created {real} NOT NULL
+);
+CREATE INDEX tournament_games_event ON tournament_games (tournament_id, ord);
+CREATE TABLE tournament_seats (
+    game_id TEXT NOT NULL REFERENCES tournament_games(game_id),
+    seat INTEGER NOT NULL,
+    entrant INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE tournament_byes (
+    tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+    entrant INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    PRIMARY KEY (tournament_id, entrant, round)
+);
+"""
+
+
 @dataclass(frozen=True)
 class TournamentRow:
-    """One stored event (``sql.TOURNAMENT_TABLES``); ``entrants``: how many joined."""
+    """One stored event (``TOURNAMENT_TABLES``); ``entrants``: how many joined."""
 
     id: str
     kind: str  # "arena" or "swiss"
