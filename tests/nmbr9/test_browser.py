@@ -2,7 +2,7 @@
 and solo) and by the keyboard alone (with each round's announcement), a game with a
 friend in two browser contexts (pending placements stay hidden), take back, the ghost's
 reasons, R, the lobby and hot seat (the board's pointer, zoom and hint:
-test_browser_board.py). Screenshots go to test-output/screenshots/n9-*.png."""
+test_browser_board.py). Screenshots go to test-output/screenshots/n9-*.jpg."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """NMBR 9's board in a real browser: zoom and a tap, the ghost following the mouse,
 panning limits, Ctrl+wheel and pinch zoom, the hint, the replay round by round.
-Screenshots go to test-output/screenshots/n9-*.png."""
+Screenshots go to test-output/screenshots/n9-*.jpg."""
 
 from collections.abc import Iterator
 from typing import Any

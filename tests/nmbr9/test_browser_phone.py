@@ -4,7 +4,7 @@ under 44×44 px and always shows the card being placed, with Confirm on screen; 
 control of the lobby and both games' pages is 44×44 px at least on a touch screen; the
 end screen shows each player's score per level, legible boards, the winner and the
 margin, and shares the result (the Web Share API, else the clipboard). Screenshots go to
-test-output/screenshots/n9-phone-*.png and n9-end-*.png."""
+test-output/screenshots/n9-phone-*.jpg and n9-end-*.jpg."""
 
 from __future__ import annotations
 

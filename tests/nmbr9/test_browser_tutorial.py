@@ -6,7 +6,7 @@ phone; it steps back once and reloads mid-way (the lesson resumes). The lobby of
 tutorial on a first visit, remembers a dismissal, and axe finds nothing on the page.
 
 One server for the module, one page per walk; screenshots:
-test-output/screenshots/tutorial-nmbr9-*.png.
+test-output/screenshots/tutorial-nmbr9-*.jpg.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ replay viewer's upload card, a created game's seat links —
 injects axe and runs the WCAG 2.x A/AA rules and axe's best practices. Any violation
 fails the test, and so does a colour-contrast check that axe cannot decide
 (``incomplete``: text over a gradient, an image or another element), since it would hide
-a failure. A screenshot of each state is saved (test-output/screenshots/axe-*.png; German
-and Dutch ones are named axe-<state>-de-<size>.png and so on).
+a failure. A screenshot of each state is saved (test-output/screenshots/axe-*.jpg; German
+and Dutch ones are named axe-<state>-de-<size>.jpg and so on).
 """
 
 from __future__ import annotations

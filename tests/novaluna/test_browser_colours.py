@@ -4,7 +4,7 @@ Tile colours and task dots used to differ by colour alone. The top bar's "Colour
 switch gives each colour a shape (red triangle, blue square, cyan plus, yellow circle): on
 every tile's corner, for every task dot and on the log's tile chips. It is on every page,
 works at once, is remembered across reloads, and with it off the board looks as before.
-Screenshots: test-output/screenshots/cb-phone*.png and cb-desktop*.png.
+Screenshots: test-output/screenshots/cb-phone*.jpg and cb-desktop*.jpg.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a player notices on the Nova Luna page, on a phone (390×844) and a desktop (1400×900).
 
-Each test runs at both sizes and saves a screenshot (test-output/screenshots/page-*.png):
+Each test runs at both sizes and saves a screenshot (test-output/screenshots/page-*.jpg):
 fair seeds, the turn brought into view, the numbered moon track, other players' moves
 shown, the hint in board terms, long names, and task dots legible on a full display.
 """

@@ -8,7 +8,7 @@ their steps, the solo chapter's one seat at the walk's end, and axe finds nothin
 page on both sizes.
 
 One server for the module (conftest.py), one page per walk; screenshots:
-test-output/screenshots/tutorial-novaluna-*.png.
+test-output/screenshots/tutorial-novaluna-*.jpg.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ announcement at a time; numbers and dates are written in the page's language wha
 the browser's own (a German page on an en-US browser); bots keep their translated names
 in My games, uncut on a phone; German says "Punkte" for a score and "Wertungszahl" for a
 rating; Dutch labels begin with a capital; the replay's tab title ends in "· Tabletop".
-Screenshots: test-output/screenshots/a11y-*.png."""
+Screenshots: test-output/screenshots/a11y-*.jpg."""
 
 from __future__ import annotations
 

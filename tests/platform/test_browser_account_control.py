@@ -3,7 +3,7 @@ new password (typed and sent with the keyboard; the other device is signed out),
 download of one's data, deleting the account (a wrong password refused and said so);
 a 10,000-character name pasted into the sign-in form is refused with the reason, never
 cut and registered; axe-core finds nothing on the account card in English, German and
-Dutch. Screenshots go to test-output/screenshots/accctl-*.png."""
+Dutch. Screenshots go to test-output/screenshots/accctl-*.jpg."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ open an NMBR 9 game to the lobby, the second account takes the open seat with on
 click, the game is finished (its moves sent over the API with each account's session
 cookie: the page's own play is covered by the games' browser tests), both ratings
 change on the leaderboard, and log out everywhere. Also: claiming a seat link's seat.
-Screenshots go to test-output/screenshots/acc-*.png."""
+Screenshots go to test-output/screenshots/acc-*.jpg."""
 
 from __future__ import annotations
 

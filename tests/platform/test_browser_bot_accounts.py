@@ -3,7 +3,7 @@ account on its account page (with its password), makes an API token that is show
 once, and revokes it; while the token's event stream is open, a person's seat picker
 offers the bot account as online and invites it; its name carries a bot badge on the
 game page, the leaderboard's Bot accounts section and its profile. Screenshots go to
-test-output/screenshots/bot-*.png."""
+test-output/screenshots/bot-*.jpg."""
 
 from __future__ import annotations
 

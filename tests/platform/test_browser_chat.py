@@ -9,7 +9,7 @@ report dialog open, nl-phone).
 The report goes to the real ``POST /api/reports``: the test checks what the dialog sent
 and what the server stored (the message and the chat before it; the moderators' page
 that shows it is test_browser_moderation.py's). Screenshots:
-test-output/screenshots/chat-*.png and axe-chat-*.png.
+test-output/screenshots/chat-*.jpg and axe-chat-*.jpg.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ its end across a kill -9 of the server (the deadline is the stored one), and rat
 the correspondence pool of the leaderboard. Axe checks the changed pages (the new-game
 form, the open games, the account page's reminder choices, the leaderboard's pool) in
 English on a desktop and German and Dutch on a phone; the game itself is played once
-(in English). Screenshots: test-output/screenshots/axe-corr-*.png."""
+(in English). Screenshots: test-output/screenshots/axe-corr-*.jpg."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ its end (the moves over the API with the page's session, the end on the page), t
 board shows your row, the strong bot's score appears beside it, and the result to
 share is copied with one click (to the clipboard; and where the clipboard refuses, the
 text is selected instead). axe-core finds nothing on the page in English, German and
-Dutch. Screenshots go to test-output/screenshots/daily-*.png."""
+Dutch. Screenshots go to test-output/screenshots/daily-*.jpg."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@
 * the day is written in the page's language in titles and the share text, and the
   strong bot by its name, never its spec.
 
-Screenshots: test-output/screenshots/daily-ends-*.png."""
+Screenshots: test-output/screenshots/daily-ends-*.jpg."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ online and the game he plays on her friends page (a spectator's link), invites h
 new game with one click (it reaches his *My games* live), and opens a friends-only game
 that Ben sees in the lobby and a stranger does not. axe finds nothing on the friends page
 in English on a desktop and in German and Dutch on a phone, the follow made there by
-keyboard (desktop) or a tap (phone). Screenshots: test-output/screenshots/friends-*.png
-and axe-friends-*.png."""
+keyboard (desktop) or a tap (phone). Screenshots: test-output/screenshots/friends-*.jpg
+and axe-friends-*.jpg."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ game", which shows that game under your board, stepped round by round with the s
 controls to the score the analysis states; the Daily page, once you finished and the bot
 has played the deal, links to your game's replay with the bot's game beside it, stepped
 to the bot's score. The labels are checked in German and Dutch too. Screenshots go to
-test-output/screenshots/hindsight-*.png."""
+test-output/screenshots/hindsight-*.jpg."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ browser contexts: Ann invites Ben to a seat from the lobby's form; the invitatio
 appears in Ben's *My games* without a reload, he accepts and lands in the game. The
 open games page shows each game's creator and rating, its age and whether it is rated,
 filters by game and time per move, and lets its creator withdraw it. Screenshots go to
-test-output/screenshots/inv-*.png."""
+test-output/screenshots/inv-*.jpg."""
 
 from __future__ import annotations
 

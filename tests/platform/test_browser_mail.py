@@ -2,7 +2,7 @@
 runs (aiosmtpd): the account page's settings (axe-checked in every language, used by
 keyboard), the verification link opened in the browser, a "your turn" mail after the
 opponent's move whose link opens the game at the player's seat, and the unsubscribe
-link. Screenshots go to test-output/screenshots/mail-*.png."""
+link. Screenshots go to test-output/screenshots/mail-*.jpg."""
 
 from __future__ import annotations
 

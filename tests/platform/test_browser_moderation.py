@@ -6,7 +6,7 @@ appears on Bad's open page at once, and goes when he acknowledges it), mutes his
 for a day and closes his account (his session ends). axe-core finds nothing on the
 moderators' page in English on a desktop and in German and Dutch on a phone, nor on a
 player page's Block and Report controls (German, phone).
-Screenshots: test-output/screenshots/moderation-*.png and axe-moderation-*.png."""
+Screenshots: test-output/screenshots/moderation-*.jpg and axe-moderation-*.jpg."""
 
 from __future__ import annotations
 

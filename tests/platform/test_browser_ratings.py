@@ -2,7 +2,7 @@
 itself in plain words, tells a signed-in player how to get ranked and pages; the game
 page offers no hint in a rated game and hints in an unrated one; a player who
 runs out of time in a rated game is told they lost, by name, on the page, in the log
-and on the end screen. Screenshots go to test-output/screenshots/ratings-*.png."""
+and on the end screen. Screenshots go to test-output/screenshots/ratings-*.jpg."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A bot account's API tokens on the account page (issue 42), in a real browser: its
 password form keeps the tokens only when asked ("Keep my API tokens"), else a new
 password revokes them, and "Revoke all tokens" (asked twice) ends every one at once.
-Screenshots go to test-output/screenshots/tokens-*.png."""
+Screenshots go to test-output/screenshots/tokens-*.jpg."""
 
 from __future__ import annotations
 

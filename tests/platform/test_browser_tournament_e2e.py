@@ -11,7 +11,7 @@ and each page goes on to that game by itself; the last move of the clock ends th
 arena and times out the second games. Every event ends (``finished``) with standings
 equal to a recomputation from the stored games' records (tests/tournament_support.py).
 The tests wait for what the server and the pages do; deadlines only bound a hang.
-Screenshot: test-output/screenshots/tournament-e2e-finished.png."""
+Screenshot: test-output/screenshots/tournament-e2e-finished.jpg."""
 
 from __future__ import annotations
 

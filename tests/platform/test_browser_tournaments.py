@@ -5,7 +5,7 @@ both pages go to their game by themselves. Ben withdraws mid-game (his game resi
 Ann, still on her finished game's page, is sent on to her next pairing, against the bot
 the organiser adds. The list and the event page pass axe at both sizes (1400×900 and
 390×844), and render in German and Dutch.
-Screenshots: test-output/screenshots/tournament-*.png and axe-tournament*.png."""
+Screenshots: test-output/screenshots/tournament-*.jpg and axe-tournament*.jpg."""
 
 from __future__ import annotations
 

@@ -74,8 +74,19 @@ class Board {
     const { view } = this.state;
     const live = !this.ctx.readOnly && this.state.acting !== null;
     this.prize.textContent = view.prize === null ? t("No prize left") : String(view.prize);
-    clear(this.hand);
     const mine = view.viewer === null ? [] : view.cards[view.viewer];
+    this.renderHand(view, mine, live);
+    this.renderSeats(view);
+  }
+
+  /** The hand's buttons, rebuilt only when what they show changed: a presence message
+   * re-renders the board, and a button replaced under a player's finger (or a test's
+   * click, under load) misses the tap. */
+  renderHand(view, mine, live) {
+    const key = JSON.stringify([mine, live && this.choices.map((c) => c.card), view.pending, this.hinted]);
+    if (key === this.handKey) return;
+    this.handKey = key;
+    clear(this.hand);
     mine.forEach((card) => {
       const choice = live ? this.choices.find((c) => c.card === card) : null;
       const pending = view.pending === card;
@@ -88,6 +99,9 @@ class Board {
         onclick: () => choice && this.ctx.act(choice.action),
       }, String(card)));
     });
+  }
+
+  renderSeats(view) {
     clear(this.seats);
     this.seats.append(h("h2", {}, t("Players")));
     view.scores.forEach((total, seat) => {
