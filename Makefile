@@ -2,7 +2,7 @@
 # Both create .venv and install the package into it when needed: `make serve` the
 # package alone, `make test` with the extra `test` (the tools and every optional extra,
 # the research ones included, so that their tests run). `make test`
-# also installs Debian's headless Chromium (chromium-headless-shell) for the browser
+# also installs Debian's Chromium (chromium-headless-shell and chromium) for the browser
 # tests when it is missing, Debian's
 # postgresql (only its binaries: the tests run a throw-away cluster of their own, and
 # no system service is started), Debian's nginx (only its binary: the deployment
@@ -20,6 +20,7 @@ SOURCES := pyproject.toml setup.py $(shell find src -type f -not -name '*.pyc' 2
 
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium-headless-shell
+FULL_CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: serve play solo test lint bench load coachbench browser axe catalogues postgres nginx fuzz
@@ -50,11 +51,12 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff format --check src tests scripts examples
 	$(BIN)/mypy
 
-# Playwright drives Debian's headless Chromium (browser downloads from elsewhere fail
-# here): its headless shell, a third of the full browser's CPU a page.
+# Playwright drives Debian's Chromium (browser downloads from elsewhere fail here): its
+# headless shell, a third of the full browser's CPU a page, and the full browser for
+# the modules that test notifications (tests/browser_support.py, FULL_CHROMIUM).
 browser:
-	test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium-headless-shell; }
+	test -x $(CHROMIUM) -a -x $(FULL_CHROMIUM) || { $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q chromium-headless-shell chromium; }
 
 # The server suite runs on PostgreSQL too, on a throw-away cluster of its own
 # (tests/pg_support.py): only the binaries are needed, never the system's cluster.

@@ -76,15 +76,16 @@ def rng() -> random.Random:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One Chromium per module. (Not per test process: Playwright's sync API keeps an
-    event loop running in the test's thread while it is open, and a later module's
-    ``asyncio.run`` then fails.)"""
+def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """One Chromium per module: the headless shell, or the module's ``BROWSER``. (Not per
+    test process: Playwright's sync API keeps an event loop running in the test's thread
+    while it is open, and a later module's ``asyncio.run`` then fails.)"""
     sync_api = pytest.importorskip("playwright.sync_api")
-    require_chromium()
+    executable = getattr(request.module, "BROWSER", CHROMIUM)
+    require_chromium(executable)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
         )
         yield chromium
         chromium.close()

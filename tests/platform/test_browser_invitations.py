@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from browser_support import (
+    FULL_CHROMIUM,
     SIZES,
     checked_page,
     choose_game,
@@ -23,6 +24,9 @@ from browser_support import (
     running_server,
     shot,
 )
+
+#: the full Chromium: the headless shell reports granted notifications as "denied"
+BROWSER = FULL_CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -12,8 +12,18 @@ from typing import Any
 
 import pytest
 
-from browser_support import SIZES, checked_page, register_on_page, running_server, shot
+from browser_support import (
+    FULL_CHROMIUM,
+    SIZES,
+    checked_page,
+    register_on_page,
+    running_server,
+    shot,
+)
 from clock_support import HOUR, TEST_CLOCK, advance_clock
+
+#: the full Chromium: the headless shell reports granted notifications as "denied"
+BROWSER = FULL_CHROMIUM
 
 pytest.importorskip("playwright.sync_api")
 

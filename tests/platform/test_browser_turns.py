@@ -12,7 +12,17 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_support import SIZES, checked_page, register_on_page, running_server, shot
+from browser_support import (
+    FULL_CHROMIUM,
+    SIZES,
+    checked_page,
+    register_on_page,
+    running_server,
+    shot,
+)
+
+#: the full Chromium: the headless shell reports granted notifications as "denied"
+BROWSER = FULL_CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api")
 TWO_DAYS = 2 * 86400
