@@ -25,9 +25,10 @@ from server_support import free_port  # noqa: F401 - the browser tests import it
 #: the CPU of the full browser's headless mode (17 against 6.6 CPU-seconds for eleven
 #: lobby loads), and the browsers were over half of the suite's CPU.
 CHROMIUM = "/usr/bin/chromium-headless-shell"
-#: The full browser (Debian's chromium), for a module that sets ``BROWSER = FULL_CHROMIUM``:
-#: the headless shell answers ``Notification.permission`` with "denied" even where the
-#: permission was granted, so the page's notification switch never turns on there.
+#: The full browser (Debian's chromium), for a module that sets ``CHROMIUM_EXECUTABLE =
+#: FULL_CHROMIUM``: the headless shell answers ``Notification.permission`` with
+#: "denied" even where the permission was granted, so the page's notification switch
+#: never turns on there.
 FULL_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -77,11 +77,11 @@ def rng() -> random.Random:
 
 @pytest.fixture(scope="module")
 def browser(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """One Chromium per module: the headless shell, or the module's ``BROWSER``. (Not per
-    test process: Playwright's sync API keeps an event loop running in the test's thread
-    while it is open, and a later module's ``asyncio.run`` then fails.)"""
+    """One Chromium per module: the headless shell, or the module's ``CHROMIUM_EXECUTABLE``.
+    (Not per test process: Playwright's sync API keeps an event loop running in the
+    test's thread while it is open, and a later module's ``asyncio.run`` then fails.)"""
     sync_api = pytest.importorskip("playwright.sync_api")
-    executable = getattr(request.module, "BROWSER", CHROMIUM)
+    executable = getattr(request.module, "CHROMIUM_EXECUTABLE", CHROMIUM)
     require_chromium(executable)
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(

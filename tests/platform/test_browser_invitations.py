@@ -26,7 +26,7 @@ from browser_support import (
 )
 
 #: the full Chromium: the headless shell reports granted notifications as "denied"
-BROWSER = FULL_CHROMIUM
+CHROMIUM_EXECUTABLE = FULL_CHROMIUM
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

@@ -23,7 +23,7 @@ from browser_support import (
 from clock_support import HOUR, TEST_CLOCK, advance_clock
 
 #: the full Chromium: the headless shell reports granted notifications as "denied"
-BROWSER = FULL_CHROMIUM
+CHROMIUM_EXECUTABLE = FULL_CHROMIUM
 
 pytest.importorskip("playwright.sync_api")
 
