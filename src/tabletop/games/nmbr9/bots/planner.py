@@ -11,6 +11,12 @@ every candidate meets the same sampled futures, so few samples compare them
 fairly. Successive halving gives the better half more playouts, stage after
 stage, and the highest mean final score wins.
 
+The ``learned`` level replaces the hand-tuned weights with a value model fitted to
+the planner's own playouts (``..learning``, shipped as ``data/value_model.json``):
+its playouts and its choice of candidates rank placements by points now plus the
+learned value of the position after, which is a one-move evaluation of the same
+shape, passed to the kernel as its ``weights``. The old levels are unchanged.
+
 Work is counted in playouts, not seconds, so a seed gives the same move on any
 machine and with any number of threads. Where the kernel was not built (installed
 without a C compiler) every level plays as ``greedy`` (``compiled.KERNEL``).
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import os
 import random
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ....i18n import N_, Reason
@@ -41,12 +48,16 @@ if KERNEL.built:
     kernel.setup_tiles(DRAWN)
 
 #: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
-#: move on two cores here); ``strong`` plays more futures. See the kernel for the keys.
+#: move on two cores here); ``strong`` plays more futures; ``learned`` plays as many
+#: futures as ``normal`` with the learned evaluation. See the kernel for the keys.
 LEVELS: dict[str, dict[str, str | int]] = {
     "fast": {"strength": "fast"},
     "normal": {"strength": "normal"},
     "strong": {"strength": "strong"},
+    "learned": {"strength": "normal"},
 }
+#: The levels whose evaluation is the shipped learned model (``learned_settings``).
+LEARNED = frozenset({"learned"})
 #: Threads per move: only the speed depends on it, never the move.
 THREADS = max(1, min(2, os.cpu_count() or 1))
 
@@ -62,7 +73,9 @@ class PlannerBot:
                 "the planner's compiled kernel was not built (no C compiler at install)"
             )
         self.level = level
-        self.settings = {**LEVELS[level], "threads": THREADS}
+        self.settings: dict[str, object] = {**LEVELS[level], "threads": THREADS}
+        if level in LEARNED:
+            self.settings.update(learned_settings())
         self.seed = seed
 
     def choose(self, view: View) -> Place:
@@ -128,6 +141,15 @@ NEXT_BEST_TURNED = N_(
 def _minus(number: int) -> str:
     """A coordinate as people read it, with a real minus sign."""
     return str(number).replace("-", "\u2212")
+
+
+@cache
+def learned_settings() -> dict[str, object]:
+    """The kernel settings that make the shipped value model the evaluation: its
+    one-move weights for the playouts and for the candidates played out."""
+    from ..learning.value import shipped_model  # numpy: loaded only by this level
+
+    return {"weights": list(shipped_model().weights)}
 
 
 def _make(option: str | None, seed: int | None) -> Bot:

@@ -3,12 +3,12 @@
 Each iteration plays ``games`` solo deals with the planner's rollout policy (its
 one-move evaluation, the kernel's ``mode="heur"``: what the planner's playouts do),
 records every after-state's ``features()`` with the points that still came
-(final score minus score then), and fits the linear value by ridge least squares.
-The first iteration's policy uses the hand-tuned weights; each later one uses the
-previous model's ``policy_weights`` (one step of policy iteration: the value of a
-policy, then the policy greedy in that value). The model kept is the one whose
-policy scores best on ``check`` fresh deals, with the hand-tuned policy's mean
-beside it in the provenance.
+(final score minus score then), and fits the linear value by ridge least squares:
+the value of that policy. The first iteration's policy uses the hand-tuned weights;
+each later one is greedy in the previous value (``policy_weights``: policy
+iteration). A model is a policy with its own value (``weights``, ``coefficients``):
+the kept one is the pair whose policy scores best on ``check`` fresh deals, with
+the hand-tuned policy's mean beside it in the provenance.
 
 Deals are a pure function of the seed, the kernel is deterministic, and the fit
 is a fixed linear solve: a seed gives the same model on any machine.
@@ -107,28 +107,29 @@ def train(
     check_decks = deals(seed, "check", check)
     baseline = policy_mean(check_decks, hand_tuned)
     say(f"hand-tuned one-move policy: mean {baseline:.2f} over {check} check deals")
-    weights, best, history = hand_tuned, None, []
+    weights, score, best, history = hand_tuned, baseline, None, []
     for it in range(iterations):
         start = time.monotonic()
         features, target = dataset(deals(seed, f"train {it}", games), weights)
         coefficients, rmse = fit(features, target)
-        model = ValueModel(tuple(float(c) for c in coefficients))
-        mean = policy_mean(check_decks, model.policy_weights())
-        step = {
-            "iteration": it,
-            "positions": len(target),
-            "rmse": round(rmse, 3),
-            "policy_mean": round(mean, 3),
-            "target_mean": round(float(target.mean()), 3),
-        }
-        history.append(step)
-        say(
-            f"iteration {it}: {len(target)} positions, rmse {rmse:.2f}, "
-            f"its policy {mean:.2f} ({time.monotonic() - start:.0f} s)"
+        model = ValueModel(tuple(float(c) for c in coefficients), tuple(weights))
+        history.append(
+            {
+                "iteration": it,
+                "positions": len(target),
+                "rmse": round(rmse, 3),
+                "policy_mean": round(score, 3),
+                "target_mean": round(float(target.mean()), 3),
+            }
         )
-        if best is None or mean > best[0]:
-            best = (mean, model)
+        if best is None or score > best[0]:
+            best = (score, model)
         weights = model.policy_weights()
+        score = policy_mean(check_decks, weights)
+        say(
+            f"iteration {it}: {len(target)} positions, rmse {rmse:.2f}; the policy greedy "
+            f"in this value scores {score:.2f} ({time.monotonic() - start:.0f} s)"
+        )
     assert best is not None  # iterations >= 1 (the parser says so)
     provenance = {
         "command": command,
@@ -137,12 +138,14 @@ def train(
         "iterations": iterations,
         "check_deals": check,
         "ridge": RIDGE,
-        "data": "solo deals played by the planner's one-move rollout policy (kernel mode heur)",
+        "data": "solo deals played by the planner's one-move rollout policy (kernel mode "
+        "heur): the hand-tuned weights, then each iteration's policy greedy in the "
+        "previous value",
         "hand_tuned_policy_mean": round(baseline, 3),
         "kept_policy_mean": round(best[0], 3),
         "history": history,
     }
-    return ValueModel(best[1].coefficients, provenance)
+    return ValueModel(best[1].coefficients, best[1].weights, provenance)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -42,6 +42,8 @@ ROUNDS_AT, SCORE_AT, REMAINING_AT = BOARD_FEATURES, BOARD_FEATURES + 1, BOARD_FE
 #: The model's numbers: a (14), b (14), c_R for R = 0..20 (21), e (10).
 MAX_ROUNDS = 20
 COEFFICIENTS = 2 * BOARD_FEATURES + MAX_ROUNDS + 1 + 10
+#: The kernel's one-move evaluation weights (``DEFAULT_W``).
+WEIGHTS = 30
 #: The shipped model, in the package data.
 SHIPPED = "value_model.json"
 
@@ -63,17 +65,18 @@ def design(features: Matrix | list[list[float]]) -> Matrix:
 
 @dataclass(frozen=True)
 class ValueModel:
-    """The fitted coefficients and how they were made (``provenance``: the command,
-    the seed, the games, the fit's error)."""
+    """The fitted ``coefficients``: the value of the rollout policy with the kernel's
+    evaluation ``weights`` (the policy that played the data; the planner's learned
+    level plays its playouts with it), and how they were made (``provenance``: the
+    command, the seed, the games, the fit's error)."""
 
     coefficients: tuple[float, ...]
+    weights: tuple[float, ...]
     provenance: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if len(self.coefficients) != COEFFICIENTS:
-            raise ValueError(
-                f"a value model has {COEFFICIENTS} numbers, not {len(self.coefficients)}"
-            )
+        if len(self.coefficients) != COEFFICIENTS or len(self.weights) != WEIGHTS:
+            raise ValueError(f"a value model has {COEFFICIENTS} coefficients and {WEIGHTS} weights")
 
     def predict(self, features: Matrix | list[list[float]]) -> Matrix:
         """Points still to come for rows of ``features()`` (the numpy reference)."""
@@ -83,10 +86,11 @@ class ValueModel:
         return values
 
     def policy_weights(self) -> list[float]:
-        """The kernel's 30 evaluation weights that rank placements as points now plus
-        this value of the after-state (``DEFAULT_W``'s layout: area, perimeter and
-        dead squares per level, each a constant and an R/19 part; bounding box;
-        single-tile levels; no saturation or digit-mass term)."""
+        """The kernel's 30 evaluation weights of the policy greedy in this value: they
+        rank placements as points now plus this value of the after-state
+        (``DEFAULT_W``'s layout: area, perimeter and dead squares per level, each a
+        constant and an R/19 part; bounding box; single-tile levels; no saturation
+        or digit-mass term)."""
         a = self.coefficients[:BOARD_FEATURES]
         b = self.coefficients[BOARD_FEATURES : 2 * BOARD_FEATURES]
         weights: list[float] = []
@@ -96,14 +100,22 @@ class ValueModel:
         return weights
 
     def to_json(self) -> dict[str, Any]:
-        return {"coefficients": list(self.coefficients), "provenance": self.provenance}
+        return {
+            "coefficients": list(self.coefficients),
+            "weights": list(self.weights),
+            "provenance": self.provenance,
+        }
 
     def save(self, path: Path) -> None:
         path.write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ValueModel:
-        return cls(tuple(float(x) for x in data["coefficients"]), dict(data.get("provenance", {})))
+        return cls(
+            tuple(float(x) for x in data["coefficients"]),
+            tuple(float(x) for x in data["weights"]),
+            dict(data.get("provenance", {})),
+        )
 
     @classmethod
     def load(cls, path: Path) -> ValueModel:
