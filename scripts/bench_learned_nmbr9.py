@@ -45,6 +45,22 @@ def settings_of(spec: str) -> tuple[str, dict[str, Any]]:
     return name, settings
 
 
+def summary(
+    name: str, scores: list[int], times: list[float], rollouts: list[int], base: list[int] | None
+) -> str:
+    """One configuration's line: mean, seconds and playouts per move, paired difference."""
+    line = (
+        f"{name:>12}: mean {statistics.fmean(scores):6.2f} over {len(scores)} deals,"
+        f" {statistics.fmean(times):.3f} s/move,"
+        f" {statistics.fmean(rollouts) / 20:6.0f} playouts/move"
+    )
+    if base is not None and base is not scores:
+        diff = [s - b for s, b in zip(scores, base, strict=True)]
+        se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+        line += f", paired {statistics.fmean(diff):+.2f} ± {se:.2f}"
+    return line
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("configs", nargs="+")
@@ -52,29 +68,35 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=1, help="first deal's seed")
     parser.add_argument("--seed", type=int, default=1, help="the planner's seed")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--chunk", type=int, default=0, help="print running figures every N deals")
     args = parser.parse_args()
     decks = [
         list(Game(players=1).new_state(seed).deck_order())
         for seed in range(args.first, args.first + args.deals)
     ]
-    base: list[int] | None = None
-    for spec in args.configs:
-        name, settings = settings_of(spec)
-        settings["threads"] = args.threads
-        scores, times, rollouts = kernel.solo_scores(decks, seed=args.seed, timing=True, **settings)
-        per_move = statistics.fmean(t for game in times for t in game)
-        playouts = statistics.fmean(rollouts) / 20
-        line = (
-            f"{name:>12}: mean {statistics.fmean(scores):6.2f} over {len(scores)} deals,"
-            f" {per_move:.3f} s/move, {playouts:6.0f} playouts/move"
-        )
-        if base is None:
-            base = scores
-        else:
-            diff = [s - b for s, b in zip(scores, base, strict=True)]
-            se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
-            line += f", paired {statistics.fmean(diff):+.2f} ± {se:.2f}"
-        print(line, flush=True)
+    configs = [settings_of(spec) for spec in args.configs]
+    # every configuration plays each chunk of deals in turn, so the load of a shared
+    # machine falls on all of them alike and a run stopped early is still paired
+    # (a deal's game does not depend on the others: the same scores in any chunks)
+    chunk = args.chunk or len(decks)
+    results: dict[str, tuple[list[int], list[float], list[int]]] = {
+        name: ([], [], []) for name, _ in configs
+    }
+    for first in range(0, len(decks), chunk):
+        for name, settings in configs:
+            scores, times, rollouts = kernel.solo_scores(
+                decks[first : first + chunk],
+                seed=args.seed,
+                timing=True,
+                **{**settings, "threads": args.threads},
+            )
+            results[name][0].extend(scores)
+            results[name][1].extend(t for game in times for t in game)
+            results[name][2].extend(rollouts)
+        base = results[configs[0][0]][0]
+        for name, _ in configs:
+            print(summary(name, *results[name], base), flush=True)
+        print(flush=True)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ beside the old levels (whose moves must not change: records of old games replay)
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -128,7 +130,10 @@ def test_the_shipped_model_loads_with_its_provenance():
         assert key in model.provenance, key
     assert model.provenance["command"].startswith("python -m tabletop.games.nmbr9.learning")
     assert model.provenance["kept_policy_mean"] > model.provenance["hand_tuned_policy_mean"]
-    assert learned_settings()["weights"] == list(model.weights)
+    assert learned_settings() == {
+        "weights": list(model.weights),
+        "value": list(model.coefficients),
+    }
 
 
 def test_the_learned_level_plays_legal_moves_and_is_deterministic():
@@ -174,3 +179,22 @@ def test_a_horizon_needs_a_value_and_past_the_end_changes_nothing():
 def test_without_the_kernel_the_learned_level_plays_as_greedy(monkeypatch):
     monkeypatch.setattr(KERNEL, "module", None)
     assert isinstance(make_bot("planner:learned", seed=1), GreedyBot)
+
+
+def test_playing_the_learned_level_needs_neither_numpy_nor_torch():
+    """The base install plays at full strength: the model is read as plain JSON and
+    the kernel does the arithmetic."""
+    script = (
+        "import sys\n"
+        "from tabletop.games.nmbr9.bots import make_bot\n"
+        "from tabletop.games.nmbr9.rules import Game\n"
+        "state = Game(players=1).new_state(seed=3)\n"
+        "bot = make_bot('planner:learned', seed=1)\n"
+        "for _ in range(2):\n"
+        "    state.apply(bot.choose(state.view(0)))\n"
+        "print(sorted({'numpy', 'torch'} & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"

@@ -11,11 +11,13 @@ every candidate meets the same sampled futures, so few samples compare them
 fairly. Successive halving gives the better half more playouts, stage after
 stage, and the highest mean final score wins.
 
-The ``learned`` level replaces the hand-tuned weights with a value model fitted to
-the planner's own playouts (``..learning``, shipped as ``data/value_model.json``):
-its playouts and its choice of candidates rank placements by points now plus the
-learned value of the position after, which is a one-move evaluation of the same
-shape, passed to the kernel as its ``weights``. The old levels are unchanged.
+The ``learned`` level uses a value model fitted to the planner's own playouts
+(``..learning``, shipped as ``data/value_model.json``): its candidates and its
+playouts rank placements with the model's one-move weights (a policy found by
+policy iteration, of the hand-tuned evaluation's shape), and each playout stops
+after ``horizon`` cards and adds the learned value of what is left (that policy's
+expected points still to come). Short playouts cost less, so it plays more of them
+in about ``normal``'s time. The old levels are unchanged.
 
 Work is counted in playouts, not seconds, so a seed gives the same move on any
 machine and with any number of threads. Where the kernel was not built (installed
@@ -48,13 +50,14 @@ if KERNEL.built:
     kernel.setup_tiles(DRAWN)
 
 #: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
-#: move on two cores here); ``strong`` plays more futures; ``learned`` plays as many
-#: futures as ``normal`` with the learned evaluation. See the kernel for the keys.
+#: move on two cores here); ``strong`` plays more futures; ``learned`` plays playouts
+#: cut after 3 cards and valued by the learned model, more of them in about
+#: ``normal``'s time (docs/learned-evaluation.md). See the kernel for the keys.
 LEVELS: dict[str, dict[str, str | int]] = {
     "fast": {"strength": "fast"},
     "normal": {"strength": "normal"},
     "strong": {"strength": "strong"},
-    "learned": {"strength": "normal"},
+    "learned": {"strength": "normal", "samples": 48, "horizon": 3},
 }
 #: The levels whose evaluation is the shipped learned model (``learned_settings``).
 LEARNED = frozenset({"learned"})
@@ -145,11 +148,12 @@ def _minus(number: int) -> str:
 
 @cache
 def learned_settings() -> dict[str, object]:
-    """The kernel settings that make the shipped value model the evaluation: its
-    one-move weights for the playouts and for the candidates played out."""
-    from ..learning.value import shipped_model  # numpy: loaded only by this level
+    """The kernel settings that make the shipped model the evaluation: its one-move
+    weights for the candidates and the playouts, its value for the playouts' ends."""
+    from ..learning.value import shipped_model  # plain JSON: no numpy to play
 
-    return {"weights": list(shipped_model().weights)}
+    model = shipped_model()
+    return {"weights": list(model.weights), "value": list(model.coefficients)}
 
 
 def _make(option: str | None, seed: int | None) -> Bot:
