@@ -119,5 +119,5 @@ def test_bad_input_is_an_error_not_a_crash(args, message):
 
 
 def test_unknown_strengths_are_refused():
-    with pytest.raises(ValueError, match="planner strengths are fast, normal, strong"):
+    with pytest.raises(ValueError, match="planner strengths are fast, normal, strong, learned"):
         make_bot("planner:ultra")

@@ -513,6 +513,12 @@ static double eval_cheap(const Board *b, int d, const Move *m, const LevW *L, co
          + L->Ws * dsingle;
 }
 
+static int rem_mask(const int *rem) {
+    int m = 0;
+    for (int d = 0; d < 10; d++) if (rem[d] > 0) m |= 1 << d;
+    return m;
+}
+
 /* Squares of S_k (rows y0..y1) that no tile of the digits in cov can cover:
  * erode S_k by each shape (fit positions) and dilate back (covered
  * squares).  This catches the 0's hole, one-square slivers, thin strips. */
@@ -586,6 +592,57 @@ static double eval_dead(Board *b, int d, const Move *m, const LevW *L, const Cov
 }
 
 /* ------------------------------------------------------------------ */
+/* 4b. Features of a position and the learned value                   */
+/* ------------------------------------------------------------------ */
+
+/* The evaluation's features of a whole board (absolute, not a move's change),
+ * clamped to levels as make_levw clamps its weights, so a linear value in them
+ * maps one to one onto the weight vector above (learning/model.py does):
+ *   [0..3]   area of S_1, S_2, S_3, S_4 and up
+ *   [4..7]   perimeter of the footprint, of S_1, S_2, S_3 and up
+ *   [8..11]  dead (uncoverable by the unturned digits) squares of S_1..S_3, S_4 and up
+ *   [12]     bounding box half perimeter of the footprint
+ *   [13]     levels >= 1 holding exactly one tile */
+#define NF 14
+/* The learned value of a position with R cards to come (learning/model.py):
+ *   v = sum_i (a_i + b_i R/19) phi_i + c_R + sum_q e_q remaining_q
+ *   [0..13] a, [14..27] b, [28..48] c_R for R = 0..20, [49..58] e */
+#define NVAL 59
+
+static int row_perimeter(R2 up, R2 row, R2 down) {
+    /* unit edges of row's squares that face a square outside the set */
+    return r2_pop(r2_andn(row, r2_shl(row, 1))) + r2_pop(r2_andn(row, r2_shr(row, 1))) +
+           r2_pop(r2_andn(row, up)) + r2_pop(r2_andn(row, down));
+}
+
+static void board_features(const Board *b, const int *rem, double *phi) {
+    for (int i = 0; i < NF; i++) phi[i] = 0.0;
+    if (b->nt == 0) return;
+    for (int y = b->rlo[0]; y <= b->rhi[0]; y++)
+        phi[4] += row_perimeter(b->occ[0][y - 1], b->occ[0][y], b->occ[0][y + 1]);
+    const CovList *cov = &COV[rem_mask(rem)];
+    for (int k = 1; k <= b->nlev && k < MAXLEV; k++) {
+        int y0 = b->rlo[k - 1], y1 = b->rhi[k - 1], ka = (k > 4 ? 4 : k) - 1, kp = k > 3 ? 3 : k;
+        for (int y = y0; y <= y1; y++) {
+            R2 row = surf(b, k, y);
+            phi[ka] += r2_pop(row);
+            phi[4 + kp] += row_perimeter(surf(b, k, y - 1), row, surf(b, k, y + 1));
+        }
+        phi[8 + ka] += dead_level(b, k, y0, y1, cov);
+    }
+    phi[12] = (b->xhi0 - b->xlo0) + (b->rhi[0] - b->rlo[0]);
+    phi[13] = count_singles(b);
+}
+
+static double board_value(const Board *b, int R, const int *rem, const double *vm) {
+    double phi[NF], f = R / 19.0, v = vm[28 + (R < 0 ? 0 : (R > 20 ? 20 : R))];
+    board_features(b, rem, phi);
+    for (int i = 0; i < NF; i++) v += (vm[i] + vm[NF + i] * f) * phi[i];
+    for (int q = 0; q < 10; q++) v += vm[49 + q] * rem[q];
+    return v;
+}
+
+/* ------------------------------------------------------------------ */
 /* 5. Policies                                                        */
 /* ------------------------------------------------------------------ */
 
@@ -599,14 +656,12 @@ typedef struct {
     int topm;       /* rollout policy: candidates re-ranked with dead cells */
     int roottopm;   /* root: candidates re-ranked with dead cells */
     int threads;
-    double w[NW];
+    int horizon;    /* rollouts stop after this many cards and add the learned
+                     * value (0: play to the end of the game) */
+    double w[NW];       /* rollout policy */
+    double wroot[NW];   /* root candidate ranking */
+    double vm[NVAL];    /* learned value (used only with a horizon) */
 } Settings;
-
-static int rem_mask(const int *rem) {
-    int m = 0;
-    for (int d = 0; d < 10; d++) if (rem[d] > 0) m |= 1 << d;
-    return m;
-}
 
 /* Rank the n moves in sc->mv by the heuristic; writes full scores of the
  * best min(n, topm) into order[0..] (sorted best first) and returns how many
@@ -681,16 +736,19 @@ static inline uint64_t smix(uint64_t x) {
     return x ^ (x >> 31);
 }
 
-/* play the rest of the game from b (already holding the candidate) */
-static int rollout(Board *b, const int *seq, int R, const int *rem0, const Settings *st, Scratch *sc) {
+/* play the rest of the game from b (already holding the candidate), or its
+ * next st->horizon cards and then add the learned value of what is left */
+static double rollout(Board *b, const int *seq, int R, const int *rem0, const Settings *st, Scratch *sc) {
     int rem[10]; memcpy(rem, rem0, sizeof rem);
-    for (int t = 0; t < R; t++) {
+    int steps = st->horizon > 0 && st->horizon < R ? st->horizon : R;
+    for (int t = 0; t < steps; t++) {
         int d = seq[t];
         rem[d]--;
         Move m;
         if (policy_move(b, d, rem, R - 1 - t, st, sc, &m)) return -100000;
         if (board_place(b, d, m.r, m.x, m.y, m.lev)) return -100000;
     }
+    if (steps < R) return b->score + board_value(b, R - steps, rem, st->vm);
     return b->score;
 }
 
@@ -719,7 +777,7 @@ static void *mc_worker(void *p) {
         if (j >= w->njobs) break;
         int c = w->jc[j], s = w->js[j];
         memcpy(&a->sc->tmp, &w->after[c], sizeof(Board));
-        int v = rollout(&a->sc->tmp, w->seqs + (size_t)s * (size_t)(w->R > 0 ? w->R : 1), w->R,
+        double v = rollout(&a->sc->tmp, w->seqs + (size_t)s * (size_t)(w->R > 0 ? w->R : 1), w->R,
                         w->rem_after, &rs, a->sc);
         if (v < -1000) atomic_store(&w->fail, 1);
         w->res[(size_t)c * (size_t)w->Kmax + (size_t)s] = v;
@@ -791,7 +849,7 @@ static int choose_move(Board *b, int d, const int *rem, int R, uint64_t seed,
     int C = st->ncand; if (C > 64) C = 64; if (C < 1) C = 1;
     int tm = st->roottopm; if (tm < C) tm = C; if (tm > 64) tm = 64;
     int order[64]; double fv[64];
-    int m = rank_moves(b, d, rem, R, st->w, tm, sc, n, order, fv);
+    int m = rank_moves(b, d, rem, R, st->wroot, tm, sc, n, order, fv);
     if (C > m) C = m;
     Move cand[64];
     for (int i = 0; i < C; i++) cand[i] = sc->mv[order[i]];
@@ -895,7 +953,7 @@ static int root_candidates(Board *b, int d, const int *rem, int R, const Setting
     int tm = st->roottopm < count ? count : st->roottopm;
     if (tm > 64) tm = 64;
     int order[64]; double fv[64];
-    int m = rank_moves(b, d, rem, R, st->w, tm, sc, n, order, fv);
+    int m = rank_moves(b, d, rem, R, st->wroot, tm, sc, n, order, fv);
     int c = m < count ? m : count;
     for (int i = 0; i < c; i++) out[i] = sc->mv[order[i]];
     return c;
@@ -961,6 +1019,7 @@ static void *hs_worker(void *p) {
     HSWork *w = a->w;
     Settings rs = *w->st;
     rs.mode = MODE_HEUR;
+    rs.horizon = 0;   /* the beam keeps whole games */
     for (;;) {
         int j = atomic_fetch_add(&w->next, 1);
         if (j >= w->njobs) break;
@@ -968,7 +1027,7 @@ static void *hs_worker(void *p) {
         const Move *m = &w->jm[j];
         memcpy(t, &w->beam[w->jb[j]], sizeof(Board));
         int v = board_place(t, w->d, m->r, m->x, m->y, m->lev) ? -100000
-              : rollout(t, w->seq, w->R, w->rem, &rs, a->sc);
+              : (int)rollout(t, w->seq, w->R, w->rem, &rs, a->sc);
         if (v < -1000) { atomic_store(&w->fail, 1); continue; }
         w->line[j].score = v;
         w->line[j].n = t->nt;
@@ -1196,6 +1255,19 @@ static PyObject *py_legal_placements(PyObject *self, PyObject *args) {
     return res;
 }
 
+/* up to n floats from a Python sequence into out (a shorter one leaves the rest) */
+static int read_doubles(PyObject *v, double *out, Py_ssize_t n, const char *what) {
+    PyObject *sq = PySequence_Fast(v, what);
+    if (!sq) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(sq);
+    for (Py_ssize_t i = 0; i < len && i < n; i++) {
+        out[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sq, i));
+        if (PyErr_Occurred()) { Py_DECREF(sq); return -1; }
+    }
+    Py_DECREF(sq);
+    return 0;
+}
+
 /* settings: preset strength plus individual overrides */
 static int parse_settings(PyObject *kw, Settings *st) {
     memset(st, 0, sizeof *st);
@@ -1203,6 +1275,7 @@ static int parse_settings(PyObject *kw, Settings *st) {
     st->mode = MODE_MC; st->ncand = 16; st->k0 = 24; st->stages = 4;
     st->topm = 8; st->roottopm = 24; st->threads = 2;
     memcpy(st->w, DEFAULT_W, sizeof st->w);
+    memcpy(st->wroot, DEFAULT_W, sizeof st->wroot);
     if (!kw) return 0;
     PyObject *v;
     if ((v = PyDict_GetItemString(kw, "strength"))) {
@@ -1224,18 +1297,22 @@ static int parse_settings(PyObject *kw, Settings *st) {
 #define GETI(name, field) \
     if ((v = PyDict_GetItemString(kw, name))) { st->field = (int)PyLong_AsLong(v); if (PyErr_Occurred()) return -1; }
     GETI("ncand", ncand) GETI("samples", k0) GETI("stages", stages) GETI("topm", topm)
-    GETI("roottopm", roottopm) GETI("threads", threads)
+    GETI("roottopm", roottopm) GETI("threads", threads) GETI("horizon", horizon)
 #undef GETI
     if (st->threads > MAXTHREADS) st->threads = MAXTHREADS;
+    /* "weights" sets both the rollout policy and the root ranking (as it always
+     * has); "root_weights" then overrides the root's */
     if ((v = PyDict_GetItemString(kw, "weights"))) {
-        PyObject *sq = PySequence_Fast(v, "weights must be a sequence");
-        if (!sq) return -1;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(sq);
-        for (Py_ssize_t i = 0; i < n && i < NW; i++) {
-            st->w[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(sq, i));
-            if (PyErr_Occurred()) { Py_DECREF(sq); return -1; }
-        }
-        Py_DECREF(sq);
+        if (read_doubles(v, st->w, NW, "weights")) return -1;
+        memcpy(st->wroot, st->w, sizeof st->wroot);
+    }
+    if ((v = PyDict_GetItemString(kw, "root_weights")) && read_doubles(v, st->wroot, NW, "root_weights"))
+        return -1;
+    if ((v = PyDict_GetItemString(kw, "value")) && read_doubles(v, st->vm, NVAL, "value")) return -1;
+    if (st->horizon < 0) { PyErr_SetString(PyExc_ValueError, "horizon must be >= 0"); return -1; }
+    if (st->horizon > 0 && !PyDict_GetItemString(kw, "value")) {
+        PyErr_SetString(PyExc_ValueError, "a horizon needs a learned value (value=...)");
+        return -1;
     }
     return 0;
 }
@@ -1581,6 +1658,55 @@ static PyObject *py_solo_scores(PyObject *self, PyObject *args, PyObject *kw) {
     return ret;
 }
 
+/* the board, remaining counts and rounds left of a features()/value() call */
+static Board *position_from_py(PyObject *args, int *rem, int *R, PyObject **extra) {
+    PyObject *tiles, *remo;
+    int ok = extra ? PyArg_ParseTuple(args, "OOiO", &tiles, &remo, R, extra)
+                   : PyArg_ParseTuple(args, "OOi", &tiles, &remo, R);
+    if (!ok || parse_remaining(remo, *R, rem)) return NULL;
+    Board *b = malloc(sizeof(Board));
+    if (!b) { PyErr_NoMemory(); return NULL; }
+    if (board_from_py(tiles, b)) { free(b); return NULL; }
+    return b;
+}
+
+/* features(tiles, remaining, rounds_left) -> the NF board features, then
+ * rounds_left, the score so far and the 10 remaining counts */
+static PyObject *py_features(PyObject *self, PyObject *args) {
+    REQUIRE_TILES();
+    int rem[10], R;
+    Board *b = position_from_py(args, rem, &R, NULL);
+    if (!b) return NULL;
+    double phi[NF];
+    board_features(b, rem, phi);
+    PyObject *out = PyList_New(NF + 12);
+    for (int i = 0; i < NF; i++) PyList_SET_ITEM(out, i, PyFloat_FromDouble(phi[i]));
+    PyList_SET_ITEM(out, NF, PyFloat_FromDouble(R));
+    PyList_SET_ITEM(out, NF + 1, PyFloat_FromDouble(b->score));
+    for (int q = 0; q < 10; q++) PyList_SET_ITEM(out, NF + 2 + q, PyFloat_FromDouble(rem[q]));
+    free(b);
+    return out;
+}
+
+/* value(tiles, remaining, rounds_left, model) -> the learned value: points still to come */
+static PyObject *py_value(PyObject *self, PyObject *args) {
+    REQUIRE_TILES();
+    int rem[10], R;
+    PyObject *model;
+    double vm[NVAL] = {0};
+    Board *b = position_from_py(args, rem, &R, &model);
+    if (!b) return NULL;
+    if (PySequence_Size(model) != NVAL) {
+        free(b);
+        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "a value model has %d numbers", NVAL);
+        return NULL;
+    }
+    if (read_doubles(model, vm, NVAL, "model")) { free(b); return NULL; }
+    double v = board_value(b, R, rem, vm);
+    free(b);
+    return PyFloat_FromDouble(v);
+}
+
 static PyObject *py_default_weights(PyObject *self, PyObject *noargs) {
     PyObject *l = PyList_New(NW);
     for (int i = 0; i < NW; i++) PyList_SET_ITEM(l, i, PyFloat_FromDouble(DEFAULT_W[i]));
@@ -1625,6 +1751,11 @@ static PyMethodDef Methods[] = {
     {"hindsight", (PyCFunction)(void (*)(void))py_hindsight, METH_VARARGS | METH_KEYWORDS,
      "hindsight(cards, width=8, **settings) -> (score, [(r, x, y, level)]): the best game "
      "a beam search finds with the card order known"},
+    {"features", py_features, METH_VARARGS,
+     "features(tiles, remaining, rounds_left) -> the evaluation's 14 board features, "
+     "rounds_left, score, the 10 remaining counts"},
+    {"value", py_value, METH_VARARGS,
+     "value(tiles, remaining, rounds_left, model) -> the learned value (points still to come)"},
     {"default_weights", py_default_weights, METH_NOARGS, "the built-in evaluation weights"},
     {"shapes", py_shapes, METH_NOARGS, "distinct rotations: {digit: [(r, [(dx, dy)...])]}"},
     {NULL, NULL, 0, NULL}

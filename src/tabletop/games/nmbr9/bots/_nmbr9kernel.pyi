@@ -77,3 +77,13 @@ def evaluate(
 def hindsight(
     cards: Sequence[int], /, width: int = 8, **settings: object
 ) -> tuple[int, list[tuple[int, int, int, int]]]: ...
+def features(
+    tiles: Sequence[KernelTile], remaining: Sequence[int], rounds_left: int, /
+) -> list[float]: ...
+def value(
+    tiles: Sequence[KernelTile],
+    remaining: Sequence[int],
+    rounds_left: int,
+    model: Sequence[float],
+    /,
+) -> float: ...

@@ -11,6 +11,14 @@ every candidate meets the same sampled futures, so few samples compare them
 fairly. Successive halving gives the better half more playouts, stage after
 stage, and the highest mean final score wins.
 
+The ``learned`` level uses a value model fitted to the planner's own playouts
+(``..learning``, shipped as ``data/value_model.json``): its candidates and its
+playouts rank placements with the model's one-move weights (a policy found by
+policy iteration, of the hand-tuned evaluation's shape), and each playout stops
+after ``horizon`` cards and adds the learned value of what is left (that policy's
+expected points still to come). Short playouts cost less, so it plays more of them
+in about ``normal``'s time. The old levels are unchanged.
+
 Work is counted in playouts, not seconds, so a seed gives the same move on any
 machine and with any number of threads. Where the kernel was not built (installed
 without a C compiler) every level plays as ``greedy`` (``compiled.KERNEL``).
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import os
 import random
+from functools import cache
 from typing import TYPE_CHECKING
 
 from ....i18n import N_, Reason
@@ -41,12 +50,17 @@ if KERNEL.built:
     kernel.setup_tiles(DRAWN)
 
 #: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
-#: move on two cores here); ``strong`` plays more futures. See the kernel for the keys.
+#: move on two cores here); ``strong`` plays more futures; ``learned`` plays playouts
+#: cut after 3 cards and valued by the learned model, more of them in about
+#: ``normal``'s time (docs/learned-evaluation.md). See the kernel for the keys.
 LEVELS: dict[str, dict[str, str | int]] = {
     "fast": {"strength": "fast"},
     "normal": {"strength": "normal"},
     "strong": {"strength": "strong"},
+    "learned": {"strength": "normal", "samples": 48, "horizon": 3},
 }
+#: The levels whose evaluation is the shipped learned model (``learned_settings``).
+LEARNED = frozenset({"learned"})
 #: Threads per move: only the speed depends on it, never the move.
 THREADS = max(1, min(2, os.cpu_count() or 1))
 
@@ -62,7 +76,9 @@ class PlannerBot:
                 "the planner's compiled kernel was not built (no C compiler at install)"
             )
         self.level = level
-        self.settings = {**LEVELS[level], "threads": THREADS}
+        self.settings: dict[str, object] = {**LEVELS[level], "threads": THREADS}
+        if level in LEARNED:
+            self.settings.update(learned_settings())
         self.seed = seed
 
     def choose(self, view: View) -> Place:
@@ -128,6 +144,16 @@ NEXT_BEST_TURNED = N_(
 def _minus(number: int) -> str:
     """A coordinate as people read it, with a real minus sign."""
     return str(number).replace("-", "\u2212")
+
+
+@cache
+def learned_settings() -> dict[str, object]:
+    """The kernel settings that make the shipped model the evaluation: its one-move
+    weights for the candidates and the playouts, its value for the playouts' ends."""
+    from ..learning.value import shipped_model  # plain JSON: no numpy to play
+
+    model = shipped_model()
+    return {"weights": list(model.weights), "value": list(model.coefficients)}
 
 
 def _make(option: str | None, seed: int | None) -> Bot:
