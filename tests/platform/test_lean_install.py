@@ -58,7 +58,7 @@ EXTRA_ONLY = {
 
 #: the only modules that need an extra to import (each says so, or is reached only
 #: through one that does): the research package and the games' research encodings,
-#: and the PostgreSQL store
+#: the NMBR 9 learned value's training, and the PostgreSQL store
 NEEDS_EXTRA = {
     "tabletop.research",
     "tabletop.games.novaluna.encoding",
@@ -70,6 +70,8 @@ NEEDS_EXTRA = {
     "tabletop.games.nmbr9.information",
     "tabletop.games.nmbr9.observation",
     "tabletop.games.nmbr9.fastchance",
+    "tabletop.games.nmbr9.learning.train",  # training the learned value (numpy)
+    "tabletop.games.nmbr9.learning.__main__",
     "tabletop.server.pgstore",
     "tabletop.server.dbcopy",
 }

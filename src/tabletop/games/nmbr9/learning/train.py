@@ -26,7 +26,14 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
+try:
+    import numpy as np
+except ModuleNotFoundError as err:  # playing never needs numpy; training does
+    raise ModuleNotFoundError(
+        "training the learned value needs numpy, in the optional extra rl: "
+        "pip install 'tabletop[rl]'",
+        name=err.name,
+    ) from err
 
 from ..bots.compiled import KERNEL, kernel
 from ..rules import DRAWN, FULL_DECK
