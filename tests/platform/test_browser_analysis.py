@@ -14,6 +14,7 @@ import pytest
 from novaluna import test_browser_axe as axe_checks
 
 from browser_support import (
+    FULL_CHROMIUM,
     SIZES,
     api,
     checked_page,
@@ -24,6 +25,11 @@ from browser_support import (
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
+
+#: the full Chromium: in the headless shell, the axe test's wait for the page's language
+#: after choosing it timed out (60 s) in two of three loaded runs of the whole suite,
+#: never alone nor in the full browser; not yet understood
+CHROMIUM_EXECUTABLE = FULL_CHROMIUM
 
 #: A small budget: the page's behaviour, not the analysis's depth, is tested here.
 OPTIONS = ("--analysis-budget", "60")
