@@ -80,10 +80,12 @@ class ServerProcess:
         options: tuple[str, ...] = (),
         log: Path | None = None,
         files: tuple[int, int] | None = None,
+        env: dict[str, str | None] | None = None,
     ) -> None:
         self.db = db  # a SQLite file or a PostgreSQL URL (then ``log`` is needed)
         self.files = files  # its RLIMIT_NOFILE (soft, hard); None: this process's
         self.options = options  # more ``serve`` options, e.g. ("--bot-max-seconds", "30")
+        self.env = env or {}  # changes to this process's environment (None: unset)
         self.rates = rates  # False: limits far above what any test sends
         self.port = free_port()
         self.bot_pause = bot_pause
@@ -135,6 +137,7 @@ class ServerProcess:
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
                 preexec_fn=None if self.files is None else self._limit_files,
+                env=self._environment(),
             )
         # generous: on a machine loaded twentyfold a server took over 8 s to answer
         deadline = time.monotonic() + 120
@@ -147,6 +150,15 @@ class ServerProcess:
             except httpx.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError(f"the server did not start:\n{self.log.read_text()}")
+
+    def _environment(self) -> dict[str, str]:
+        environment = dict(os.environ)
+        for name, value in self.env.items():
+            if value is None:
+                environment.pop(name, None)
+            else:
+                environment[name] = value
+        return environment
 
     def _limit_files(self) -> None:
         import resource
