@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from browser_support import (
+    SIZES,
     api,
+    checked_page,
     create_game,
     no_horizontal_overflow,
     place_by_hand,
@@ -114,7 +116,13 @@ WATCH_FLIGHTS = """() => {
 }"""
 
 
-def test_a_bots_move_is_shown_where_it_lands(page: Any, size: str, server: str) -> None:
+def test_a_bots_move_is_shown_where_it_lands(browser: Any, size: str, server: str) -> None:
+    # the tile's flight is motion: a page of a player who has not asked for less of it
+    with checked_page(browser, reduced_motion="no-preference", **SIZES[size]) as page:
+        _bots_moves_are_shown(page, size, server)
+
+
+def _bots_moves_are_shown(page: Any, size: str, server: str) -> None:
     game = create_game(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=8)
     page.goto(server + game["seats"][0]["link"])
     for _ in range(2):
@@ -132,6 +140,21 @@ def test_a_bots_move_is_shown_where_it_lands(page: Any, size: str, server: str) 
     assert bot_entries and all(re.search(WHERE, t) for t in bot_entries), bot_entries
     assert not any(re.search(r"-?\d+,-?\d+", t) for t in bot_entries)
     shot(page, f"page-bot-move-{size}")
+
+
+def test_with_less_motion_a_bots_move_lands_without_a_flight(
+    page: Any, size: str, server: str
+) -> None:
+    """The suite's pages ask for less motion (``REDUCED_MOTION``), as a player may: the
+    bot's move is still marked, but no tile flies."""
+    assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    game = create_game(server, [{"kind": "human", "name": "Ann"}, GREEDY], seed=8)
+    page.goto(server + game["seats"][0]["link"])
+    assert wait_for_my_turn_or_end(page)
+    page.evaluate(WATCH_FLIGHTS)
+    place_by_hand(page, size)
+    page.locator("[data-testid=player-1].just-moved").wait_for()
+    assert page.evaluate("() => window.flights") == 0
 
 
 # -- the hint -----------------------------------------------------------------------------
