@@ -43,6 +43,8 @@ def run_suite(pytest_args: list[str], log: Path) -> tuple[float, int, str, list[
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-rfE", *pytest_args],
         cwd=ROOT,
+        # as make test: pytest keeps its rewritten test modules (see the Makefile)
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""},
         capture_output=True,
         text=True,
         check=False,
