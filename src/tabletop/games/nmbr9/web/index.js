@@ -931,14 +931,18 @@ class Board {
       this.status.classList.add("flash");
       return;
     }
-    if (this.busy) return;
-    this.busy = true;
+    // one placement a round and seat in flight: the answer to the last round's can come
+    // after the next round has begun (its state arrives first), and a click then must
+    // not be lost (a loaded test machine clicked into that gap and waited for ever)
+    const turn = `${this.state.view.round}:${this.state.acting}`;
+    if (this.busy === turn) return;
+    this.busy = turn;
     this.confirmBtn.setAttribute("aria-disabled", "true");
     this.placed = { ...this.ghost, round: this.state.view.round, seat: this.state.acting };
     try {
       await this.ctx.act(j.action);
     } finally {
-      this.busy = false;
+      if (this.busy === turn) this.busy = null;
     }
   }
 
