@@ -12,7 +12,7 @@ import math
 
 import pytest
 
-pytest.importorskip("pyspiel")
+pyspiel = pytest.importorskip("pyspiel")
 from tabletop.research import openspiel  # noqa: E402 - after the skip
 
 STEPS = 400  # agent steps per game, every seat's together
@@ -20,13 +20,11 @@ STEPS = 400  # agent steps per game, every seat's together
 
 @pytest.fixture
 def libraries():
-    """OpenSpiel's ``pyspiel``, ``rl_environment`` and torch ``dqn`` modules, imported when
+    """OpenSpiel's ``rl_environment`` and torch ``dqn`` modules, imported when
     the test runs, not when it is collected: torch takes seconds to import, and every
     worker of a parallel run collects this module while one runs it. Networks this small
     run faster on one thread than on several (measured: NMBR 9's run 0.8-1.0 s against
     3.5-5.4 s on two busy cores); other tests keep torch's default."""
-    import pyspiel
-
     torch = pytest.importorskip("torch", reason="OpenSpiel's DQN needs torch (pip install '.[rl]')")
     pytest.importorskip("tree", reason="OpenSpiel's DQN needs dm-tree (pip install dm-tree)")
     from open_spiel.python import rl_environment
@@ -34,13 +32,13 @@ def libraries():
 
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    yield pyspiel, rl_environment, dqn
+    yield rl_environment, dqn
     torch.set_num_threads(threads)
 
 
 @pytest.mark.parametrize("name", [openspiel.NOVA_LUNA, openspiel.NMBR9])
 def test_openspiel_dqn_trains_with_finite_losses(name, libraries):
-    pyspiel, rl_environment, dqn = libraries
+    rl_environment, dqn = libraries
     env = rl_environment.Environment(pyspiel.load_game(name, {"players": 2}))
     env.seed(0)
     size = env.observation_spec()["info_state"][0]
