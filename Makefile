@@ -23,7 +23,7 @@ CHROMIUM := /usr/bin/chromium-headless-shell
 FULL_CHROMIUM := /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve play solo test lint bench load coachbench browser axe catalogues postgres nginx fuzz
+.PHONY: serve play solo test lint bench load coachbench browser axe catalogues postgres nginx fuzz screenshots
 
 $(BASE_STAMP): $(SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -102,6 +102,11 @@ test: $(TEST_STAMP) lint browser axe postgres nginx
 FUZZ_EXAMPLES ?= 500
 fuzz: $(TEST_STAMP)
 	TABLETOP_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -m openapi tests/platform/test_openapi.py
+
+# the browser tests with their screenshots (test-output/screenshots/), to look at the
+# pages at both sizes and in each language; `make test` takes none (tests/browser_support.py)
+screenshots: $(TEST_STAMP) browser axe postgres
+	TABLETOP_SCREENSHOTS=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) -k browser tests
 
 bench: $(BASE_STAMP)
 	$(BIN)/novaluna bench

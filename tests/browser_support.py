@@ -163,7 +163,16 @@ def wait_until_over(base: str, game_id: str, timeout: float = 60) -> dict[str, A
         time.sleep(0.2)
 
 
+#: screenshots are for people to look at (``make screenshots``), never a test's check:
+#: about 0.2 CPU-s each (the page rastered anew at its device scale, then encoded),
+#: ~100 CPU-s for the ~500 of a whole run, so the suite takes them only when asked
+TAKE_SCREENSHOTS = os.environ.get("TABLETOP_SCREENSHOTS", "") not in ("", "0")
+
+
 def shot(page: Any, name: str, full_page: bool = False) -> None:
+    """A JPEG of the page in test-output/screenshots/, where TABLETOP_SCREENSHOTS=1."""
+    if not TAKE_SCREENSHOTS:
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # JPEG: Chromium's PNG encoder took ~0.8 s of CPU a shot (a phone page at twice its
     # pixels), about a sixth of the whole suite's CPU for ~500 shots; JPEG costs next to
