@@ -741,19 +741,41 @@ class Board {
       const cells = shapeCells(st.view.card, this.hint.rot).map(([dx, dy]) => [this.hint.x + dx, this.hint.y + dy]);
       svg.append(s("path", { class: "n9-hint", d: outline(cells), "data-testid": "hint-outline" }));
     }
-    if (this.ghost && this.placing()) {
-      const j = this.judge();
-      const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}${this.pinned ? " pinned" : ""}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false", "data-pinned": this.pinned ? "true" : "false", "data-rot": this.ghost.rot, "data-at": `${this.ghost.x},${this.ghost.y}` });
-      const cells = shapeCells(st.view.card, this.ghost.rot).map(([dx, dy]) => [this.ghost.x + dx, this.ghost.y + dy]);
-      for (const [x, y] of cells) g.append(s("rect", { x, y, width: 1, height: 1 }));
-      const [lx, ly] = labelCell(cells);
-      g.append(s("path", { class: "n9-edge", d: outline(cells) }), s("text", { class: "n9-digit", x: lx + 0.5, y: ly + 0.56 }, String(st.view.card)));
-      if (!j.legal) g.append(s("text", { class: "n9-cross", x: lx + 0.5, y: ly + 0.2 }, "✕"));
-      svg.append(g);
-    }
+    this.ghostLayer = s("g", { class: "n9-ghost-layer" });
+    this.drawnBox = svg.getAttribute("viewBox");
+    this.fillGhostLayer();
+    svg.append(this.ghostLayer);
     if (!tiles.length && !this.ghost) {
       svg.append(s("text", { class: "n9-empty", x: vb.x + vb.w / 2, y: vb.y + vb.h / 2 }, t("no tiles yet")));
     }
+  }
+
+  /** The ghost (the tile being placed) into its own layer, over the board. */
+  fillGhostLayer() {
+    clear(this.ghostLayer);
+    const st = this.state;
+    if (!this.ghost || !this.placing()) return;
+    const j = this.judge();
+    const g = s("g", { class: `n9-ghost ${j.legal ? "legal" : "illegal"}${this.pinned ? " pinned" : ""}`, "data-testid": "ghost", "data-legal": j.legal ? "true" : "false", "data-pinned": this.pinned ? "true" : "false", "data-rot": this.ghost.rot, "data-at": `${this.ghost.x},${this.ghost.y}` });
+    const cells = shapeCells(st.view.card, this.ghost.rot).map(([dx, dy]) => [this.ghost.x + dx, this.ghost.y + dy]);
+    for (const [x, y] of cells) g.append(s("rect", { x, y, width: 1, height: 1 }));
+    const [lx, ly] = labelCell(cells);
+    g.append(s("path", { class: "n9-edge", d: outline(cells) }), s("text", { class: "n9-digit", x: lx + 0.5, y: ly + 0.56 }, String(st.view.card)));
+    if (!j.legal) g.append(s("text", { class: "n9-cross", x: lx + 0.5, y: ly + 0.2 }, "✕"));
+    this.ghostLayer.append(g);
+  }
+
+  /** After the ghost moved, turned or was pinned: redraw only its layer where the view
+   * stayed where it was (the board's squares and tiles are not drawn again; a keyboard
+   * game redrew the whole board on every arrow key), else the whole board. */
+  drawGhost() {
+    const vb = this.viewBox();
+    const box = `${vb.x} ${vb.y} ${vb.w} ${vb.h}`;
+    if (!this.ghostLayer || !this.ghostLayer.isConnected || box !== this.drawnBox || !this.state.view.boards[this.shownSeat()].tiles.length) {
+      this.drawBoard();
+      return;
+    }
+    this.fillGhostLayer();
   }
 
   /** A tutorial step's asked placement, to outline (its highlight is "placement"), or null. */
@@ -911,14 +933,14 @@ class Board {
     const [aw, ah] = size(after);
     // turn about the middle
     this.ghost = this.nearBoard({ rot, x: this.ghost.x + Math.round((bw - aw) / 2), y: this.ghost.y + Math.round((bh - ah) / 2) });
-    this.drawBoard();
+    this.drawGhost();
     this.renderStatus();
   }
 
   moveGhost(dx, dy) {
     this.ghost = this.nearBoard({ ...this.ghost, x: this.ghost.x + dx, y: this.ghost.y + dy });
     this.follow();
-    this.drawBoard();
+    this.drawGhost();
     this.renderStatus();
   }
 
@@ -990,7 +1012,7 @@ class Board {
   pin(pinned) {
     if (this.pinned === pinned) return;
     this.pinned = pinned;
-    this.drawBoard();
+    this.drawGhost();
     this.renderStatus();
   }
 
@@ -1002,7 +1024,7 @@ class Board {
     const { x, y } = this.nearBoard({ ...this.ghost, x: Math.round(px - w / 2), y: Math.round(py - hh / 2) });
     if (x === this.ghost.x && y === this.ghost.y) return;
     this.ghost = { ...this.ghost, x, y };
-    this.drawBoard();
+    this.drawGhost();
     this.renderStatus();
   }
 
