@@ -165,6 +165,8 @@ def test_a_seat_link_opened_while_signed_in_can_be_claimed(browser: Any, server:
         register(page, server, "Cleo")
         page.goto(f"{server}/g/{game['id']}#seat={game['seats'][0]['token']}")
         page.get_by_test_id("claim-seat").click()
+        # the button goes once the server has answered (its own text names Cleo too)
+        page.get_by_test_id("claim-seat").wait_for(state="detached")
         page.wait_for_function(
             "() => document.querySelector('[data-testid=game]')?.textContent.includes('Cleo')"
         )
