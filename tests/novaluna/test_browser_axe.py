@@ -50,10 +50,23 @@ RUN_AXE = """async (tags) => {
   const contrast = axe._audit.checks['color-contrast'];  // configure replaces all options
   const options = {...contrast.options, ignoreLength: true};
   axe.configure({checks: [{id: 'color-contrast', options}]});
-  const result = await axe.run(document, {
-    runOnly: {type: 'tag', values: tags},
-    resultTypes: ['violations', 'incomplete'],
-  });
+  // A page still drawing (a board rebuilt, a panel replaced) while axe reads it leaves
+  // axe judging elements no longer there ("overlapped", its selector only ':root'): run
+  // again until no element left the page during a run. A clock's ticking text is no element.
+  const lost = (records) => records.some(
+    (r) => [...r.removedNodes].some((n) => n.nodeType === Node.ELEMENT_NODE));
+  let result, changed, runs = 0;
+  do {
+    changed = false;
+    const watch = new MutationObserver((records) => { changed = changed || lost(records); });
+    watch.observe(document, {childList: true, subtree: true});
+    result = await axe.run(document, {
+      runOnly: {type: 'tag', values: tags},
+      resultTypes: ['violations', 'incomplete'],
+    });
+    changed = changed || lost(watch.takeRecords());
+    watch.disconnect();
+  } while (changed && ++runs < 10);
   const nodes = (rule) => rule.nodes.map((n) => {
     const checks = [...n.any, ...n.all, ...n.none];
     const el = document.querySelector(n.target[0]);
@@ -68,6 +81,7 @@ RUN_AXE = """async (tags) => {
   const pick = (rules) => rules.map((r) => ({id: r.id, help: r.help, nodes: nodes(r)}));
   return {
     version: axe.version,
+    runs: runs + 1,
     violations: pick(result.violations),
     incomplete: pick(result.incomplete.filter((r) => r.id === 'color-contrast')),
   };
@@ -147,7 +161,8 @@ def report(found: dict[str, Any]) -> str:
 
 
 def check_axe(page: Any, source: str, name: str) -> None:
-    """Screenshot the page as it is, then fail on anything axe finds."""
+    """Screenshot the page as it is (where screenshots are asked for), then fail on
+    anything axe finds."""
     page.wait_for_function(SETTLED)
     shot(page, name)
     # from the top: nothing under the sticky top bar, which axe would count as overlapped
