@@ -133,6 +133,40 @@ def test_a_friend_sees_no_pending_placement_until_both_have_placed(
             assert tiles_on_board(p, 1) == 1
 
 
+@pytest.mark.parametrize("size", ["desktop"])
+def test_your_ghost_stays_while_you_look_at_a_board_that_changes(
+    browser: Any, server: str, size: str
+) -> None:
+    """Ann moves her tile, looks at Bob's board, Bob places meanwhile: back on her own
+    board her tile is where she left it (the state that said Bob had placed dropped it,
+    until the next round)."""
+    game = create_n9(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    with checked_page(browser, **SIZES[size]) as ann:
+        ann.goto(seat_url(server, game, 0))
+        assert wait_for_placing_or_end(ann)
+        ann.focus("[data-testid=board]")
+        for key in ("ArrowRight", "ArrowDown"):
+            ann.keyboard.press(key)
+        moved = ghost(ann)
+        press(ann, size, "[data-testid=mini-board-1]")
+        ann.wait_for_function(BOARD_TITLED, arg="Bob's board")
+        assert ann.locator("[data-testid=ghost]").count() == 0
+        bob, path = game["seats"][1]["token"], f"/api/games/{game['id']}"
+        state = api(server, path, token=bob)
+        api(
+            server,
+            f"{path}/actions",
+            {"action": state["choices"][0]["action"], "ply": state["ply"]},
+            bob,
+        )
+        ann.wait_for_function(
+            "() => document.querySelector('[data-testid=placed-1]')?.textContent === 'placed'"
+        )
+        press(ann, size, "[data-testid=own-board]")
+        ann.locator("[data-testid=ghost]").wait_for()
+        assert ghost(ann) == moved
+
+
 @pytest.mark.parametrize("size", ["phone"])
 def test_take_back_before_the_round_resolves(browser: Any, server: str, size: str) -> None:
     game = create_n9(server, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])

@@ -463,8 +463,13 @@ class Board {
   }
 
   placing() {
+    return this.myTurn() && this.viewSeat === null;
+  }
+
+  /** A tile of yours to place this round, whichever board is shown. */
+  myTurn() {
     const st = this.state;
-    return !!st && !this.ctx.readOnly && st.acting !== null && st.acting !== undefined && !st.over && this.viewSeat === null;
+    return !!st && !this.ctx.readOnly && st.acting !== null && st.acting !== undefined && !st.over;
   }
 
   update(state) {
@@ -483,8 +488,9 @@ class Board {
     }
     // a new round brings your own board back (another one was only looked at)
     if (previous && previous.view.round !== round && !this.ctx.readOnly && this.mySeat() !== null) this.viewSeat = null;
-    const placing = this.placing();
-    if (!placing) {
+    // looking at another board keeps your ghost: a state arriving meanwhile (another
+    // seat placed) dropped it, and your own board came back without it until next round
+    if (!this.myTurn()) {
       this.ghost = null;
       this.pinned = false;
     } else if (!this.ghost || !previous || previous.view.round !== round || previous.acting !== state.acting) {
