@@ -724,7 +724,8 @@ class Board {
     const vb = this.viewBox();
     const svg = this.svg;
     clear(svg);
-    svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
+    this.drawnBox = `${vb.x} ${vb.y} ${vb.w} ${vb.h}`;
+    svg.setAttribute("viewBox", this.drawnBox);
     svg.append(s("defs", {}, s("pattern", { id: "n9-grid", width: 1, height: 1, patternUnits: "userSpaceOnUse" },
       s("path", { class: "n9-gridline", d: "M1 0H0V1" }))));
     // the grid exactly as large as the view: nothing drawn beyond it lies over the page's text
@@ -748,7 +749,6 @@ class Board {
       svg.append(s("path", { class: "n9-hint", d: outline(cells), "data-testid": "hint-outline" }));
     }
     this.ghostLayer = s("g", { class: "n9-ghost-layer" });
-    this.drawnBox = svg.getAttribute("viewBox");
     this.fillGhostLayer();
     svg.append(this.ghostLayer);
     if (!tiles.length && !this.ghost) {
@@ -776,12 +776,8 @@ class Board {
    * game redrew the whole board on every arrow key), else the whole board. */
   drawGhost() {
     const vb = this.viewBox();
-    const box = `${vb.x} ${vb.y} ${vb.w} ${vb.h}`;
-    if (!this.ghostLayer || !this.ghostLayer.isConnected || box !== this.drawnBox || !this.state.view.boards[this.shownSeat()].tiles.length) {
-      this.drawBoard();
-      return;
-    }
-    this.fillGhostLayer();
+    if (this.ghostLayer?.isConnected && `${vb.x} ${vb.y} ${vb.w} ${vb.h}` === this.drawnBox) this.fillGhostLayer();
+    else this.drawBoard();
   }
 
   /** A tutorial step's asked placement, to outline (its highlight is "placement"), or null. */
