@@ -6,8 +6,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from server_support import free_port  # noqa: F401 - the browser tests import it from here
+from server_zygote import launch
 
 #: Debian's headless shell (the package chromium-headless-shell: the same engine, the
 #: "old" headless mode, which Playwright itself uses headless): a page costs a third of
@@ -62,20 +63,20 @@ def running_server(
     """``novaluna serve`` on ``port`` (default: a free one), with more ``options``;
     yields its base URL."""
     port = port or free_port()
-    log = open(db.with_suffix(".log"), "w")  # noqa: SIM115 - closed below
+    log = db.with_suffix(".log")
+    log.write_bytes(b"")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    cmd = [sys.executable, "-m", "tabletop.cli", "novaluna", "serve", "--port", str(port)]
-    cmd += ["--db", str(db), "--bot-pause", "0"]
+    args = ["novaluna", "serve", "--port", str(port), "--db", str(db), "--bot-pause", "0"]
     for name in ("creates", "actions", "hints", "messages", "logins"):  # one address for all
-        cmd += [f"--rate-{name}", "1000000"]
-    cmd += options
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+        args += [f"--rate-{name}", "1000000"]
+    args += options
+    proc = launch(args, log, env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {db.with_suffix('.log').read_text()}")
+                raise RuntimeError(f"the server exited: {log.read_text()}")
             try:
                 with urllib.request.urlopen(base + "/api/types", timeout=2) as answer:
                     if answer.status == 200:
@@ -87,13 +88,12 @@ def running_server(
             time.sleep(0.1)
         yield base
     finally:
-        proc.terminate()
+        os.kill(proc.pid, signal.SIGTERM)
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
-        log.close()
 
 
 def require_chromium(executable: str = CHROMIUM) -> None:

@@ -25,6 +25,7 @@ from tabletop.core.game import register_game
 import parallel_support
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SIZES, checked_page, require_chromium
 from server_support import Api, ServerProcess, new_db
+from server_zygote import remember_environment
 
 # argon2 at its lowest cost in this process and every server it starts (read when
 # tabletop.server.accounts is imported, which none of the imports above does): the
@@ -33,6 +34,7 @@ from server_support import Api, ServerProcess, new_db
 os.environ.setdefault("TABLETOP_INSECURE_FAST_HASHES", "1")
 register_game("toy", "toygame")  # a third game, in tests/toygame/ (in-process)
 register_game("sealed-bids", "sealedbid")  # simultaneous, tests/sealedbid/
+remember_environment()  # the one the servers forked from server_zygote.py share
 
 STORAGES = os.environ.get("TABLETOP_TEST_STORAGES", "sqlite,postgresql").split(",")
 

@@ -10,7 +10,6 @@ import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 from contextlib import closing
@@ -19,6 +18,8 @@ from typing import Any
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
+
+from server_zygote import ServerProc, launch
 
 # The test servers' ports. The suite runs in several processes (pytest-xdist), and other
 # runs may share the machine: a port is taken only after a lock on its file in PORT_LOCKS
@@ -90,7 +91,7 @@ class ServerProcess:
         self.port = free_port()
         self.bot_pause = bot_pause
         self.workers = workers
-        self.proc: subprocess.Popen[bytes] | None = None
+        self.proc: ServerProc | None = None
         if log is None and isinstance(db, str):
             raise ValueError("a server on a PostgreSQL URL needs log=PATH for its output")
         self.log = log or Path(db).with_suffix(".log")
@@ -110,35 +111,14 @@ class ServerProcess:
         return self.proc.pid
 
     def start(self) -> ServerProcess:
-        command = [
-            sys.executable,
-            "-m",
-            "tabletop.cli",
-            "novaluna",
-            "serve",
-            "--port",
-            str(self.port),
-            "--db",
-            str(self.db),
-            "--bot-pause",
-            str(self.bot_pause),
-            "--bot-workers",
-            str(self.workers),
-        ]
+        args = ["novaluna", "serve", "--port", str(self.port), "--db", str(self.db)]
+        args += ["--bot-pause", str(self.bot_pause), "--bot-workers", str(self.workers)]
         if not self.rates:
             for name in ("creates", "actions", "hints", "messages", "logins", "replays"):
-                command += [f"--rate-{name}", "1000000"]
-        command += self.options
-        with self.log.open("ab") as out:
-            # A session of its own, so that kill() can take the bot workers down too.
-            self.proc = subprocess.Popen(
-                command,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=None if self.files is None else self._limit_files,
-                env=self._environment(),
-            )
+                args += [f"--rate-{name}", "1000000"]
+        args += self.options
+        # a session of its own (either way), so that kill() can take the bot workers down too
+        self.proc = launch(args, self.log, self._environment(), self.files)
         # generous: on a machine loaded twentyfold a server took over 8 s to answer
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -159,12 +139,6 @@ class ServerProcess:
             else:
                 environment[name] = value
         return environment
-
-    def _limit_files(self) -> None:
-        import resource
-
-        assert self.files is not None
-        resource.setrlimit(resource.RLIMIT_NOFILE, self.files)
 
     def query_one(self, sql: str, *args: Any) -> tuple[Any, ...] | None:
         """One row of ``sql`` (``?`` placeholders) run on the server's database."""
