@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from tabletop.games.nmbr9.bots import make_bot
+from tabletop.games.nmbr9.bots import HINT_BOT, hint_bot, hint_spec, make_bot
 from tabletop.games.nmbr9.bots.compiled import KERNEL, kernel
 from tabletop.games.nmbr9.bots.greedy import GreedyBot
 from tabletop.games.nmbr9.bots.planner import PlannerBot, learned_settings
@@ -136,13 +136,25 @@ def test_the_shipped_model_loads_with_its_provenance():
     }
 
 
-def test_the_learned_level_plays_legal_moves_and_is_deterministic():
+@pytest.mark.parametrize("spec", ["planner:learned", "planner:learned-fast"])
+def test_the_learned_levels_play_legal_moves_and_are_deterministic(spec):
     state = position_after_greedy(21, 12)
-    first, second = make_bot("planner:learned", seed=4), make_bot("planner:learned", seed=4)
+    first, second = make_bot(spec, seed=4), make_bot(spec, seed=4)
     assert isinstance(first, PlannerBot)
+    assert first.settings["value"] == learned_settings()["value"]
     move = first.choose(state.view(0))
     assert move in state.legal_actions(0)
     assert second.choose(state.view(0)) == move
+
+
+def test_the_hint_is_the_learned_model_at_the_fast_budget():
+    bot = hint_bot(seed=3)
+    assert isinstance(bot, PlannerBot) and hint_spec() == HINT_BOT == "planner:learned-fast"
+    assert bot.settings["strength"] == "fast" and bot.settings["horizon"] == 4
+    state = position_after_greedy(12, 7)
+    move, reason = bot.explain(state.view(0))
+    assert move in state.legal_actions(0)
+    assert "sampled futures" in reason
 
 
 #: Moves the levels made before the learned evaluation existed (main's kernel, seed 5):

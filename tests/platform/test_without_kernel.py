@@ -53,7 +53,7 @@ def test_with_the_kernels_nothing_is_missing_or_replaced() -> None:
     assert isinstance(NMBR9.bots.make("planner:fast", seed=1), PlannerBot)
     assert isinstance(NOVA_LUNA.bots.make("solo:fast", seed=1), SoloPlanner)
     assert NMBR9.daily_bot() == "planner:strong"
-    assert nmbr9_hint_spec() == "planner:fast"
+    assert nmbr9_hint_spec() == "planner:learned-fast"
     assert novaluna_hint_spec("solo") == "solo:fast"
 
 

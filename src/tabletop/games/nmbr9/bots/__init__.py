@@ -16,8 +16,9 @@ from __future__ import annotations
 from .base import REGISTRY, Bot, BotSpecError, ExplainingBot, make_bot
 from .compiled import KERNEL
 
-#: The bot that gives hints: the strongest one at a short budget.
-HINT_BOT = "planner:fast"
+#: The bot that gives hints: the strongest one at a short budget (the learned model at
+#: ``fast``'s, docs/learned-evaluation.md).
+HINT_BOT = "planner:learned-fast"
 
 
 def hint_spec() -> str:

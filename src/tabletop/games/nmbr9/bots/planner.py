@@ -49,18 +49,21 @@ if TYPE_CHECKING:  # only in the kernel's stub: the compiled module has no such 
 if KERNEL.built:
     kernel.setup_tiles(DRAWN)
 
-#: Strengths: ``fast`` answers hints at once; ``normal`` is the default (about 0.25 s a
+#: Strengths: ``fast`` answers at once; ``normal`` is the default (about 0.25 s a
 #: move on two cores here); ``strong`` plays more futures; ``learned`` plays playouts
 #: cut after 3 cards and valued by the learned model, more of them in about
-#: ``normal``'s time (docs/learned-evaluation.md). See the kernel for the keys.
+#: ``normal``'s time; ``learned-fast`` is ``fast``'s budget with the learned model and
+#: playouts cut after 4 cards, the hint (docs/learned-evaluation.md). See the kernel
+#: for the keys.
 LEVELS: dict[str, dict[str, str | int]] = {
     "fast": {"strength": "fast"},
     "normal": {"strength": "normal"},
     "strong": {"strength": "strong"},
     "learned": {"strength": "normal", "samples": 48, "horizon": 3},
+    "learned-fast": {"strength": "fast", "horizon": 4},
 }
 #: The levels whose evaluation is the shipped learned model (``learned_settings``).
-LEARNED = frozenset({"learned"})
+LEARNED = frozenset({"learned", "learned-fast"})
 #: Threads per move: only the speed depends on it, never the move.
 THREADS = max(1, min(2, os.cpu_count() or 1))
 
