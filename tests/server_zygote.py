@@ -123,11 +123,6 @@ class Zygote:
         answer: dict[str, Any] | None = json.loads(line) if line else None
         return answer
 
-    def close(self) -> None:
-        if self._proc.stdin is not None:
-            self._proc.stdin.close()
-        self._proc.wait()
-
 
 class Forked:
     """A server forked by the zygote, with the part of ``subprocess.Popen`` the tests use.
@@ -218,8 +213,6 @@ def zygote() -> Zygote | None:
 
 def _preload() -> None:
     """What every server imports and reads before it listens."""
-    import runpy  # noqa: F401
-
     import uvicorn  # noqa: F401
 
     import tabletop.cli  # noqa: F401
@@ -228,8 +221,7 @@ def _preload() -> None:
     from tabletop.core.web import web_games
     from tabletop.i18n import LANGUAGES, catalogue
 
-    for game in web_games().values():
-        assert game.page is not None
+    web_games()  # imports every game and its page
     for lang in LANGUAGES:
         catalogue(lang)
 
