@@ -6,7 +6,10 @@ result, and the replay steps through the rounds."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,21 +19,53 @@ from sealedbid.support import hosting
 from browser_support import (
     TIMEOUT_MS,
     api,
-    ply,
     press,
     running_server,
     wait_for_my_turn_or_end,
-    wait_for_ply_after,
 )
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_and_log(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     folder = tmp_path_factory.mktemp("sealedbrowser")
     with hosting(), running_server(folder / "games.db") as base:
-        yield base
+        yield base, folder / "games.log"
+
+
+#: Every state the page's socket receives, in a few fields (``window.__states``): what a
+#: failure prints, with the server's log, to show what the page was shown and when.
+RECORD_STATES = """(() => {
+  const states = (window.__states = []);
+  const Socket = window.WebSocket;
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        const m = JSON.parse(event.data);
+        if (m.type !== "state") return;
+        const v = m.view || {};
+        states.push({ at: Math.round(performance.now()), ply: m.ply, acting: m.acting,
+          cards: v.cards, pending: v.pending, acted: v.acted, prize: v.prize,
+          choices: m.choices && m.choices.map((c) => c.card) });
+      });
+    }
+  };
+})();"""
+
+
+@contextlib.contextmanager
+def told_on_failure(page: Any, log: Path) -> Iterator[None]:
+    """On a failure, print the states the page received and the server's log: a CI
+    failure can then be read without running it again."""
+    try:
+        yield
+    except BaseException:
+        states = page.evaluate("() => window.__states || []")
+        print("states the page received:", *map(json.dumps, states), sep="\n  ")
+        print("the server's log:", log.read_text(errors="replace")[-20_000:], sep="\n")
+        raise
 
 
 SETTLED_HAND = """() => {
@@ -50,9 +85,40 @@ def enabled_cards(page: Any) -> list[int]:
     return [int(card) for card in settled.json_value()]
 
 
+BID_MADE = """(card) => !document.querySelector(`[data-testid=card-${card}]:not(.pending)`)"""
+
+
+def bid(page: Any, size: str, card: int) -> None:
+    """Bid ``card`` and wait until the page shows the bid made: pending, or spent in the
+    round it resolved. (Waiting for the ply to grow was not enough: the bot's bid of the
+    round grows it too, and under load it came between the tap and ours, so the next
+    round's reading saw this hand again and tapped a card that this bid then spent.)"""
+    press(page, size, f"[data-testid=card-{card}]")
+    page.wait_for_function(BID_MADE, arg=card, timeout=TIMEOUT_MS)
+
+
+def play_highest_cards(page: Any, size: str) -> int:
+    """Bid the highest card every round until the end; in the first, bid the lowest,
+    take it back with the shell's Undo, then bid the highest. The rounds played."""
+    rounds = 0
+    while wait_for_my_turn_or_end(page):
+        cards = enabled_cards(page)
+        if rounds == 0:  # a bid, undone (resolved if the bot bid first, else pending)
+            press(page, size, f"[data-testid=card-{cards[0]}]")
+            page.wait_for_selector(f"[data-testid=card-{cards[0]}]", state="detached")
+            press(page, size, "[data-testid=undo]")
+            page.wait_for_selector(f"[data-testid=card-{cards[0]}]:not([disabled])")
+            wait_for_my_turn_or_end(page)
+        bid(page, size, cards[-1])
+        rounds += 1
+    return rounds
+
+
 def test_a_game_against_a_bot_from_the_lobby_to_the_replay(
-    page: Any, size: str, server: str
+    page: Any, size: str, server_and_log: tuple[str, Path]
 ) -> None:
+    server, log = server_and_log
+    page.add_init_script(RECORD_STATES)
     page.goto(server + "/")
     press(page, size, "[data-testid=game-type-sealed-bids]")
     page.wait_for_selector("h1:text('Sealed Bids')")
@@ -61,21 +127,8 @@ def test_a_game_against_a_bot_from_the_lobby_to_the_replay(
     press(page, size, "[data-testid=enter-game]")
     page.wait_for_selector("[data-testid=card-1]")
     assert page.locator("link[href$='/games/sealed-bids/sealed.css']").count() == 1
-    rounds = 0
-    while wait_for_my_turn_or_end(page):
-        before = ply(page)
-        cards = enabled_cards(page)
-        if rounds == 0:  # the bot bid first: this bid resolves the round; undo it
-            press(page, size, f"[data-testid=card-{cards[0]}]")
-            wait_for_ply_after(page, before)
-            page.wait_for_selector(f"[data-testid=card-{cards[0]}]", state="detached")
-            press(page, size, "[data-testid=undo]")
-            page.wait_for_selector(f"[data-testid=card-{cards[0]}]:not([disabled])")
-            wait_for_my_turn_or_end(page)
-            before = ply(page)
-        press(page, size, f"[data-testid=card-{cards[-1]}]")
-        rounds += 1
-        wait_for_ply_after(page, before)
+    with told_on_failure(page, log):
+        rounds = play_highest_cards(page, size)
     assert rounds == 6
     end = page.locator("[data-testid=end-screen]")
     assert end.is_visible() and page.locator("[data-testid=result] tr").count() == 2
