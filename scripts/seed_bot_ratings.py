@@ -7,11 +7,13 @@ server's), so a new player sees how strong each bot is before anyone has played 
 
     .venv/bin/python scripts/seed_bot_ratings.py --jobs 2   # the committed file
     .venv/bin/python scripts/seed_bot_ratings.py --scale 3  # longer, finer
+    .venv/bin/python scripts/seed_bot_ratings.py --game nmbr9 --jobs 2  # one game again
 
 Every bot plays as many games as every other (a table of every combination of
 the game's bots), so their sigmas shrink alike and the shown ``ordinal()``
-orders them as their strength does (170 games: about 30 minutes of CPU, 15 on two
-cores with ``--jobs 2``). Each bot's sigma stays wide enough for real games to move it.
+orders them as their strength does (270 games; NMBR 9's 150 take about 30 minutes of
+CPU, 15 on two cores with ``--jobs 2``). Each bot's sigma stays wide enough for real
+games to move it.
 
 Optional for a new game: until it has an entry here, its bots start from the default
 of ``tabletop.server.ratings.bot_starts`` (set by their place in the page's offer) and
@@ -88,10 +90,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scale", type=int, default=1, help="deals per table times this")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes per run")
+    parser.add_argument(
+        "--game", action="append", help="seed only this game (repeatable); the others' "
+        "entries in the file stay as they are"
+    )  # fmt: skip
     args = parser.parse_args()
-    result: dict[str, dict] = {}
-    made: dict[str, str] = {}
-    for name, (command, bots, players, deals) in runs().items():
+    tables = runs()
+    unknown = set(args.game or ()) - set(tables)
+    if unknown:
+        parser.error(f"no such game on the server: {', '.join(sorted(unknown))}")
+    kept = json.loads(OUT.read_text()) if args.game and OUT.exists() else {}
+    result: dict[str, dict] = dict(kept.get("ratings", {}))
+    made: dict[str, str] = dict(kept.get("runs", {}))
+    for name, (command, bots, players, deals) in tables.items():
+        if args.game and name not in args.game:
+            continue
         games = deals * args.scale
         records = tournament_records(command, bots, players, games, args.jobs)
         result[name] = rate(name, bots.split(","), records)
@@ -104,6 +117,8 @@ def main() -> int:
     OUT.write_text(json.dumps(data, indent=1) + "\n")
     print(f"written {OUT}")
     for name, ratings in result.items():
+        if args.game and name not in args.game:
+            continue
         order = sorted(ratings, key=lambda b: -(ratings[b]["mu"] - 3 * ratings[b]["sigma"]))
         print(name, " > ".join(order))
     return 0

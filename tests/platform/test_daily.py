@@ -104,7 +104,7 @@ def test_each_game_builds_its_own_share_text() -> None:
 
 
 def test_the_strongest_solo_bot_plays_the_deal_for_the_board() -> None:
-    assert get_game("nmbr9").daily_bot() == "planner:strong"
+    assert get_game("nmbr9").daily_bot() == "planner:learned"
     assert get_game("nova-luna").daily_bot() == "solo:strong"
 
 

@@ -52,7 +52,7 @@ def test_with_the_kernels_nothing_is_missing_or_replaced() -> None:
         assert game.plays_as(spec) == spec
     assert isinstance(NMBR9.bots.make("planner:fast", seed=1), PlannerBot)
     assert isinstance(NOVA_LUNA.bots.make("solo:fast", seed=1), SoloPlanner)
-    assert NMBR9.daily_bot() == "planner:strong"
+    assert NMBR9.daily_bot() == "planner:learned"
     assert nmbr9_hint_spec() == "planner:learned-fast"
     assert novaluna_hint_spec("solo") == "solo:fast"
 

@@ -51,6 +51,7 @@ BOTS: list[JSON] = [
     {"spec": "planner:fast", "label": N_("Planner fast")},
     {"spec": "planner:normal", "label": N_("Planner normal")},
     {"spec": "planner:strong", "label": N_("Planner strong")},
+    {"spec": "planner:learned", "label": N_("Planner learned")},
 ]
 
 
