@@ -153,7 +153,9 @@ class Encoder:
 
     def __init__(self, store: GameStore) -> None:
         self.store = store
-        self._spectators_due: dict[str, asyncio.TimerHandle] = {}  # per game
+        # per room, not per game: an undo rebuilds the room, and the new one's spectators
+        # must not wait on a send still due for the old one (whose clients it handed on)
+        self._spectators_due: dict[Room, asyncio.TimerHandle] = {}
         # a coached game's notes for these seats (``coaching.Coach.state_part``)
         self.coach: Callable[[Room, frozenset[int]], JSON | None] = lambda room, seats: None
 
@@ -274,14 +276,14 @@ class Encoder:
         within that moment reach the crowd as one state."""
         players = [sub for sub in room.subscribers if sub.seats]
         self.send_states(room, players)
-        if len(players) < len(room.subscribers) and room.id not in self._spectators_due:
+        if len(players) < len(room.subscribers) and room not in self._spectators_due:
             loop = asyncio.get_running_loop()
-            self._spectators_due[room.id] = loop.call_later(
+            self._spectators_due[room] = loop.call_later(
                 SPECTATOR_DELAY, self._tell_spectators, room
             )
 
     def _tell_spectators(self, room: Room) -> None:
-        self._spectators_due.pop(room.id, None)
+        self._spectators_due.pop(room, None)
         self.send_states(room, [sub for sub in room.subscribers if not sub.seats])
 
     def send_states(self, room: Room, subscribers: list[Subscriber]) -> None:
