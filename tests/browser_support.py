@@ -11,7 +11,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -152,15 +152,23 @@ def create_game(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[st
     return game
 
 
-def wait_until_over(base: str, game_id: str, timeout: float = 60) -> dict[str, Any]:
+def wait_for_game(
+    base: str, game_id: str, done: Callable[[dict[str, Any]], bool], what: str, timeout: float = 60
+) -> dict[str, Any]:
+    """The game's state (``GET /api/games/{id}``) once ``done(state)``; ``timeout`` only
+    bounds a hang, and its failure says ``what`` was awaited."""
     deadline = time.monotonic() + timeout
     while True:
         state: dict[str, Any] = api(base, f"/api/games/{game_id}")
-        if state["over"]:
+        if done(state):
             return state
         if time.monotonic() > deadline:
-            raise AssertionError(f"game {game_id} did not finish in {timeout} s")
+            raise AssertionError(f"game {game_id}: {what} did not happen in {timeout} s")
         time.sleep(0.2)
+
+
+def wait_until_over(base: str, game_id: str, timeout: float = 60) -> dict[str, Any]:
+    return wait_for_game(base, game_id, lambda state: state["over"], "its end", timeout)
 
 
 #: screenshots are for people to look at (``make screenshots``), never a test's check:

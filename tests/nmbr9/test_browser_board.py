@@ -2,16 +2,15 @@
 panning limits, Ctrl+wheel and pinch zoom, the hint, the replay round by round.
 Screenshots go to test-output/screenshots/n9-*.jpg."""
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from browser_support import (
-    api,
     ply,
     running_server,
+    wait_for_game,
     wait_until_over,
 )
 from nmbr9_pages import (
@@ -126,20 +125,14 @@ def test_the_ghost_follows_the_mouse_and_stays_where_clicked(page: Any, server: 
     assert ghost(page) == start
     before = ply(page)
     page.mouse.click(confirm["x"] + 10, confirm["y"] + 10)
-    assert my_entry_from(server, game, before)["seat"] == 0
-
-
-def my_entry_from(server: str, game: dict[str, Any], start: int) -> dict[str, Any]:
-    """Seat 0's first log entry from ply ``start`` on, once the server has it. (The ply
-    alone says nothing: the bot's placement of the round grows it too, and under load it
-    can come after the click and before the click's placement.)"""
-    path = f"/api/games/{game['id']}"
-    for _ in range(1200):  # a bound on a hang only: 60 s
-        mine = [entry for entry in api(server, path)["log"][start:] if entry["seat"] == 0]
-        if mine:
-            return mine[0]
-        time.sleep(0.05)
-    raise AssertionError("the click's placement never reached the server")
+    # seat 0's own entry, not the ply: the bot's placement of the round grows it too,
+    # and under load it can come between the click and the click's placement
+    wait_for_game(
+        server,
+        game["id"],
+        lambda s: any(entry["seat"] == 0 for entry in s["log"][before:]),
+        "the click's placement",
+    )
 
 
 def status_text(page: Any) -> str:
