@@ -170,7 +170,9 @@ def test_help_hint_preview_moves_and_quit(monkeypatch, capsys, tmp_path):
     assert main(["play", "--humans", "2", "--seed", "2"]) == 0
     out = capsys.readouterr().out
     assert "How to play" in out and "space@x,y" in out and "furthest back" in out
-    assert re.search(r"Hint \(mcts:easy bot\): \d+@-?\d+,-?\d+ — take the \w+ \d from space", out)
+    assert re.search(
+        r"Hint \(mcts:strong-fast bot\): \d+@-?\d+,-?\d+ — take the \w+ \d from space", out
+    )
     assert f"{example}: take the" in out and "would cover" in out
     assert "✗ preview:" in out
     assert f"legal moves: {' '.join(str(a) for a in state.legal_actions())}" in out
@@ -253,7 +255,7 @@ def test_runs_as_a_program_with_piped_stdin(tmp_path):
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    assert "Hint (mcts:easy bot)" in done.stdout and "How to play" in done.stdout
+    assert "Hint (mcts:strong-fast bot)" in done.stdout and "How to play" in done.stdout
     assert "Traceback" not in done.stderr
     record = load(the_record(tmp_path))
     assert len(record["turns"]) == sum(1 for m in moves if "@" in m)

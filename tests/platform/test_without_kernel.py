@@ -25,6 +25,7 @@ from tabletop.games.nmbr9.bots.compiled import KERNEL as NMBR9_KERNEL
 from tabletop.games.nmbr9.bots.greedy import GreedyBot as Nmbr9Greedy
 from tabletop.games.nmbr9.bots.planner import PlannerBot
 from tabletop.games.novaluna.bots import hint_spec as novaluna_hint_spec
+from tabletop.games.novaluna.bots import mcts as novaluna_mcts
 from tabletop.games.novaluna.bots.compiled import KERNEL as NOVALUNA_KERNEL
 from tabletop.games.novaluna.bots.greedy import GreedyBot as NovaLunaGreedy
 from tabletop.games.novaluna.bots.solo import SoloPlanner
@@ -39,6 +40,7 @@ def no_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
     """Both games as an install without a C compiler leaves them."""
     monkeypatch.setattr(NMBR9_KERNEL, "module", None)
     monkeypatch.setattr(NOVALUNA_KERNEL, "module", None)
+    monkeypatch.setattr(novaluna_mcts, "mcts_kernel", None)
 
 
 def moves(record: dict) -> object:
@@ -55,6 +57,7 @@ def test_with_the_kernels_nothing_is_missing_or_replaced() -> None:
     assert NMBR9.daily_bot() == "planner:learned"
     assert nmbr9_hint_spec() == "planner:learned-fast"
     assert novaluna_hint_spec("solo") == "solo:fast"
+    assert novaluna_hint_spec("standard") == "mcts:strong-fast"
 
 
 @pytest.mark.usefixtures("no_kernels")
@@ -86,7 +89,7 @@ def test_the_games_say_what_is_weaker_and_name_the_bots_as_they_play() -> None:
     assert NOVA_LUNA.plays_as("mcts:hard") == "mcts:hard"  # needs no kernel
     assert nmbr9_hint_spec() == "greedy" and isinstance(nmbr9_hint_bot(), Nmbr9Greedy)
     assert novaluna_hint_spec("solo") == "greedy"
-    assert novaluna_hint_spec("standard") == "mcts:easy"
+    assert novaluna_hint_spec("standard") == "mcts:strong-fast"  # its search in Python
 
 
 @pytest.mark.usefixtures("no_kernels")

@@ -46,8 +46,11 @@ def legal_action_microseconds(game: Game, seconds: float, seed: int = 0) -> floa
     return 1e6 / per_second(all_states, seconds)
 
 
-def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> float:
-    """Search iterations per second of the ``mcts`` bot from mid-game positions."""
+def mcts_iterations_per_second(
+    game: Game, seconds: float, seed: int = 0, compiled: bool = False
+) -> float:
+    """Search iterations per second of the ``mcts`` bot from mid-game positions, in
+    Python or (``compiled``, as ``mcts:strong``) in its C kernel."""
     from .bots.greedy import GreedyBot
     from .bots.mcts import MctsBot, Settings
 
@@ -55,7 +58,7 @@ def mcts_iterations_per_second(game: Game, seconds: float, seed: int = 0) -> flo
     greedy = GreedyBot(seed)
     for _ in range(4 * game.players):
         state.apply(greedy.choose(state.view()))
-    bot = MctsBot(Settings(iterations=10**9, max_seconds=seconds), seed)
+    bot = MctsBot(Settings(iterations=2_000_000, max_seconds=seconds, compiled=compiled), seed)
     start = time.perf_counter()
     root = bot.search(state.view())
     return root.visits / (time.perf_counter() - start)
@@ -86,14 +89,19 @@ def run_bench(seconds: float = 1.0, runs: int = 5, selfplay: bool = False) -> in
         print(f"  random playouts, {label:9}: {median:7.0f} games/s   (runs: {spread})")
     median, values = median_of(lambda: legal_action_microseconds(Game(2), seconds), runs)
     print(f"  legal_actions(), 2 players mid-game: {median:.1f} µs per call")
+    from .bots.compiled import mcts_kernel
+
+    kinds = [("", False)] + [(", in C", True)] * (mcts_kernel is not None)
     for players in (2, 4):
-        median, values = median_of(
-            partial(mcts_iterations_per_second, Game(players), seconds), runs
-        )
-        spread = ", ".join(f"{v:.0f}" for v in values)
-        print(
-            f"  mcts search, {players} players mid-game: {median:.0f} iterations/s"
-            f"   (runs: {spread})"
-        )
+        for kind, compiled in kinds:
+            median, values = median_of(
+                partial(mcts_iterations_per_second, Game(players), seconds, compiled=compiled),
+                runs,
+            )
+            spread = ", ".join(f"{v:.0f}" for v in values)
+            print(
+                f"  mcts search{kind}, {players} players mid-game: {median:.0f} iterations/s"
+                f"   (runs: {spread})"
+            )
     selfplay_bench(seconds, runs)
     return 0

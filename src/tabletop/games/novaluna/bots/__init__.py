@@ -17,7 +17,7 @@ from .base import REGISTRY, Bot, BotSpecError, ExplainingBot, bot_names, make_bo
 from .compiled import KERNEL
 
 #: The strongest bot at a short budget, per mode: what hints use.
-HINT_BOTS = {"standard": "mcts:easy", "solo": "solo:fast"}
+HINT_BOTS = {"standard": "mcts:strong-fast", "solo": "solo:fast"}
 
 
 def hint_spec(mode: str) -> str:

@@ -10,7 +10,9 @@ time used and tasks close to fulfilment.
 
 Strength is set by the iteration budget (``mcts:easy``, ``mcts:normal``,
 ``mcts:hard`` or ``mcts:400``); a time cap keeps every move under a second at
-the default. With a fixed seed and no time cap hit, the choice is
+the default. ``mcts:strong`` and ``mcts:strong-fast`` run the same search in a C
+kernel (``_mctskernel.c``), about 20 times as many iterations in the time of
+``normal`` and ``easy``. With a fixed seed and no time cap hit, the choice is
 deterministic.
 """
 
@@ -20,16 +22,28 @@ import math
 import random
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ....i18n import N_, Reason
 from ..rules import END_PHASE, REFILL, Action, Place, SoloResult, State, View
 from ..rules.display import Display, cell_key, cell_xy
-from ..rules.tiles import TILE_COST, TILE_TASKS
+from ..rules.tiles import TILE_COLOR, TILE_COST, TILE_TASKS
 from .base import BotSpecError, legal_or_raise, register
+from .compiled import mcts_kernel
 from .explain import describe
 
-LEVELS = {"easy": 150, "normal": 600, "hard": 2000}
-DEFAULT_SECONDS = {"easy": 0.3, "normal": 0.9, "hard": 3.0}
+if TYPE_CHECKING:
+    from ._mctskernel import KernelPosition
+
+if mcts_kernel is not None:
+    mcts_kernel.setup(TILE_COLOR, TILE_COST, TILE_TASKS)
+
+LEVELS = {"easy": 150, "normal": 600, "hard": 2000, "strong": 13000, "strong-fast": 3000}
+DEFAULT_SECONDS = {"easy": 0.3, "normal": 0.9, "hard": 3.0, "strong": 0.9, "strong-fast": 0.3}
+#: Levels that search in the C kernel (``_mctskernel.c``): the same search, about 20
+#: times the iterations in the same time (``strong`` takes ``normal``'s time a move,
+#: ``strong-fast``, the hint, ``easy``'s); in Python where the kernel was not built.
+COMPILED = frozenset({"strong", "strong-fast"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +57,12 @@ class Settings:
     time_weight: float = 0.3  # discs a unit of moon-track time is worth
     near_weight: float = 0.35  # value of an open task one tile short
     sharpness: float = 0.8  # logistic slope turning score gaps into rewards
+    # values of open tasks two and three or more tiles short, and of being the seat to
+    # move (0 in every level: a leaf fitted to who won tries them, see
+    # docs/learned-evaluation.md)
+    far_weights: tuple[float, float] = (0.0, 0.0)
+    turn_weight: float = 0.0
+    compiled: bool = False  # search in the C kernel, where it was built
 
 
 class Node:
@@ -89,12 +109,43 @@ class MctsBot:
     def search(self, view: View) -> Node:
         """Run the search from ``view`` and return the root (for inspection)."""
         s = self.settings
+        if s.compiled and mcts_kernel is not None:
+            return self._search_compiled(view)
         deadline = None if s.max_seconds is None else time.perf_counter() + s.max_seconds
         root = Node(view.current_seat)
         for i in range(s.iterations):
             self._iterate(root, view.determinize(self.rng))
             if deadline is not None and i % 8 == 7 and time.perf_counter() > deadline:
                 break
+        return root
+
+    def _search_compiled(self, view: View) -> Node:
+        """The same search in the C kernel; the root and its children as Python's."""
+        s = self.settings
+        assert mcts_kernel is not None
+        done, children = mcts_kernel.search(
+            kernel_position(view),
+            view.unseen_tiles,
+            (
+                s.candidates,
+                s.rollout_plies,
+                s.rollout_samples,
+                s.exploration,
+                s.time_weight,
+                s.near_weight,
+                s.sharpness,
+                *s.far_weights,
+                s.turn_weight,
+            ),
+            s.iterations,
+            -1.0 if s.max_seconds is None else s.max_seconds,
+            self.rng.getrandbits(64),
+        )
+        root = Node(view.current_seat)
+        root.visits = done
+        for space, x, y, visits, value in children:
+            child = root.children[kernel_action(space, x, y)] = Node(-1)  # seat: the kernel's
+            child.visits, child.value = visits, value
         return root
 
     # -- one iteration -----------------------------------------------------------
@@ -183,6 +234,11 @@ class MctsBot:
             + s.near_weight * _near_tasks(state.displays[seat])
             for seat in range(players)
         ]
+        if s.far_weights != (0.0, 0.0) or s.turn_weight:
+            for seat in range(players):
+                two, more = _far_tasks(state.displays[seat])
+                scores[seat] += s.far_weights[0] * two + s.far_weights[1] * more
+            scores[state.current_seat] += s.turn_weight
         if players == 1:
             return [scores[0]]
         rewards = []
@@ -250,10 +306,63 @@ def _near_tasks(display: Display) -> int:
     return near
 
 
+def kernel_action(space: int, x: int, y: int) -> Action:
+    """An action from the kernel's ``(space, x, y)``: space -1 ends phase 1, -2 refills."""
+    return END_PHASE if space == -1 else REFILL if space == -2 else Place(space, x, y)
+
+
+def kernel_position(view: View) -> KernelPosition:
+    """The position as ``_mctskernel.search`` reads it (see its ``.pyi``)."""
+    players = view.game.players
+    wheel = view.wheel
+    displays = []
+    for seat in range(players):
+        tiles = []
+        for (x, y), (tile, flags) in view.display(seat).items():  # in the order laid
+            open_mask = sum(1 << i for i, covered in enumerate(flags) if not covered)
+            tiles.append((x, y, tile, open_mask))
+        displays.append(tuple(tiles))
+    stamp = view.stamp
+    return (
+        players,
+        int(view.game.solo),
+        view.phase,
+        view.meeple,
+        sum(1 for tile in wheel if tile),
+        68 - len(view.unseen_tiles),
+        view.current_seat,
+        int(view.refilled),
+        int(view.is_over),
+        view.turn,
+        max(stamp) + 1,  # only the stamps' order counts
+        view.phase1_score,
+        0,
+        wheel,
+        view.supply,
+        view.time,
+        stamp,
+        tuple(displays),
+        tuple(view.discs_placed(seat) for seat in range(players)),
+    )
+
+
+def _far_tasks(display: Display) -> tuple[int, int]:
+    """Open tasks missing two tiles, and three or more."""
+    two = more = 0
+    for cell, mask in display.open.items():
+        for i in range(len(TILE_TASKS[display.tiles[cell]])):
+            if mask >> i & 1:
+                missing = display.missing(cell, i)
+                two += missing == 2
+                more += missing >= 3
+    return two, more
+
+
 def _factory(option: str | None, seed: int | None) -> MctsBot:
     level = option or "normal"
     if level in LEVELS:
-        return MctsBot(Settings(LEVELS[level], DEFAULT_SECONDS[level]), seed)
+        compiled = level in COMPILED
+        return MctsBot(Settings(LEVELS[level], DEFAULT_SECONDS[level], compiled=compiled), seed)
     if level.isascii() and level.isdigit() and int(level) > 0:  # "²" is a digit too
         return MctsBot(Settings(int(level), None), seed)
     raise BotSpecError(

@@ -113,6 +113,12 @@ class View:
         return tuple(self._state.time)
 
     @property
+    def stamp(self) -> tuple[int, ...]:
+        """Per seat, how high its marker stands in a stack on the moon track (higher
+        moves first among seats with the same time)."""
+        return tuple(self._state.stamp)
+
+    @property
     def unseen_tiles(self) -> tuple[int, ...]:
         """The tiles still in the pile, sorted."""
         return self._state.unseen_tiles()
