@@ -11,7 +11,7 @@ server's), so a new player sees how strong each bot is before anyone has played 
 
 Every bot plays as many games as every other (a table of every combination of
 the game's bots), so their sigmas shrink alike and the shown ``ordinal()``
-orders them as their strength does (270 games; NMBR 9's 150 take about 30 minutes of
+orders them as their strength does (390 games; NMBR 9's 150 take about 30 minutes of
 CPU, 15 on two cores with ``--jobs 2``). Each bot's sigma stays wide enough for real
 games to move it.
 

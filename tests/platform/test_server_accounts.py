@@ -273,8 +273,8 @@ def test_the_leaderboard_names_bots_as_their_seats_and_counts_their_tournament(
     board = client(server).get("/api/leaderboard/nova-luna").json()["players"]
     bots = {p["name"]: p for p in board if p["kind"] == "bot"}
     # each name is a msgid the page translates (the game's BOT_NAMES and bot labels)
-    assert set(bots) == {"Random", "Greedy", "MCTS easy", "MCTS normal", "MCTS hard"}
-    assert all(p["seeded_games"] == 72 for p in bots.values())
+    assert set(bots) == {"Random", "Greedy", "MCTS easy", "MCTS normal", "MCTS hard", "MCTS strong"}
+    assert all(p["seeded_games"] == 120 for p in bots.values())
     german = catalogue("de")["messages"]
     assert all(name in german for name in bots)
 

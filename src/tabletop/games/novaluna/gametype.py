@@ -61,7 +61,7 @@ class NovaLuna(GameType):
         ),
     )
     daily_play = ("solo",)  # the daily deal is the solo game: its own command plays it
-    rating_seed = (3, 4)  # seats, deals: 170 games in all with the other game
+    rating_seed = (3, 4)  # seats, deals: 240 games for its six bots
     research = ".encoding:ENCODING"  # tabletop.research loads it
     analysis = ".analysis:ANALYSER"  # `novaluna analyse FILE`
     tutorial = ".tutorial:TUTORIAL"  # the page's "Learn to play"

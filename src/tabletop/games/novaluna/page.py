@@ -38,6 +38,7 @@ BOTS: dict[str, list[JSON]] = {
         {"spec": "mcts:easy", "label": N_("MCTS easy")},
         {"spec": "mcts:normal", "label": N_("MCTS normal")},
         {"spec": "mcts:hard", "label": N_("MCTS hard (3 s a move)")},
+        {"spec": "mcts:strong", "label": N_("MCTS strong")},
     ],
     "solo": [
         {"spec": "random", "label": N_("Random")},
