@@ -282,6 +282,7 @@ def play_out(server: str, game: str, bots: list[str]) -> dict:
 #: the compiled extensions (setup.py): all optional
 EXTENSIONS = (
     "tabletop.games.novaluna.bots._solokernel",
+    "tabletop.games.novaluna.bots._mctskernel",
     "tabletop.games.nmbr9.bots._nmbr9kernel",
     "tabletop.games.nmbr9._nmbr9fast",
     "tabletop.research._tensorfast",

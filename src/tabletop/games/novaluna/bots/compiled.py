@@ -26,7 +26,7 @@ KERNEL = Kernel(
     kernel,
     ("solo",),
     "greedy",
-    "solo games cannot be analysed, and mcts:strong searches in Python",
+    "mcts:strong searches in Python; solo games cannot be analysed",
     label="the solo planner bots",
 )
 
