@@ -329,7 +329,7 @@ def kernel_position(view: View) -> KernelPosition:
         view.phase,
         view.meeple,
         sum(1 for tile in wheel if tile),
-        68 - len(view.unseen_tiles),
+        len(TILE_COLOR) - 1 - len(view.unseen_tiles),  # tiles drawn: ids are 1..68
         view.current_seat,
         int(view.refilled),
         int(view.is_over),
