@@ -20,6 +20,7 @@ change). docs/learned-evaluation.md reports what it gave.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 from multiprocessing import Pool
@@ -29,7 +30,6 @@ import numpy as np
 
 from tabletop.games.novaluna.bots import mcts
 from tabletop.games.novaluna.rules import Game, StandardResult, State
-from tabletop.games.novaluna.rules.tiles import TILE_TASKS
 
 #: Today's leaf in the fitted form: discs, time, tasks 1/2/3 short, the turn (× 0.8).
 HAND = (0.8, -0.24, 0.28, 0.0, 0.0, 0.0)
@@ -39,32 +39,23 @@ Features = list[float]
 
 def features(state: State, seat: int) -> Features:
     display = state.displays[seat]
-    short = [0, 0, 0, 0]
-    for cell, mask in display.open.items():
-        for index in range(len(TILE_TASKS[display.tiles[cell]])):
-            if mask >> index & 1:
-                short[min(3, display.missing(cell, index))] += 1
     turn = 1.0 if state.current_seat == seat else 0.0
-    return [display.covered, state.time[seat], short[1], short[2], short[3], turn]
+    return [display.covered, state.time[seat], *mcts.short_tasks(display), turn]
 
 
-class FittedLeaf(mcts.MctsBot):
-    """mcts whose leaf is ``weights`` · features, the gap to the best other seat
-    through the logistic function."""
-
-    def __init__(self, settings: mcts.Settings, seed: int, weights: list[float]) -> None:
-        super().__init__(settings, seed)
-        self.weights = weights
-
-    def _rewards(self, state: State) -> list[float]:
-        if state.is_over:
-            return super()._rewards(state)
-        seats = range(state.game.players)
-        score = [
-            sum(w * f for w, f in zip(self.weights, features(state, s), strict=True)) for s in seats
-        ]
-        gaps = [score[s] - max(score[o] for o in seats if o != s) for s in seats]
-        return [1.0 / (1.0 + math.exp(-gap)) for gap in gaps]
+def fitted_settings(level: str, weights: list[float]) -> mcts.Settings:
+    """``level``'s search with the leaf ``weights`` · features (discs, time, tasks 1, 2
+    and 3+ tiles short, the turn): the logistic slope is the discs' weight, the others
+    are in discs."""
+    discs, time, one, two, more, turn = weights
+    return dataclasses.replace(
+        settings(level),
+        sharpness=discs,
+        time_weight=-time / discs,
+        near_weight=one / discs,
+        far_weights=(two / discs, more / discs),
+        turn_weight=turn / discs,
+    )
 
 
 def settings(level: str) -> mcts.Settings:
@@ -117,7 +108,7 @@ def match(job: tuple[str, int, int, list[float]]) -> bool:
     """One game, the fitted leaf in ``fitted_seat``: whether it won."""
     level, seed, fitted_seat, weights = job
     bots = [
-        FittedLeaf(settings(level), seed * 2 + seat, weights)
+        mcts.MctsBot(fitted_settings(level, weights), seed * 2 + seat)
         if seat == fitted_seat
         else mcts.MctsBot(settings(level), seed * 2 + seat)
         for seat in (0, 1)

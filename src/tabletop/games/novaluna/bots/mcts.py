@@ -228,17 +228,17 @@ class MctsBot:
             winner = result.ranking[0]
             return [1.0 if seat == winner else 0.0 for seat in range(players)]
         s = self.settings
-        scores = [
-            state.displays[seat].covered
-            - s.time_weight * state.time[seat]
-            + s.near_weight * _near_tasks(state.displays[seat])
-            for seat in range(players)
-        ]
-        if s.far_weights != (0.0, 0.0) or s.turn_weight:
-            for seat in range(players):
-                two, more = _far_tasks(state.displays[seat])
-                scores[seat] += s.far_weights[0] * two + s.far_weights[1] * more
-            scores[state.current_seat] += s.turn_weight
+        scores = []
+        for seat in range(players):
+            one, two, more = short_tasks(state.displays[seat])
+            scores.append(
+                state.displays[seat].covered
+                - s.time_weight * state.time[seat]
+                + s.near_weight * one
+                + s.far_weights[0] * two
+                + s.far_weights[1] * more
+            )
+        scores[state.current_seat] += s.turn_weight
         if players == 1:
             return [scores[0]]
         rewards = []
@@ -296,14 +296,14 @@ def _neighbours_with_tasks(display: Display, cell: int) -> int:
     return (cell + 1 in open_) + (cell - 1 in open_) + (cell + 256 in open_) + (cell - 256 in open_)
 
 
-def _near_tasks(display: Display) -> int:
-    """Open tasks missing exactly one tile."""
-    near = 0
+def short_tasks(display: Display) -> tuple[int, int, int]:
+    """Open tasks missing one tile, two, and three or more."""
+    short = [0, 0, 0, 0]
     for cell, mask in display.open.items():
         for i in range(len(TILE_TASKS[display.tiles[cell]])):
-            if mask >> i & 1 and display.missing(cell, i) == 1:
-                near += 1
-    return near
+            if mask >> i & 1:
+                short[min(3, display.missing(cell, i))] += 1
+    return short[1], short[2], short[3]
 
 
 def kernel_action(space: int, x: int, y: int) -> Action:
@@ -344,18 +344,6 @@ def kernel_position(view: View) -> KernelPosition:
         tuple(displays),
         tuple(view.discs_placed(seat) for seat in range(players)),
     )
-
-
-def _far_tasks(display: Display) -> tuple[int, int]:
-    """Open tasks missing two tiles, and three or more."""
-    two = more = 0
-    for cell, mask in display.open.items():
-        for i in range(len(TILE_TASKS[display.tiles[cell]])):
-            if mask >> i & 1:
-                missing = display.missing(cell, i)
-                two += missing == 2
-                more += missing >= 3
-    return two, more
 
 
 def _factory(option: str | None, seed: int | None) -> MctsBot:
