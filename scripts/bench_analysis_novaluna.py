@@ -38,12 +38,13 @@ def deal(job: tuple[list[str], int]) -> dict[str, Any]:
     return play_game(GAME, specs, seed)
 
 
-def play(kind: str, games: int, seed: int, jobs: int) -> list[dict[str, Any]]:
-    """The records of one kind: ``"2p"``, ``"solo"`` or ``"solo-greedy"``."""
+def play(kind: str, games: int, seed: int, jobs: int, strong: str = STRONG) -> list[dict[str, Any]]:
+    """The records of one kind: ``"2p"`` (``strong`` against greedy), ``"solo"`` or
+    ``"solo-greedy"``."""
     work: list[tuple[list[str], int]] = []
     for n in range(games):
         if kind == "2p":
-            specs = [STRONG, "greedy"] if n % 2 == 0 else ["greedy", STRONG]
+            specs = [strong, "greedy"] if n % 2 == 0 else ["greedy", strong]
         else:
             specs = ["solo" if kind == "solo" else "greedy"]
         work.append((specs, seed + n))
@@ -117,16 +118,27 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--budget", type=int, help="analysis budget (default: the game's)")
     parser.add_argument("--no-timing", action="store_true", help="skip the CPU timings")
+    parser.add_argument(
+        "--strong", default=STRONG, help=f"the strong bot of the 2-player games ({STRONG})"
+    )
+    parser.add_argument(
+        "--kinds",
+        default="2p,solo,solo-greedy",
+        help="which kinds of games, comma-separated (default: all three)",
+    )
     args = parser.parse_args()
+    kinds = set(args.kinds.split(","))
     budget = [] if args.budget is None else ["--budget", str(args.budget)]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for kind, title in [
-            ("2p", f"2 players, {STRONG} against greedy"),
+            ("2p", f"2 players, {args.strong} against greedy"),
             ("solo", "solo, the solo planner"),
             ("solo-greedy", "solo, greedy"),
         ]:
-            records = play(kind, args.games, args.seed, args.jobs)
+            if kind not in kinds:
+                continue
+            records = play(kind, args.games, args.seed, args.jobs, args.strong)
             print(f"{title}: {len(records)} games", flush=True)
             if not args.no_timing and kind != "solo-greedy":
                 times = timing(records, folder, budget)

@@ -12,12 +12,14 @@ from tabletop.cli import novaluna as main
 from tabletop.core.analysis import Decision
 from tabletop.games.novaluna.analysis import (
     ANALYSER,
+    FAIR_SHARE,
+    KERNEL_ITERATIONS,
     SOLO_SCALE,
     STANDARD_SCALE,
     judge_solo,
     judge_standard,
 )
-from tabletop.games.novaluna.bots import make_bot
+from tabletop.games.novaluna.bots import make_bot, mcts
 from tabletop.games.novaluna.gametype import GAME
 from tabletop.games.novaluna.records import Recorder
 from tabletop.games.novaluna.rules import REFILL, Game, Place
@@ -103,6 +105,31 @@ def test_analysis_never_reads_the_pile_order(players: int) -> None:
         assert ANALYSER.judge(mine, FAST, 7) == ANALYSER.judge(theirs, FAST, 7)
 
 
+@pytest.fixture(params=["kernel", "python"])
+def search_in(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """2-4 players are judged in mcts's kernel where it was built, else in Python."""
+    if request.param == "python":
+        monkeypatch.setattr(mcts, "mcts_kernel", None)
+    elif mcts.mcts_kernel is None:
+        pytest.skip("built without a C compiler")
+    return str(request.param)
+
+
+def test_the_search_gets_its_budget_and_the_played_move_a_quarter(
+    duel: dict[str, Any], search_in: str
+) -> None:
+    decision = list(ANALYSER.decisions(duel))[10]
+    judged = ANALYSER.judge(decision, 40, 3)
+    iterations = 40 * (KERNEL_ITERATIONS if search_in == "kernel" else 1)
+    mine, best = judged.facts["visits"]
+    assert mine >= iterations // FAIR_SHARE and best <= iterations + iterations // FAIR_SHARE
+    assert judged.best in decision.view.legal_actions()
+    assert judged == ANALYSER.judge(decision, 40, 3)  # deterministic for a seed
+    # the kernel's noise is that of 20 times the iterations: about a fifth as wide
+    assert judged.noise < (0.12 if search_in == "kernel" else 0.5)
+
+
+@pytest.mark.usefixtures("search_in")
 def test_giving_up_the_winning_disc_is_a_blunder() -> None:
     record = play_game(GAME, ["greedy", "greedy"], seed=2)
     assert record["result"]["ended_by"] == "last disc"

@@ -12,23 +12,20 @@ from hypothesis import strategies as st
 
 from tabletop.games.novaluna.bots import make_bot, mcts
 from tabletop.games.novaluna.bots.compiled import mcts_kernel
-from tabletop.games.novaluna.bots.mcts import MctsBot, Settings, kernel_action, kernel_position
+from tabletop.games.novaluna.bots.mcts import (
+    MctsBot,
+    Settings,
+    kernel_action,
+    kernel_move,
+    kernel_params,
+    kernel_position,
+)
 from tabletop.games.novaluna.rules import Game, Place, State
 
 pytestmark = pytest.mark.skipif(mcts_kernel is None, reason="built without a C compiler")
 
 SETTINGS = Settings()
-PARAMS = (
-    SETTINGS.candidates,
-    SETTINGS.rollout_plies,
-    SETTINGS.rollout_samples,
-    SETTINGS.exploration,
-    SETTINGS.time_weight,
-    SETTINGS.near_weight,
-    SETTINGS.sharpness,
-    *SETTINGS.far_weights,
-    SETTINGS.turn_weight,
-)
+PARAMS = kernel_params(SETTINGS)
 #: A leaf with every weight set (as a fitted one has them)
 FITTED = Settings(far_weights=(0.3, 0.2), turn_weight=0.06)
 FITTED_PARAMS = PARAMS[:7] + (0.3, 0.2, 0.06)
@@ -148,3 +145,50 @@ def test_bad_positions_are_refused():
     over = position[:8] + (1,) + position[9:]
     with pytest.raises(ValueError, match="over"):
         search(over, unseen, PARAMS, 10, -1.0, 1)
+
+
+def _midgame(seed: int) -> State:
+    state = Game(2).new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(12):
+        state.apply(state.random_action(rng))
+    return state
+
+
+def test_the_analysed_move_is_offered_and_topped_up_to_its_fair_share():
+    state = _midgame(4)
+    view, position = state.view(), kernel_position(state.view())
+    prior = {kernel_action(*move) for move, _ in mcts_kernel.candidates(position, PARAMS)}
+    outside = [a for a in view.legal_actions() if a not in prior]
+    assert outside  # the prior keeps 8 placements of many
+    for played in (outside[-1], next(iter(prior))):
+        done, children, topped = mcts_kernel.search(
+            position, view.unseen_tiles, PARAMS, 3000, -1.0, 9, kernel_move(played), 1000
+        )
+        visits = {kernel_action(s, x, y): n for s, x, y, n, _ in children}
+        assert done == 3000 and sum(visits.values()) == done + topped
+        assert played in visits and visits[played] >= 1000
+        assert topped == 0 or visits[played] == 1000  # topped up to exactly its share
+        assert set(visits) <= prior | {played}
+    # without an analysed move nothing is topped up, and the prior's moves alone are offered
+    done, children, topped = mcts_kernel.search(position, view.unseen_tiles, PARAMS, 500, -1.0, 9)
+    assert topped == 0 and {kernel_action(s, x, y) for s, x, y, *_ in children} <= prior
+
+
+def test_an_illegal_analysed_move_is_refused():
+    state = _midgame(6)
+    view, position = state.view(), kernel_position(state.view())
+    taken = next(
+        s
+        for s in range(12)
+        if s not in {a.space for a in view.legal_actions() if isinstance(a, Place)}
+    )
+    search = mcts_kernel.search
+    with pytest.raises(ValueError, match="not legal"):
+        search(position, view.unseen_tiles, PARAMS, 10, -1.0, 1, (taken, 0, 0), 5)
+    with pytest.raises(ValueError, match="not legal"):
+        search(position, view.unseen_tiles, PARAMS, 10, -1.0, 1, (-1, 0, 0), 5)  # no phase end
+    with pytest.raises(ValueError, match="move is"):
+        search(position, view.unseen_tiles, PARAMS, 10, -1.0, 1, (0, 0), 5)
+    with pytest.raises(ValueError, match="fair"):
+        search(position, view.unseen_tiles, PARAMS, 10, -1.0, 1, None, -1)

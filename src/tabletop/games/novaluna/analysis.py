@@ -7,7 +7,9 @@ pile order: every search determinises the unseen tiles from the view, as the bot
 * **2–4 players**: the chance to win, from the ``mcts`` bot's search: the mean reward
   of a root child (1 for a win at the end of a simulated future, the bot's logistic
   score gap where the future is cut short). The played action is always a root
-  candidate and gets at least a quarter of the iterations.
+  candidate and gets at least a quarter of the iterations. The search runs in the
+  bot's C kernel (``KERNEL_ITERATIONS`` iterations per unit of budget, the time one
+  takes in Python) where it was built, else in Python.
 * **Solo**: the expected final score (lower is better), from the ``solo`` planner:
   the best line it finds after the action, its phase-2 part averaged over sampled
   refills (the same samples for the move played and the best, so they compare fairly).
@@ -33,8 +35,17 @@ from dataclasses import dataclass, replace
 from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
 from ...i18n import N_, Part, part
+from .bots import mcts
 from .bots.compiled import KERNEL
-from .bots.mcts import MctsBot, Node, Settings
+from .bots.mcts import (
+    MctsBot,
+    Node,
+    Settings,
+    kernel_move,
+    kernel_params,
+    kernel_position,
+    kernel_root,
+)
 from .bots.solo import LEVELS, Line, SoloPlanner, _after, _position
 from .page import beside
 from .records import replay
@@ -69,6 +80,9 @@ DEFAULT_BUDGET = 2000
 #: A coached move's budget: a casual game's note comes within about a second.
 COACH_BUDGET = 300
 SOLO_PLACEMENTS = 2000  # the default budget gives the planner's own 4 M a search
+#: Where mcts's kernel was built, a unit of budget buys this many of its iterations:
+#: about what one iteration costs in Python (the kernel runs 20 times as many a second).
+KERNEL_ITERATIONS = 20
 #: The played action's least share of the mcts iterations (1/4), so that its value is
 #: measured about as well as the best's, however the prior ranks it.
 FAIR_SHARE = 4
@@ -189,7 +203,11 @@ def _actions(record: JSON, state: State) -> Iterator[tuple[int, Action]]:
 
 
 def judge_standard(view: View, played: Action, budget: int, seed: int) -> Judgement:
-    """The played action and the best by their mean reward at the search's root."""
+    """The played action and the best by their mean reward at the search's root: the
+    compiled search (``budget × KERNEL_ITERATIONS`` iterations) where it was built, else
+    the same search in Python (``budget`` iterations)."""
+    if mcts.mcts_kernel is not None:  # looked up here: tests take it away
+        return _judge_compiled(view, played, budget * KERNEL_ITERATIONS, seed)
     bot = MctsBot(Settings(iterations=budget, max_seconds=None), seed)
     root = Node(view.current_seat)
     # The bot's own root candidates (they depend only on what is public), plus the
@@ -206,6 +224,35 @@ def judge_standard(view: View, played: Action, budget: int, seed: int) -> Judgem
     # played action will be, or as the most searched one if the search spread evenly).
     enough = min(fair, max(c.visits for c in children.values()))
     _top_up(bot, root, view, played, fair)
+    return _judged(children, played, enough)
+
+
+def _judge_compiled(view: View, played: Action, iterations: int, seed: int) -> Judgement:
+    """``judge_standard`` in mcts's C kernel: the same root (the bot's candidates and the
+    played action), top-up and choice of the best."""
+    kernel = mcts.mcts_kernel
+    assert kernel is not None
+    fair = max(1, iterations // FAIR_SHARE)
+    done, found, topped = kernel.search(
+        kernel_position(view),
+        view.unseen_tiles,
+        kernel_params(Settings()),
+        iterations,
+        -1.0,
+        random.Random(seed).getrandbits(64),
+        kernel_move(played),
+        fair,
+    )
+    children = kernel_root(view, done, found).children
+    # As in Python: "enough" visits are counted before the top-up, the children after it.
+    before = max(c.visits - (topped if a == played else 0) for a, c in children.items())
+    enough = min(fair, before)
+    return _judged(children, played, enough)
+
+
+def _judged(children: dict[Action, Node], played: Action, enough: int) -> Judgement:
+    """The best: the highest mean among the children with ``enough`` visits; both it
+    and the played action with their means and the noise of their difference."""
     best = max(
         (a for a, c in children.items() if c.visits >= enough),
         key=lambda a: (_mean(children[a]), children[a].visits),

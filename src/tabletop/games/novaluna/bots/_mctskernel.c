@@ -40,7 +40,7 @@ typedef struct {
     Move move;      /* the move leading here */
     int8_t seat;    /* the seat to move */
     int8_t ncand;   /* -1 until the candidates are listed */
-    Move cand[MAX_CANDIDATES + 2];
+    Move cand[MAX_CANDIDATES + 3]; /* the root may add the analysed move */
 } TNode;
 
 typedef struct {
@@ -286,7 +286,7 @@ static int iterate(Tree *t, const NL *root, const uint8_t *unseen, int nunseen, 
     Source src = {pile, nunseen, 0, 0};
     int path[DISCS * 4 * 4 + 2 * LAST_TILE + 8], depth = 0, node = 0;
     path[depth++] = 0;
-    Move legal[MAX_CANDIDATES + 2], fresh[MAX_CANDIDATES + 2];
+    Move legal[MAX_CANDIDATES + 3], fresh[MAX_CANDIDATES + 3];
     while (!g.over && depth < (int)(sizeof path / sizeof path[0])) {
         TNode *n = &t->nodes[node];
         if (n->ncand < 0) n->ncand = (int8_t)list_candidates(&g, p, n->cand);
@@ -474,16 +474,51 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* search(position, unseen, params, iterations, max_seconds, seed)
- *   -> (iterations run, [(space, x, y, visits, value), ...] for the root's children);
- * the time is checked every 8 iterations, a negative max_seconds is no cap. */
+/* The analysed move from Python's (space, x, y); 0 if it is not legal at the root. */
+static int read_move(PyObject *obj, const NL *root, Move *m) {
+    long space, x, y;
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 3 || item_int(obj, 0, MOVE_REFILL, SPACES - 1, &space) < 0 ||
+        item_int(obj, 1, -44, 44, &x) < 0 || item_int(obj, 2, -44, 44, &y) < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a move is (space, x, y)");
+        return -1;
+    }
+    *m = (Move){(int8_t)space, space >= 0 ? (uint16_t)key_of((int)x, (int)y) : 0};
+    if (!move_is_legal(root, *m)) {
+        PyErr_SetString(PyExc_ValueError, "the analysed move is not legal here");
+        return -1;
+    }
+    return 0;
+}
+
+/* The root offers its own candidates and `played` (the analysis's move, if the prior
+ * left it out). */
+static void offer_played(Tree *t, const NL *root, const Params *p, Move played) {
+    TNode *r = &t->nodes[0];
+    r->ncand = (int8_t)list_candidates(root, p, r->cand);
+    for (int i = 0; i < r->ncand; i++)
+        if (same_move(r->cand[i], played)) return;
+    r->cand[r->ncand++] = played;
+}
+
+/* search(position, unseen, params, iterations, max_seconds, seed, played=None, fair=0)
+ *   -> (iterations run, [(space, x, y, visits, value), ...] for the root's children,
+ *       iterations added for `played`);
+ * the time is checked every 8 iterations, a negative max_seconds is no cap. With
+ * `played` (space, x, y), the analysis's move: the root offers it whatever the prior
+ * thinks, and after the search it is topped up to `fair` visits by iterations in
+ * which the root offers it alone (the tree below it grows as in any iteration). */
 static PyObject *py_search(PyObject *self, PyObject *args) {
-    PyObject *pos, *unseen_seq, *params;
-    int iterations;
+    PyObject *pos, *unseen_seq, *params, *played_obj = Py_None;
+    int iterations, fair = 0;
     double max_seconds;
     unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "OOOidK", &pos, &unseen_seq, &params, &iterations, &max_seconds, &seed))
+    if (!PyArg_ParseTuple(args, "OOOidK|Oi", &pos, &unseen_seq, &params, &iterations, &max_seconds,
+                          &seed, &played_obj, &fair))
         return NULL;
+    if (fair < 0 || fair > MAX_ITERATIONS) {
+        PyErr_Format(PyExc_ValueError, "fair must be 0 to %d", MAX_ITERATIONS);
+        return NULL;
+    }
     if (!isfinite(max_seconds)) {
         PyErr_SetString(PyExc_ValueError, "max_seconds must be finite");
         return NULL;
@@ -515,11 +550,15 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the game is over");
         return NULL;
     }
+    Move played = {0, 0};
+    int analysed = played_obj != Py_None;
+    if (analysed && read_move(played_obj, &root, &played) < 0) return NULL;
     Tree t = {malloc(1024 * sizeof(TNode)), 0, 1024};
     if (!t.nodes) return PyErr_NoMemory();
     new_node(&t, root.current, (Move){0, 0});
+    if (analysed) offer_played(&t, &root, &p, played);
     uint64_t rng = seed;
-    int done = 0, failed = 0;
+    int done = 0, topped = 0, failed = 0;
     Py_BEGIN_ALLOW_THREADS
     int capped = max_seconds >= 0; /* a negative cap: none */
     double deadline = capped ? now() + max_seconds : 0.0;
@@ -527,6 +566,20 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         if (iterate(&t, &root, unseen, (int)nunseen, &p, &rng) < 0) { failed = 1; break; }
         done++;
         if (capped && (done & 7) == 0 && now() > deadline) break;
+    }
+    if (analysed && !failed) {
+        TNode *r = &t.nodes[0];
+        Move kept[MAX_CANDIDATES + 3];
+        int nkept = r->ncand;
+        memcpy(kept, r->cand, sizeof kept);
+        r->ncand = 1;
+        r->cand[0] = played;
+        int child = child_of(&t, 0, played);
+        for (int have = child >= 0 ? t.nodes[child].visits : 0; have + topped < fair; topped++)
+            if (iterate(&t, &root, unseen, (int)nunseen, &p, &rng) < 0) { failed = 1; break; }
+        r = &t.nodes[0]; /* the array may have moved */
+        r->ncand = (int8_t)nkept;
+        memcpy(r->cand, kept, sizeof kept);
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -550,7 +603,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     free(t.nodes);
     PyList_Reverse(children); /* in the order the children were added */
-    return Py_BuildValue("(iN)", done, children);
+    return Py_BuildValue("(iNi)", done, children, topped);
 }
 
 /* A move as Python reads it: (space, x, y). */
@@ -608,7 +661,8 @@ static PyMethodDef module_methods[] = {
     {"leaf", py_leaf, METH_VARARGS, "leaf(position, params): the leaf's reward per seat"},
     {"setup", py_setup, METH_VARARGS, "setup(colors, costs, tasks): the rules' tile data"},
     {"search", py_search, METH_VARARGS,
-     "search(position, unseen, params, iterations, max_seconds, seed) -> (iterations run, children)"},
+     "search(position, unseen, params, iterations, max_seconds, seed, played=None, fair=0) -> "
+     "(iterations run, children, iterations added for played)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -47,8 +47,10 @@ def search(
     iterations: int,
     max_seconds: float,
     seed: int,
+    played: tuple[int, int, int] | None = None,
+    fair: int = 0,
     /,
-) -> tuple[int, list[KernelChild]]: ...
+) -> tuple[int, list[KernelChild], int]: ...
 def candidates(
     position: KernelPosition, params: KernelParams, /
 ) -> list[tuple[tuple[int, int, int], float]]: ...

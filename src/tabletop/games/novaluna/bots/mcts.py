@@ -29,11 +29,11 @@ from ..rules import END_PHASE, REFILL, Action, Place, SoloResult, State, View
 from ..rules.display import Display, cell_key, cell_xy
 from ..rules.tiles import TILE_COLOR, TILE_COST, TILE_TASKS
 from .base import BotSpecError, legal_or_raise, register
-from .compiled import mcts_kernel
+from .compiled import mcts_kernel as mcts_kernel  # re-exported: the analysis searches with it
 from .explain import describe
 
 if TYPE_CHECKING:
-    from ._mctskernel import KernelPosition
+    from ._mctskernel import KernelChild, KernelParams, KernelPosition
 
 if mcts_kernel is not None:
     mcts_kernel.setup(TILE_COLOR, TILE_COST, TILE_TASKS)
@@ -123,30 +123,15 @@ class MctsBot:
         """The same search in the C kernel; the root and its children as Python's."""
         s = self.settings
         assert mcts_kernel is not None
-        done, children = mcts_kernel.search(
+        done, children, _ = mcts_kernel.search(
             kernel_position(view),
             view.unseen_tiles,
-            (
-                s.candidates,
-                s.rollout_plies,
-                s.rollout_samples,
-                s.exploration,
-                s.time_weight,
-                s.near_weight,
-                s.sharpness,
-                *s.far_weights,
-                s.turn_weight,
-            ),
+            kernel_params(s),
             s.iterations,
             -1.0 if s.max_seconds is None else s.max_seconds,
             self.rng.getrandbits(64),
         )
-        root = Node(view.current_seat)
-        root.visits = done
-        for space, x, y, visits, value in children:
-            child = root.children[kernel_action(space, x, y)] = Node(-1)  # seat: the kernel's
-            child.visits, child.value = visits, value
-        return root
+        return kernel_root(view, done, children)
 
     # -- one iteration -----------------------------------------------------------
 
@@ -304,6 +289,38 @@ def short_tasks(display: Display) -> tuple[int, int, int]:
             if mask >> i & 1:
                 short[min(3, display.missing(cell, i))] += 1
     return short[1], short[2], short[3]
+
+
+def kernel_params(s: Settings) -> KernelParams:
+    """``Settings`` as ``_mctskernel.search`` reads them (see its ``.pyi``)."""
+    return (
+        s.candidates,
+        s.rollout_plies,
+        s.rollout_samples,
+        s.exploration,
+        s.time_weight,
+        s.near_weight,
+        s.sharpness,
+        *s.far_weights,
+        s.turn_weight,
+    )
+
+
+def kernel_root(view: View, done: int, children: list[KernelChild]) -> Node:
+    """A root as Python's search leaves it, from the kernel's iterations and children."""
+    root = Node(view.current_seat)
+    root.visits = done
+    for space, x, y, visits, value in children:
+        child = root.children[kernel_action(space, x, y)] = Node(-1)  # seat: the kernel's
+        child.visits, child.value = visits, value
+    return root
+
+
+def kernel_move(action: Action) -> tuple[int, int, int]:
+    """``kernel_action``'s inverse: the kernel's ``(space, x, y)`` for an action."""
+    if isinstance(action, Place):
+        return action.space, action.x, action.y
+    return (-1, 0, 0) if action == END_PHASE else (-2, 0, 0)
 
 
 def kernel_action(space: int, x: int, y: int) -> Action:
