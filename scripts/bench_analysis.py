@@ -23,7 +23,7 @@ import statistics
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tabletop.analysis import analyse
@@ -172,8 +172,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="timed analyses (the median)")
     parser.add_argument("--skip-timing", action="store_true")
     parser.add_argument("--keep", type=Path, help="a JSON-lines file of games done, resumed")
+    parser.add_argument("--strong", help="another strong bot (default: the game's entry)")
     args = parser.parse_args()
     bench = BENCHES[args.game]
+    if args.strong:
+        bench = replace(bench, strong=args.strong)
     analyser = analyser_of(get_game(args.game))
     budget = analyser.default_budget if args.budget is None else args.budget
     print(f"{args.game}: analysis benchmark, budget {budget}, seeds from {args.seed}")

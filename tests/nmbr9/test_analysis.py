@@ -16,6 +16,7 @@ from tabletop.games.nmbr9 import analysis
 from tabletop.games.nmbr9.analysis import ANALYSER, SCALE, hindsight
 from tabletop.games.nmbr9.bots import _nmbr9kernel as kernel
 from tabletop.games.nmbr9.bots import make_bot
+from tabletop.games.nmbr9.bots.planner import LEVELS, learned_settings
 from tabletop.games.nmbr9.gametype import GAME
 from tabletop.games.nmbr9.records import Recorder
 from tabletop.games.nmbr9.rules import Board, Game, Place, State, View
@@ -213,3 +214,32 @@ def test_an_unfinished_record_is_refused(tmp_path, capsys):
     assert "only a finished game can be analysed" in err and "Traceback" not in err
     with pytest.raises(Exception, match="finished"):
         list(ANALYSER.decisions(record))
+
+
+def test_the_judge_evaluates_as_planner_learned() -> None:
+    """The candidates and their values are planner:learned's (its weights, learned value
+    and horizon), not the hand-tuned planner's."""
+    assert analysis.judge_policy() == {
+        **learned_settings(),
+        "horizon": LEVELS["learned"]["horizon"],
+    }
+    record = play_game(GAME, ["greedy"], seed=4)
+    view = list(ANALYSER.decisions(record))[8].view
+    moves = analysis.candidates(view)
+    args = (list(view.board.tiles), view.card, analysis._remaining(view), view.rounds_left)
+    learned = make_bot("planner:learned").settings
+    ranked = kernel.candidates(*args, 16, weights=learned["weights"], value=learned["value"])
+    assert [Place(r, x, y) for r, x, y, _ in ranked] == moves
+    plays = [(m.rotation, m.x, m.y) for m in moves[:3]]
+    rows = analysis._evaluate(view, moves[:3], 40, seed=5)
+    assert rows == kernel.evaluate(
+        *args,
+        plays,
+        40,
+        seed=5,
+        threads=1,
+        weights=learned["weights"],
+        value=learned["value"],
+        horizon=learned["horizon"],
+    )
+    assert rows != kernel.evaluate(*args, plays, 40, seed=5, threads=1)

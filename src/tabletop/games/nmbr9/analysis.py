@@ -4,14 +4,16 @@ score, and the best game the search finds with the card order known (hindsight).
 A decision is one seat's placement of one round, judged from that seat's view just
 before it placed: its board, the card, and the *multiset* of cards not turned yet
 (never their order, never another seat's placement of the round). The value of a
-placement is the mean final score of the seat's own board over ``budget`` futures
-drawn from that multiset, the rest played by the planner's rollout policy (the C
-kernel's ``evaluate``). Every candidate meets the same futures, so the difference
-between two placements is paired and its standard error small. The candidates are
-the planner's own (its one-move ranking) and the placement played; the last round
-has no future and is exact. See docs/analysis-nmbr9.md for the thresholds. Without
-the kernel (installed without a C compiler) there is no analysis: ``check_available``
-refuses it, and there is no hindsight.
+placement is the seat's expected final score over ``budget`` futures drawn from that
+multiset, each evaluated as ``planner:learned`` evaluates it (the C kernel's
+``evaluate`` with ``judge_policy``: the shipped model's one-move weights place the
+next cards, its learned value scores the rest). Every candidate meets the same
+futures, so the difference between two placements is paired and its standard error
+small. The candidates are ``planner:learned``'s own (its one-move ranking) and the
+placement played; the last round has no future and is exact. See
+docs/analysis-nmbr9.md for the thresholds. Without the kernel (installed without a C
+compiler) there is no analysis: ``check_available`` refuses it, and there is no
+hindsight.
 
 >>> from tabletop.harness.selfplay import play_game
 >>> from tabletop.analysis import analyse
@@ -34,7 +36,11 @@ from ...core.analysis import JSON, Decision, Judgement, Scale
 from ...core.errors import RecordError
 from ...i18n import N_, Part, part
 from .bots.compiled import KERNEL, kernel
-from .bots.planner import THREADS  # also sets up the kernel's tile shapes
+from .bots.planner import (  # also sets up the kernel's tile shapes
+    LEVELS,
+    THREADS,
+    learned_settings,
+)
 from .records import Recorder, replay, same_deal
 from .rules import CANONICAL, Place, State, View
 
@@ -54,9 +60,10 @@ HINDSIGHT_CANDIDATES = 8
 class Nmbr9Analyser:
     """NMBR 9's ``Analyser`` (see ``tabletop.core.analysis`` and the module)."""
 
-    #: Sampled futures per candidate: about 18 s of CPU for a 20-round solo game here.
+    #: Sampled futures per candidate: about 5 s of CPU for a 20-round solo game here
+    #: (18 s before the futures were cut after 3 cards and valued by the learned model).
     default_budget = 200
-    #: The coach's futures per candidate (``analysis.coach``): about 0.15 s of CPU a move.
+    #: The coach's futures per candidate (``analysis.coach``): well under 0.15 s a move.
     coach_budget = 50
 
     def scale(self, record: JSON) -> Scale:
@@ -179,11 +186,24 @@ def _minus(number: int) -> str:
     return str(number).replace("-", "\u2212")
 
 
+def judge_policy() -> dict[str, object]:
+    """The kernel settings the judge evaluates with: ``planner:learned``'s, the strongest
+    bot's (the shipped model's one-move weights rank the candidates and play the next
+    cards of each future, its learned value scores the rest). Analyses stored before
+    issue 48 played whole futures with the hand-tuned weights (docs/analysis-nmbr9.md)."""
+    return {**learned_settings(), "horizon": LEVELS["learned"]["horizon"]}
+
+
 def candidates(view: View, count: int = CANDIDATES) -> list[Place]:
     """The planner's root candidates for ``view``: its one-move ranking, best first."""
     assert view.card is not None
     found = kernel.candidates(
-        list(view.board.tiles), view.card, _remaining(view), view.rounds_left, count
+        list(view.board.tiles),
+        view.card,
+        _remaining(view),
+        view.rounds_left,
+        count,
+        **judge_policy(),
     )
     return [Place(r, x, y) for r, x, y, _ in found]
 
@@ -205,6 +225,7 @@ def _evaluate(view: View, moves: Sequence[Place], budget: int, seed: int) -> lis
         budget,
         seed=seed,
         threads=THREADS,
+        **judge_policy(),
     )
 
 
