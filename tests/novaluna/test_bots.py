@@ -258,5 +258,7 @@ def test_clairvoyant_bound_script_plays_a_whole_solo_game():
     spec = importlib.util.spec_from_file_location("solo_clairvoyant", path)
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    total, phase1 = script.play(5)
+    total, phase1 = script.play((5, script.Breadth(beam=300, candidates=40)))
     assert 10 < phase1 < total < 200
+    start = script.phase2_start(5)  # and the phase-2 widths measured from where fast gets
+    assert start is not None and script.phase2_best((start[0], 50)) >= 0
