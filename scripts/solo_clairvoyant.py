@@ -67,13 +67,13 @@ def play(job: tuple[int, Breadth]) -> tuple[int, int]:
     return result.total, result.phase1
 
 
-def phase2_start(seed: int) -> tuple[solo.Position, int] | None:
+def phase2_start(seed: int) -> solo.Position | None:
     """Where ``solo:fast`` starts phase 2 on this pile (None: the game ended in phase 1)."""
     state = Game(players=1).new_state(seed=seed)
     bot = solo.SoloPlanner(solo.LEVELS["fast"], seed=seed)
     while not state.is_over and state.view().phase == 1:
         state.apply(bot.choose(state.view()))
-    return None if state.is_over else (solo._position(state.view()), 0)
+    return None if state.is_over else solo._position(state.view())
 
 
 def phase2_best(job: tuple[solo.Position, int]) -> float:
@@ -98,7 +98,7 @@ def main() -> None:
         if args.phase2_beams:
             starts = [s for s in pool.map(phase2_start, seeds) if s is not None]
             for beam in map(int, args.phase2_beams.split(",")):
-                best = list(pool.map(phase2_best, [(position, beam) for position, _ in starts]))
+                best = list(pool.map(phase2_best, [(position, beam) for position in starts]))
                 print(
                     f"phase-2 beam {beam}: mean best line {statistics.fmean(best):.2f} "
                     f"over {len(best)} phase-2 starts"

@@ -13,6 +13,7 @@ from tabletop.games.novaluna.bots.mcts import MctsBot, Settings
 from tabletop.games.novaluna.bots.solo import Settings as SoloSettings
 from tabletop.games.novaluna.bots.solo import SoloPlanner
 from tabletop.games.novaluna.rules import END_PHASE, REFILL, Game, Place
+from tabletop.games.novaluna.rules.tiles import TILE_COST
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "mcts:12"])
@@ -261,4 +262,8 @@ def test_clairvoyant_bound_script_plays_a_whole_solo_game():
     total, phase1 = script.play((5, script.Breadth(beam=300, candidates=40)))
     assert 10 < phase1 < total < 200
     start = script.phase2_start(5)  # and the phase-2 widths measured from where fast gets
-    assert start is not None and script.phase2_best((start[0], 50)) >= 0
+    assert start is not None
+    display, wheel, _ = start
+    laid = sum(TILE_COST[tile] for _, tile in display)
+    # a phase-2 score counts every tile of the display again, those still to lay too
+    assert any(wheel) and script.phase2_best((start, 50)) > laid

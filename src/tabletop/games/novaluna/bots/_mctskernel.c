@@ -474,7 +474,8 @@ static PyObject *py_setup(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The analysed move from Python's (space, x, y); 0 if it is not legal at the root. */
+/* The analysed move from Python's (space, x, y): -1 with a ValueError if it is
+ * malformed or not legal at the root. */
 static int read_move(PyObject *obj, const NL *root, Move *m) {
     long space, x, y;
     if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 3 || item_int(obj, 0, MOVE_REFILL, SPACES - 1, &space) < 0 ||
